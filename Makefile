@@ -1,0 +1,36 @@
+# OpenCNI top-level targets. `make test` and `make bench` install what is missing first.
+BUILD   ?= build
+RESULTS ?= results
+JOBS    ?= $(shell nproc)
+PROFILE ?= enzian-eci
+
+.PHONY: all deps build test bench lint synth-check stress clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+lint: deps
+	scripts/lint.sh
+
+synth-check: deps
+	scripts/synth-check.sh
+
+test: build lint synth-check
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	scripts/bench.sh $(BUILD) $(RESULTS) $(PROFILE)
+
+stress: build
+	CNI_STRESS_TRANSACTIONS=3000000 $(BUILD)/tests/test_system --gtest_filter='*Stress*'
+
+clean:
+	rm -rf $(BUILD) $(RESULTS)

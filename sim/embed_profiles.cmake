@@ -1,0 +1,11 @@
+# Writes a C++ source that holds every sim/profiles/*.profile as a string, keyed by name.
+file(GLOB files ${DIR}/*.profile)
+list(SORT files)
+set(body "// Generated from sim/profiles/*.profile. Do not edit.\n#include <map>\n#include <string>\nnamespace cni::sim {\nconst std::map<std::string, std::string>& embedded_profiles() {\n  static const std::map<std::string, std::string> m = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${name}\", R\"cniprofile(${text})cniprofile\"},\n")
+endforeach()
+string(APPEND body "  };\n  return m;\n}\n}  // namespace cni::sim\n")
+file(WRITE ${OUT} "${body}")

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memory-access interface every OpenCNI driver is written against. The simulation
+// implements it on a simulated core (each call blocks that core until the coherent link
+// answers); hardware implements it over mapped memory (sw/include/cni/drv/mapped_mem.hpp).
+// Driver logic never asks which one it has.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cni::drv {
+
+using Addr = uint64_t;
+
+class MemoryPort {
+ public:
+  virtual ~MemoryPort() = default;
+
+  // Cached accesses. `n` may span lines; an access never tears within an aligned 8 B word.
+  virtual void load(Addr addr, void* dst, size_t n) = 0;
+  virtual void store(Addr addr, const void* src, size_t n) = 0;
+  // Full barrier (ARM DMB SY): every earlier store is performed (globally visible) and every
+  // earlier load has its value before any later access starts.
+  virtual void barrier() = 0;
+  // Non-binding prefetch of the line holding `addr`, shared or for ownership.
+  virtual void prefetch(Addr addr, bool exclusive) = 0;
+  // Uncached (device-register) accesses, 8 B each.
+  virtual uint64_t uncached_load64(Addr addr) = 0;
+  virtual void uncached_store64(Addr addr, uint64_t value) = 0;
+  // A timestamp in nanoseconds (simulated time in simulation, a monotonic clock on hardware).
+  virtual uint64_t now_ns() = 0;
+  // Idle this core for `ns` (back-off in polling loops).
+  virtual void pause_ns(uint64_t ns) = 0;
+  // Cache-line size of the coherence fabric this port reaches.
+  virtual unsigned line_bytes() const = 0;
+
+  uint64_t load64(Addr addr) {
+    uint64_t v = 0;
+    load(addr, &v, sizeof v);
+    return v;
+  }
+  void store64(Addr addr, uint64_t v) { store(addr, &v, sizeof v); }
+};
+
+}  // namespace cni::drv
