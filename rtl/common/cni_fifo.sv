@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// Synchronous FIFO with valid/ready on both sides; registered storage, first-word fall-through.
+//
+// Parameters:
+//   Width - bits per entry
+//   Depth - entries (>= 1)
+// Ports:
+//   clk_i, rst_ni               - clock, active-low asynchronous reset
+//   in_valid_i/in_ready_o/in_data_i    - write side; in_ready_o = not full (never depends on valid)
+//   out_valid_o/out_ready_i/out_data_o - read side; out_valid_o = not empty
+//   count_o                     - entries held
+`default_nettype none
+
+module cni_fifo #(
+  parameter int Width = 8,
+  parameter int Depth = 4,
+  localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int CntW = $clog2(Depth + 1)
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+  input  wire logic             in_valid_i,
+  output logic                  in_ready_o,
+  input  wire logic [Width-1:0] in_data_i,
+  output logic                  out_valid_o,
+  input  wire logic             out_ready_i,
+  output logic [Width-1:0]      out_data_o,
+  output logic [CntW-1:0]       count_o
+);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  rd_q, wr_q;
+  logic [CntW-1:0]  cnt_q;
+
+  wire push = in_valid_i && in_ready_o;
+  wire pop  = out_valid_o && out_ready_i;
+
+  assign in_ready_o  = (cnt_q != CntW'(Depth));
+  assign out_valid_o = (cnt_q != '0);
+  assign out_data_o  = mem_q[rd_q];
+  assign count_o     = cnt_q;
+
+  function automatic logic [PtrW-1:0] inc(input logic [PtrW-1:0] p);
+    inc = (p == PtrW'(Depth - 1)) ? '0 : p + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_q  <= '0;
+      wr_q  <= '0;
+      cnt_q <= '0;
+    end else begin
+      if (push) wr_q <= inc(wr_q);
+      if (pop) rd_q <= inc(rd_q);
+      if (push && !pop) cnt_q <= cnt_q + 1'b1;
+      else if (pop && !push) cnt_q <= cnt_q - 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (push) mem_q[wr_q] <= in_data_i;
+  end
+
+endmodule
