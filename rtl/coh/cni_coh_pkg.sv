@@ -6,6 +6,8 @@
 `define CNI_COH_PKG_SV
 `default_nettype none
 
+// A package's constants serve many modules; any one module uses only some of them.
+/* verilator lint_off UNUSEDPARAM */
 package cni_coh_pkg;
 
   // ---- sizes ------------------------------------------------------------------------------
@@ -78,5 +80,6 @@ package cni_coh_pkg;
   localparam int NUM_ERR    = 5;
 
 endpackage
+/* verilator lint_on UNUSEDPARAM */
 
 `endif

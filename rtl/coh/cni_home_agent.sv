@@ -1,0 +1,848 @@
+// SPDX-License-Identifier: Apache-2.0
+// Home agent for device-homed lines: directory (sharer vector, armed bit), transaction table,
+// snoop issue and answer collection, write-back acceptance, parked (delayed) requests with a
+// per-request timer that answers Retry, engine commands (ARM/RECALL/RELEASE/DISARM) and events,
+// and malformed-message handling. State table: docs/endpoint.md; protocol: docs/protocol.md.
+//
+// Parameters:
+//   LineBytes            - coherence line size (64 or 128)
+//   NumAgents            - sharer-vector width; agent ids >= NumAgents are rejected
+//   DevBase              - byte address of device line 0
+//   MemLines, CPairs,
+//   NOvfA, NOvfB         - region sizes (docs/endpoint.md, "Address map")
+//   TtEntries, TtReserve - transaction-table size and entries kept for engine RECALLs
+// Ports:
+//   agent_id_i                        - this agent's id on the fabric
+//   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block)
+//   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
+//   evt_*                             - events to device engines (the engine may stall them)
+//   cmd_*                             - commands from device engines (this block may stall them)
+//   mem_*                             - port A of the line memory (synchronous read)
+//   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
+//   cfg_park_timeout_i                - cycles before a parked request is answered Retry
+//   cnt_o                             - one-cycle event pulses for the CSR counters (CNT_*)
+//   init_done_o                       - directory and memory cleared after reset
+`default_nettype none
+
+module cni_home_agent #(
+  parameter int          LineBytes = 128,
+  parameter int          NumAgents = 16,
+  parameter logic [47:0] DevBase   = 48'h10_0000_0000,
+  parameter int          MemLines  = 1024,
+  parameter int          CPairs    = 256,
+  parameter int          NOvfA     = 76,
+  parameter int          NOvfB     = 76,
+  parameter int          TtEntries = 32,
+  parameter int          TtReserve = 8,
+  localparam int LineBits = LineBytes * 8,
+  localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
+  localparam int LineIdxW = $clog2(NumLines),
+  localparam int NumCnt   = 15
+) (
+  input  wire logic                      clk_i,
+  input  wire logic                      rst_ni,
+  input  wire logic [3:0]                agent_id_i,
+  // inbound
+  input  wire logic                      req_valid_i,
+  output logic                           req_ready_o,
+  input  wire cni_coh_pkg::hdr_t         req_hdr_i,
+  input  wire logic [LineBits-1:0]       req_data_i,
+  input  wire logic                      rsp_valid_i,
+  output logic                           rsp_ready_o,
+  input  wire cni_coh_pkg::hdr_t         rsp_hdr_i,
+  input  wire logic [LineBits-1:0]       rsp_data_i,
+  input  wire logic                      fwd_valid_i,
+  output logic                           fwd_ready_o,
+  input  wire cni_coh_pkg::hdr_t         fwd_hdr_i,
+  input  wire logic                      dat_valid_i,
+  output logic                           dat_ready_o,
+  input  wire cni_coh_pkg::hdr_t         dat_hdr_i,
+  // outbound
+  output logic                           ofwd_valid_o,
+  input  wire logic                      ofwd_ready_i,
+  output cni_coh_pkg::hdr_t              ofwd_hdr_o,
+  output logic                           orsp_valid_o,
+  input  wire logic                      orsp_ready_i,
+  output cni_coh_pkg::hdr_t              orsp_hdr_o,
+  output logic                           odat_valid_o,
+  input  wire logic                      odat_ready_i,
+  output cni_coh_pkg::hdr_t              odat_hdr_o,
+  output logic [LineBits-1:0]            odat_data_o,
+  // engines
+  output logic                           evt_valid_o,
+  input  wire logic                      evt_ready_i,
+  output logic [cni_coh_pkg::EVT_W-1:0]  evt_kind_o,
+  output logic [LineIdxW-1:0]            evt_line_o,
+  input  wire logic                      cmd_valid_i,
+  output logic                           cmd_ready_o,
+  input  wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
+  input  wire logic [LineIdxW-1:0]       cmd_line_i,
+  // line memory, port A
+  output logic                           mem_en_o,
+  output logic                           mem_we_o,
+  output logic [LineIdxW-1:0]            mem_addr_o,
+  output logic [LineBits-1:0]            mem_wdata_o,
+  input  wire logic [LineBits-1:0]       mem_rdata_i,
+  // configuration and status
+  input  wire logic [3:0]                cfg_ret_excl_i,
+  input  wire logic [31:0]               cfg_park_timeout_i,
+  output logic [NumCnt-1:0]              cnt_o,
+  output logic                           init_done_o
+);
+
+  // ---- counter indices (CSR counters 0..14; see docs/endpoint.md) ---------------------------
+  localparam int CNT_RDS = 0, CNT_RDX = 1, CNT_UPG = 2, CNT_WB = 3, CNT_SNOOP = 4;
+  localparam int CNT_RETRY_BUSY = 5, CNT_RETRY_TMO = 6, CNT_PARKED = 7, CNT_RELEASED = 8;
+  localparam int CNT_RECALL = 9, CNT_ERR0 = 10;  // 10..14 = ERR_OPCODE..ERR_CREDIT (ERR_CREDIT
+                                                 // pulses come from the link layer)
+
+  localparam int OffW   = $clog2(LineBytes);
+  localparam int TtW    = $clog2(TtEntries);
+  localparam int C0     = MemLines;
+  localparam int A0     = C0 + 2 * CPairs;
+  localparam int B0     = A0 + 2 + NOvfA;
+  localparam int DirW   = 1 + 2 + NumAgents;  // {armed, state, sharers}
+
+  localparam logic [1:0] DIR_I = 2'd0, DIR_S = 2'd1, DIR_X = 2'd2;
+  localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
+
+  // Input sources.
+  localparam logic [2:0] SRC_TMO = 3'd0, SRC_RSP = 3'd1, SRC_CMD = 3'd2, SRC_FWD = 3'd3,
+                         SRC_DAT = 3'd4, SRC_REQ = 3'd5;
+  // Output channels of the decision.
+  localparam logic [1:0] O_NONE = 2'd0, O_FWD = 2'd1, O_RSP = 2'd2, O_DAT = 2'd3;
+
+  if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
+  if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
+  if (NumAgents > 16 || NumAgents < 2) $error("NumAgents must be 2..16");
+  if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
+
+  typedef enum logic [2:0] {StInit, StIdle, StExec, StSnoop, StGrant} state_e;
+  state_e state_q, state_d;
+
+  // ---- directory RAM (synchronous read) --------------------------------------------------------
+  logic [DirW-1:0]     dir_q [NumLines];
+  logic [DirW-1:0]     dir_rd_q;
+  logic                dir_en, dir_we;
+  logic [LineIdxW-1:0] dir_addr;
+  logic [DirW-1:0]     dir_wd;
+
+  always_ff @(posedge clk_i) begin
+    if (dir_en) begin
+      if (dir_we) dir_q[dir_addr] <= dir_wd;
+      else dir_rd_q <= dir_q[dir_addr];
+    end
+  end
+
+  // ---- transaction table (one array per field) ----------------------------------------------
+  logic [TtEntries-1:0] tt_valid_q, tt_evt_q;
+  logic [1:0]           tt_kind_q  [TtEntries];
+  logic [LineIdxW-1:0]  tt_line_q  [TtEntries];
+  logic [3:0]           tt_src_q   [TtEntries];
+  logic [7:0]           tt_tag_q   [TtEntries];
+  logic [4:0]           tt_op_q    [TtEntries];   // the request's opcode
+  logic [4:0]           tt_grant_q [TtEntries];   // DataS/DataE/UpgAck at completion
+  logic [NumAgents-1:0] tt_pend_q  [TtEntries];
+  logic [NumAgents-1:0] tt_wbp_q   [TtEntries];
+  logic [NumAgents-1:0] tt_wbgot_q [TtEntries];
+  logic [31:0]          tt_timer_q [TtEntries];
+
+  // ---- current message --------------------------------------------------------------------
+  logic [2:0]          cur_src_q;
+  cni_coh_pkg::hdr_t   cur_hdr_q;
+  logic [LineBits-1:0] cur_data_q;
+  logic [cni_coh_pkg::CMD_W-1:0] cur_cmd_q;
+  logic [LineIdxW-1:0] cur_line_q;
+  logic                cur_inrange_q;
+  logic [1:0]          cur_region_q;
+  logic [TtW-1:0]      cur_tmo_ent_q;
+
+  // snoop sequencer / deferred grant
+  logic [NumAgents-1:0] snp_vec_q, snp_vec_d;
+  logic [4:0]           snp_op_q, snp_op_d;
+  logic [TtW-1:0]       snp_ent_q, snp_ent_d;
+  logic [TtW-1:0]       gnt_ent_q, gnt_ent_d;
+  logic                 cmd_defer_q;
+
+  // init sweep
+  logic [LineIdxW-1:0] init_q;
+
+  // ---- address decode of an incoming header -------------------------------------------------
+  function automatic logic [LineIdxW:0] decode(input logic [47:0] addr);
+    logic [47:0] off;
+    off = addr - DevBase;
+    decode = '0;
+    if (addr >= DevBase && off < 48'(NumLines) * 48'(LineBytes) && addr[OffW-1:0] == '0) begin
+      decode = {1'b1, off[OffW +: LineIdxW]};
+    end
+  endfunction
+
+  function automatic logic [1:0] region_of(input logic [LineIdxW-1:0] line);
+    if (line < LineIdxW'(C0)) region_of = 2'd0;
+    else if (line < LineIdxW'(A0)) region_of = 2'd1;
+    else if (line < LineIdxW'(B0)) region_of = 2'd2;
+    else region_of = 2'd3;
+  endfunction
+
+  function automatic logic [3:0] lowest(input logic [NumAgents-1:0] v);
+    lowest = '0;
+    for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = 4'(i);
+  endfunction
+
+  // ---- timers, free entries, event selection -----------------------------------------------
+  logic [TtEntries-1:0] tmo_vec;
+  logic [TtW:0]         free_cnt;
+  logic [TtW-1:0]       free_idx;
+  logic                 free_any;
+  logic [TtW-1:0]       tmo_idx, evt_idx;
+
+  always_comb begin
+    free_cnt = '0;
+    free_idx = '0;
+    free_any = 1'b0;
+    tmo_idx  = '0;
+    evt_idx  = '0;
+    for (int k = 0; k < TtEntries; k++) begin
+      tmo_vec[k] = tt_valid_q[k] && (tt_kind_q[k] == K_PARK) &&
+                   (tt_timer_q[k] >= cfg_park_timeout_i);
+      if (!tt_valid_q[k]) free_cnt = free_cnt + 1'b1;
+    end
+    for (int k = TtEntries - 1; k >= 0; k--) begin
+      if (!tt_valid_q[k]) begin
+        free_idx = TtW'(k);
+        free_any = 1'b1;
+      end
+      if (tmo_vec[k]) tmo_idx = TtW'(k);
+      if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
+    end
+  end
+
+  assign evt_valid_o = |(tt_valid_q & tt_evt_q);
+  assign evt_kind_o  = (tt_kind_q[evt_idx] == K_PARK) ? cni_coh_pkg::EVT_TRIGGER
+                                                       : cni_coh_pkg::EVT_RECALL_DONE;
+  assign evt_line_o  = tt_line_q[evt_idx];
+  wire   evt_take    = evt_valid_o && evt_ready_i;
+
+  // ---- input selection (StIdle) --------------------------------------------------------------
+  logic [2:0]          sel_src;
+  logic                sel_any;
+  cni_coh_pkg::hdr_t   sel_hdr;
+  logic [LineIdxW:0]   sel_dec;
+
+  always_comb begin
+    sel_any = 1'b1;
+    sel_hdr = rsp_hdr_i;
+    if (|tmo_vec) sel_src = SRC_TMO;
+    else if (rsp_valid_i) sel_src = SRC_RSP;
+    else if (cmd_valid_i && !cmd_defer_q) sel_src = SRC_CMD;
+    else if (fwd_valid_i) sel_src = SRC_FWD;
+    else if (dat_valid_i) sel_src = SRC_DAT;
+    else if (req_valid_i) sel_src = SRC_REQ;
+    else if (cmd_valid_i) sel_src = SRC_CMD;
+    else begin
+      sel_src = SRC_REQ;
+      sel_any = 1'b0;
+    end
+    unique case (sel_src)
+      SRC_FWD: sel_hdr = fwd_hdr_i;
+      SRC_DAT: sel_hdr = dat_hdr_i;
+      SRC_REQ: sel_hdr = req_hdr_i;
+      default: sel_hdr = rsp_hdr_i;
+    endcase
+    sel_dec = decode(sel_hdr.addr);
+  end
+
+  // ---- decision (StExec) ----------------------------------------------------------------------
+  wire [NumAgents-1:0] d_sharers = dir_rd_q[NumAgents-1:0];
+  wire [1:0]           d_state   = dir_rd_q[NumAgents +: 2];
+  wire                 d_armed   = dir_rd_q[NumAgents + 2];
+
+  // TT search on the current line.
+  logic [TtEntries-1:0] hit_vec;
+  logic [TtW-1:0]       hit_idx;
+  logic [TtW-1:0]       park_idx;
+  logic                 park_hit;
+  always_comb begin
+    hit_idx  = '0;
+    park_idx = '0;
+    park_hit = 1'b0;
+    for (int k = 0; k < TtEntries; k++) hit_vec[k] = tt_valid_q[k] && tt_line_q[k] == cur_line_q;
+    for (int k = TtEntries - 1; k >= 0; k--) begin
+      if (hit_vec[k]) hit_idx = TtW'(k);
+      if (hit_vec[k] && tt_kind_q[k] == K_PARK) begin
+        park_idx = TtW'(k);
+        park_hit = 1'b1;
+      end
+    end
+  end
+
+  // Decision outputs, applied when `x_commit`.
+  logic [1:0]           x_out;
+  cni_coh_pkg::hdr_t    x_hdr;
+  logic [LineBits-1:0]  x_data;
+  logic                 x_pop, x_commit, x_stall_cmd;
+  logic                 x_mem_we;
+  logic                 x_dir_we;
+  logic [DirW-1:0]      x_dir_wd;
+  logic                 x_alloc;
+  logic [1:0]           x_alloc_kind;
+  logic [NumAgents-1:0] x_alloc_pend;
+  logic [4:0]           x_alloc_grant;
+  logic                 x_alloc_evt;
+  logic                 x_upd;
+  logic [TtW-1:0]       x_upd_idx;
+  logic [NumAgents-1:0] x_upd_pend, x_upd_wbp, x_upd_wbgot;
+  logic                 x_upd_evt;
+  logic                 x_free;
+  logic [TtW-1:0]       x_free_idx;
+  logic [NumCnt-1:0]    x_cnt;
+  state_e               x_next;
+
+  // Helpers on the current message.
+  wire [3:0]           c_src   = cur_hdr_q.src;
+  wire [4:0]           c_op    = cur_hdr_q.op;
+  wire [7:0]           c_tag   = cur_hdr_q.tag;
+  wire [47:0]          c_addr  = cur_hdr_q.addr;
+  wire                 c_src_ok = {1'b0, c_src} < 5'(NumAgents);
+  wire [NumAgents-1:0] c_bit   = c_src_ok ? NumAgents'(1) << c_src : '0;
+  wire                 c_ret_e = cfg_ret_excl_i[cur_region_q];
+  wire                 c_addr_ok = cur_inrange_q && cur_hdr_q.dst == agent_id_i &&
+                                   c_src_ok;
+  wire [TtW-1:0]       c_ent   = cur_hdr_q.tag[TtW-1:0];
+  wire                 c_ent_ok = (cur_hdr_q.tag < 8'(TtEntries)) && tt_valid_q[c_ent] &&
+                                  tt_line_q[c_ent] == cur_line_q && cur_inrange_q &&
+                                  (tt_kind_q[c_ent] != K_PARK) &&
+                                  ((tt_pend_q[c_ent] & c_bit) != '0);
+  wire                 c_room  = free_cnt > (TtW + 1)'(TtReserve);
+  // a request that must take a table entry: parks, or snoops another holder
+  wire                 c_need_entry = d_armed ||
+                                      (d_state == DIR_X && d_sharers != c_bit) ||
+                                      (c_op != cni_coh_pkg::OP_RDS && d_state == DIR_S &&
+                                       (d_sharers & ~c_bit) != '0);
+
+  // Header for an answer to the current message.
+  // (returns the packed bits: the pinned Yosys subset has no typedef return types)
+  function automatic logic [cni_coh_pkg::HDR_W-1:0] answer(
+      input logic [4:0] op, input logic [3:0] self, input logic [3:0] to,
+      input logic [7:0] tag, input logic [47:0] addr, input logic [7:0] ln);
+    cni_coh_pkg::hdr_t h;
+    h      = '0;
+    h.op   = op;
+    h.src  = self;
+    h.dst  = to;
+    h.tag  = tag;
+    h.addr = addr;
+    h.len  = ln;
+    answer = h;
+  endfunction
+
+  localparam logic [7:0] LEN_LINE = 8'(LineBytes);
+
+  always_comb begin
+    x_out         = O_NONE;
+    x_hdr         = '0;
+    x_data        = mem_rdata_i;
+    x_pop         = 1'b1;
+    x_stall_cmd   = 1'b0;
+    x_mem_we      = 1'b0;
+    x_dir_we      = 1'b0;
+    x_dir_wd      = dir_rd_q;
+    x_alloc       = 1'b0;
+    x_alloc_kind  = K_SNOOP;
+    x_alloc_pend  = '0;
+    x_alloc_grant = '0;
+    x_alloc_evt   = 1'b0;
+    x_upd         = 1'b0;
+    x_upd_idx     = c_ent;
+    x_upd_pend    = '0;
+    x_upd_wbp     = '0;
+    x_upd_wbgot   = '0;
+    x_upd_evt     = 1'b0;
+    x_free        = 1'b0;
+    x_free_idx    = c_ent;
+    x_cnt         = '0;
+    x_next        = StIdle;
+    snp_vec_d     = snp_vec_q;
+    snp_op_d      = snp_op_q;
+    snp_ent_d     = snp_ent_q;
+    gnt_ent_d     = gnt_ent_q;
+
+    unique case (cur_src_q)
+      // -- a parked request timed out: answer Retry, free the entry (the line stays armed)
+      SRC_TMO: begin
+        x_pop = 1'b0;
+        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK) begin
+          x_out        = O_RSP;
+          x_hdr        = '0;
+          x_hdr.op     = cni_coh_pkg::OP_RETRY;
+          x_hdr.src    = agent_id_i;
+          x_hdr.dst    = tt_src_q[cur_tmo_ent_q];
+          x_hdr.tag    = tt_tag_q[cur_tmo_ent_q];
+          x_hdr.addr   = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
+          x_free       = 1'b1;
+          x_free_idx   = cur_tmo_ent_q;
+          x_cnt[CNT_RETRY_TMO] = 1'b1;
+        end
+      end
+
+      // -- snoop answers: always consumed
+      SRC_RSP: begin
+        if (c_op != cni_coh_pkg::OP_SNP_ACK && c_op != cni_coh_pkg::OP_SNP_DATA) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else if (!c_addr_ok) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_SNP_DATA) ? LEN_LINE : 8'd0)) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+        end else if (!c_ent_ok) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end else begin
+          x_upd       = 1'b1;
+          x_upd_pend  = tt_pend_q[c_ent] & ~c_bit;
+          x_upd_wbgot = tt_wbgot_q[c_ent];
+          x_upd_wbp   = tt_wbp_q[c_ent];
+          if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
+            x_mem_we = 1'b1;
+            x_data   = cur_data_q;
+          end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
+                       (tt_wbgot_q[c_ent] & c_bit) == '0) begin
+            x_upd_wbp = tt_wbp_q[c_ent] | c_bit;
+          end
+          if (x_upd_pend == '0 && x_upd_wbp == '0) begin
+            if (tt_kind_q[c_ent] == K_RECALL) begin
+              x_upd_evt = 1'b1;
+            end else begin
+              // SNOOP complete: grant the requester
+              x_upd      = 1'b0;
+              x_free     = 1'b1;
+              x_out      = (tt_grant_q[c_ent] == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
+              x_hdr      = '0;
+              x_hdr.op   = tt_grant_q[c_ent];
+              x_hdr.src  = agent_id_i;
+              x_hdr.dst  = tt_src_q[c_ent];
+              x_hdr.tag  = tt_tag_q[c_ent];
+              x_hdr.addr = cur_hdr_q.addr;
+              x_hdr.len  = (x_out == O_DAT) ? LEN_LINE : 8'd0;
+            end
+          end
+        end
+      end
+
+      // -- engine commands
+      SRC_CMD: begin
+        unique case (cur_cmd_q)
+          cni_coh_pkg::CMD_ARM: begin
+            x_dir_we = 1'b1;
+            x_dir_wd = {1'b1, dir_rd_q[DirW-2:0]};
+          end
+          cni_coh_pkg::CMD_DISARM: begin
+            x_dir_we = 1'b1;
+            x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
+          end
+          cni_coh_pkg::CMD_RELEASE: begin
+            x_dir_we = 1'b1;
+            x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
+            if (park_hit) begin
+              x_free     = 1'b1;
+              x_free_idx = park_idx;
+              x_out      = O_DAT;
+              x_hdr      = '0;
+              x_hdr.src  = agent_id_i;
+              x_hdr.dst  = tt_src_q[park_idx];
+              x_hdr.tag  = tt_tag_q[park_idx];
+              x_hdr.addr = DevBase + (48'(cur_line_q) << OffW);
+              x_hdr.len  = LEN_LINE;
+              if (tt_op_q[park_idx] == cni_coh_pkg::OP_RDS && !c_ret_e) begin
+                x_hdr.op = cni_coh_pkg::OP_DATA_S;
+                x_dir_wd = {1'b0, DIR_S, NumAgents'(1) << tt_src_q[park_idx]};
+              end else begin
+                x_hdr.op = cni_coh_pkg::OP_DATA_E;
+                x_dir_wd = {1'b0, DIR_X, NumAgents'(1) << tt_src_q[park_idx]};
+              end
+              x_cnt[CNT_RELEASED] = 1'b1;
+            end
+          end
+          default: begin  // CMD_RECALL
+            if (hit_vec != '0 || !free_any) begin
+              x_pop       = 1'b0;   // line busy or table full: try again later
+              x_stall_cmd = 1'b1;
+            end else begin
+              x_alloc      = 1'b1;
+              x_alloc_kind = K_RECALL;
+              x_alloc_pend = (d_state == DIR_I) ? '0 : d_sharers;
+              x_alloc_evt  = (d_state == DIR_I) || d_sharers == '0;
+              x_dir_we     = 1'b1;
+              x_dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
+              x_cnt[CNT_RECALL] = 1'b1;
+              if (!x_alloc_evt) begin
+                snp_vec_d = d_sharers;
+                snp_op_d  = cni_coh_pkg::OP_FWD_INV;
+                snp_ent_d = free_idx;
+                x_next    = StSnoop;
+              end
+            end
+          end
+        endcase
+      end
+
+      // -- snoops to the device: this configuration caches no host lines
+      SRC_FWD: begin
+        if (c_op != cni_coh_pkg::OP_FWD_INV && c_op != cni_coh_pkg::OP_FWD_DOWN &&
+            c_op != cni_coh_pkg::OP_FWD_DNO) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else begin
+          x_out = O_RSP;
+          x_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end
+      end
+
+      // -- data grants to the device: no device request is outstanding
+      SRC_DAT: begin
+        if (c_op != cni_coh_pkg::OP_DATA_S && c_op != cni_coh_pkg::OP_DATA_E &&
+            c_op != cni_coh_pkg::OP_DATA_M) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end
+      end
+
+      // -- requests
+      default: begin
+        x_out = O_RSP;
+        x_hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        if (c_op != cni_coh_pkg::OP_RDS && c_op != cni_coh_pkg::OP_RDX &&
+            c_op != cni_coh_pkg::OP_UPG && c_op != cni_coh_pkg::OP_WB) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else if (!c_addr_ok) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0)) begin
+          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+        end else if (c_op == cni_coh_pkg::OP_WB) begin
+          x_cnt[CNT_WB] = 1'b1;
+          if (hit_vec != '0 && ((tt_pend_q[hit_idx] | tt_wbp_q[hit_idx]) & c_bit) != '0 &&
+              tt_kind_q[hit_idx] != K_PARK) begin
+            // write-back racing our snoop: absorb it into the transaction
+            x_hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x_mem_we    = 1'b1;
+            x_data      = cur_data_q;
+            x_upd       = 1'b1;
+            x_upd_idx   = hit_idx;
+            x_upd_pend  = tt_pend_q[hit_idx];
+            x_upd_wbp   = tt_wbp_q[hit_idx] & ~c_bit;
+            x_upd_wbgot = ((tt_wbp_q[hit_idx] & c_bit) != '0) ? tt_wbgot_q[hit_idx]
+                                                              : tt_wbgot_q[hit_idx] | c_bit;
+            if (x_upd_pend == '0 && x_upd_wbp == '0) begin
+              if (tt_kind_q[hit_idx] == K_RECALL) begin
+                x_upd_evt = 1'b1;
+              end else begin
+                gnt_ent_d = hit_idx;
+                x_next    = StGrant;
+              end
+            end
+          end else if (d_state == DIR_X && d_sharers == c_bit) begin
+            x_hdr    = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x_mem_we = 1'b1;
+            x_data   = cur_data_q;
+            x_dir_we = 1'b1;
+            x_dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+          end else begin
+            x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
+          end
+        end else begin
+          x_cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
+          x_cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
+          x_cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
+          if (hit_vec != '0 || (!c_room && c_need_entry)) begin
+            x_hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x_cnt[CNT_RETRY_BUSY] = 1'b1;
+          end else if (d_armed) begin
+            // delayed response: park until the engine releases the line
+            x_out         = O_NONE;
+            x_alloc       = 1'b1;
+            x_alloc_kind  = K_PARK;
+            x_alloc_evt   = 1'b1;
+            x_cnt[CNT_PARKED] = 1'b1;
+          end else begin
+            x_out  = O_DAT;
+            x_hdr  = answer(cni_coh_pkg::OP_DATA_E, agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
+            x_dir_we = 1'b1;
+            x_dir_wd = {1'b0, DIR_X, c_bit};
+            if (c_op == cni_coh_pkg::OP_RDS) begin
+              if (d_state == DIR_S) begin
+                x_hdr.op = cni_coh_pkg::OP_DATA_S;
+                x_dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
+              end else if (d_state == DIR_X && d_sharers != c_bit) begin
+                x_out         = O_NONE;
+                x_alloc       = 1'b1;
+                x_alloc_pend  = d_sharers;
+                x_alloc_grant = cni_coh_pkg::OP_DATA_S;
+                x_dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
+                snp_vec_d     = d_sharers;
+                snp_op_d      = cni_coh_pkg::OP_FWD_DOWN;
+                snp_ent_d     = free_idx;
+                x_next        = StSnoop;
+              end else if (!c_ret_e) begin
+                x_hdr.op = cni_coh_pkg::OP_DATA_S;
+                x_dir_wd = {1'b0, DIR_S, c_bit};
+              end
+            end else if (d_state != DIR_I && (d_sharers & ~c_bit) != '0) begin
+              x_out         = O_NONE;
+              x_alloc       = 1'b1;
+              x_alloc_pend  = d_sharers & ~c_bit;
+              x_alloc_grant = (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
+                               (d_sharers & c_bit) != '0) ? cni_coh_pkg::OP_UPG_ACK
+                                                          : cni_coh_pkg::OP_DATA_E;
+              snp_vec_d     = d_sharers & ~c_bit;
+              snp_op_d      = cni_coh_pkg::OP_FWD_INV;
+              snp_ent_d     = free_idx;
+              x_next        = StSnoop;
+            end else if (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
+                         (d_sharers & c_bit) != '0) begin
+              x_out = O_RSP;
+              x_hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            end
+          end
+        end
+      end
+    endcase
+
+    unique case (x_out)
+      O_FWD:   x_commit = ofwd_ready_i;
+      O_RSP:   x_commit = orsp_ready_i;
+      O_DAT:   x_commit = odat_ready_i;
+      default: x_commit = 1'b1;
+    endcase
+  end
+
+  // ---- state machine ------------------------------------------------------------------------
+  wire snp_last = (snp_vec_q & (snp_vec_q - 1'b1)) == '0;  // one snoop left to send
+  always_comb begin
+    state_d = state_q;
+    unique case (state_q)
+      StInit:  if (init_q == LineIdxW'(NumLines - 1)) state_d = StIdle;
+      StIdle:  if (sel_any) state_d = StExec;
+      StExec:  if (x_commit) state_d = x_next;
+      StSnoop: if (ofwd_ready_i && snp_last) state_d = StIdle;
+      StGrant: if (gnt_ready) state_d = StIdle;
+      default: state_d = StIdle;
+    endcase
+  end
+
+  assign init_done_o = (state_q != StInit);
+
+  // Input handshakes: a message is consumed when its decision commits.
+  wire exec_fire = (state_q == StExec) && x_commit && x_pop;
+  assign rsp_ready_o = exec_fire && cur_src_q == SRC_RSP;
+  assign cmd_ready_o = exec_fire && cur_src_q == SRC_CMD;
+  assign fwd_ready_o = exec_fire && cur_src_q == SRC_FWD;
+  assign dat_ready_o = exec_fire && cur_src_q == SRC_DAT;
+  assign req_ready_o = exec_fire && cur_src_q == SRC_REQ;
+
+  // Outputs.
+  wire [3:0] snp_dst   = lowest(snp_vec_q);
+  wire       gnt_upg   = tt_grant_q[gnt_ent_q] == cni_coh_pkg::OP_UPG_ACK;
+  wire       gnt_ready = gnt_upg ? orsp_ready_i : odat_ready_i;
+  always_comb begin
+    ofwd_valid_o = 1'b0;
+    orsp_valid_o = 1'b0;
+    odat_valid_o = 1'b0;
+    ofwd_hdr_o   = x_hdr;
+    orsp_hdr_o   = x_hdr;
+    odat_hdr_o   = x_hdr;
+    odat_data_o  = x_data;
+    unique case (state_q)
+      StExec: begin
+        ofwd_valid_o = (x_out == O_FWD);
+        orsp_valid_o = (x_out == O_RSP);
+        odat_valid_o = (x_out == O_DAT);
+      end
+      StSnoop: begin
+        ofwd_valid_o    = 1'b1;
+        ofwd_hdr_o      = '0;
+        ofwd_hdr_o.op   = snp_op_q;
+        ofwd_hdr_o.src  = agent_id_i;
+        ofwd_hdr_o.dst  = snp_dst;
+        ofwd_hdr_o.tag  = 8'(snp_ent_q);
+        ofwd_hdr_o.addr = DevBase + (48'(tt_line_q[snp_ent_q]) << OffW);
+      end
+      StGrant: begin
+        odat_hdr_o      = '0;
+        odat_hdr_o.op   = tt_grant_q[gnt_ent_q];
+        odat_hdr_o.src  = agent_id_i;
+        odat_hdr_o.dst  = tt_src_q[gnt_ent_q];
+        odat_hdr_o.tag  = tt_tag_q[gnt_ent_q];
+        odat_hdr_o.addr = DevBase + (48'(tt_line_q[gnt_ent_q]) << OffW);
+        odat_data_o     = cur_data_q;
+        orsp_hdr_o      = odat_hdr_o;
+        if (gnt_upg) begin
+          orsp_valid_o = 1'b1;
+        end else begin
+          odat_valid_o   = 1'b1;
+          odat_hdr_o.len = LEN_LINE;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // Directory and memory port A.
+  always_comb begin
+    dir_en      = 1'b0;
+    dir_we      = 1'b0;
+    dir_addr    = cur_line_q;
+    dir_wd      = x_dir_wd;
+    mem_en_o    = 1'b0;
+    mem_we_o    = 1'b0;
+    mem_addr_o  = cur_line_q;
+    mem_wdata_o = x_data;
+    unique case (state_q)
+      StInit: begin
+        dir_en      = 1'b1;
+        dir_we      = 1'b1;
+        dir_addr    = init_q;
+        dir_wd      = '0;
+        mem_en_o    = 1'b1;
+        mem_we_o    = 1'b1;
+        mem_addr_o  = init_q;
+        mem_wdata_o = '0;
+      end
+      StIdle: begin
+        dir_en     = sel_any;
+        dir_addr   = (sel_src == SRC_CMD) ? cmd_line_i :
+                     (sel_src == SRC_TMO) ? tt_line_q[tmo_idx] : sel_dec[LineIdxW-1:0];
+        mem_en_o   = sel_any;
+        mem_addr_o = dir_addr;
+      end
+      StExec: begin
+        dir_en   = x_commit && x_dir_we;
+        dir_we   = 1'b1;
+        mem_en_o = x_commit && x_mem_we;
+        mem_we_o = 1'b1;
+      end
+      default: ;
+    endcase
+  end
+
+  // Counter pulses: decisions plus one per snoop sent.
+  always_comb begin
+    cnt_o = '0;
+    if (state_q == StExec && x_commit) cnt_o = x_cnt;
+    if (state_q == StSnoop && ofwd_ready_i) cnt_o[CNT_SNOOP] = 1'b1;
+  end
+
+  // ---- registers ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q       <= StInit;
+      init_q        <= '0;
+      cur_src_q     <= SRC_REQ;
+      cur_hdr_q     <= '0;
+      cur_cmd_q     <= '0;
+      cur_line_q    <= '0;
+      cur_inrange_q <= 1'b0;
+      cur_region_q  <= '0;
+      cur_tmo_ent_q <= '0;
+      snp_vec_q     <= '0;
+      snp_op_q      <= '0;
+      snp_ent_q     <= '0;
+      gnt_ent_q     <= '0;
+      cmd_defer_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      if (state_q == StInit) init_q <= init_q + 1'b1;
+      if (state_q == StIdle && sel_any) begin
+        cur_src_q     <= sel_src;
+        cur_hdr_q     <= sel_hdr;
+        cur_cmd_q     <= cmd_op_i;
+        cur_tmo_ent_q <= tmo_idx;
+        if (sel_src == SRC_CMD) begin
+          cur_line_q    <= cmd_line_i;
+          cur_inrange_q <= 1'b1;
+          cur_region_q  <= region_of(cmd_line_i);
+        end else if (sel_src == SRC_TMO) begin
+          cur_line_q    <= tt_line_q[tmo_idx];
+          cur_inrange_q <= 1'b1;
+          cur_region_q  <= region_of(tt_line_q[tmo_idx]);
+        end else begin
+          cur_line_q    <= sel_dec[LineIdxW-1:0];
+          cur_inrange_q <= sel_dec[LineIdxW];
+          cur_region_q  <= region_of(sel_dec[LineIdxW-1:0]);
+        end
+        // a deferred RECALL gets its turn again once anything else has been looked at
+        if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
+      end
+      if (state_q == StExec && x_stall_cmd) cmd_defer_q <= 1'b1;
+      if (state_q == StExec && x_commit) begin
+        snp_vec_q <= snp_vec_d;
+        snp_op_q  <= snp_op_d;
+        snp_ent_q <= snp_ent_d;
+        gnt_ent_q <= gnt_ent_d;
+      end
+      if (state_q == StSnoop && ofwd_ready_i) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
+    end
+  end
+
+  // Message data is held separately (wide, no reset needed).
+  always_ff @(posedge clk_i) begin
+    if (state_q == StIdle && sel_any) cur_data_q <= (sel_src == SRC_RSP) ? rsp_data_i : req_data_i;
+  end
+
+  // Transaction table.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tt_valid_q <= '0;
+      tt_evt_q   <= '0;
+      for (int k = 0; k < TtEntries; k++) begin
+        tt_kind_q[k]  <= K_SNOOP;
+        tt_line_q[k]  <= '0;
+        tt_src_q[k]   <= '0;
+        tt_tag_q[k]   <= '0;
+        tt_op_q[k]    <= '0;
+        tt_grant_q[k] <= '0;
+        tt_pend_q[k]  <= '0;
+        tt_wbp_q[k]   <= '0;
+        tt_wbgot_q[k] <= '0;
+        tt_timer_q[k] <= '0;
+      end
+    end else begin
+      for (int k = 0; k < TtEntries; k++) begin
+        if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tmo_vec[k]) begin
+          tt_timer_q[k] <= tt_timer_q[k] + 1'b1;
+        end
+      end
+      // the engine takes an event: RECALL entries end, PARK entries keep waiting
+      if (evt_take) begin
+        tt_evt_q[evt_idx] <= 1'b0;
+        if (tt_kind_q[evt_idx] == K_RECALL) tt_valid_q[evt_idx] <= 1'b0;
+      end
+      if (state_q == StExec && x_commit) begin
+        if (x_alloc) begin
+          tt_valid_q[free_idx] <= 1'b1;
+          tt_evt_q[free_idx]   <= x_alloc_evt;
+          tt_kind_q[free_idx]  <= x_alloc_kind;
+          tt_line_q[free_idx]  <= cur_line_q;
+          tt_src_q[free_idx]   <= c_src;
+          tt_tag_q[free_idx]   <= cur_hdr_q.tag;
+          tt_op_q[free_idx]    <= c_op;
+          tt_grant_q[free_idx] <= x_alloc_grant;
+          tt_pend_q[free_idx]  <= x_alloc_pend;
+          tt_wbp_q[free_idx]   <= '0;
+          tt_wbgot_q[free_idx] <= '0;
+          tt_timer_q[free_idx] <= '0;
+        end
+        if (x_upd) begin
+          tt_pend_q[x_upd_idx]  <= x_upd_pend;
+          tt_wbp_q[x_upd_idx]   <= x_upd_wbp;
+          tt_wbgot_q[x_upd_idx] <= x_upd_wbgot;
+          if (x_upd_evt) tt_evt_q[x_upd_idx] <= 1'b1;
+        end
+        if (x_free) begin
+          tt_valid_q[x_free_idx] <= 1'b0;
+          tt_evt_q[x_free_idx]   <= 1'b0;
+        end
+      end
+      if (state_q == StGrant && gnt_ready) tt_valid_q[gnt_ent_q] <= 1'b0;
+    end
+  end
+
+endmodule

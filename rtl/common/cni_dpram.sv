@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// True dual-port RAM, one clock, synchronous read (read data the cycle after the enable, held
+// until the next read on that port); maps to block RAM.
+//
+// Parameters:
+//   Width - bits per word
+//   Words - number of words
+// Ports (per port a and b):
+//   en_i   - access this cycle
+//   we_i   - write (with en_i); a write does not update rd_o
+//   addr_i, wd_i, rd_o
+// Both ports writing one word in one cycle is undefined; the OpenCNI users never do it.
+`default_nettype none
+
+module cni_dpram #(
+  parameter int Width = 1024,
+  parameter int Words = 256,
+  localparam int AW = (Words > 1) ? $clog2(Words) : 1
+) (
+  input  wire logic             clk_i,
+  input  wire logic             a_en_i,
+  input  wire logic             a_we_i,
+  input  wire logic [AW-1:0]    a_addr_i,
+  input  wire logic [Width-1:0] a_wd_i,
+  output logic [Width-1:0]      a_rd_o,
+  input  wire logic             b_en_i,
+  input  wire logic             b_we_i,
+  input  wire logic [AW-1:0]    b_addr_i,
+  input  wire logic [Width-1:0] b_wd_i,
+  output logic [Width-1:0]      b_rd_o
+);
+
+  logic [Width-1:0] mem_q [Words];
+
+  always_ff @(posedge clk_i) begin
+    if (a_en_i) begin
+      if (a_we_i) mem_q[a_addr_i] <= a_wd_i;
+      else a_rd_o <= mem_q[a_addr_i];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (b_en_i) begin
+      if (b_we_i) mem_q[b_addr_i] <= b_wd_i;
+      else b_rd_o <= mem_q[b_addr_i];
+    end
+  end
+
+endmodule
