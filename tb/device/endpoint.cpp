@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cycle-level driver for the Verilated cni_endpoint (see endpoint.hpp).
+#include "device/endpoint.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "Vcni_endpoint.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace cni::tb {
+
+using proto::Chan;
+using proto::Msg;
+using proto::Op;
+
+const DeviceGeometry& built_geometry() {
+  static const DeviceGeometry g = [] {
+    DeviceGeometry d;
+    d.mem_lines = CNI_DEV_MEM_LINES;
+    d.cpairs = CNI_DEV_CPAIRS;
+    d.novfa = CNI_DEV_NOVFA;
+    d.novfb = CNI_DEV_NOVFB;
+    d.tt_entries = CNI_DEV_TT;
+    d.rx_depth = CNI_DEV_RXDEPTH;
+    d.tx_credits = CNI_DEV_TXCREDITS;
+    return d;
+  }();
+  return g;
+}
+
+const char* built_flavor() { return CNI_DEV_BUILD; }
+
+namespace csr {
+const char* counter_name(Counter c) {
+  static const char* names[] = {"rds",          "rdx",          "upg",         "wb",
+                                "snoops",       "retry_busy",   "retry_timeout", "parked",
+                                "released",     "recalls",      "err_opcode",  "err_addr",
+                                "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
+                                "pio_a_messages", "pio_b_messages"};
+  return c < kNumCounters ? names[c] : "?";
+}
+}  // namespace csr
+
+namespace {
+
+constexpr unsigned kHdrWords = 3;
+
+// Header bit layout of cni_coh_pkg::hdr_t: addr[47:0] len[55:48] flags[59:56] tag[67:60]
+// dst[71:68] src[75:72] op[80:76].
+void pack_hdr(const Msg& m, uint32_t* w) {
+  unsigned __int128 v = 0;
+  v |= static_cast<unsigned __int128>(m.addr & ((1ull << 48) - 1));
+  v |= static_cast<unsigned __int128>(m.len) << 48;
+  v |= static_cast<unsigned __int128>(m.flags & 0xF) << 56;
+  v |= static_cast<unsigned __int128>(m.tag) << 60;
+  v |= static_cast<unsigned __int128>(m.dst & 0xF) << 68;
+  v |= static_cast<unsigned __int128>(m.src & 0xF) << 72;
+  v |= static_cast<unsigned __int128>(static_cast<uint8_t>(m.op) & 0x1F) << 76;
+  for (unsigned i = 0; i < kHdrWords; ++i) w[i] = static_cast<uint32_t>(v >> (32 * i));
+}
+
+Msg unpack_hdr(const uint32_t* w) {
+  unsigned __int128 v = 0;
+  for (unsigned i = 0; i < kHdrWords; ++i) v |= static_cast<unsigned __int128>(w[i]) << (32 * i);
+  Msg m;
+  m.addr = static_cast<uint64_t>(v) & ((1ull << 48) - 1);
+  m.len = static_cast<uint8_t>(v >> 48);
+  m.flags = static_cast<uint8_t>((v >> 56) & 0xF);
+  m.tag = static_cast<uint8_t>(v >> 60);
+  m.dst = static_cast<uint8_t>((v >> 68) & 0xF);
+  m.src = static_cast<uint8_t>((v >> 72) & 0xF);
+  m.op = static_cast<Op>(static_cast<uint8_t>((v >> 76) & 0x1F));
+  return m;
+}
+
+}  // namespace
+
+struct Endpoint::Impl {
+  Options opt;
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<Vcni_endpoint> top;
+  std::unique_ptr<VerilatedFstC> fst;
+  uint64_t cycle = 0;
+  unsigned line_bytes = 128;
+
+  std::deque<Msg> rxq[proto::kNumChannels];
+  unsigned rx_credits[proto::kNumChannels] = {};
+  bool credit_check = true;
+  unsigned tx_credit_pending[proto::kNumChannels] = {};
+  std::deque<TxMsg> emitted;
+  std::function<void(const TxMsg&)> emit_cb;
+  std::function<void(Chan)> rx_credit_cb;
+
+  std::deque<std::vector<uint8_t>> pb_queue;
+  size_t pb_beat = 0;
+  std::deque<std::vector<uint8_t>> pa_done;
+  std::vector<uint8_t> pa_cur;
+  std::function<bool()> pa_ready = [] { return true; };
+
+  // CSR transaction in progress.
+  bool ar_pending = false, r_wait = false, aw_pending = false, b_wait = false;
+  uint32_t ar_addr = 0, aw_addr = 0, w_data = 0, r_data = 0;
+  bool r_done = false, b_done = false;
+
+  void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
+
+  void drive_inputs() {
+    auto& t = *top;
+    // link receive: one message per channel per cycle while credits last
+    auto take = [&](Chan ch) -> const Msg* {
+      auto c = static_cast<unsigned>(ch);
+      if (rxq[c].empty() || (credit_check && rx_credits[c] == 0)) return nullptr;
+      return &rxq[c].front();
+    };
+    const Msg* req = take(Chan::Req);
+    t.rx_req_valid_i = req != nullptr;
+    if (req) {
+      pack_hdr(*req, t.rx_req_hdr_i.data());
+      set_line(t.rx_req_data_i.data(), req->data.data());
+    }
+    const Msg* fwd = take(Chan::Fwd);
+    t.rx_fwd_valid_i = fwd != nullptr;
+    if (fwd) pack_hdr(*fwd, t.rx_fwd_hdr_i.data());
+    const Msg* rsp = take(Chan::Rsp);
+    t.rx_rsp_valid_i = rsp != nullptr;
+    if (rsp) {
+      pack_hdr(*rsp, t.rx_rsp_hdr_i.data());
+      set_line(t.rx_rsp_data_i.data(), rsp->data.data());
+    }
+    const Msg* dat = take(Chan::Dat);
+    t.rx_dat_valid_i = dat != nullptr;
+    if (dat) pack_hdr(*dat, t.rx_dat_hdr_i.data());
+    for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
+      auto c = static_cast<unsigned>(ch);
+      if (take(ch)) {
+        rxq[c].pop_front();
+        if (rx_credits[c]) --rx_credits[c];
+      }
+    }
+    // link transmit credits returned by the peer
+    auto credit = [&](Chan ch) {
+      auto c = static_cast<unsigned>(ch);
+      if (tx_credit_pending[c] == 0) return uint8_t{0};
+      --tx_credit_pending[c];
+      return uint8_t{1};
+    };
+    t.tx_fwd_credit_i = credit(Chan::Fwd);
+    t.tx_rsp_credit_i = credit(Chan::Rsp);
+    t.tx_dat_credit_i = credit(Chan::Dat);
+    // PIO (b) stream
+    t.pb_valid_i = !pb_queue.empty();
+    if (!pb_queue.empty()) {
+      const auto& msg = pb_queue.front();
+      std::vector<uint8_t> beat(line_bytes, 0);
+      size_t off = pb_beat * line_bytes;
+      size_t n = std::min<size_t>(line_bytes, msg.size() - std::min(msg.size(), off));
+      if (n) std::memcpy(beat.data(), msg.data() + off, n);
+      set_line(t.pb_data_i.data(), beat.data());
+      t.pb_len_i = static_cast<uint16_t>(msg.size());
+      size_t beats = msg.empty() ? 1 : (msg.size() + line_bytes - 1) / line_bytes;
+      t.pb_last_i = (pb_beat + 1 == beats);
+    }
+    t.pa_ready_i = pa_ready();
+    // CSR
+    t.s_axil_arvalid_i = ar_pending;
+    t.s_axil_araddr_i = ar_addr;
+    t.s_axil_rready_i = r_wait;
+    t.s_axil_awvalid_i = aw_pending;
+    t.s_axil_awaddr_i = aw_addr;
+    t.s_axil_wvalid_i = aw_pending;
+    t.s_axil_wdata_i = w_data;
+    t.s_axil_wstrb_i = 0xF;
+    t.s_axil_bready_i = b_wait;
+  }
+
+  // Outputs that are consumed at the coming rising edge.
+  void sample_outputs() {
+    auto& t = *top;
+    auto emit = [&](Chan ch, const uint32_t* hdr, const uint32_t* data) {
+      TxMsg tm;
+      tm.msg = unpack_hdr(hdr);
+      tm.cycle = cycle;
+      if (data) std::memcpy(tm.msg.data.data(), data, line_bytes);
+      if (opt.auto_tx_credits) ++tx_credit_pending[static_cast<unsigned>(ch)];
+      emitted.push_back(tm);
+      if (emit_cb) emit_cb(tm);
+    };
+    if (t.tx_fwd_valid_o) emit(Chan::Fwd, t.tx_fwd_hdr_o.data(), nullptr);
+    if (t.tx_rsp_valid_o) emit(Chan::Rsp, t.tx_rsp_hdr_o.data(), nullptr);
+    if (t.tx_dat_valid_o) emit(Chan::Dat, t.tx_dat_hdr_o.data(), t.tx_dat_data_o.data());
+    auto credit = [&](bool pulse, Chan ch) {
+      if (!pulse) return;
+      ++rx_credits[static_cast<unsigned>(ch)];
+      if (rx_credit_cb) rx_credit_cb(ch);
+    };
+    credit(t.rx_req_credit_o, Chan::Req);
+    credit(t.rx_fwd_credit_o, Chan::Fwd);
+    credit(t.rx_rsp_credit_o, Chan::Rsp);
+    credit(t.rx_dat_credit_o, Chan::Dat);
+    if (t.pb_valid_i && t.pb_ready_o) {
+      ++pb_beat;
+      if (t.pb_last_i) {
+        pb_queue.pop_front();
+        pb_beat = 0;
+      }
+    }
+    if (t.pa_valid_o && t.pa_ready_i) {
+      size_t len = t.pa_len_o;
+      const auto* bytes = reinterpret_cast<const uint8_t*>(t.pa_data_o.data());
+      pa_cur.insert(pa_cur.end(), bytes, bytes + line_bytes);
+      if (t.pa_last_o) {
+        pa_cur.resize(len);
+        pa_done.push_back(std::move(pa_cur));
+        pa_cur.clear();
+      }
+    }
+    if (ar_pending && t.s_axil_arready_o) {
+      ar_pending = false;
+      r_wait = true;
+    }
+    if (r_wait && t.s_axil_rvalid_o) {
+      r_data = t.s_axil_rdata_o;
+      r_wait = false;
+      r_done = true;
+    }
+    if (aw_pending && t.s_axil_awready_o) {
+      aw_pending = false;
+      b_wait = true;
+    }
+    if (b_wait && t.s_axil_bvalid_o) {
+      b_wait = false;
+      b_done = true;
+    }
+  }
+
+  void edge() {
+    auto& t = *top;
+    uint64_t half = opt.clock_period_ps / 2;
+    t.clk_i = 0;
+    t.eval();
+    if (fst) fst->dump(ctx->time());
+    sample_outputs();
+    ctx->timeInc(half);
+    t.clk_i = 1;
+    t.eval();
+    if (fst) fst->dump(ctx->time());
+    ctx->timeInc(opt.clock_period_ps - half);
+    ++cycle;
+  }
+};
+
+Endpoint::Endpoint() : Endpoint(Options{}) {}
+
+Endpoint::Endpoint(const Options& opt) : d_(std::make_unique<Impl>()) {
+  d_->opt = opt;
+  d_->line_bytes = built_geometry().line_bytes;
+  d_->ctx = std::make_unique<VerilatedContext>();
+  d_->ctx->fatalOnError(false);
+  d_->ctx->randReset(2);
+  d_->ctx->randSeed(static_cast<int>(opt.seed % 0x7fffffff) + 1);
+  const char* env = std::getenv("CNI_TRACE");
+  bool trace = opt.trace || (env && std::string(env) == "1");
+  if (trace) d_->ctx->traceEverOn(true);
+  d_->top = std::make_unique<Vcni_endpoint>(d_->ctx.get(), "top");
+  if (trace) {
+    d_->fst = std::make_unique<VerilatedFstC>();
+    d_->top->trace(d_->fst.get(), 99);
+    std::filesystem::create_directories(opt.trace_dir);
+    d_->fst->open((std::filesystem::path(opt.trace_dir) / (opt.name + ".fst")).c_str());
+  }
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) d_->rx_credits[c] = 0;
+  d_->top->agent_id_i = opt.agent_id;
+  d_->top->rst_ni = 1;
+  d_->top->clk_i = 0;
+  d_->top->eval();
+}
+
+Endpoint::~Endpoint() {
+  if (d_->fst) d_->fst->close();
+  d_->top->final();
+}
+
+uint8_t Endpoint::agent_id() const { return d_->opt.agent_id; }
+uint64_t Endpoint::cycle() const { return d_->cycle; }
+
+void Endpoint::reset() {
+  auto& t = *d_->top;
+  t.rst_ni = 0;
+  d_->drive_inputs();
+  for (int i = 0; i < 4; ++i) d_->edge();
+  t.rst_ni = 1;
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+    d_->rx_credits[c] = built_geometry().rx_depth;
+    d_->tx_credit_pending[c] = 0;
+  }
+  unsigned guard = built_geometry().num_lines() + 100;
+  while (!t.init_done_o) {
+    if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
+    tick();
+  }
+}
+
+void Endpoint::tick() {
+  d_->drive_inputs();
+  d_->edge();
+}
+
+void Endpoint::run(unsigned n) {
+  for (unsigned i = 0; i < n; ++i) tick();
+}
+
+void Endpoint::send(const Msg& m) { send_on(m.chan(), m); }
+void Endpoint::send_on(Chan ch, const Msg& m) { d_->rxq[static_cast<unsigned>(ch)].push_back(m); }
+void Endpoint::set_rx_credit_check(bool on) { d_->credit_check = on; }
+
+size_t Endpoint::rx_queued() const {
+  size_t n = 0;
+  for (const auto& q : d_->rxq) n += q.size();
+  return n;
+}
+
+std::deque<TxMsg>& Endpoint::emitted() { return d_->emitted; }
+
+std::optional<TxMsg> Endpoint::wait_msg(unsigned max_cycles) {
+  for (unsigned i = 0; d_->emitted.empty() && i < max_cycles; ++i) tick();
+  if (d_->emitted.empty()) return std::nullopt;
+  TxMsg m = d_->emitted.front();
+  d_->emitted.pop_front();
+  return m;
+}
+
+std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cycles) {
+  for (unsigned i = 0; i <= max_cycles; ++i) {
+    for (auto it = d_->emitted.begin(); it != d_->emitted.end(); ++it) {
+      if (it->msg.op == op && it->msg.addr == addr) {
+        TxMsg m = *it;
+        d_->emitted.erase(it);
+        return m;
+      }
+    }
+    if (i < max_cycles) tick();
+  }
+  return std::nullopt;
+}
+
+void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
+void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
+void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
+
+uint32_t Endpoint::csr_read(uint32_t addr) {
+  d_->ar_pending = true;
+  d_->ar_addr = addr;
+  d_->r_done = false;
+  for (unsigned i = 0; !d_->r_done; ++i) {
+    if (i > 1000) throw std::runtime_error("cni_endpoint: CSR read timed out");
+    tick();
+  }
+  return d_->r_data;
+}
+
+void Endpoint::csr_write(uint32_t addr, uint32_t value) {
+  d_->aw_pending = true;
+  d_->aw_addr = addr;
+  d_->w_data = value;
+  d_->b_done = false;
+  for (unsigned i = 0; !d_->b_done; ++i) {
+    if (i > 1000) throw std::runtime_error("cni_endpoint: CSR write timed out");
+    tick();
+  }
+}
+
+uint32_t Endpoint::counter(csr::Counter c) { return csr_read(csr::kCounters + 4 * c); }
+
+void Endpoint::pb_push(const std::vector<uint8_t>& payload) { d_->pb_queue.push_back(payload); }
+std::deque<std::vector<uint8_t>>& Endpoint::pa_messages() { return d_->pa_done; }
+void Endpoint::set_pa_ready(std::function<bool()> ready) { d_->pa_ready = std::move(ready); }
+
+bool Endpoint::got_error() const { return d_->ctx->gotError(); }
+
+Msg Endpoint::make(Op op, uint8_t src, proto::Addr addr, uint8_t tag) const {
+  Msg m;
+  m.op = op;
+  m.src = src;
+  m.dst = d_->opt.agent_id;
+  m.tag = tag;
+  m.addr = addr;
+  m.len = proto::carries_data(op) ? static_cast<uint8_t>(d_->line_bytes) : 0;
+  return m;
+}
+
+}  // namespace cni::tb

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cycle-level driver for the Verilated device core (cni_endpoint): link channels with the
+// credit protocol, the AXI4-Lite CSR port, the PIO (a)/(b) streams and FST tracing. Tests use it
+// directly to play host agents; SimDevice (sim_device.hpp) plugs it into the host simulation.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cni/proto.hpp"
+
+namespace cni::tb {
+
+// Geometry of the device core this library was built with (docs/endpoint.md, "Address map").
+struct DeviceGeometry {
+  unsigned line_bytes = 128;
+  uint64_t dev_base = 0x10'0000'0000ull;
+  unsigned mem_lines = 0;
+  unsigned cpairs = 0;
+  unsigned novfa = 0;
+  unsigned novfb = 0;
+  unsigned tt_entries = 0;
+  unsigned rx_depth = 0;    // receive buffer per channel = credits the device advertises
+  unsigned tx_credits = 0;  // credits the device holds per transmit channel
+
+  unsigned c0() const { return mem_lines; }
+  unsigned a0() const { return c0() + 2 * cpairs; }
+  unsigned b0() const { return a0() + 2 + novfa; }
+  unsigned num_lines() const { return b0() + 2 + novfb; }
+  uint64_t addr_of(unsigned line) const { return dev_base + uint64_t(line) * line_bytes; }
+  uint64_t size_bytes() const { return uint64_t(num_lines()) * line_bytes; }
+};
+const DeviceGeometry& built_geometry();
+// Which Verilator build this library holds ("chk" or "fast").
+const char* built_flavor();
+
+namespace csr {
+inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kRetExcl = 0x010, kParkTimeout = 0x014,
+                          kCtrl = 0x018, kCounters = 0x100;
+enum Counter : unsigned {
+  kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
+  kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
+  kPioBMessages, kNumCounters
+};
+const char* counter_name(Counter c);
+}  // namespace csr
+
+// One message the device emitted, with the cycle it left the device.
+struct TxMsg {
+  proto::Msg msg;
+  uint64_t cycle = 0;
+};
+
+class Endpoint {
+ public:
+  struct Options {
+    std::string name = "endpoint";  // trace file name stem
+    uint8_t agent_id = 8;
+    uint64_t clock_period_ps = 3333;  // 300 MHz
+    uint64_t seed = 1;                // Verilator randReset seed
+    bool trace = false;               // or env CNI_TRACE=1
+    std::string trace_dir = ".";
+    bool auto_tx_credits = true;      // return a tx credit as soon as a message is taken
+  };
+  Endpoint();
+  explicit Endpoint(const Options& opt);
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  const DeviceGeometry& geometry() const { return built_geometry(); }
+  uint8_t agent_id() const;
+  uint64_t cycle() const;
+
+  void reset();          // reset, then clock until the home agent has cleared its RAMs
+  void tick();           // one clock cycle
+  void run(unsigned n);  // n clock cycles
+
+  // Host -> device: queued, entered into the device as its receive credits allow.
+  void send(const proto::Msg& m);
+  // Send on a given channel whatever the opcode says (malformed-message tests).
+  void send_on(proto::Chan ch, const proto::Msg& m);
+  // Off: messages enter even without a credit (credit-violation tests).
+  void set_rx_credit_check(bool on);
+  size_t rx_queued() const;
+
+  // Device -> host: every message the device has emitted and nobody has taken yet.
+  std::deque<TxMsg>& emitted();
+  // Clock until a message appears (or `max_cycles` pass); takes the oldest one.
+  std::optional<TxMsg> wait_msg(unsigned max_cycles = 2000);
+  // Clock until a message with this opcode and address appears; takes it.
+  std::optional<TxMsg> wait_for(proto::Op op, proto::Addr addr, unsigned max_cycles = 2000);
+  // Return tx credits by hand (when auto_tx_credits is off).
+  void return_tx_credit(proto::Chan ch);
+  // Callback on every emitted message (SimDevice forwards them into the fabric).
+  void on_emit(std::function<void(const TxMsg&)> fn);
+  // Callback on every receive-buffer credit the device returns.
+  void on_rx_credit(std::function<void(proto::Chan)> fn);
+
+  // CSR access (blocking: clocks the device).
+  uint32_t csr_read(uint32_t addr);
+  void csr_write(uint32_t addr, uint32_t value);
+  uint32_t counter(csr::Counter c);
+
+  // PIO (b) stream: a message for the device to deliver to the CPU.
+  void pb_push(const std::vector<uint8_t>& payload);
+  // PIO (a) stream: messages the device delivered; pa_ready is driven by `ready` each cycle.
+  std::deque<std::vector<uint8_t>>& pa_messages();
+  void set_pa_ready(std::function<bool()> ready);
+
+  // Verilator error state (assertion failures and the like).
+  bool got_error() const;
+
+  // Helpers to build messages from a host agent to this device.
+  proto::Msg make(proto::Op op, uint8_t src, proto::Addr addr, uint8_t tag = 0) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d_;
+};
+
+}  // namespace cni::tb

@@ -1,0 +1,41 @@
+# The device core (cni_endpoint) as Verilated models, and the C++ device adapters on top:
+#   cni_rtl_chk / cni_dev_chk   - checking build, test geometry (small memories): tests
+#   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
+file(GLOB CNI_RTL_SOURCES CONFIGURE_DEPENDS
+     ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
+     ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
+     ${PROJECT_SOURCE_DIR}/rtl/coh/*.sv
+     ${PROJECT_SOURCE_DIR}/rtl/pio/*.sv
+     ${PROJECT_SOURCE_DIR}/rtl/top/*.sv)
+list(REMOVE_DUPLICATES CNI_RTL_SOURCES)
+file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
+
+function(cni_endpoint_model flavor)
+  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" "ARGS" ${ARGN})
+  add_library(cni_rtl_${flavor} STATIC)
+  verilate(cni_rtl_${flavor}
+    SOURCES ${CNI_RTL_SOURCES}
+    TOP_MODULE cni_endpoint
+    PREFIX Vcni_endpoint
+    TRACE_FST
+    VERILATOR_ARGS ${M_ARGS} -Wno-fatal
+      -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
+      -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
+      -GTxCredits=${M_TXCREDITS})
+  set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
+
+  add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
+  target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
+  target_compile_definitions(cni_dev_${flavor} PUBLIC
+    CNI_DEV_MEM_LINES=${M_MEM} CNI_DEV_CPAIRS=${M_CPAIRS} CNI_DEV_NOVFA=${M_NOVFA}
+    CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RXDEPTH=${M_RXDEPTH}
+    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_BUILD="${flavor}")
+  cni_warnings(cni_dev_${flavor})
+endfunction()
+
+cni_endpoint_model(chk MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 16 RESERVE 4 RXDEPTH 4 TXCREDITS 4
+  ARGS --assert --x-assign unique --x-initial unique)
+cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 32 RESERVE 8 RXDEPTH 16
+  TXCREDITS 16
+  ARGS -O3 --x-assign fast --x-initial fast --noassert)
