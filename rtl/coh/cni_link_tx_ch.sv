@@ -10,7 +10,6 @@
 //   in_valid_i/in_ready_o/in_data_i - from the producer (may be stalled)
 //   link_valid_o/link_data_o        - to the link; the link takes every message it is offered
 //   credit_i                        - one-cycle pulse: the peer freed one slot
-//   credits_o                       - credits held now (0..Credits)
 //   credit_err_o                    - one-cycle pulse: a credit returned beyond Credits (ignored)
 `default_nettype none
 
@@ -28,7 +27,6 @@ module cni_link_tx_ch #(
   output logic                  link_valid_o,
   output logic [Width-1:0]      link_data_o,
   input  wire logic             credit_i,
-  output logic [CrW-1:0]        credits_o,
   output logic                  credit_err_o
 );
 
@@ -50,7 +48,6 @@ module cni_link_tx_ch #(
   );
 
   assign link_valid_o = buf_valid && (cr_q != '0);
-  assign credits_o    = cr_q;
 
   always_comb begin
     cr_d = cr_q;

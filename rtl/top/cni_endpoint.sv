@@ -160,7 +160,6 @@ module cni_endpoint #(
     .link_valid_o (tx_fwd_valid_o),
     .link_data_o  (tx_fwd_hdr_o),
     .credit_i     (tx_fwd_credit_i),
-    .credits_o    (),
     .credit_err_o (tx_credit_err[0])
   );
   cni_link_tx_ch #(.Width(HdrW), .Credits(TxCredits)) u_tx_rsp (
@@ -171,7 +170,6 @@ module cni_endpoint #(
     .link_valid_o (tx_rsp_valid_o),
     .link_data_o  (tx_rsp_hdr_o),
     .credit_i     (tx_rsp_credit_i),
-    .credits_o    (),
     .credit_err_o (tx_credit_err[1])
   );
   cni_link_tx_ch #(.Width(HdrW + LineBits), .Credits(TxCredits)) u_tx_dat (
@@ -182,7 +180,6 @@ module cni_endpoint #(
     .link_valid_o (tx_dat_valid_o),
     .link_data_o  ({tx_dat_hdr_o, tx_dat_data_o}),
     .credit_i     (tx_dat_credit_i),
-    .credits_o    (),
     .credit_err_o (tx_credit_err[2])
   );
 
