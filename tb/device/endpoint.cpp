@@ -94,6 +94,7 @@ struct Endpoint::Impl {
   std::deque<TxMsg> emitted;
   std::function<void(const TxMsg&)> emit_cb;
   std::function<void(Chan)> rx_credit_cb;
+  std::function<void(const Msg&, uint64_t)> rx_cb;
 
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
@@ -137,6 +138,7 @@ struct Endpoint::Impl {
     for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
       auto c = static_cast<unsigned>(ch);
       if (take(ch)) {
+        if (rx_cb) rx_cb(rxq[c].front(), cycle);
         rxq[c].pop_front();
         if (rx_credits[c]) --rx_credits[c];
       }
@@ -350,6 +352,7 @@ std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cy
 void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
+void Endpoint::on_rx(std::function<void(const Msg&, uint64_t)> fn) { d_->rx_cb = std::move(fn); }
 
 uint32_t Endpoint::csr_read(uint32_t addr) {
   d_->ar_pending = true;

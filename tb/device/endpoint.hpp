@@ -99,6 +99,8 @@ class Endpoint {
   void return_tx_credit(proto::Chan ch);
   // Callback on every emitted message (SimDevice forwards them into the fabric).
   void on_emit(std::function<void(const TxMsg&)> fn);
+  // Callback on every message entering the device port (the cycle it is presented).
+  void on_rx(std::function<void(const proto::Msg&, uint64_t cycle)> fn);
   // Callback on every receive-buffer credit the device returns.
   void on_rx_credit(std::function<void(proto::Chan)> fn);
 

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Verilated device core as a fabric agent (see sim_device.hpp).
+#include "device/sim_device.hpp"
+
+#include <cmath>
+
+namespace cni::tb {
+
+using proto::Chan;
+using proto::Msg;
+using proto::Op;
+
+SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
+  Config c;
+  c.freq_mhz = p.get_double("device.freq_mhz");
+  c.park_timeout_us = p.get_double("device.park_timeout_us");
+  c.credit_return_ns = p.get_double("link.one_way_ns");
+  return c;
+}
+
+namespace {
+Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& cfg) {
+  Endpoint::Options o;
+  o.name = cfg.trace_name;
+  o.agent_id = id;
+  o.clock_period_ps = static_cast<uint64_t>(std::llround(1e6 / cfg.freq_mhz));
+  o.trace = cfg.trace;
+  o.auto_tx_credits = false;
+  return o;
+}
+
+bool answers_request(Op op) {
+  switch (op) {
+    case Op::DataS:
+    case Op::DataE:
+    case Op::DataM:
+    case Op::UpgAck:
+    case Op::WbAck:
+    case Op::Retry:
+    case Op::Error:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
+                     const Config& cfg)
+    : sim::Agent(id), k_(k), f_(f), cfg_(cfg), ep_(endpoint_options(id, cfg)),
+      clk_(k, "device", cfg.freq_mhz) {
+  ep_.reset();
+  const double cycles = cfg.park_timeout_us * cfg.freq_mhz;
+  ep_.csr_write(csr::kParkTimeout, cycles >= 4294967295.0 ? 0xFFFFFFFFu : uint32_t(cycles));
+  ep_.csr_write(csr::kRetExcl, cfg.ret_excl_regions);
+  f.attach(*this, node);
+  f.map_home(ep_.geometry().dev_base, ep_.geometry().size_bytes(), id);
+  for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
+    f.set_rx_credits(id, ch, ep_.geometry().rx_depth);
+  }
+  ep_.on_rx_credit([this](Chan ch) { f_.credit_return(this->id(), ch); });
+  ep_.on_rx([this](const Msg& m, uint64_t cycle) {
+    if (m.chan() != Chan::Req) return;
+    if (open_reqs_ == 0) {
+      awaiting_first_ = true;
+      first_in_cycle_ = cycle;
+    }
+    ++open_reqs_;
+  });
+  ep_.on_emit([this](const TxMsg& t) {
+    if (awaiting_first_) {
+      first_resp_.push_back(static_cast<uint32_t>(t.cycle - first_in_cycle_));
+      awaiting_first_ = false;
+    }
+    if (answers_request(t.msg.op) && open_reqs_ > 0) --open_reqs_;
+    f_.send(t.msg);
+  });
+  // A transmit credit comes back one link latency after the message reached its receiver.
+  f.on_deliver([this](const Msg& m, sim::Time) {
+    if (m.src != this->id()) return;
+    Chan ch = m.chan();
+    k_.after(sim::ns(cfg_.credit_return_ns), [this, ch] { ep_.return_tx_credit(ch); });
+  });
+  clk_.on_rising([this](uint64_t) {
+    ep_.tick();
+    if (cfg_.loop_a_to_b) {
+      auto& pa = ep_.pa_messages();
+      while (!pa.empty()) {
+        ep_.pb_push(pa.front());
+        pa.pop_front();
+      }
+    }
+  });
+  clk_.start();
+}
+
+SimDevice::~SimDevice() { clk_.stop(); }
+
+void SimDevice::deliver(const Msg& m) { ep_.send(m); }
+
+drv::PioChannelLayout SimDevice::pio_layout() const {
+  const auto& g = ep_.geometry();
+  drv::PioChannelLayout l;
+  l.group_base[0] = g.addr_of(g.c0());
+  l.group_base[1] = g.addr_of(g.c0() + g.cpairs);
+  l.pairs = g.cpairs;
+  l.line_bytes = g.line_bytes;
+  return l;
+}
+
+}  // namespace cni::tb

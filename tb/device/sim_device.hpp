@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Verilated device core as an agent of the host simulation: messages from the fabric enter
+// the RTL's link ports under its credit protocol, messages the RTL emits go back into the
+// fabric, the RTL is clocked by its own clock domain, and the PIO (a) stream can be looped back
+// into (b) so messages sent by the CPU come back to it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cni/drv/pio.hpp"
+#include "cni/sim/fabric.hpp"
+#include "cni/sim/kernel.hpp"
+#include "cni/sim/profile.hpp"
+#include "device/endpoint.hpp"
+
+namespace cni::tb {
+
+class SimDevice : public sim::Agent {
+ public:
+  struct Config {
+    double freq_mhz = 300.0;            // device clock
+    double park_timeout_us = 50'000.0;  // parked request -> Retry
+    uint32_t ret_excl_regions = 0xF;    // CSR RET_EXCL
+    double credit_return_ns = 150.0;    // a tx credit travels back over the link
+    bool loop_a_to_b = true;            // PIO (a) messages come back on (b)
+    bool trace = false;
+    std::string trace_name = "device";
+  };
+  // Config from profile keys device.freq_mhz, device.park_timeout_us, link.one_way_ns.
+  static Config config_from(const sim::Profile& p);
+
+  SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
+            const Config& cfg);
+  ~SimDevice() override;
+
+  void deliver(const proto::Msg& m) override;
+
+  Endpoint& endpoint() { return ep_; }
+  const DeviceGeometry& geometry() const { return ep_.geometry(); }
+  uint64_t cycles() const { return ep_.cycle(); }
+  // Layout of the PIO (c) channel, for cni::drv::PioChannel.
+  drv::PioChannelLayout pio_layout() const;
+
+  // Device-side processing latency, in device cycles, of every request that reached an idle
+  // device: from the cycle it is at the device port to the cycle the first message (answer or
+  // snoop) leaves the device.
+  const std::vector<uint32_t>& first_response_cycles() const { return first_resp_; }
+  void clear_latency_samples() { first_resp_.clear(); }
+
+ private:
+  sim::Kernel& k_;
+  sim::Fabric& f_;
+  Config cfg_;
+  Endpoint ep_;
+  sim::ClockDomain clk_;
+  unsigned open_reqs_ = 0;          // requests in, not yet answered
+  bool awaiting_first_ = false;     // a request reached an idle device; its first output counts
+  uint64_t first_in_cycle_ = 0;
+  std::vector<uint32_t> first_resp_;
+};
+
+}  // namespace cni::tb
