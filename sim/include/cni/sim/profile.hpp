@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Named parameter sets for the simulation (sim/profiles/<name>.profile, also embedded in the
+// library). Format: `key = value   # comment` per line, full-line comments, a header comment
+// saying what the profile models and where its numbers come from. Every model reads its
+// parameters from a Profile; tools override them with `--set key=value` (Profile::set).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cni::sim {
+
+// Every embedded profile text, keyed by name (generated from sim/profiles/*.profile).
+const std::map<std::string, std::string>& embedded_profiles();
+
+class ProfileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Profile {
+ public:
+  // An embedded profile by name, else a file path. Throws ProfileError naming the input
+  // and the embedded names when neither exists, or naming file:line on a syntax error.
+  static Profile load(const std::string& name_or_path);
+  // Parse profile text; `origin` names it in error messages.
+  static Profile parse(const std::string& name, std::string_view text, const std::string& origin);
+  // Names of the embedded profiles.
+  static std::vector<std::string> available();
+
+  // Override one parameter: "key=value". The key must exist (the error lists close keys);
+  // the value must have the key's type (number, true/false, or text).
+  void set(const std::string& key_eq_value);
+  void set(const std::string& key, const std::string& value);
+
+  bool has(const std::string& key) const;
+  double get_double(const std::string& key) const;
+  int64_t get_int(const std::string& key) const;
+  bool get_bool(const std::string& key) const;
+  std::string get_string(const std::string& key) const;
+
+  // Keys in file order.
+  std::vector<std::string> keys() const;
+  const std::string& name() const { return name_; }
+  // The header comment (what the profile models and its sources), without '#'.
+  const std::string& description() const { return description_; }
+  // Effective parameters, one `key = value` line each, overrides marked; for result headers.
+  std::string dump() const;
+
+ private:
+  enum class Type { Number, Bool, Text };
+  struct Entry {
+    std::string value;
+    Type type = Type::Text;
+    bool overridden = false;
+  };
+  const Entry& entry(const std::string& key) const;
+  std::string close_keys(const std::string& key) const;
+
+  std::string name_;
+  std::string origin_;
+  std::string description_;
+  std::vector<std::string> order_;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace cni::sim

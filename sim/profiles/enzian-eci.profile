@@ -1,0 +1,58 @@
+# enzian-eci: the Enzian research computer -- a 48-core Cavium ThunderX-1 CPU socket (2.0 GHz,
+# 128 B lines, 32 KiB 32-way write-through L1D, 16 MiB 16-way L2) joined to a Xilinx XCVU9P
+# FPGA (the device) by ECI, its native inter-socket coherence protocol.
+# Sources: "Rethinking Programmed I/O for fast devices and coherent interconnects" (seed 002),
+# section 3 (platform) and section 4 (ECI latency, TADs, timeout). Values marked "model
+# parameter, not from the paper" are plausible choices for a 2 GHz ThunderX-1, made so that a
+# single-line RPC over the device (two link round trips) lands near the paper's ~900 ns.
+
+line_bytes = 128                 # 002 s3: 128-byte cache lines
+
+# Host topology
+host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other node
+host.cores = 4                   # model parameter, not from the paper: 48 cores in 002 s3, but agent ids are 4 bits, so a run simulates up to 14
+host.core_sockets = auto         # auto = round-robin over sockets, or a socket per core: 0,0,1
+host.coherence_timeout_ms = 300  # 002 s4: the ThunderX-1 timeout is "hundreds of milliseconds"
+cpu.freq_mhz = 2000              # 002 s3: 2.0 GHz (core.access_ns is one cycle)
+
+# Core
+core.access_ns = 0.5             # model parameter, not from the paper: one 2 GHz cycle per 8-byte word loaded or stored
+core.store_buffer = 16           # model parameter, not from the paper: ThunderX-1 write-buffer depth is not published
+core.store_prefetch = true       # model parameter, not from the paper: a store entering the buffer starts an ownership request (ARMv8 lets stores perform early)
+core.barrier_ns = 10             # model parameter, not from the paper: DMB SY cost once the buffer is empty (~20 cycles)
+
+# L1 data cache: a write-through tag filter used for the hit latency only
+l1.size_kib = 32                 # 002 s3: 32 KiB L1D
+l1.ways = 32                     # 002 s3: 32-way
+l1.hit_ns = 1.5                  # model parameter, not from the paper: 3 cycles at 2 GHz
+
+# The coherent cache (one per core, with the L2's geometry)
+cache.size_kib = 16384           # 002 s3: 16 MiB L2 (shared on the chip; one per core in this model)
+cache.ways = 16                  # 002 s3: 16-way
+cache.hit_ns = 20                # model parameter, not from the paper: ~40 cycles L2 hit
+cache.miss_ns = 15               # model parameter, not from the paper: L2 miss detection and request formation
+cache.snoop_ns = 10              # model parameter, not from the paper: snoop lookup before the answer leaves
+cache.mshrs = 16                 # model parameter, not from the paper: outstanding misses per core (matches a TAD's 16)
+cache.retry_backoff_ns = 100     # model parameter, not from the paper: back-off before re-issuing after Retry
+
+# On-chip paths of a host socket
+onchip.latency_ns = 20           # model parameter, not from the paper: core cache <-> home (TAD) across the chip
+onchip.link_port_ns = 10         # model parameter, not from the paper: agent <-> ECI link controller, each way
+
+# Coherent link (ECI), per direction
+link.one_way_ns = 150            # 002 s4: ECI one-way link-layer latency of about 150 ns
+link.bandwidth_gib_s = 30        # 002 s3: 24 lanes at ~10 Gb/s, about 30 GiB/s
+link.credits = 64                # model parameter, not from the paper: link-layer messages in flight per channel; covers the ~9.6 KB bandwidth-delay product
+
+# Host home agent (directory) and DRAM
+home.dir_ns = 10                 # model parameter, not from the paper: directory (TAD) decision time
+home.max_transactions = 16       # 002 s4: a TAD handles up to 16 transactions (one TAD-equivalent per socket)
+home.grant_exclusive = true      # 002 s4: the ThunderX-1 LLC supports returning a read in Exclusive
+home.forward_owned = true        # model parameter, not from the paper: MOESI cache-to-cache forwarding (dirty owner keeps O)
+dram.latency_ns = 80             # model parameter, not from the paper: DDR4-2133 access
+dram.bandwidth_gib_s = 63.6      # 002 s3: 4 controllers x 2133 MT/s x 8 B
+
+# Device side (read by the Verilated device adapter; device.agent_id is HostSystem::next_free_agent())
+device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
+device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
+device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
