@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+// Profiles: embedded enzian-eci, parsing, overrides and error messages.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "cni/sim/profile.hpp"
+
+using namespace cni::sim;
+
+namespace {
+// The message of the ProfileError that `fn` throws (fails the test if none).
+template <class Fn>
+std::string error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ProfileError thrown";
+  return {};
+}
+}  // namespace
+
+TEST(Profile, EnzianEciCarriesThePaperNumbers) {
+  const Profile p = Profile::load("enzian-eci");
+  EXPECT_EQ(p.name(), "enzian-eci");
+  EXPECT_EQ(p.get_int("line_bytes"), 128);
+  EXPECT_DOUBLE_EQ(p.get_double("link.one_way_ns"), 150.0);
+  EXPECT_DOUBLE_EQ(p.get_double("link.bandwidth_gib_s"), 30.0);
+  EXPECT_EQ(p.get_int("l1.size_kib"), 32);
+  EXPECT_EQ(p.get_int("l1.ways"), 32);
+  EXPECT_EQ(p.get_int("cache.size_kib"), 16384);
+  EXPECT_EQ(p.get_int("cache.ways"), 16);
+  EXPECT_EQ(p.get_int("home.max_transactions"), 16);
+  EXPECT_DOUBLE_EQ(p.get_double("device.freq_mhz"), 300.0);
+  EXPECT_DOUBLE_EQ(p.get_double("cpu.freq_mhz"), 2000.0);
+  EXPECT_GE(p.get_double("host.coherence_timeout_ms"), 100.0);
+  EXPECT_EQ(p.get_int("device.rx_credits"), 8);
+  EXPECT_TRUE(p.get_bool("home.grant_exclusive"));
+  EXPECT_NE(p.description().find("ThunderX-1"), std::string::npos);
+}
+
+TEST(Profile, EveryEmbeddedProfileParses) {
+  ASSERT_FALSE(Profile::available().empty());
+  for (const auto& name : Profile::available()) {
+    const Profile p = Profile::load(name);
+    EXPECT_FALSE(p.keys().empty()) << name;
+    EXPECT_FALSE(p.description().empty()) << name << " lacks a header comment";
+  }
+}
+
+TEST(Profile, ParsesCommentsWhitespaceAndTypes) {
+  const Profile p = Profile::parse("t",
+                                   "# header line one\n"
+                                   "# header line two\n"
+                                   "\n"
+                                   "  a.b = 12   # trailing comment\n"
+                                   "# full-line comment\n"
+                                   "c=2.5\n"
+                                   "flag = false\n"
+                                   "mode = auto\n",
+                                   "test");
+  EXPECT_EQ(p.description(), "header line one\nheader line two");
+  EXPECT_EQ(p.keys(), (std::vector<std::string>{"a.b", "c", "flag", "mode"}));
+  EXPECT_EQ(p.get_int("a.b"), 12);
+  EXPECT_DOUBLE_EQ(p.get_double("c"), 2.5);
+  EXPECT_FALSE(p.get_bool("flag"));
+  EXPECT_EQ(p.get_string("mode"), "auto");
+}
+
+TEST(Profile, OverrideChangesValueAndDumpMarksIt) {
+  Profile p = Profile::load("enzian-eci");
+  p.set("link.one_way_ns=75");
+  p.set(" host.cores = 2 ");
+  EXPECT_DOUBLE_EQ(p.get_double("link.one_way_ns"), 75.0);
+  EXPECT_EQ(p.get_int("host.cores"), 2);
+  const std::string d = p.dump();
+  EXPECT_NE(d.find("link.one_way_ns"), std::string::npos);
+  EXPECT_NE(d.find("= 75   # override"), std::string::npos);
+  EXPECT_NE(d.find("# profile enzian-eci"), std::string::npos);
+}
+
+TEST(Profile, UnknownKeyErrorNamesKeyAndSuggestsCloseOnes) {
+  Profile p = Profile::load("enzian-eci");
+  const std::string msg = error_of([&] { p.set("link.one_way=100"); });
+  EXPECT_NE(msg.find("unknown key 'link.one_way'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("link.one_way_ns"), std::string::npos) << msg;
+}
+
+TEST(Profile, BadNumberErrorNamesKeyAndValue) {
+  Profile p = Profile::load("enzian-eci");
+  const std::string msg = error_of([&] { p.set("cache.hit_ns=fast"); });
+  EXPECT_NE(msg.find("'fast'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cache.hit_ns"), std::string::npos) << msg;
+  const std::string b = error_of([&] { p.set("home.forward_owned=yes"); });
+  EXPECT_NE(b.find("home.forward_owned"), std::string::npos) << b;
+  EXPECT_NE(error_of([&] { p.set("no equals sign"); }).find("key=value"), std::string::npos);
+}
+
+TEST(Profile, MissingKeyErrorNamesKeyAndProfile) {
+  const Profile p = Profile::load("enzian-eci");
+  const std::string msg = error_of([&] { (void)p.get_double("cache.nonexistent_ns"); });
+  EXPECT_NE(msg.find("cache.nonexistent_ns"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("enzian-eci"), std::string::npos) << msg;
+}
+
+TEST(Profile, GetIntRejectsFractionAndTextRejectsNumberGetter) {
+  const Profile p = Profile::parse("t", "x = 1.5\ny = abc\n", "test");
+  EXPECT_NE(error_of([&] { (void)p.get_int("x"); }).find("not an integer"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)p.get_double("y"); }).find("not a number"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)p.get_bool("x"); }).find("not true or false"), std::string::npos);
+}
+
+TEST(Profile, MalformedLinesNameTheLine) {
+  EXPECT_NE(error_of([] { Profile::parse("t", "a = 1\nbroken line\n", "f.profile"); })
+                .find("f.profile:2"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { Profile::parse("t", "a = 1\na = 2\n", "f.profile"); }).find("twice"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { Profile::parse("t", "a =\n", "f.profile"); }).find("no value"),
+            std::string::npos);
+}
+
+TEST(Profile, LoadsFromFilePathAndReportsUnknownName) {
+  const std::string path = testing::TempDir() + "/mini.profile";
+  {
+    std::ofstream f(path);
+    f << "# mini: a test profile\nline_bytes = 64\n";
+  }
+  const Profile p = Profile::load(path);
+  EXPECT_EQ(p.name(), "mini");
+  EXPECT_EQ(p.get_int("line_bytes"), 64);
+  std::remove(path.c_str());
+  const std::string msg = error_of([] { Profile::load("no-such-profile"); });
+  EXPECT_NE(msg.find("no-such-profile"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("enzian-eci"), std::string::npos) << msg;
+}
