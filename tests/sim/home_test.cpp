@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// Host home agent against scripted caching agents: grants, snoops, forwarding, write-backs
+// (including races), queueing, malformed messages, timing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "cni/sim/home.hpp"
+#include "script_agent.hpp"
+
+using namespace cni;
+using namespace cni::sim;
+using namespace cni::sim::test;
+using proto::Op;
+
+namespace {
+
+constexpr proto::Addr kLine = 0x4000;
+
+HomeParams params() {
+  HomeParams p;
+  p.line_bytes = 128;
+  p.dir = ns(10);
+  p.dram_latency = ns(80);
+  p.dram_bw_gib_s = 0;  // unlimited unless a test sets it
+  p.max_transactions = 16;
+  p.grant_exclusive = true;
+  p.forward_owned = true;
+  return p;
+}
+
+// A home (agent 0) for [0, 1 MiB) and three scripted caches (agents 1-3) on one node, 20 ns
+// apart.
+class Home : public testing::Test {
+ protected:
+  void SetUp() override { build(params()); }
+  void build(const HomeParams& p) {
+    k = std::make_unique<Kernel>();
+    f = std::make_unique<Fabric>(*k);
+    const NodeId n = f->add_node("socket0", ns(20), 0);
+    home = std::make_unique<HomeAgent>(*k, *f, 0, 0, 1 << 20, p, "home0");
+    f->attach(*home, n);
+    for (proto::AgentId a = 1; a <= 3; ++a) {
+      c[a] = std::make_unique<ScriptAgent>(a, *k, *f);
+      f->attach(*c[a], n);
+    }
+  }
+  void run() { k->run([] { return false; }); }
+  // Agent `a` sends `op` for kLine with tag 0x20 + a.
+  void req(proto::AgentId a, Op op, proto::Addr addr = kLine,
+           const std::array<uint8_t, proto::kMaxLineBytes>* data = nullptr) {
+    c[a]->send(op, 0, addr, static_cast<uint8_t>(0x20 + a), data);
+  }
+  // Give agent `a` the line exclusively (RdX, DataE).
+  void make_owner(proto::AgentId a) {
+    req(a, Op::RdX);
+    run();
+    ASSERT_EQ(c[a]->last().op, Op::DataE);
+  }
+  uint64_t word(const proto::Msg& m) const {
+    uint64_t w;
+    std::memcpy(&w, m.data.data(), 8);
+    return w;
+  }
+
+  std::unique_ptr<Kernel> k;
+  std::unique_ptr<Fabric> f;
+  std::unique_ptr<HomeAgent> home;
+  std::unique_ptr<ScriptAgent> c[4];
+};
+
+}  // namespace
+
+TEST_F(Home, FirstReaderGetsExclusiveAfterDirectoryAndDram) {
+  const auto d = pattern(0x33);
+  home->write_memory(kLine, d.data(), 128);
+  req(1, Op::RdS);
+  run();
+  ASSERT_EQ(c[1]->got.size(), 1u);
+  const proto::Msg g = c[1]->last();
+  EXPECT_EQ(g.op, Op::DataE);
+  EXPECT_EQ(g.tag, 0x21);
+  EXPECT_EQ(g.len, 128);
+  EXPECT_EQ(std::memcmp(g.data.data(), d.data(), 128), 0);
+  EXPECT_EQ(c[1]->when[0], ns(20) + ns(80) + ns(10) + ns(20));
+  EXPECT_EQ(home->dir_state(kLine), DirState::X);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+}
+
+TEST_F(Home, WithoutGrantExclusiveFirstReaderGetsShared) {
+  HomeParams p = params();
+  p.grant_exclusive = false;
+  build(p);
+  req(1, Op::RdS);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataS);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, ReadOfCleanOwnedLineDowngradesOwnerAndGrantsShared) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpAck);  // it was E
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataS);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), (1u << 1) | (1u << 2));
+}
+
+TEST_F(Home, ReadOfDirtyLineIsForwardedAndOwnerKeepsOwned) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const auto dirty = pattern(0x77);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  const proto::Msg g = c[2]->last();
+  EXPECT_EQ(g.op, Op::DataS);
+  EXPECT_EQ(std::memcmp(g.data.data(), dirty.data(), 128), 0);
+  uint64_t mem = 1;
+  home->read_memory(kLine, &mem, 8);
+  EXPECT_EQ(mem, 0u) << "the owner keeps the dirty data; memory is not written";
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+  // An ownership request then invalidates owner and sharer and receives the dirty line as DataM.
+  req(3, Op::RdX);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[3]->last().op, Op::DataM);
+  EXPECT_EQ(word(c[3]->last()), word(c[2]->got[0]));
+  EXPECT_EQ(home->dir_state(kLine), DirState::X);
+  EXPECT_EQ(home->dir_owner(kLine), 3);
+}
+
+TEST_F(Home, WithoutForwardingDirtyReadUpdatesMemory) {
+  HomeParams p = params();
+  p.forward_owned = false;
+  build(p);
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDown);
+  const auto dirty = pattern(0x55);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataS);
+  uint64_t mem = 0;
+  home->read_memory(kLine, &mem, 8);
+  EXPECT_EQ(mem, word(c[2]->last()));
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+}
+
+TEST_F(Home, ReadExclusiveInvalidatesEverySharer) {
+  req(1, Op::RdS);
+  run();
+  req(2, Op::RdS);
+  run();
+  c[1]->answer(c[1]->last(), Op::SnpAck);  // FwdDownO on the E holder
+  run();
+  ASSERT_EQ(home->dir_state(kLine), DirState::S);
+  req(3, Op::RdX);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  const size_t before = c[3]->got.size();
+  c[1]->answer(c[1]->last(), Op::SnpAck);
+  run();
+  EXPECT_EQ(c[3]->got.size(), before) << "the grant waits for every snoop answer";
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  run();
+  EXPECT_EQ(c[3]->last().op, Op::DataE);
+  EXPECT_EQ(home->dir_owner(kLine), 3);
+}
+
+TEST_F(Home, UpgradeFromSharerGetsUpgAckAndFromNonSharerGetsData) {
+  HomeParams p = params();
+  p.grant_exclusive = false;
+  build(p);
+  req(1, Op::RdS);
+  req(2, Op::RdS);
+  run();
+  req(1, Op::Upg);
+  run();
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::UpgAck);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  // Agent 2's copy was invalidated while its own Upg was in flight: treated as RdX.
+  req(2, Op::Upg);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  const auto dirty = pattern(9);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataM);
+  EXPECT_EQ(home->dir_owner(kLine), 2);
+}
+
+TEST_F(Home, WriteBackFromOwnerUpdatesMemoryAndFreesTheLine) {
+  make_owner(1);
+  const auto d = pattern(0x42);
+  req(1, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_EQ(c[1]->last().tag, 0x21);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
+
+TEST_F(Home, WriteBackFromNonOwnerIsAnsweredErrorAndLeavesMemory) {
+  make_owner(1);
+  const auto d = pattern(0x42);
+  req(2, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::Error);
+  uint64_t mem = 1;
+  home->read_memory(kLine, &mem, 8);
+  EXPECT_EQ(mem, 0u);
+  EXPECT_EQ(home->stats().errors, 1u);
+  ASSERT_EQ(home->error_log().size(), 1u);
+  EXPECT_NE(home->error_log()[0].find("does not own"), std::string::npos);
+}
+
+TEST_F(Home, WriteBackAfterSnpAckWithWbPendingCompletesTheSnoop) {
+  make_owner(1);
+  req(2, Op::RdX);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);
+  run();
+  EXPECT_EQ(c[2]->got.size(), 0u) << "the grant must wait for the write-back's data";
+  const auto d = pattern(0x61);
+  req(1, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  ASSERT_EQ(c[2]->got.size(), 1u);
+  EXPECT_EQ(c[2]->last().op, Op::DataE);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_owner(kLine), 2);
+}
+
+TEST_F(Home, WriteBackOvertakingTheSnoopAnswerIsAbsorbed) {
+  make_owner(1);
+  req(2, Op::RdX);
+  run();
+  const proto::Msg snoop = c[1]->last();
+  ASSERT_EQ(snoop.op, Op::FwdInv);
+  const auto d = pattern(0x19);
+  req(1, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_EQ(c[2]->got.size(), 0u);
+  c[1]->answer(snoop, Op::SnpAck, nullptr, proto::kFlagWbPending);
+  run();
+  ASSERT_EQ(c[2]->got.size(), 1u);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, ConflictingRequestWaitsForTheLineInsteadOfRetry) {
+  make_owner(1);
+  req(2, Op::RdX);
+  run();
+  req(3, Op::RdS);
+  run();
+  EXPECT_EQ(c[3]->got.size(), 0u) << "no Retry: the request waits";
+  EXPECT_EQ(home->queued(), 1u);
+  c[1]->answer(c[1]->last(), Op::SnpAck);
+  run();
+  ASSERT_EQ(c[2]->got.size(), 2u);
+  EXPECT_EQ(c[2]->got[0].op, Op::DataE);
+  EXPECT_EQ(c[2]->got[1].op, Op::FwdDownO);  // then agent 3's read snoops the new owner
+  EXPECT_LT(c[2]->when[0], c[2]->when[1]);
+  EXPECT_EQ(home->stats().waited_busy, 1u);
+}
+
+TEST_F(Home, FullTransactionTableQueuesRequestsInOrder) {
+  HomeParams p = params();
+  p.max_transactions = 1;
+  build(p);
+  req(1, Op::RdS, 0x1000);
+  req(2, Op::RdS, 0x2000);
+  req(3, Op::RdS, 0x3000);
+  run();
+  ASSERT_EQ(c[1]->when.size(), 1u);
+  ASSERT_EQ(c[2]->when.size(), 1u);
+  ASSERT_EQ(c[3]->when.size(), 1u);
+  // One transaction at a time: each grant leaves when the previous one has.
+  EXPECT_EQ(c[2]->when[0] - c[1]->when[0], ns(90));
+  EXPECT_EQ(c[3]->when[0] - c[2]->when[0], ns(90));
+  EXPECT_EQ(home->stats().waited_full, 2u);
+}
+
+TEST_F(Home, DramBandwidthSerializesReads) {
+  HomeParams p = params();
+  p.dram_bw_gib_s = 1.0;  // 128 B every ~119 ns
+  build(p);
+  req(1, Op::RdS, 0x1000);
+  req(2, Op::RdS, 0x2000);
+  run();
+  const Time occupancy = static_cast<Time>(std::llround(128 / (1073741824.0 / 1e12)));
+  EXPECT_EQ(c[2]->when[0] - c[1]->when[0], occupancy);
+}
+
+TEST_F(Home, MalformedMessagesAreAnsweredOrDroppedAndCounted) {
+  req(1, Op::RdS, 2 << 20);  // outside the home's range
+  req(2, Op::RdS, kLine + 8);  // unaligned
+  c[3]->send(Op::SnpAck, 0, kLine, 5);  // matches no transaction
+  c[3]->send(Op::DataS, 0, kLine, 5);   // a home never receives data grants
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::Error);
+  EXPECT_EQ(c[2]->last().op, Op::Error);
+  EXPECT_EQ(c[3]->got.size(), 0u);
+  EXPECT_EQ(home->stats().errors, 4u);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
