@@ -221,26 +221,25 @@ void HomeAgent::on_request(const Msg& m) {
 
 void HomeAgent::on_writeback(const Msg& m) {
   const AgentId w = m.src;
+  // Write-backs always sink (rule 4): absorbed into the line's transaction, or applied to the
+  // directory at once -- never queued, since a transaction may be waiting for this very WB.
   if (auto b = busy_.find(m.addr); b != busy_.end()) {
     Txn& t = tt_[b->second];
     const bool owner = (t.start.st == DirState::X || t.start.st == DirState::O) && t.start.owner == w;
-    if (owner && !t.granting && ((t.pending | t.wbp) & bit(w))) {
+    if (owner && !t.granting) {
       // Rule 6: the write-back raced this transaction's snoop; it carries the data.
       ++stats_.writebacks;
       ++stats_.dram_writes;
       dram_access();
       write_line(m.addr, m.data.data());
       reply(m, Op::WbAck, p_.dir);
-      if (t.wbp & bit(w)) {
-        t.wbp &= static_cast<uint16_t>(~bit(w));
-      } else {
-        t.wbgot |= bit(w);
-      }
+      t.wbp &= static_cast<uint16_t>(~bit(w));
+      t.wbgot |= bit(w);
       maybe_complete(b->second);
       return;
     }
-    line_q_[m.addr].push_back(m);  // after the transaction, like any request
-    return;
+    // Otherwise the transaction is complete (its final directory state is written) or does
+    // not involve the writer: judge the WB against the directory as it stands.
   }
   DirEntry& d = dir_[m.addr];
   const bool owner = (d.st == DirState::X || d.st == DirState::O) && d.owner == w;
@@ -362,7 +361,11 @@ void HomeAgent::maybe_complete(unsigned slot) {
     } else {
       const AgentId w = d.owner;
       const uint16_t others = static_cast<uint16_t>((d.st == DirState::O ? d.sharers : 0) | bit(r));
-      if (t.have_data) {
+      if (t.wbgot & bit(w)) {
+        // The owner wrote back (its WB may even overtake its SnpData): memory is current and
+        // the owner holds nothing.
+        fin = DirEntry{DirState::S, static_cast<uint16_t>(others & ~bit(w)), 0};
+      } else if (t.have_data) {
         from_snoop = true;
         if (t.snoop == Op::FwdDownO) {
           fin = DirEntry{DirState::O, static_cast<uint16_t>(others & ~bit(w)), w};
@@ -372,8 +375,6 @@ void HomeAgent::maybe_complete(unsigned slot) {
           dram_access();
           fin = DirEntry{DirState::S, static_cast<uint16_t>(others | bit(w)), 0};
         }
-      } else if (t.wbgot & bit(w)) {
-        fin = DirEntry{DirState::S, others, 0};  // the owner wrote back: memory is current
       } else if (d.st == DirState::O) {
         throw CoherenceError(name_ + ": dirty owner agent " + std::to_string(w) + " of line " +
                              hex(line) + " answered a snoop without data or write-back");
@@ -383,7 +384,7 @@ void HomeAgent::maybe_complete(unsigned slot) {
     }
   } else {
     fin = DirEntry{DirState::X, 0, r};
-    if (t.have_data && grant != Op::UpgAck) {
+    if (t.have_data && !t.wbgot && grant != Op::UpgAck) {
       from_snoop = true;
       if (p_.forward_owned) {
         grant = Op::DataM;  // the requester now owes the write-back
@@ -420,9 +421,7 @@ void HomeAgent::release(unsigned slot) {
     while (!q->second.empty() && !busy_.count(line)) {
       const Msg next = q->second.front();
       q->second.pop_front();
-      if (next.op == Op::WB) {
-        on_writeback(next);
-      } else if (used_ < tt_.size()) {
+      if (used_ < tt_.size()) {
         start(next);
       } else {
         full_q_.push_front(next);

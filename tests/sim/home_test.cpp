@@ -327,3 +327,70 @@ TEST_F(Home, MalformedMessagesAreAnsweredOrDroppedAndCounted) {
   EXPECT_EQ(home->stats().errors, 4u);
   EXPECT_EQ(home->dir_state(kLine), DirState::I);
 }
+
+// Regression tests for races the random stress found.
+
+TEST_F(Home, OwnedLineWrittenBackAfterSnpAckWithWbPendingEndsShared) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const auto dirty = pattern(0x31);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // 1 keeps O
+  run();
+  ASSERT_EQ(home->dir_state(kLine), DirState::O);
+  req(3, Op::RdS);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);  // 1 is evicting
+  run();
+  req(1, Op::WB, kLine, &dirty);
+  EXPECT_NO_THROW(run());
+  EXPECT_EQ(c[3]->last().op, Op::DataS);
+  EXPECT_EQ(std::memcmp(c[3]->last().data.data(), dirty.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), (1u << 2) | (1u << 3));
+}
+
+TEST_F(Home, WriteBackOvertakingSnpDataLeavesNoOwner) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const proto::Msg snoop = c[1]->last();
+  ASSERT_EQ(snoop.op, Op::FwdDownO);
+  // Agent 1 went M -> O on the snoop, then evicted O: its WB arrives before its SnpData.
+  const auto dirty = pattern(0x44);
+  req(1, Op::WB, kLine, &dirty);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  c[1]->answer(snoop, Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataS);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S) << "agent 1 no longer holds the line";
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, dirty.data(), 128), 0);
+}
+
+TEST_F(Home, WriteBackArrivingWhileTheGrantLeavesIsNotQueuedBehindTheNextRequest) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const proto::Msg snoop = c[1]->last();
+  ASSERT_EQ(snoop.op, Op::FwdDownO);
+  // All three arrive together: agent 3's read (queued behind the line), agent 1's SnpData
+  // (completes the transaction; the grant leaves dir_ns later), then agent 1's WB of the O
+  // line it just kept. The WB must not wait behind agent 3's read, which would snoop agent 1
+  // and wait for that very WB.
+  const auto dirty = pattern(0x52);
+  req(3, Op::RdS);
+  c[1]->answer(snoop, Op::SnpData, &dirty);
+  req(1, Op::WB, kLine, &dirty);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  ASSERT_FALSE(c[3]->got.empty()) << "agent 3's read must not wait for the write-back forever";
+  EXPECT_EQ(c[3]->last().op, Op::DataS);
+  EXPECT_EQ(std::memcmp(c[3]->last().data.data(), dirty.data(), 128), 0);
+  EXPECT_EQ(home->stats().errors, 0u);
+  EXPECT_EQ(home->queued(), 0u);
+}
