@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// The simulated host, built from a Profile into a Fabric:
+//  - host.sockets sockets = fabric nodes 0..S-1, every pair joined by a coherent link with the
+//    link.* parameters; socket s is home (agent s) of its DRAM at [s << 32, +4 GiB);
+//  - host.cores cores, each a Core (MemoryPort) over its own HostCache (agent S + i), placed
+//    round-robin over the sockets or as host.core_sockets lists;
+//  - node S for the device, linked to socket 0: a device attaches its Agent there with the
+//    id next_free_agent() and maps its own home range in the fabric.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cni/drv/mem.hpp"
+#include "cni/sim/cache.hpp"
+#include "cni/sim/coherence.hpp"
+#include "cni/sim/core.hpp"
+#include "cni/sim/fabric.hpp"
+#include "cni/sim/home.hpp"
+#include "cni/sim/kernel.hpp"
+#include "cni/sim/profile.hpp"
+
+namespace cni::sim {
+
+class HostSystem {
+ public:
+  static constexpr proto::Addr kDramBytes = proto::Addr{1} << 32;
+
+  // `fabric` must have no nodes yet and the profile's line size.
+  HostSystem(Kernel& k, Fabric& fabric, const Profile& profile);
+  ~HostSystem();
+  HostSystem(const HostSystem&) = delete;
+  HostSystem& operator=(const HostSystem&) = delete;
+
+  unsigned num_sockets() const { return static_cast<unsigned>(homes_.size()); }
+  unsigned num_cores() const { return static_cast<unsigned>(cores_.size()); }
+  unsigned core_socket(unsigned core) const;
+  proto::AgentId home_agent(unsigned socket) const;
+  proto::AgentId cache_agent(unsigned core) const;
+  // The first agent id not used by the host (for the device).
+  proto::AgentId next_free_agent() const;
+  NodeId socket_node(unsigned socket) const;
+  NodeId device_node() const { return device_node_; }
+  static proto::Addr dram_base(unsigned socket) { return proto::Addr{socket} << 32; }
+
+  drv::MemoryPort& port(unsigned core);
+  // Run `program` on `core` from now on (a fiber); exceptions surface from Kernel::run.
+  void spawn(unsigned core, std::function<void(drv::MemoryPort&)> program);
+  // Every spawned program has finished and its store buffer has drained.
+  bool all_done() const;
+  // Run the kernel until all_done(); throws naming the blocked cores if events run out first.
+  void run_programs();
+
+  void map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target);
+  // Receives every cache state change and performed load/store of every core.
+  void set_observer(CoherenceObserver* obs);
+
+  CacheState state_of(unsigned core, proto::Addr addr) const;
+  Core& core(unsigned i);
+  HostCache& cache(unsigned core);
+  HomeAgent& home(unsigned socket);
+  const Profile& profile() const { return profile_; }
+  Kernel& kernel() { return k_; }
+  Fabric& fabric() { return fabric_; }
+
+ private:
+  void check_core(unsigned core, const char* what) const;
+
+  Kernel& k_;
+  Fabric& fabric_;
+  Profile profile_;
+  std::vector<NodeId> socket_nodes_;
+  NodeId device_node_ = 0;
+  std::vector<unsigned> core_socket_;
+  std::vector<std::unique_ptr<HomeAgent>> homes_;
+  std::vector<std::unique_ptr<HostCache>> caches_;
+  std::vector<std::unique_ptr<Core>> cores_;
+  UncachedMap uncached_;
+};
+
+}  // namespace cni::sim
