@@ -88,7 +88,8 @@ const std::string& Fabric::node_name(NodeId n) const {
 void Fabric::connect(NodeId a, NodeId b, const LinkParams& lp) {
   check_node(a, "connect");
   check_node(b, "connect");
-  if (a == b) throw std::invalid_argument("Fabric::connect: node " + std::to_string(a) + " to itself");
+  if (a == b)
+    throw std::invalid_argument("Fabric::connect: node " + std::to_string(a) + " to itself");
   if (pipes_.count({a, b})) {
     throw std::invalid_argument("Fabric::connect: nodes " + nodes_[a].name + " and " +
                                 nodes_[b].name + " are already joined");
@@ -124,7 +125,8 @@ void Fabric::attach(Agent& agent, NodeId node) {
 bool Fabric::attached(AgentId a) const { return a < proto::kMaxAgents && agents_[a] != nullptr; }
 
 NodeId Fabric::node_of(AgentId a) const {
-  if (!attached(a)) throw std::out_of_range("Fabric: agent " + std::to_string(a) + " is not attached");
+  if (!attached(a))
+    throw std::out_of_range("Fabric: agent " + std::to_string(a) + " is not attached");
   return agent_node_[a];
 }
 
@@ -342,6 +344,15 @@ AgentId Fabric::home_of(proto::Addr addr) const {
     if (addr >= r.base && addr - r.base < r.size) return r.home;
   }
   throw std::out_of_range("Fabric::home_of: no home agent is mapped for address " + hex(addr));
+}
+
+void trace_messages(Fabric& f, std::FILE* out, const proto::Addr* line) {
+  const bool filter = line != nullptr;
+  const proto::Addr want = filter ? *line : 0;
+  f.on_deliver([out, filter, want](const Msg& m, Time t) {
+    if (filter && m.addr != want) return;
+    std::fprintf(out, "%12.3f ns  %s\n", to_ns(t), m.str().c_str());
+  });
 }
 
 }  // namespace cni::sim

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fabric: on-chip and link latency, bandwidth serialization, credits, ordering, address map.
+#include "cni/sim/fabric.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "cni/sim/fabric.hpp"
 
 using namespace cni;
 using namespace cni::sim;
@@ -72,7 +72,7 @@ TEST_F(TwoNodes, SameNodeMessageTakesOnChipLatency) {
 }
 
 TEST_F(TwoNodes, CrossNodeMessageTakesPortSerializationAndOneWayLatency) {
-  f.send(msg(Op::DataE, 0, 2));  // 16 + 128 = 144 wire bytes
+  f.send(msg(Op::DataE, 0, 2));   // 16 + 128 = 144 wire bytes
   f.send(msg(Op::SnpAck, 2, 0));  // 16 wire bytes, other direction
   k.run([] { return false; });
   ASSERT_EQ(c.when.size(), 1u);
@@ -236,4 +236,22 @@ TEST(Fabric, RoutesThroughAnIntermediateNode) {
   EXPECT_EQ(dev.when[0], ns(10) + ns(150) + ns(150));
   EXPECT_EQ(f.stats(n1, n0).total_msgs(), 1u);
   EXPECT_EQ(f.stats(n0, n2).total_msgs(), 1u);
+}
+
+TEST_F(TwoNodes, MessageTraceWritesOneLinePerDeliveredMessage) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  const proto::Addr line = 0x1000;
+  trace_messages(f, out, &line);
+  f.send(msg(Op::RdS, 0, 1));
+  Msg other = msg(Op::RdS, 0, 1);
+  other.addr = 0x2000;
+  f.send(other);
+  k.run([] { return false; });
+  std::rewind(out);
+  char buf[256] = {};
+  ASSERT_NE(std::fgets(buf, sizeof buf, out), nullptr);
+  EXPECT_NE(std::string(buf).find("20.000 ns  RdS 0->1"), std::string::npos) << buf;
+  EXPECT_EQ(std::fgets(buf, sizeof buf, out), nullptr) << "only the traced line";
+  std::fclose(out);
 }

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <functional>
 #include <map>
@@ -143,5 +144,9 @@ class Fabric {
   std::vector<HomeRange> homes_;
   std::vector<Observer> send_obs_, deliver_obs_;
 };
+
+// Print every message the fabric delivers to `out`, one line each ("<time ns> <msg>"); if
+// `line` is given, only messages for that line address.
+void trace_messages(Fabric& f, std::FILE* out, const proto::Addr* line = nullptr);
 
 }  // namespace cni::sim
