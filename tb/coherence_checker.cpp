@@ -97,8 +97,8 @@ void CoherenceChecker::on_state(AgentId agent, Addr line, CacheState from, Cache
   }
   if ((exclusive > 0 && readers > 1) || owned > 1) {
     error("line " + hex(line) + ": single-writer/multiple-reader violated after agent " +
-          std::to_string(agent) + " went " + sim::state_name(from) + " -> " +
-          sim::state_name(to) + at(t) + "; holders: " + holders(line));
+          std::to_string(agent) + " went " + sim::state_name(from) + " -> " + sim::state_name(to) +
+          at(t) + "; holders: " + holders(line));
   }
   if (per.empty()) lines_.erase(line);
 }
@@ -132,8 +132,7 @@ void CoherenceChecker::on_load(AgentId agent, Addr addr, const void* data, size_
   if (checked) ++loads_checked_;
 }
 
-void CoherenceChecker::on_store(AgentId agent, Addr addr, const void* data, size_t n,
-                                sim::Time t) {
+void CoherenceChecker::on_store(AgentId agent, Addr addr, const void* data, size_t n, sim::Time t) {
   ++stores_seen_;
   const Addr line = line_of(addr);
   if (caching_agents_ & (1u << agent)) {

@@ -44,7 +44,9 @@ CacheParams CacheParams::from_profile(const Profile& p) {
 }
 
 void CacheParams::validate() const {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("cache parameters: " + what); };
+  auto bad = [](const std::string& what) {
+    throw std::invalid_argument("cache parameters: " + what);
+  };
   if (line_bytes != 64 && line_bytes != 128) bad("line_bytes must be 64 or 128");
   if (ways == 0 || size_kib * 1024ull % (uint64_t(line_bytes) * ways) != 0) {
     bad("cache.size_kib = " + std::to_string(size_kib) + " is not a whole number of sets of " +
@@ -249,11 +251,11 @@ void HostCache::send_request(unsigned idx) {
   m.sent_at = k_.now();
   m.timer = k_.after(p_.timeout, [this, idx] {
     const Mshr& t = mshr_[idx];
-    throw CoherenceError(name_ + " (agent " + std::to_string(id()) + "): coherence timeout: " +
-                         proto::op_name(t.sent) + " for line " + hex(t.line) + " sent to agent " +
-                         std::to_string(t.home) + " at " + std::to_string(to_ns(t.sent_at)) +
-                         " ns is unanswered after " + std::to_string(to_ns(p_.timeout) / 1e6) +
-                         " ms (machine check)");
+    throw CoherenceError(name_ + " (agent " + std::to_string(id()) +
+                         "): coherence timeout: " + proto::op_name(t.sent) + " for line " +
+                         hex(t.line) + " sent to agent " + std::to_string(t.home) + " at " +
+                         std::to_string(to_ns(t.sent_at)) + " ns is unanswered after " +
+                         std::to_string(to_ns(p_.timeout) / 1e6) + " ms (machine check)");
   });
   fabric_.send(r);
 }
@@ -440,7 +442,8 @@ void HostCache::deliver(const Msg& m) {
     case Op::Error: {
       std::string req = "a request it cannot match";
       if (m.tag < p_.mshrs && mshr_[m.tag].used) {
-        req = std::string(proto::op_name(mshr_[m.tag].sent)) + " for line " + hex(mshr_[m.tag].line);
+        req =
+            std::string(proto::op_name(mshr_[m.tag].sent)) + " for line " + hex(mshr_[m.tag].line);
       } else if (auto w = wb_.find(m.addr); w != wb_.end() && w->second.tag == m.tag) {
         req = "WB for line " + hex(m.addr);
       }
@@ -464,7 +467,8 @@ void HostCache::on_data(const Msg& m) {
     case CS::IM:
     case CS::SM:
       if (m.op == Op::DataS) protocol_error(m, "DataS answers a request for ownership");
-      if (l.dirty_sm) protocol_error(m, "a data grant would overwrite the dirty line of an O upgrade");
+      if (l.dirty_sm)
+        protocol_error(m, "a data grant would overwrite the dirty line of an O upgrade");
       next = m.op == Op::DataE ? CS::E : CS::M;
       break;
     default:

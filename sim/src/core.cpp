@@ -63,7 +63,8 @@ Core::Core(Kernel& k, HostCache& cache, const CoreParams& p, const UncachedMap& 
 void Core::spawn(std::function<void(drv::MemoryPort&)> program) {
   if (busy()) throw std::logic_error(name_ + ": spawn while a program is still running");
   if (!program) throw std::invalid_argument(name_ + ": spawn of an empty program");
-  fiber_ = std::make_unique<Fiber>(k_, name_, [this, program = std::move(program)] { program(*this); });
+  fiber_ =
+      std::make_unique<Fiber>(k_, name_, [this, program = std::move(program)] { program(*this); });
   fiber_->start();
 }
 
@@ -126,17 +127,21 @@ void Core::load(drv::Addr addr, void* dst, size_t n) {
   while (done < n) {
     const Addr a = addr + done;
     const Addr line = a - a % p_.line_bytes;
-    const unsigned len = static_cast<unsigned>(std::min<size_t>(n - done, line + p_.line_bytes - a));
+    const unsigned len =
+        static_cast<unsigned>(std::min<size_t>(n - done, line + p_.line_bytes - a));
     // A partial overlap with the store buffer cannot forward: wait for those entries to drain.
     wait_until([&] { return forward(a, len, out + done) != Cover::Partial; });
     if (forward(a, len, out + done) == Cover::Full) {
       ++stats_.forwarded;
     } else {
       ++outstanding;
-      cache_.load(a, out + done, len, [this, &outstanding] {
-        --outstanding;
-        poke();
-      }, cost);
+      cache_.load(
+          a, out + done, len,
+          [this, &outstanding] {
+            --outstanding;
+            poke();
+          },
+          cost);
     }
     done += len;
   }

@@ -65,8 +65,8 @@ void Fiber::entry() {
 
 void Fiber::resume() {
   if (g_current != nullptr) {
-    throw std::logic_error("Fiber '" + name_ + "' resumed from inside fiber '" +
-                           g_current->name_ + "'");
+    throw std::logic_error("Fiber '" + name_ + "' resumed from inside fiber '" + g_current->name_ +
+                           "'");
   }
   if (done_ || !suspended_) return;
   suspended_ = false;

@@ -28,10 +28,14 @@ constexpr uint16_t bit(AgentId a) { return static_cast<uint16_t>(1u << a); }
 
 const char* dir_state_name(DirState s) {
   switch (s) {
-    case DirState::I: return "I";
-    case DirState::S: return "S";
-    case DirState::X: return "X";
-    case DirState::O: return "O";
+    case DirState::I:
+      return "I";
+    case DirState::S:
+      return "S";
+    case DirState::X:
+      return "X";
+    case DirState::O:
+      return "O";
   }
   return "?";
 }
@@ -57,7 +61,8 @@ HomeAgent::HomeAgent(Kernel& k, Fabric& f, AgentId id, Addr base, Addr size, con
     : Agent(id), k_(k), fabric_(f), p_(p), name_(std::move(name)), base_(base), size_(size) {
   if (p_.line_bytes != fabric_.line_bytes()) {
     throw std::invalid_argument(name_ + ": line size " + std::to_string(p_.line_bytes) +
-                                " differs from the fabric's " + std::to_string(fabric_.line_bytes()));
+                                " differs from the fabric's " +
+                                std::to_string(fabric_.line_bytes()));
   }
   if (base % p_.line_bytes != 0 || size % p_.line_bytes != 0 || size == 0) {
     throw std::invalid_argument(name_ + ": range [" + hex(base) + ", +" + hex(size) +
@@ -128,10 +133,10 @@ size_t HomeAgent::queued() const {
 }
 
 Time HomeAgent::dram_access() {
-  const Time occupancy =
-      p_.dram_bw_gib_s > 0
-          ? static_cast<Time>(std::llround(p_.line_bytes / (p_.dram_bw_gib_s * 1073741824.0 / 1e12)))
-          : 0;
+  const Time occupancy = p_.dram_bw_gib_s > 0
+                             ? static_cast<Time>(std::llround(
+                                   p_.line_bytes / (p_.dram_bw_gib_s * 1073741824.0 / 1e12)))
+                             : 0;
   const Time begin = std::max(k_.now(), dram_free_);
   dram_free_ = begin + occupancy;
   return begin + occupancy + p_.dram_latency;
@@ -225,7 +230,8 @@ void HomeAgent::on_writeback(const Msg& m) {
   // directory at once -- never queued, since a transaction may be waiting for this very WB.
   if (auto b = busy_.find(m.addr); b != busy_.end()) {
     Txn& t = tt_[b->second];
-    const bool owner = (t.start.st == DirState::X || t.start.st == DirState::O) && t.start.owner == w;
+    const bool owner =
+        (t.start.st == DirState::X || t.start.st == DirState::O) && t.start.owner == w;
     if (owner && !t.granting) {
       // Rule 6: the write-back raced this transaction's snoop; it carries the data.
       ++stats_.writebacks;
@@ -321,8 +327,8 @@ void HomeAgent::start(const Msg& m) {
 
 void HomeAgent::on_snoop_answer(const Msg& m) {
   const unsigned slot = m.tag;
-  if (slot >= tt_.size() || !tt_[slot].used || tt_[slot].granting ||
-      tt_[slot].req.addr != m.addr || !(tt_[slot].pending & bit(m.src))) {
+  if (slot >= tt_.size() || !tt_[slot].used || tt_[slot].granting || tt_[slot].req.addr != m.addr ||
+      !(tt_[slot].pending & bit(m.src))) {
     reject(m, "snoop answer matches no waiting transaction");
     return;
   }

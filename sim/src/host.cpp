@@ -66,7 +66,8 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
     socket_nodes_.push_back(fabric_.add_node("socket" + std::to_string(s), onchip, port));
   }
   for (unsigned a = 0; a < sockets; ++a) {
-    for (unsigned b = a + 1; b < sockets; ++b) fabric_.connect(socket_nodes_[a], socket_nodes_[b], lp);
+    for (unsigned b = a + 1; b < sockets; ++b)
+      fabric_.connect(socket_nodes_[a], socket_nodes_[b], lp);
   }
   // The device's own logic models its internal latency, so its node adds none.
   device_node_ = fabric_.add_node("device", 0, 0);

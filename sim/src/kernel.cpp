@@ -11,16 +11,17 @@ namespace cni::sim {
 
 Time ns(double nanoseconds) {
   if (!(nanoseconds >= 0.0)) {
-    throw std::invalid_argument("ns(): duration must be a non-negative number of nanoseconds, got " +
-                                std::to_string(nanoseconds));
+    throw std::invalid_argument(
+        "ns(): duration must be a non-negative number of nanoseconds, got " +
+        std::to_string(nanoseconds));
   }
   return static_cast<Time>(std::llround(nanoseconds * 1000.0));
 }
 
 EventId Kernel::at(Time t, std::function<void()> fn) {
   if (t < now_) {
-    throw std::invalid_argument("Kernel::at: time " + std::to_string(t) +
-                                " ps is before now (" + std::to_string(now_) + " ps)");
+    throw std::invalid_argument("Kernel::at: time " + std::to_string(t) + " ps is before now (" +
+                                std::to_string(now_) + " ps)");
   }
   uint32_t slot;
   if (!free_slots_.empty()) {
@@ -134,7 +135,9 @@ ClockDomain::ClockDomain(Kernel& k, std::string name, double freq_mhz)
 
 ClockDomain::~ClockDomain() { k_.cancel(next_); }
 
-void ClockDomain::on_rising(std::function<void(uint64_t)> fn) { callbacks_.push_back(std::move(fn)); }
+void ClockDomain::on_rising(std::function<void(uint64_t)> fn) {
+  callbacks_.push_back(std::move(fn));
+}
 
 void ClockDomain::start() {
   if (running_) return;

@@ -175,7 +175,8 @@ void Profile::set(const std::string& key_eq_value) {
 void Profile::set(const std::string& key, const std::string& value) {
   auto it = entries_.find(key);
   if (it == entries_.end()) {
-    throw ProfileError("profile " + name_ + ": unknown key '" + key + "' (" + close_keys(key) + ")");
+    throw ProfileError("profile " + name_ + ": unknown key '" + key + "' (" + close_keys(key) +
+                       ")");
   }
   Entry& e = it->second;
   double d;

@@ -216,11 +216,11 @@ TEST_F(CacheProtocol, UpgAckForInvalidatedUpgradeIsAProtocolError) {
 }
 
 TEST_F(CacheProtocol, DirtyEvictionWritesBackAndLaterAccessWaitsForWbAck) {
-  own(0x0, 0x5555);                 // set 0, M
-  fill(0x200, Op::DataE, 2);        // set 0, E
+  own(0x0, 0x5555);           // set 0, M
+  fill(0x200, Op::DataE, 2);  // set 0, E
   uint64_t v = 0;
   Time t = 0;
-  load(0x400, v, t);                // set 0 again: evicts the LRU line 0x0 (M)
+  load(0x400, v, t);  // set 0 again: evicts the LRU line 0x0 (M)
   run();
   ASSERT_GE(home->got.size(), 4u);
   const proto::Msg wb = home->got[home->got.size() - 2];

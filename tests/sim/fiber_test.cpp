@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fibers: blocking code on the kernel, wake-ups, errors, teardown.
+#include "cni/sim/fiber.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "cni/sim/fiber.hpp"
 
 using namespace cni::sim;
 

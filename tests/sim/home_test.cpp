@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Host home agent against scripted caching agents: grants, snoops, forwarding, write-backs
 // (including races), queueing, malformed messages, timing.
+#include "cni/sim/home.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <memory>
 
-#include "cni/sim/home.hpp"
 #include "script_agent.hpp"
 
 using namespace cni;
@@ -47,7 +48,9 @@ class Home : public testing::Test {
       f->attach(*c[a], n);
     }
   }
-  void run() { k->run([] { return false; }); }
+  void run() {
+    k->run([] { return false; });
+  }
   // Agent `a` sends `op` for kLine with tag 0x20 + a.
   void req(proto::AgentId a, Op op, proto::Addr addr = kLine,
            const std::array<uint8_t, proto::kMaxLineBytes>* data = nullptr) {
@@ -316,8 +319,8 @@ TEST_F(Home, DramBandwidthSerializesReads) {
 }
 
 TEST_F(Home, MalformedMessagesAreAnsweredOrDroppedAndCounted) {
-  req(1, Op::RdS, 2 << 20);  // outside the home's range
-  req(2, Op::RdS, kLine + 8);  // unaligned
+  req(1, Op::RdS, 2 << 20);             // outside the home's range
+  req(2, Op::RdS, kLine + 8);           // unaligned
   c[3]->send(Op::SnpAck, 0, kLine, 5);  // matches no transaction
   c[3]->send(Op::DataS, 0, kLine, 5);   // a home never receives data grants
   run();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // HostSystem and Core: topology, MemoryPort semantics (store buffer, forwarding, barrier,
 // prefetch, uncached accesses), latency composition, and end-to-end coherence.
+#include "cni/sim/host.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,7 +10,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "cni/sim/host.hpp"
 #include "coherence_checker.hpp"
 
 using namespace cni;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Simulation kernel: event order, time, cancellation, errors, clock domains.
+#include "cni/sim/kernel.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "cni/sim/kernel.hpp"
 
 using namespace cni::sim;
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Profiles: embedded enzian-eci, parsing, overrides and error messages.
+#include "cni/sim/profile.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include "cni/sim/profile.hpp"
 
 using namespace cni::sim;
 
@@ -115,8 +115,9 @@ TEST(Profile, GetIntRejectsFractionAndTextRejectsNumberGetter) {
 }
 
 TEST(Profile, MalformedLinesNameTheLine) {
-  EXPECT_NE(error_of([] { Profile::parse("t", "a = 1\nbroken line\n", "f.profile"); })
-                .find("f.profile:2"),
+  EXPECT_NE(error_of([] {
+              Profile::parse("t", "a = 1\nbroken line\n", "f.profile");
+            }).find("f.profile:2"),
             std::string::npos);
   EXPECT_NE(error_of([] { Profile::parse("t", "a = 1\na = 2\n", "f.profile"); }).find("twice"),
             std::string::npos);

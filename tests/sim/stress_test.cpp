@@ -38,9 +38,9 @@ constexpr unsigned kLines = 12;
 StressResult run_stress(uint64_t seed, unsigned ops_per_core,
                         std::initializer_list<const char*> extra = {}) {
   Profile p = Profile::load("enzian-eci");
-  for (const char* o : {"host.sockets=2", "host.cores=4", "cache.size_kib=1", "cache.ways=2",
-                        "l1.size_kib=1", "l1.ways=4", "cache.mshrs=3", "core.store_buffer=4",
-                        "home.max_transactions=4"}) {
+  for (const char* o :
+       {"host.sockets=2", "host.cores=4", "cache.size_kib=1", "cache.ways=2", "l1.size_kib=1",
+        "l1.ways=4", "cache.mshrs=3", "core.store_buffer=4", "home.max_transactions=4"}) {
     p.set(o);
   }
   for (const char* o : extra) p.set(o);
@@ -135,8 +135,8 @@ TEST(Stress, RandomAccessesOnTwoSocketsStayCoherent) {
 }
 
 TEST(Stress, WithoutOwnedForwardingAndExclusiveGrantsStaysCoherent) {
-  const StressResult r =
-      run_stress(seed() + 1, ops_per_core() / 3, {"home.forward_owned=false", "home.grant_exclusive=false"});
+  const StressResult r = run_stress(seed() + 1, ops_per_core() / 3,
+                                    {"home.forward_owned=false", "home.grant_exclusive=false"});
   EXPECT_TRUE(r.errors.empty()) << r.errors.size() << " errors, first: " << r.errors[0];
 }
 

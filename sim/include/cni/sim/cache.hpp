@@ -52,9 +52,9 @@ struct CacheParams {
 };
 
 struct CacheStats {
-  uint64_t loads = 0, stores = 0;          // performed
-  uint64_t l1_hits = 0, hits = 0;          // hits by latency class
-  uint64_t rds = 0, rdx = 0, upg = 0;      // requests sent (re-issues included)
+  uint64_t loads = 0, stores = 0;      // performed
+  uint64_t l1_hits = 0, hits = 0;      // hits by latency class
+  uint64_t rds = 0, rdx = 0, upg = 0;  // requests sent (re-issues included)
   uint64_t retries = 0, writebacks = 0, silent_drops = 0, snoops = 0, prefetches = 0;
 };
 

@@ -33,10 +33,10 @@ class Profile;
 
 struct CoreParams {
   unsigned line_bytes = 128;
-  Time access = 0;            // core.access_ns per 8-byte word
-  unsigned store_buffer = 16; // core.store_buffer entries
-  bool store_prefetch = true; // core.store_prefetch
-  Time barrier = 0;           // core.barrier_ns
+  Time access = 0;             // core.access_ns per 8-byte word
+  unsigned store_buffer = 16;  // core.store_buffer entries
+  bool store_prefetch = true;  // core.store_prefetch
+  Time barrier = 0;            // core.barrier_ns
   static CoreParams from_profile(const Profile& p);
 };
 

@@ -30,12 +30,12 @@ class Profile;
 
 struct HomeParams {
   unsigned line_bytes = 128;
-  Time dir = 0;                  // home.dir_ns
-  Time dram_latency = 0;         // dram.latency_ns
-  double dram_bw_gib_s = 0.0;    // dram.bandwidth_gib_s (0: unlimited)
+  Time dir = 0;                    // home.dir_ns
+  Time dram_latency = 0;           // dram.latency_ns
+  double dram_bw_gib_s = 0.0;      // dram.bandwidth_gib_s (0: unlimited)
   unsigned max_transactions = 16;  // home.max_transactions
-  bool grant_exclusive = true;   // home.grant_exclusive: RdS to an uncached line gets DataE
-  bool forward_owned = true;     // home.forward_owned: FwdDownO / DataM cache-to-cache
+  bool grant_exclusive = true;     // home.grant_exclusive: RdS to an uncached line gets DataE
+  bool forward_owned = true;       // home.forward_owned: FwdDownO / DataM cache-to-cache
   static HomeParams from_profile(const Profile& p);
 };
 
@@ -81,7 +81,7 @@ class HomeAgent : public Agent {
   struct Txn {
     bool used = false;
     proto::Msg req;
-    bool own = false;         // RdX, or Upg (possibly treated as RdX)
+    bool own = false;  // RdX, or Upg (possibly treated as RdX)
     proto::Op grant = proto::Op::DataS;
     proto::Op snoop = proto::Op::FwdInv;
     DirEntry start;
