@@ -298,7 +298,6 @@ void Fabric::set_rx_credits(AgentId receiver, Chan c, unsigned n) {
                                 " credits but " + std::to_string(outstanding) + " in use");
   }
   rx.limited = true;
-  rx.limit = n;
   rx.avail = n - outstanding;
 }
 

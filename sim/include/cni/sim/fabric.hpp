@@ -117,7 +117,6 @@ class Fabric {
   struct RxCredits {
     bool limited = false;
     unsigned avail = 0;
-    unsigned limit = 0;
     std::deque<Pipe*> consumed_via;  // the pipe each outstanding credit was taken on
   };
 
