@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// Demo accelerator behind PIO protocol (c): k = 8 Bloom-filter hashes of one line-sized element,
+// XOR/rotate fold plus a shift/add avalanche, with one register stage (latency 1 cycle).
+//
+// Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
+//   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
+//   K_i  = 0x9E3779B9 * (i + 1) mod 2^32,                        i = 0 .. 7
+//   f_i  = K_i ^ XOR_j rotl(w_j ^ K_i, (5j + 3i + 1) mod 32)
+//   h_i  = avalanche(f_i): x ^= x << 13; x ^= x >> 17; x ^= x << 5;     (xorshift32)
+//                          x += x << 3;  x ^= x >> 11; x += x << 15;    (one-at-a-time final)
+//   out bytes [4i, 4i+4)        = h_i, little endian
+//   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
+//
+// Parameters:
+//   LineBytes - element and result size in bytes (multiple of 4, >= 32)
+// Ports:
+//   clk_i, rst_ni            - clock, active-low asynchronous reset
+//   in_valid_i, in_data_i    - element (byte b at bits [8b+7:8b]); no back-pressure
+//   out_valid_o, out_data_o  - one-cycle pulse the cycle after in_valid_i; out_data_o holds
+//                              the last result until the next in_valid_i
+`default_nettype none
+
+module cni_bloom #(
+  parameter int LineBytes = 128
+) (
+  input  wire logic                   clk_i,
+  input  wire logic                   rst_ni,
+  input  wire logic                   in_valid_i,
+  input  wire logic [LineBytes*8-1:0] in_data_i,
+  output logic                        out_valid_o,
+  output logic [LineBytes*8-1:0]      out_data_o
+);
+
+  localparam int DW = LineBytes * 8;
+  localparam int NW = LineBytes / 4;  // 32-bit words per element
+  localparam int NH = 8;              // hashes
+
+  if (LineBytes < 32 || (LineBytes % 4) != 0) begin : g_bad_line
+    $error("cni_bloom: LineBytes must be a multiple of 4 and at least 32");
+  end
+
+  logic [DW-1:0] res;
+
+  for (genvar i = 0; i < NH; i++) begin : g_hash
+    localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
+    logic [31:0] fold;
+    logic [31:0] x0, x1, x2, x3, x4, x5;
+
+    // rotl as (x << r) | (x >> ((32 - r) % 32)): for r = 0 both terms are x, still the identity.
+    always_comb begin
+      fold = K;
+      for (int j = 0; j < NW; j++) begin
+        fold = fold ^ (((in_data_i[32*j +: 32] ^ K) << ((5 * j + 3 * i + 1) % 32)) |
+                       ((in_data_i[32*j +: 32] ^ K) >> ((32 - (5 * j + 3 * i + 1) % 32) % 32)));
+      end
+    end
+
+    assign x0 = fold ^ (fold << 13);
+    assign x1 = x0 ^ (x0 >> 17);
+    assign x2 = x1 ^ (x1 << 5);
+    assign x3 = x2 + (x2 << 3);
+    assign x4 = x3 ^ (x3 >> 11);
+    assign x5 = x4 + (x4 << 15);
+    assign res[32*i +: 32] = x5;
+  end
+
+  assign res[DW-1:32*NH] = ~in_data_i[DW-1:32*NH];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_valid_o <= 1'b0;
+    end else begin
+      out_valid_o <= in_valid_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_valid_i) out_data_o <= res;
+  end
+
+endmodule

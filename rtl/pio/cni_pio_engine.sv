@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: Apache-2.0
+// PIO engine: runs the three coherent PIO protocols ((a) CPU->device, (b) device->CPU, (c)
+// combined invocation) on device-homed line pairs by driving the home agent's delayed-response
+// commands (ARM/RECALL/RELEASE) and reacting to its events (TRIGGER/RECALL_DONE).
+// See docs/pio.md for the per-pair state tables, message sequences and line layouts.
+//
+// Parameters:
+//   LineBytes        - line size in bytes (power of two, >= 32)
+//   LineIdxW         - width of a device line index
+//   CBase, CPairs    - protocol (c): group 0 lines [CBase, CBase+CPairs), group 1 lines
+//                      [CBase+CPairs, CBase+2*CPairs); pair j = (CBase+j, CBase+CPairs+j)
+//   ABase, NOvfA     - protocol (a): control lines ABase, ABase+1; overflow ABase+2 .. ABase+1+NOvfA
+//   BBase, NOvfB     - protocol (b): same layout at BBase
+// Ports:
+//   clk_i, rst_ni                       - clock, active-low asynchronous reset
+//   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
+//                                       - events from the home agent; evt_ready_o is always 1
+//                                         (every event is absorbed into bounded state)
+//   cmd_valid_o/cmd_ready_i, cmd_op_o, cmd_line_o
+//                                       - commands to the home agent; the home may stall; a
+//                                         presented command is held until taken
+//   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i
+//                                       - device memory port B, synchronous, read data the cycle
+//                                         after mem_en_o && !mem_we_o
+//   pa_valid_o/pa_ready_i, pa_data_o, pa_len_o, pa_last_o
+//                                       - (a) messages out, one beat per line of payload, the
+//                                         consumer may stall; outputs registered
+//   pb_valid_i/pb_ready_o, pb_data_i, pb_len_i, pb_last_i
+//                                       - (b) messages in; the engine stalls until a TRIGGER
+//                                         has been served up to the data phase
+//   cnt_c_invoke_o, cnt_a_msg_o, cnt_b_msg_o
+//                                       - one-cycle pulses per finished (c) invocation, (a)
+//                                         message, (b) message
+`default_nettype none
+
+module cni_pio_engine #(
+  parameter int LineBytes = 128,
+  parameter int LineIdxW  = 12,
+  parameter int CBase     = 1024,
+  parameter int CPairs    = 256,
+  parameter int ABase     = 1536,
+  parameter int NOvfA     = 76,
+  parameter int BBase     = 1614,
+  parameter int NOvfB     = 76
+) (
+  input  wire logic                            clk_i,
+  input  wire logic                            rst_ni,
+  // events from the home agent
+  input  wire logic                            evt_valid_i,
+  output logic                                 evt_ready_o,
+  input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
+  input  wire logic [LineIdxW-1:0]             evt_line_i,
+  // commands to the home agent
+  output logic                                 cmd_valid_o,
+  input  wire logic                            cmd_ready_i,
+  output logic [cni_coh_pkg::CMD_W-1:0]        cmd_op_o,
+  output logic [LineIdxW-1:0]                  cmd_line_o,
+  // device memory port B
+  output logic                                 mem_en_o,
+  output logic                                 mem_we_o,
+  output logic [LineIdxW-1:0]                  mem_addr_o,
+  output logic [LineBytes*8-1:0]               mem_wdata_o,
+  input  wire logic [LineBytes*8-1:0]          mem_rdata_i,
+  // (a) CPU -> device messages out
+  output logic                                 pa_valid_o,
+  input  wire logic                            pa_ready_i,
+  output logic [LineBytes*8-1:0]               pa_data_o,
+  output logic [15:0]                          pa_len_o,
+  output logic                                 pa_last_o,
+  // (b) device -> CPU messages in
+  input  wire logic                            pb_valid_i,
+  output logic                                 pb_ready_o,
+  input  wire logic [LineBytes*8-1:0]          pb_data_i,
+  input  wire logic [15:0]                     pb_len_i,
+  input  wire logic                            pb_last_i,
+  // counters
+  output logic                                 cnt_c_invoke_o,
+  output logic                                 cnt_a_msg_o,
+  output logic                                 cnt_b_msg_o
+);
+
+  // ---- derived constants ----------------------------------------------------------------------
+  localparam int DW      = LineBytes * 8;
+  localparam int HW      = 64;                                // header / status word bits
+  localparam int PairW   = (CPairs > 1) ? $clog2(CPairs) : 1;
+  localparam int RcAW    = $clog2(NOvfA + 2);                 // counts 0 .. NOvfA+1
+  localparam int RcBW    = $clog2(NOvfB + 2);
+  localparam int InitN   = CPairs + 2;                        // reset ARMs: group 0, A, B
+  localparam int InitW   = $clog2(InitN + 1);
+  localparam int CapA    = (LineBytes - 8) + NOvfA * LineBytes;  // max (a) message bytes
+  localparam int CapB    = (LineBytes - 8) + NOvfB * LineBytes;  // max (b) message bytes
+
+  localparam logic [31:0] C_LO  = 32'(CBase);
+  localparam logic [31:0] C_MID = 32'(CBase + CPairs);
+  localparam logic [31:0] C_HI  = 32'(CBase + 2 * CPairs);
+  localparam logic [31:0] A_LO  = 32'(ABase);
+  localparam logic [31:0] A_OV  = 32'(ABase + 2);
+  localparam logic [31:0] A_HI  = 32'(ABase + 2 + NOvfA);
+  localparam logic [31:0] B_LO  = 32'(BBase);
+  localparam logic [31:0] B_OV  = 32'(BBase + 2);
+  localparam logic [31:0] B_HI  = 32'(BBase + 2 + NOvfB);
+  localparam logic [15:0] LB16  = 16'(LineBytes);
+  localparam logic [15:0] LB8   = 16'(LineBytes - 8);
+
+  // ---- elaboration checks ---------------------------------------------------------------------
+  if (LineBytes < 32 || (LineBytes & (LineBytes - 1)) != 0) begin : g_bad_line
+    $error("cni_pio_engine: LineBytes must be a power of two >= 32");
+  end
+  if (CPairs < 1 || NOvfA < 1 || NOvfB < 1) begin : g_bad_count
+    $error("cni_pio_engine: CPairs, NOvfA and NOvfB must be >= 1");
+  end
+  if (CapA > 65535 || CapB > 65535) begin : g_bad_cap
+    $error("cni_pio_engine: (a)/(b) capacity must fit the 16-bit length field");
+  end
+  if (LineIdxW > 31 || CBase + 2 * CPairs > (1 << LineIdxW) || ABase + 2 + NOvfA > (1 << LineIdxW) ||
+      BBase + 2 + NOvfB > (1 << LineIdxW)) begin : g_bad_map
+    $error("cni_pio_engine: a region does not fit LineIdxW");
+  end
+  if ((ABase < CBase + 2 * CPairs && ABase + 2 + NOvfA > CBase) ||
+      (BBase < CBase + 2 * CPairs && BBase + 2 + NOvfB > CBase) ||
+      (BBase < ABase + 2 + NOvfA && BBase + 2 + NOvfB > ABase)) begin : g_bad_overlap
+    $error("cni_pio_engine: regions overlap");
+  end
+
+  // ---- event decode ---------------------------------------------------------------------------
+  logic [31:0] el;
+  logic        ev_trig, ev_done;
+  logic        ev_c, ev_c_g;         // in (c) region; group of the line
+  logic [PairW-1:0] ev_c_j;          // pair index
+  logic        ev_a_ctl, ev_a_g, ev_a_ovf;
+  logic        ev_b_ctl, ev_b_g, ev_b_ovf;
+
+  assign el       = 32'(evt_line_i);
+  assign ev_trig  = evt_valid_i && (evt_kind_i == cni_coh_pkg::EVT_TRIGGER);
+  assign ev_done  = evt_valid_i && (evt_kind_i == cni_coh_pkg::EVT_RECALL_DONE);
+  assign ev_c     = (el >= C_LO) && (el < C_HI);
+  assign ev_c_g   = (el >= C_MID);
+  assign ev_c_j   = PairW'(ev_c_g ? (el - C_MID) : (el - C_LO));
+  assign ev_a_ctl = (el == A_LO) || (el == A_LO + 32'd1);
+  assign ev_a_g   = (el == A_LO + 32'd1);
+  assign ev_a_ovf = (el >= A_OV) && (el < A_HI);
+  assign ev_b_ctl = (el == B_LO) || (el == B_LO + 32'd1);
+  assign ev_b_g   = (el == B_LO + 32'd1);
+  assign ev_b_ovf = (el >= B_OV) && (el < B_HI);
+  assign evt_ready_o = 1'b1;
+
+  // ---- shared resources: command slot and memory port -----------------------------------------
+  // Command requests (all registered-state based). Priority: init > C > A > B > C recall FIFO >
+  // A recalls > B recalls. Completion commands (ARM/RELEASE) go first because they answer
+  // parked host requests; recalls of a pair are only queued after that pair's RELEASE.
+  logic                     cmd_load;
+  logic                     init_req, c_creq, a_creq, b_creq, crec_req, a_rreq, b_rreq;
+  logic [cni_coh_pkg::CMD_W-1:0] init_op, c_cop, a_cop, b_cop;
+  logic [LineIdxW-1:0]      init_line, c_cline, a_cline, b_cline, crec_line, a_rline, b_rline;
+  logic                     init_gnt, c_cgnt, a_cgnt, b_cgnt, crec_gnt, a_rgnt, b_rgnt;
+  logic                     cmd_valid_q;
+  logic [cni_coh_pkg::CMD_W-1:0] cmd_op_q;
+  logic [LineIdxW-1:0]      cmd_line_q;
+
+  assign cmd_load = !cmd_valid_q || cmd_ready_i;
+  assign init_gnt = cmd_load && init_req;
+  assign c_cgnt   = cmd_load && !init_req && c_creq;
+  assign a_cgnt   = cmd_load && !init_req && !c_creq && a_creq;
+  assign b_cgnt   = cmd_load && !init_req && !c_creq && !a_creq && b_creq;
+  assign crec_gnt = cmd_load && !init_req && !c_creq && !a_creq && !b_creq && crec_req;
+  assign a_rgnt   = cmd_load && !init_req && !c_creq && !a_creq && !b_creq && !crec_req && a_rreq;
+  assign b_rgnt   = cmd_load && !init_req && !c_creq && !a_creq && !b_creq && !crec_req &&
+                    !a_rreq && b_rreq;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cmd_valid_q <= 1'b0;
+      cmd_op_q    <= cni_coh_pkg::CMD_ARM;
+      cmd_line_q  <= '0;
+    end else if (cmd_load) begin
+      cmd_valid_q <= init_req || c_creq || a_creq || b_creq || crec_req || a_rreq || b_rreq;
+      if (init_req) begin
+        cmd_op_q <= init_op;  cmd_line_q <= init_line;
+      end else if (c_creq) begin
+        cmd_op_q <= c_cop;    cmd_line_q <= c_cline;
+      end else if (a_creq) begin
+        cmd_op_q <= a_cop;    cmd_line_q <= a_cline;
+      end else if (b_creq) begin
+        cmd_op_q <= b_cop;    cmd_line_q <= b_cline;
+      end else if (crec_req) begin
+        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= crec_line;
+      end else if (a_rreq) begin
+        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= a_rline;
+      end else if (b_rreq) begin
+        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= b_rline;
+      end
+    end
+  end
+
+  assign cmd_valid_o = cmd_valid_q;
+  assign cmd_op_o    = cmd_op_q;
+  assign cmd_line_o  = cmd_line_q;
+
+  // Memory port B. Priority: C > B > A (all requests are registered-state based).
+  logic                c_mreq, c_mwe, b_mreq, a_mreq, a_mwe;
+  logic [LineIdxW-1:0] c_maddr, b_maddr, a_maddr;
+  logic [DW-1:0]       c_mwdata, b_mwdata, a_mwdata;
+  logic                c_mgnt, b_mgnt, a_mgnt;
+
+  assign c_mgnt = c_mreq;
+  assign b_mgnt = b_mreq && !c_mreq;
+  assign a_mgnt = a_mreq && !c_mreq && !b_mreq;
+
+  always_comb begin
+    mem_en_o    = c_mreq || b_mreq || a_mreq;
+    mem_we_o    = 1'b0;
+    mem_addr_o  = '0;
+    mem_wdata_o = '0;
+    if (c_mreq) begin
+      mem_we_o = c_mwe;  mem_addr_o = c_maddr;  mem_wdata_o = c_mwdata;
+    end else if (b_mreq) begin
+      mem_we_o = 1'b1;   mem_addr_o = b_maddr;  mem_wdata_o = b_mwdata;
+    end else if (a_mreq) begin
+      mem_we_o = a_mwe;  mem_addr_o = a_maddr;  mem_wdata_o = a_mwdata;
+    end
+  end
+
+  // ---- reset ARMs: every group-0 (c) line, then (a) and (b) control line 0 ----------------------
+  logic [InitW-1:0] init_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      init_q <= '0;
+    end else if (init_gnt) begin
+      init_q <= init_q + 1'b1;
+    end
+  end
+
+  assign init_req  = (init_q != InitW'(InitN));
+  assign init_op   = cni_coh_pkg::CMD_ARM;
+  assign init_line = (32'(init_q) < 32'(CPairs)) ? LineIdxW'(C_LO + 32'(init_q)) :
+                     (32'(init_q) == 32'(CPairs)) ? LineIdxW'(A_LO) : LineIdxW'(B_LO);
+
+  // =============================================================================================
+  // Protocol (c): per-pair parity/busy/recalled bits, a FIFO of lines to recall and a FIFO of
+  // pairs whose payload is in memory; one compute unit shared by every pair.
+  // =============================================================================================
+  typedef enum logic [2:0] {CIdle, CRdWait, CHash, CWrite, CArm, CRel} c_state_e;
+
+  c_state_e          c_st_q, c_st_d;
+  logic [PairW-1:0]  c_j_q, c_j_d;      // pair being computed
+  logic              c_tg_q, c_tg_d;    // its trigger group (= parity)
+  logic              c_fin;             // RELEASE(T) taken: flip parity, clear busy
+  logic [CPairs-1:0] c_par_q, c_par_d, c_busy_q, c_busy_d, c_rdy_q, c_rdy_d;
+  logic [CPairs-1:0] c_trig, c_done;
+
+  for (genvar k = 0; k < CPairs; k++) begin : g_pair
+    logic fin_k, hit_k, par_k, busy_k, rdy_k;
+    assign fin_k  = c_fin && (c_j_q == PairW'(k));
+    assign hit_k  = ev_c && (ev_c_j == PairW'(k));
+    // An event in the cycle a pair finishes sees the pair already finished.
+    assign par_k  = fin_k ? !c_par_q[k] : c_par_q[k];
+    assign busy_k = fin_k ? 1'b0 : c_busy_q[k];
+    assign rdy_k  = fin_k ? 1'b0 : c_rdy_q[k];
+    // TRIGGER on the current trigger line of an idle pair starts it.
+    assign c_trig[k] = ev_trig && hit_k && !busy_k && (par_k == ev_c_g);
+    // RECALL_DONE on the payload line of a pair being recalled makes it ready.
+    assign c_done[k] = ev_done && hit_k && busy_k && !rdy_k && (par_k != ev_c_g);
+    assign c_par_d[k]  = par_k;
+    assign c_busy_d[k] = busy_k || c_trig[k];
+    assign c_rdy_d[k]  = rdy_k || c_done[k];
+  end
+
+  // Lines to recall: at most one entry per busy pair.
+  logic                crec_push, crec_in_ready, crec_valid;
+  logic [LineIdxW-1:0] crec_in, crec_out;
+  logic [$clog2(CPairs+1)-1:0] crec_cnt_unused;
+
+  assign crec_push = |c_trig;
+  // The payload line is the same pair's line in the other group.
+  assign crec_in   = ev_c_g ? LineIdxW'(el - 32'(CPairs)) : LineIdxW'(el + 32'(CPairs));
+
+  cni_fifo #(.Width(LineIdxW), .Depth(CPairs)) u_crec_fifo (
+    .clk_i, .rst_ni,
+    .in_valid_i(crec_push), .in_ready_o(crec_in_ready), .in_data_i(crec_in),
+    .out_valid_o(crec_valid), .out_ready_i(crec_gnt), .out_data_o(crec_out),
+    .count_o(crec_cnt_unused)
+  );
+  assign crec_req  = crec_valid;
+  assign crec_line = crec_out;
+
+  // Pairs ready to compute: {trigger group, pair}; at most one entry per busy pair.
+  logic                crdy_push, crdy_in_ready, crdy_valid, crdy_pop;
+  logic [PairW:0]      crdy_in, crdy_out;
+  logic [$clog2(CPairs+1)-1:0] crdy_cnt_unused;
+
+  assign crdy_push = |c_done;
+  assign crdy_in   = {!ev_c_g, ev_c_j};  // the event is on the payload line
+
+  cni_fifo #(.Width(PairW + 1), .Depth(CPairs)) u_crdy_fifo (
+    .clk_i, .rst_ni,
+    .in_valid_i(crdy_push), .in_ready_o(crdy_in_ready), .in_data_i(crdy_in),
+    .out_valid_o(crdy_valid), .out_ready_i(crdy_pop), .out_data_o(crdy_out),
+    .count_o(crdy_cnt_unused)
+  );
+
+  // Accelerator.
+  logic          bloom_in_valid, bloom_out_valid;
+  logic [DW-1:0] bloom_out;
+
+  cni_bloom #(.LineBytes(LineBytes)) u_bloom (
+    .clk_i, .rst_ni,
+    .in_valid_i(bloom_in_valid), .in_data_i(mem_rdata_i),
+    .out_valid_o(bloom_out_valid), .out_data_o(bloom_out)
+  );
+
+  // Lines of the pair in the compute unit.
+  logic [LineIdxW-1:0] c_t_line, c_p_line, crdy_p_line;
+  assign c_t_line    = LineIdxW'((c_tg_q ? C_MID : C_LO) + 32'(c_j_q));
+  assign c_p_line    = LineIdxW'((c_tg_q ? C_LO : C_MID) + 32'(c_j_q));
+  assign crdy_p_line = LineIdxW'((crdy_out[PairW] ? C_LO : C_MID) + 32'(crdy_out[PairW-1:0]));
+
+  always_comb begin
+    c_st_d         = c_st_q;
+    c_j_d          = c_j_q;
+    c_tg_d         = c_tg_q;
+    c_fin          = 1'b0;
+    crdy_pop       = 1'b0;
+    bloom_in_valid = 1'b0;
+    c_mreq         = 1'b0;
+    c_mwe          = 1'b0;
+    c_maddr        = crdy_p_line;
+    c_mwdata       = bloom_out;
+    c_creq         = 1'b0;
+    c_cop          = cni_coh_pkg::CMD_ARM;
+    c_cline        = c_p_line;
+    unique case (c_st_q)
+      CIdle: begin
+        // Read the payload (the CPU's arguments) of the oldest ready pair.
+        c_mreq = crdy_valid;
+        if (crdy_valid) begin
+          crdy_pop = 1'b1;  // c_mgnt == c_mreq: the memory port always takes C
+          c_j_d    = crdy_out[PairW-1:0];
+          c_tg_d   = crdy_out[PairW];
+          c_st_d   = CRdWait;
+        end
+      end
+      CRdWait: begin
+        bloom_in_valid = 1'b1;  // read data is on mem_rdata_i this cycle
+        c_st_d         = CHash;
+      end
+      CHash: begin
+        if (bloom_out_valid) c_st_d = CWrite;
+      end
+      CWrite: begin
+        c_mreq  = 1'b1;
+        c_mwe   = 1'b1;
+        c_maddr = c_t_line;
+        c_st_d  = CArm;
+      end
+      CArm: begin
+        c_creq = 1'b1;
+        if (c_cgnt) c_st_d = CRel;
+      end
+      CRel: begin
+        c_creq  = 1'b1;
+        c_cop   = cni_coh_pkg::CMD_RELEASE;
+        c_cline = c_t_line;
+        if (c_cgnt) begin
+          c_fin  = 1'b1;
+          c_st_d = CIdle;
+        end
+      end
+      default: c_st_d = CIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_st_q   <= CIdle;
+      c_j_q    <= '0;
+      c_tg_q   <= 1'b0;
+      c_par_q  <= '0;
+      c_busy_q <= '0;
+      c_rdy_q  <= '0;
+    end else begin
+      c_st_q   <= c_st_d;
+      c_j_q    <= c_j_d;
+      c_tg_q   <= c_tg_d;
+      c_par_q  <= c_par_d;
+      c_busy_q <= c_busy_d;
+      c_rdy_q  <= c_rdy_d;
+    end
+  end
+
+  // =============================================================================================
+  // Protocol (a): CPU -> device. Recall the payload control line and every overflow line, count
+  // the RECALL_DONEs, then stream the message out with a fixed 8-byte shift.
+  // =============================================================================================
+  typedef enum logic [3:0] {
+    AIdle, ARecall, AHdr, AHdrWait, ARead, AWait, AOut, AStatus, AArm, ARel
+  } a_state_e;
+
+  a_state_e         a_st_q, a_st_d;
+  logic             a_par_q, a_par_d;
+  logic [RcAW-1:0]  a_rc_q, a_rc_d;     // recalls issued
+  logic [RcAW-1:0]  a_dc_q, a_dc_d;     // recalls done
+  logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
+  logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
+  logic [15:0]      a_rem_q, a_rem_d;   // bytes from the current beat on
+  logic             a_clamp_q, a_clamp_d, a_empty_q, a_empty_d;
+  logic [47:0]      a_cnt_q, a_cnt_d;   // messages consumed
+  logic [DW-1:0]    a_cur_q, a_cur_d, a_nxt_q, a_nxt_d;
+  logic             pa_valid_q, pa_valid_d, pa_last_q, pa_last_d;
+  logic [DW-1:0]    pa_data_q, pa_data_d;
+  logic [15:0]      pa_len_q, pa_len_d;
+  logic             a_fin, a_trig, a_pa_free;
+  logic [LineIdxW-1:0] a_t_line, a_p_line;
+  logic [DW-1:0]    a_beat, a_beat_m;
+  logic [15:0]      a_hdr_len;
+
+  assign a_t_line  = LineIdxW'(A_LO + 32'(a_par_q));
+  assign a_p_line  = LineIdxW'(A_LO + 32'(!a_par_q));
+  assign a_pa_free = !pa_valid_q || pa_ready_i;
+  // Beat = bytes [8, LineBytes) of the current line, then bytes [0, 8) of the next one.
+  assign a_beat    = {((a_st_q == AWait) ? mem_rdata_i[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
+  for (genvar i = 0; i < LineBytes; i++) begin : g_amask
+    assign a_beat_m[8*i +: 8] = (a_rem_q > 16'(i)) ? a_beat[8*i +: 8] : 8'h00;
+  end
+  assign a_hdr_len = mem_rdata_i[15:0];
+  // A TRIGGER on the current trigger line of an idle channel starts it (also in the cycle the
+  // previous message finishes, which flips the parity).
+  assign a_trig = ev_trig && ev_a_ctl && ((a_st_q == AIdle) || a_fin) &&
+                  (ev_a_g == (a_fin ? !a_par_q : a_par_q));
+
+  always_comb begin
+    a_st_d     = a_st_q;
+    a_par_d    = a_par_q;
+    a_rc_d     = a_rc_q;
+    a_dc_d     = a_dc_q;
+    a_b_d      = a_b_q;
+    a_len_d    = a_len_q;
+    a_rem_d    = a_rem_q;
+    a_clamp_d  = a_clamp_q;
+    a_empty_d  = a_empty_q;
+    a_cnt_d    = a_cnt_q;
+    a_cur_d    = a_cur_q;
+    a_nxt_d    = a_nxt_q;
+    pa_valid_d = pa_valid_q && !pa_ready_i;
+    pa_data_d  = pa_data_q;
+    pa_len_d   = pa_len_q;
+    pa_last_d  = pa_last_q;
+    a_fin      = 1'b0;
+    a_mreq     = 1'b0;
+    a_mwe      = 1'b0;
+    a_maddr    = a_p_line;
+    a_mwdata   = {{(DW-HW){1'b0}}, a_clamp_q, a_empty_q, 14'd0, a_cnt_q + 48'd1};  // status
+    a_creq     = 1'b0;
+    a_cop      = cni_coh_pkg::CMD_ARM;
+    a_cline    = a_p_line;
+    a_rreq     = 1'b0;
+    a_rline    = (a_rc_q == '0) ? a_p_line : LineIdxW'(A_LO + 32'd1 + 32'(a_rc_q));
+    unique case (a_st_q)
+      AIdle: ;
+      ARecall: begin
+        a_rreq = (32'(a_rc_q) != 32'(NOvfA + 1));
+        if (a_rgnt) a_rc_d = a_rc_q + 1'b1;
+        if (ev_done && ((32'(evt_line_i) == 32'(a_p_line)) || ev_a_ovf)) a_dc_d = a_dc_q + 1'b1;
+        if (32'(a_dc_q) == 32'(NOvfA + 1)) a_st_d = AHdr;
+      end
+      AHdr: begin
+        a_mreq = 1'b1;
+        if (a_mgnt) a_st_d = AHdrWait;
+      end
+      AHdrWait: begin
+        a_cur_d   = mem_rdata_i;
+        a_clamp_d = (a_hdr_len > 16'(CapA));
+        a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
+        a_rem_d   = a_len_d;
+        a_empty_d = (a_len_d == 16'd0);
+        a_b_d     = '0;
+        a_st_d    = a_empty_d ? AStatus : ARead;
+      end
+      ARead: begin
+        // Line b+1 holds the tail of beat b; past the last overflow line it is zero.
+        if (32'(a_b_q) < 32'(NOvfA)) begin
+          a_mreq  = 1'b1;
+          a_maddr = LineIdxW'(A_OV + 32'(a_b_q));
+          if (a_mgnt) a_st_d = AWait;
+        end else begin
+          a_nxt_d = '0;
+          a_st_d  = AOut;
+        end
+      end
+      AWait, AOut: begin
+        if (a_st_q == AWait) a_nxt_d = mem_rdata_i;
+        if (a_pa_free) begin
+          pa_valid_d = 1'b1;
+          pa_data_d  = a_beat_m;
+          pa_len_d   = a_len_q;
+          pa_last_d  = (a_rem_q <= LB16);
+          a_cur_d    = (a_st_q == AWait) ? mem_rdata_i : a_nxt_q;
+          a_b_d      = a_b_q + 1'b1;
+          a_rem_d    = a_rem_q - LB16;
+          a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
+        end else begin
+          a_st_d = AOut;
+        end
+      end
+      AStatus: begin
+        a_mreq  = 1'b1;
+        a_mwe   = 1'b1;
+        a_maddr = a_t_line;
+        if (a_mgnt) a_st_d = AArm;
+      end
+      AArm: begin
+        a_creq = 1'b1;
+        if (a_cgnt) a_st_d = ARel;
+      end
+      ARel: begin
+        a_creq  = 1'b1;
+        a_cop   = cni_coh_pkg::CMD_RELEASE;
+        a_cline = a_t_line;
+        if (a_cgnt) begin
+          a_fin   = 1'b1;
+          a_par_d = !a_par_q;
+          a_cnt_d = a_cnt_q + 48'd1;
+          a_st_d  = AIdle;
+        end
+      end
+      default: a_st_d = AIdle;
+    endcase
+    if (a_trig) begin
+      a_st_d = ARecall;
+      a_rc_d = '0;
+      a_dc_d = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_st_q     <= AIdle;
+      a_par_q    <= 1'b0;
+      a_rc_q     <= '0;
+      a_dc_q     <= '0;
+      a_b_q      <= '0;
+      a_len_q    <= '0;
+      a_rem_q    <= '0;
+      a_clamp_q  <= 1'b0;
+      a_empty_q  <= 1'b0;
+      a_cnt_q    <= '0;
+      pa_valid_q <= 1'b0;
+      pa_last_q  <= 1'b0;
+      pa_len_q   <= '0;
+    end else begin
+      a_st_q     <= a_st_d;
+      a_par_q    <= a_par_d;
+      a_rc_q     <= a_rc_d;
+      a_dc_q     <= a_dc_d;
+      a_b_q      <= a_b_d;
+      a_len_q    <= a_len_d;
+      a_rem_q    <= a_rem_d;
+      a_clamp_q  <= a_clamp_d;
+      a_empty_q  <= a_empty_d;
+      a_cnt_q    <= a_cnt_d;
+      pa_valid_q <= pa_valid_d;
+      pa_last_q  <= pa_last_d;
+      pa_len_q   <= pa_len_d;
+    end
+  end
+
+  // Datapath registers: no reset.
+  always_ff @(posedge clk_i) begin
+    a_cur_q   <= a_cur_d;
+    a_nxt_q   <= a_nxt_d;
+    pa_data_q <= pa_data_d;
+  end
+
+  assign pa_valid_o = pa_valid_q;
+  assign pa_data_o  = pa_data_q;
+  assign pa_len_o   = pa_len_q;
+  assign pa_last_o  = pa_last_q;
+
+  // =============================================================================================
+  // Protocol (b): device -> CPU. Recall the other control line and every overflow line, then
+  // take one message from pb_* and write header + payload (inverse 8-byte shift) into the
+  // trigger line and the overflow lines.
+  // =============================================================================================
+  typedef enum logic [2:0] {BIdle, BRecall, BRecv, BTail, BArm, BRel} b_state_e;
+
+  b_state_e         b_st_q, b_st_d;
+  logic             b_par_q, b_par_d;
+  logic [RcBW-1:0]  b_rc_q, b_rc_d;     // recalls issued
+  logic [RcBW-1:0]  b_dc_q, b_dc_d;     // recalls done
+  logic [RcBW-1:0]  b_k_q, b_k_d;       // line the next beat completes (0 = trigger line)
+  logic             b_first_q, b_first_d, b_gotlast_q, b_gotlast_d, b_trunc_q, b_trunc_d;
+  logic [15:0]      b_len_q, b_len_d, b_rem_q, b_rem_d;
+  logic [HW-1:0]    b_carry_q, b_carry_d;
+  logic [31:0]      b_cnt_q, b_cnt_d;   // messages delivered
+  logic             bin_valid_q, bin_valid_d, bin_last_q;
+  logic [DW-1:0]    bin_data_q;
+  logic [15:0]      bin_len_q;
+  logic             b_fin, b_trig, b_take, b_drop, b_consume;
+  logic [LineIdxW-1:0] b_t_line, b_p_line;
+  logic             b_trunc_now;
+  logic [15:0]      b_len_now, b_rem_now;
+  logic [HW-1:0]    b_carry_now;
+  logic [DW-1:0]    bin_m;
+
+  assign b_t_line    = LineIdxW'(B_LO + 32'(b_par_q));
+  assign b_p_line    = LineIdxW'(B_LO + 32'(!b_par_q));
+  assign b_trunc_now = (bin_len_q > 16'(CapB));
+  // Length, remaining bytes and the 8 bytes that lead the line: from the header on the first
+  // beat, from the registers afterwards.
+  assign b_len_now   = b_first_q ? (b_trunc_now ? 16'(CapB) : bin_len_q) : b_len_q;
+  assign b_rem_now   = b_first_q ? b_len_now : b_rem_q;
+  assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_q;
+  for (genvar i = 0; i < LineBytes; i++) begin : g_bmask
+    assign bin_m[8*i +: 8] = (b_rem_now > 16'(i)) ? bin_data_q[8*i +: 8] : 8'h00;
+  end
+  // A beat past the last overflow line is consumed without a write.
+  assign b_drop    = bin_valid_q && (32'(b_k_q) > 32'(NOvfB));
+  assign b_consume = bin_valid_q && (b_drop || b_mgnt);
+  assign pb_ready_o = (b_st_q == BRecv) && !b_gotlast_q && (!bin_valid_q || b_consume);
+  assign b_take     = pb_valid_i && pb_ready_o;
+  assign b_trig     = ev_trig && ev_b_ctl && ((b_st_q == BIdle) || b_fin) &&
+                      (ev_b_g == (b_fin ? !b_par_q : b_par_q));
+
+  always_comb begin
+    b_st_d      = b_st_q;
+    b_par_d     = b_par_q;
+    b_rc_d      = b_rc_q;
+    b_dc_d      = b_dc_q;
+    b_k_d       = b_k_q;
+    b_first_d   = b_first_q;
+    b_gotlast_d = b_gotlast_q || (b_take && pb_last_i);
+    b_trunc_d   = b_trunc_q;
+    b_len_d     = b_len_q;
+    b_rem_d     = b_rem_q;
+    b_carry_d   = b_carry_q;
+    b_cnt_d     = b_cnt_q;
+    bin_valid_d = b_take || (bin_valid_q && !b_consume);
+    b_fin       = 1'b0;
+    b_mreq      = 1'b0;
+    b_maddr     = (b_k_q == '0) ? b_t_line : LineIdxW'(B_LO + 32'd1 + 32'(b_k_q));
+    b_mwdata    = {bin_m[DW-HW-1:0], b_carry_now};
+    b_creq      = 1'b0;
+    b_cop       = cni_coh_pkg::CMD_ARM;
+    b_cline     = b_p_line;
+    b_rreq      = 1'b0;
+    b_rline     = (b_rc_q == '0) ? b_p_line : LineIdxW'(B_LO + 32'd1 + 32'(b_rc_q));
+    unique case (b_st_q)
+      BIdle: ;
+      BRecall: begin
+        b_rreq = (32'(b_rc_q) != 32'(NOvfB + 1));
+        if (b_rgnt) b_rc_d = b_rc_q + 1'b1;
+        if (ev_done && ((32'(evt_line_i) == 32'(b_p_line)) || ev_b_ovf)) b_dc_d = b_dc_q + 1'b1;
+        if (32'(b_dc_q) == 32'(NOvfB + 1)) b_st_d = BRecv;
+      end
+      BRecv: begin
+        b_mreq = bin_valid_q && !b_drop;
+        if (b_consume) begin
+          b_first_d = 1'b0;
+          b_trunc_d = b_first_q ? b_trunc_now : b_trunc_q;
+          b_len_d   = b_len_now;
+          b_rem_d   = (b_rem_now > LB16) ? (b_rem_now - LB16) : 16'd0;
+          b_carry_d = bin_m[DW-1:DW-HW];
+          if (32'(b_k_q) <= 32'(NOvfB)) b_k_d = b_k_q + 1'b1;
+          if (bin_last_q) begin
+            // The last 8 bytes of this beat still carry payload: they lead line k+1.
+            b_st_d = ((b_rem_now > LB8) && (32'(b_k_q) < 32'(NOvfB))) ? BTail : BArm;
+          end
+        end
+      end
+      BTail: begin
+        b_mreq   = 1'b1;
+        b_mwdata = {{(DW-HW){1'b0}}, b_carry_q};
+        if (b_mgnt) b_st_d = BArm;
+      end
+      BArm: begin
+        b_creq = 1'b1;
+        if (b_cgnt) b_st_d = BRel;
+      end
+      BRel: begin
+        b_creq  = 1'b1;
+        b_cop   = cni_coh_pkg::CMD_RELEASE;
+        b_cline = b_t_line;
+        if (b_cgnt) begin
+          b_fin   = 1'b1;
+          b_par_d = !b_par_q;
+          b_cnt_d = b_cnt_q + 32'd1;
+          b_st_d  = BIdle;
+        end
+      end
+      default: b_st_d = BIdle;
+    endcase
+    if (b_trig) begin
+      b_st_d      = BRecall;
+      b_rc_d      = '0;
+      b_dc_d      = '0;
+      b_k_d       = '0;
+      b_first_d   = 1'b1;
+      b_gotlast_d = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_st_q      <= BIdle;
+      b_par_q     <= 1'b0;
+      b_rc_q      <= '0;
+      b_dc_q      <= '0;
+      b_k_q       <= '0;
+      b_first_q   <= 1'b1;
+      b_gotlast_q <= 1'b0;
+      b_trunc_q   <= 1'b0;
+      b_len_q     <= '0;
+      b_rem_q     <= '0;
+      b_cnt_q     <= '0;
+      bin_valid_q <= 1'b0;
+    end else begin
+      b_st_q      <= b_st_d;
+      b_par_q     <= b_par_d;
+      b_rc_q      <= b_rc_d;
+      b_dc_q      <= b_dc_d;
+      b_k_q       <= b_k_d;
+      b_first_q   <= b_first_d;
+      b_gotlast_q <= b_gotlast_d;
+      b_trunc_q   <= b_trunc_d;
+      b_len_q     <= b_len_d;
+      b_rem_q     <= b_rem_d;
+      b_cnt_q     <= b_cnt_d;
+      bin_valid_q <= bin_valid_d;
+    end
+  end
+
+  // Datapath registers: no reset.
+  always_ff @(posedge clk_i) begin
+    b_carry_q <= b_carry_d;
+    if (b_take) begin
+      bin_data_q <= pb_data_i;
+      bin_len_q  <= pb_len_i;
+      bin_last_q <= pb_last_i;
+    end
+  end
+
+  // ---- counters -------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_c_invoke_o <= 1'b0;
+      cnt_a_msg_o    <= 1'b0;
+      cnt_b_msg_o    <= 1'b0;
+    end else begin
+      cnt_c_invoke_o <= c_fin;
+      cnt_a_msg_o    <= a_fin;
+      cnt_b_msg_o    <= b_fin;
+    end
+  end
+
+  // ---- checks (simulation) --------------------------------------------------------------------
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      // Each pair has at most one entry in each FIFO, so they never overflow.
+      assert (!(crec_push && !crec_in_ready)) else $error("cni_pio_engine: recall FIFO overflow");
+      assert (!(crdy_push && !crdy_in_ready)) else $error("cni_pio_engine: ready FIFO overflow");
+      // The memory port always serves C when it asks (C's FSM relies on it).
+      assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: C lost the memory port");
+    end
+  end
+`endif
+
+  // Never used: each FIFO's fill level (bounded by construction, checked above).
+  logic unused_cnt;
+  assign unused_cnt = ^{crec_cnt_unused, crdy_cnt_unused, crec_in_ready, crdy_in_ready};
+
+endmodule
