@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni_pio_engine: protocol (a), CPU -> device messages with overflow lines, streamed on pa_*.
+#include "pio_cpu.hpp"
+
+namespace cni::tb::pio {
+namespace {
+
+using PioA = PioTest;
+
+constexpr unsigned kEdgeLengths[] = {1,   7,   8,    119,  120,  121,  127, 128,
+                                     129, 248, 249,  256,  1000, 1500, 9600, kCapA};
+
+TEST_F(PioA, MessagesOfEdgeLengthsStreamOutWithStalls) {
+  home_.knobs.pa_stall = 0.5;
+  wait_reset_arms();
+  for (unsigned len : kEdgeLengths) {
+    a_send(random_bytes(len));
+    ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == a_expect_.size(); }))
+        << "len " << len;
+    check_a_stream();
+  }
+  run(20);
+  EXPECT_EQ(cnt_a_, std::size(kEdgeLengths));
+  EXPECT_EQ(a_checked_, std::size(kEdgeLengths));
+}
+
+TEST_F(PioA, EveryOverflowLineIsRecalledPerMessage) {
+  wait_reset_arms();
+  a_send(random_bytes(1));
+  ASSERT_TRUE(run_until([&] { return !a_busy_; }));
+  EXPECT_EQ(home_.count_cmds(Cmd::Recall, kABase + 1), 1u);
+  for (unsigned k = 0; k < kNOvfA; ++k) EXPECT_EQ(home_.count_cmds(Cmd::Recall, kABase + 2 + k), 1u);
+  EXPECT_EQ(home_.count_cmds(Cmd::Recall, kABase), 0u) << "the trigger line is never recalled";
+}
+
+TEST_F(PioA, StreamWaitsForConsumerUnderHeavyStalls) {
+  home_.knobs.pa_stall = 0.9;
+  home_.knobs.cmd_stall = 0.6;
+  wait_reset_arms();
+  for (unsigned len : {9600u, 121u, 9600u}) {
+    a_send(random_bytes(len));
+    ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == a_expect_.size(); }));
+  }
+  check_a_stream();
+  EXPECT_EQ(a_checked_, 3u);
+}
+
+TEST_F(PioA, OverlongLengthIsClampedAndFlaggedInStatus) {
+  wait_reset_arms();
+  a_send(random_bytes(kCapA), 0xFFFF);  // header claims more than the lines hold
+  ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == a_expect_.size(); }));
+  a_send(random_bytes(200));  // the flag applies to one message only
+  ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == a_expect_.size(); }));
+  check_a_stream();
+  EXPECT_EQ(a_checked_, 2u);
+}
+
+TEST_F(PioA, EmptyMessageIsCountedWithoutBeats) {
+  wait_reset_arms();
+  a_send(Bytes{});
+  ASSERT_TRUE(run_until([&] { return !a_busy_; }));
+  run(50);
+  EXPECT_TRUE(a_msgs_.empty()) << "a zero-length message produced beats";
+  EXPECT_EQ(cnt_a_, 1u);
+  a_send(random_bytes(5));
+  ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == 1; }));
+  check_a_stream();
+}
+
+}  // namespace
+}  // namespace cni::tb::pio

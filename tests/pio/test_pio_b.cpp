@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni_pio_engine: protocol (b), device -> CPU messages from pb_* into the trigger line and the
+// overflow lines.
+#include "pio_cpu.hpp"
+
+namespace cni::tb::pio {
+namespace {
+
+using PioB = PioTest;
+
+constexpr unsigned kEdgeLengths[] = {1,   7,   8,    119,  120,  121,  127, 128,
+                                     129, 248, 249,  256,  1000, 1500, 9600, kCapB};
+
+TEST_F(PioB, MessagesOfEdgeLengthsLandInTriggerAndOverflowLines) {
+  home_.knobs.pb_gap = 0.5;
+  wait_reset_arms();
+  for (unsigned len : kEdgeLengths) {
+    b_receive(random_bytes(len));
+    ASSERT_TRUE(run_until([&] { return !b_busy_; })) << "len " << len;
+    EXPECT_TRUE(pb_drained());
+  }
+  run(20);
+  EXPECT_EQ(cnt_b_, std::size(kEdgeLengths));
+  EXPECT_EQ(b_count_, std::size(kEdgeLengths));
+}
+
+TEST_F(PioB, EveryOverflowLineIsRecalledBeforeTheMessageIsTaken) {
+  home_.knobs.recall_min = 50;
+  home_.knobs.recall_max = 200;
+  wait_reset_arms();
+  b_receive(random_bytes(9600));
+  // pb_ready_o stays low until every RECALL_DONE is in.
+  ASSERT_TRUE(run_until([&] { return top_->pb_ready_o != 0; }));
+  for (unsigned k = 0; k <= kNOvfB; ++k) {
+    EXPECT_EQ(home_.count_cmds(Cmd::Recall, kBBase + 1 + k), 1u) << "line " << k;
+    EXPECT_FALSE(home_.recalling[kBBase + 1 + k]) << "line " << k;
+  }
+  EXPECT_EQ(home_.count_cmds(Cmd::Recall, kBBase), 0u) << "the trigger line is never recalled";
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+}
+
+TEST_F(PioB, MessageWaitsForTrigger) {
+  wait_reset_arms();
+  const Bytes msg = random_bytes(700);
+  queue_pb(msg, 700);
+  run(400);
+  EXPECT_EQ(pb_ready_cycles_, 0u) << "pb_ready_o rose without a TRIGGER";
+  EXPECT_FALSE(pb_drained());
+  b_recv_trigger(msg, 700);
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  EXPECT_TRUE(pb_drained());
+  // Only one message per TRIGGER: a second queued message waits for the next one.
+  const Bytes msg2 = random_bytes(130);
+  queue_pb(msg2, 130);
+  run(400);
+  EXPECT_FALSE(pb_drained());
+  b_recv_trigger(msg2, 130);
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  EXPECT_EQ(cnt_b_, 2u);
+}
+
+TEST_F(PioB, OverlongMessageIsTruncatedAndFlagged) {
+  wait_reset_arms();
+  const unsigned len = kCapB + 300;
+  b_receive(random_bytes(len));
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  EXPECT_TRUE(pb_drained()) << "every beat is consumed, the excess dropped";
+  b_receive(random_bytes(50));  // the flag applies to one message only
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  EXPECT_EQ(cnt_b_, 2u);
+}
+
+}  // namespace
+}  // namespace cni::tb::pio
