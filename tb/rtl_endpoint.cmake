@@ -26,16 +26,19 @@ function(cni_endpoint_model flavor)
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
   target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  # Verilator's runtime headers are not held to the project's warning flags.
+  target_include_directories(cni_dev_${flavor} SYSTEM PRIVATE ${VERILATOR_ROOT}/include
+                             ${VERILATOR_ROOT}/include/vltstd)
   target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
   target_compile_definitions(cni_dev_${flavor} PUBLIC
     CNI_DEV_MEM_LINES=${M_MEM} CNI_DEV_CPAIRS=${M_CPAIRS} CNI_DEV_NOVFA=${M_NOVFA}
-    CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RXDEPTH=${M_RXDEPTH}
+    CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RESERVE=${M_RESERVE} CNI_DEV_RXDEPTH=${M_RXDEPTH}
     CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 
-cni_endpoint_model(chk MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 16 RESERVE 4 RXDEPTH 4 TXCREDITS 4
+cni_endpoint_model(chk MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4
   ARGS --assert --x-assign unique --x-initial unique)
-cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 32 RESERVE 8 RXDEPTH 16
+cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 64 RESERVE 16 RXDEPTH 16
   TXCREDITS 16
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

@@ -15,6 +15,8 @@
 //   agent_id_i                        - this agent's id on the fabric
 //   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block)
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
+//   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
+//                                       snoop must not overtake them (docs/protocol.md rule 8)
 //   evt_*                             - events to device engines (the engine may stall them)
 //   cmd_*                             - commands from device engines (this block may stall them)
 //   mem_*                             - port A of the line memory (synchronous read)
@@ -61,6 +63,7 @@ module cni_home_agent #(
   output logic                           ofwd_valid_o,
   input  wire logic                      ofwd_ready_i,
   output cni_coh_pkg::hdr_t              ofwd_hdr_o,
+  input  wire logic                      ofwd_hold_i,
   output logic                           orsp_valid_o,
   input  wire logic                      orsp_ready_i,
   output cni_coh_pkg::hdr_t              orsp_hdr_o,
@@ -109,8 +112,8 @@ module cni_home_agent #(
   // Input sources.
   localparam logic [2:0] SRC_TMO = 3'd0, SRC_RSP = 3'd1, SRC_CMD = 3'd2, SRC_FWD = 3'd3,
                          SRC_DAT = 3'd4, SRC_REQ = 3'd5;
-  // Output channels of the decision.
-  localparam logic [1:0] O_NONE = 2'd0, O_FWD = 2'd1, O_RSP = 2'd2, O_DAT = 2'd3;
+  // Output channel of a decision (snoops leave from StSnoop, never from a decision).
+  localparam logic [1:0] O_NONE = 2'd0, O_RSP = 2'd2, O_DAT = 2'd3;
 
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
@@ -607,7 +610,6 @@ module cni_home_agent #(
     endcase
 
     unique case (x_out)
-      O_FWD:   x_commit = ofwd_ready_i;
       O_RSP:   x_commit = orsp_ready_i;
       O_DAT:   x_commit = odat_ready_i;
       default: x_commit = 1'b1;
@@ -616,13 +618,14 @@ module cni_home_agent #(
 
   // ---- state machine ------------------------------------------------------------------------
   wire snp_last = (snp_vec_q & (snp_vec_q - 1'b1)) == '0;  // one snoop left to send
+  wire snp_fire = ofwd_ready_i && !ofwd_hold_i;             // a snoop leaves this cycle
   always_comb begin
     state_d = state_q;
     unique case (state_q)
       StInit:  if (init_q == LineIdxW'(NumLines - 1)) state_d = StIdle;
       StIdle:  if (sel_any) state_d = StExec;
       StExec:  if (x_commit) state_d = x_next;
-      StSnoop: if (ofwd_ready_i && snp_last) state_d = StIdle;
+      StSnoop: if (snp_fire && snp_last) state_d = StIdle;
       StGrant: if (gnt_ready) state_d = StIdle;
       default: state_d = StIdle;
     endcase
@@ -652,12 +655,11 @@ module cni_home_agent #(
     odat_data_o  = x_data;
     unique case (state_q)
       StExec: begin
-        ofwd_valid_o = (x_out == O_FWD);
         orsp_valid_o = (x_out == O_RSP);
         odat_valid_o = (x_out == O_DAT);
       end
       StSnoop: begin
-        ofwd_valid_o    = 1'b1;
+        ofwd_valid_o    = !ofwd_hold_i;
         ofwd_hdr_o      = '0;
         ofwd_hdr_o.op   = snp_op_q;
         ofwd_hdr_o.src  = agent_id_i;
@@ -727,7 +729,7 @@ module cni_home_agent #(
   always_comb begin
     cnt_o = '0;
     if (state_q == StExec && x_commit) cnt_o = x_cnt;
-    if (state_q == StSnoop && ofwd_ready_i) cnt_o[CNT_SNOOP] = 1'b1;
+    if (state_q == StSnoop && snp_fire) cnt_o[CNT_SNOOP] = 1'b1;
   end
 
   // ---- registers ------------------------------------------------------------------------------
@@ -778,7 +780,7 @@ module cni_home_agent #(
         snp_ent_q <= snp_ent_d;
         gnt_ent_q <= gnt_ent_d;
       end
-      if (state_q == StSnoop && ofwd_ready_i) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
+      if (state_q == StSnoop && snp_fire) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
     end
   end
 

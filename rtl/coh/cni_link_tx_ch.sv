@@ -11,6 +11,7 @@
 //   link_valid_o/link_data_o        - to the link; the link takes every message it is offered
 //   credit_i                        - one-cycle pulse: the peer freed one slot
 //   credit_err_o                    - one-cycle pulse: a credit returned beyond Credits (ignored)
+//   pending_o                       - a message is buffered here, not yet on the link
 `default_nettype none
 
 module cni_link_tx_ch #(
@@ -27,7 +28,8 @@ module cni_link_tx_ch #(
   output logic                  link_valid_o,
   output logic [Width-1:0]      link_data_o,
   input  wire logic             credit_i,
-  output logic                  credit_err_o
+  output logic                  credit_err_o,
+  output logic                  pending_o
 );
 
   logic          buf_valid;
@@ -48,6 +50,7 @@ module cni_link_tx_ch #(
   );
 
   assign link_valid_o = buf_valid && (cr_q != '0);
+  assign pending_o    = buf_valid;
 
   always_comb begin
     cr_d = cr_q;

@@ -151,6 +151,7 @@ module cni_endpoint #(
   cni_coh_pkg::hdr_t   ofwd_hdr, orsp_hdr, odat_hdr;
   logic [LineBits-1:0] odat_data;
   logic [2:0]          tx_credit_err;
+  logic                tx_rsp_pending, tx_dat_pending;
 
   cni_link_tx_ch #(.Width(HdrW), .Credits(TxCredits)) u_tx_fwd (
     .clk_i, .rst_ni,
@@ -160,7 +161,11 @@ module cni_endpoint #(
     .link_valid_o (tx_fwd_valid_o),
     .link_data_o  (tx_fwd_hdr_o),
     .credit_i     (tx_fwd_credit_i),
-    .credit_err_o (tx_credit_err[0])
+    .credit_err_o (tx_credit_err[0]),
+    // Only answers (RSP, DAT) must drain before a snoop; FWD's own fill level is not needed.
+    /* verilator lint_off PINCONNECTEMPTY */
+    .pending_o    ()
+    /* verilator lint_on PINCONNECTEMPTY */
   );
   cni_link_tx_ch #(.Width(HdrW), .Credits(TxCredits)) u_tx_rsp (
     .clk_i, .rst_ni,
@@ -170,7 +175,8 @@ module cni_endpoint #(
     .link_valid_o (tx_rsp_valid_o),
     .link_data_o  (tx_rsp_hdr_o),
     .credit_i     (tx_rsp_credit_i),
-    .credit_err_o (tx_credit_err[1])
+    .credit_err_o (tx_credit_err[1]),
+    .pending_o    (tx_rsp_pending)
   );
   cni_link_tx_ch #(.Width(HdrW + LineBits), .Credits(TxCredits)) u_tx_dat (
     .clk_i, .rst_ni,
@@ -180,7 +186,8 @@ module cni_endpoint #(
     .link_valid_o (tx_dat_valid_o),
     .link_data_o  ({tx_dat_hdr_o, tx_dat_data_o}),
     .credit_i     (tx_dat_credit_i),
-    .credit_err_o (tx_credit_err[2])
+    .credit_err_o (tx_credit_err[2]),
+    .pending_o    (tx_dat_pending)
   );
 
   // ---- home agent, memory, engine -------------------------------------------------------------
@@ -210,6 +217,7 @@ module cni_endpoint #(
     .fwd_valid_i (fwd_valid), .fwd_ready_o (fwd_ready), .fwd_hdr_i (fwd_hdr),
     .dat_valid_i (dat_valid), .dat_ready_o (dat_ready), .dat_hdr_i (dat_hdr),
     .ofwd_valid_o (ofwd_valid), .ofwd_ready_i (ofwd_ready), .ofwd_hdr_o (ofwd_hdr),
+    .ofwd_hold_i (tx_rsp_pending || tx_dat_pending),
     .orsp_valid_o (orsp_valid), .orsp_ready_i (orsp_ready), .orsp_hdr_o (orsp_hdr),
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),

@@ -34,6 +34,7 @@ Addr PioChannel::line_addr(unsigned group, unsigned pair) const {
 
 void PioChannel::warm_up() {
   for (unsigned j = 0; j < layout_.pairs; ++j) mem_.prefetch(line_addr(1 - parity_[j], j), true);
+  for (unsigned j = 0; j < layout_.pairs; ++j) (void)mem_.load64(line_addr(1 - parity_[j], j));
   mem_.barrier();
 }
 
@@ -45,7 +46,13 @@ void PioChannel::exchange(const uint8_t* req, size_t n, uint8_t* resp) {
   const unsigned k = static_cast<unsigned>((n + lb - 1) / lb);
   for (unsigned i = 0; i < k; ++i) {
     size_t bytes = std::min<size_t>(lb, n - size_t(i) * lb);
-    mem_.store(line_addr(1 - parity_[i], i), req + size_t(i) * lb, bytes);
+    if (bytes == lb) {
+      mem_.store(line_addr(1 - parity_[i], i), req + size_t(i) * lb, lb);
+    } else {  // a partial last line goes out zero-padded: the device always sees whole lines
+      std::vector<uint8_t> padded(lb, 0);
+      std::copy(req + size_t(i) * lb, req + size_t(i) * lb + bytes, padded.begin());
+      mem_.store(line_addr(1 - parity_[i], i), padded.data(), lb);
+    }
   }
   mem_.barrier();
   if (k > 1) {

@@ -25,6 +25,7 @@ const DeviceGeometry& built_geometry() {
     d.novfa = CNI_DEV_NOVFA;
     d.novfb = CNI_DEV_NOVFB;
     d.tt_entries = CNI_DEV_TT;
+    d.tt_reserve = CNI_DEV_RESERVE;
     d.rx_depth = CNI_DEV_RXDEPTH;
     d.tx_credits = CNI_DEV_TXCREDITS;
     return d;
@@ -304,6 +305,9 @@ void Endpoint::reset() {
     if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
     tick();
   }
+  // The PIO engine arms its trigger lines after reset (two home-agent cycles per command);
+  // let it finish so the device starts quiescent.
+  run(4 * (built_geometry().cpairs + 4));
 }
 
 void Endpoint::tick() {

@@ -25,6 +25,7 @@ struct DeviceGeometry {
   unsigned novfa = 0;
   unsigned novfb = 0;
   unsigned tt_entries = 0;
+  unsigned tt_reserve = 0;  // entries only engine RECALLs may take
   unsigned rx_depth = 0;    // receive buffer per channel = credits the device advertises
   unsigned tx_credits = 0;  // credits the device holds per transmit channel
 

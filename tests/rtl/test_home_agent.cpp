@@ -191,24 +191,24 @@ TEST_F(HomeAgent, RequestsToDifferentLinesProceedIndependently) {
 
 TEST_F(HomeAgent, FullTransactionTableAnswersRetry) {
   // Fill every entry hosts may use with snoop transactions, then one more.
-  unsigned usable = geo().tt_entries - 4;  // TtReserve = 4 in the test build
+  unsigned usable = geo().tt_entries - geo().tt_reserve;
   std::vector<Msg> fwds;
   for (unsigned i = 0; i < usable; ++i) {
-    acquire(kHost1, line(20 + i));
-    ep->send(req(Op::RdX, kHost2, line(20 + i)));
-    fwds.push_back(expect(Op::FwdInv, kHost1, line(20 + i)));
+    acquire(kHost1, line(2 + i));
+    ep->send(req(Op::RdX, kHost2, line(2 + i)));
+    fwds.push_back(expect(Op::FwdInv, kHost1, line(2 + i)));
   }
-  acquire(kHost1, line(40));
-  ep->send(req(Op::RdX, kHost2, line(40)));
-  expect(Op::Retry, kHost2, line(40));
+  acquire(kHost1, line(60));
+  ep->send(req(Op::RdX, kHost2, line(60)));
+  expect(Op::Retry, kHost2, line(60));
   for (const auto& f : fwds) {
     ep->send(snoop_answer(f, false, {}));
     expect(Op::DataE, kHost2, f.addr);
   }
-  ep->send(req(Op::RdX, kHost2, line(40)));
-  Msg f = expect(Op::FwdInv, kHost1, line(40));
+  ep->send(req(Op::RdX, kHost2, line(60)));
+  Msg f = expect(Op::FwdInv, kHost1, line(60));
   ep->send(snoop_answer(f, false, {}));
-  expect(Op::DataE, kHost2, line(40));
+  expect(Op::DataE, kHost2, line(60));
 }
 
 // ---- malformed messages: answered Error (requests) or dropped (others), always counted, and

@@ -26,8 +26,9 @@ class PioChannel {
   // optimum = min(pairs * line_bytes, 32 KiB), the L1 size the paper found best).
   PioChannel(MemoryPort& mem, const PioChannelLayout& layout, size_t transaction_bytes = 0);
 
-  // Sends `request` and returns the device's response: one response line per request line,
-  // truncated to request.size() bytes. Payloads larger than a transaction are split.
+  // Sends `request` and returns the device's response: one response line per request line
+  // (a partial last request line is zero-padded), truncated to request.size() bytes. Payloads
+  // larger than a transaction are split into transactions.
   std::vector<uint8_t> invoke(std::span<const uint8_t> request);
   // Same, into a caller buffer of at least request.size() bytes.
   void invoke(std::span<const uint8_t> request, std::span<uint8_t> response);

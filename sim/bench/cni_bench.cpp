@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni-bench: OpenCNI benchmark programs. `cni-bench pio` reproduces seed 002's coherent-PIO
+// figures (Fig. 6 single-line RPC, Fig. 7 latency vs payload, Fig. 8 throughput) on the
+// Verilated device core driven by the host simulation, and prints the paper's figure beside
+// ours with the ratio. Every latency comes from simulated RTL cycles plus the profile's
+// documented model parameters.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "bloom_ref.hpp"
+#include "cni/drv/fastforward.hpp"
+#include "cni/drv/pio.hpp"
+#include "cni/sim/fabric.hpp"
+#include "cni/sim/host.hpp"
+#include "cni/sim/kernel.hpp"
+#include "cni/sim/profile.hpp"
+#include "device/sim_device.hpp"
+
+namespace {
+
+using namespace cni;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage = R"(usage: cni-bench <suite> [options]
+
+suites:
+  pio            coherent-PIO RPC channel (seed 002 Fig. 6, 7, 8)
+
+options:
+  --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
+  --set KEY=VALUE       override one profile parameter (repeatable), e.g. --set link.one_way_ns=500
+  --seed N              payload seed (default 1)
+  --iterations N        invocations per single-line variant (default 1000)
+  --experiments LIST    comma list of single-line,latency,throughput (default all)
+  --quick               few iterations and payloads (a smoke run)
+  --json                print one JSON object on stdout instead of tables
+  --csv DIR             also write CSV tables into DIR
+  --trace               write an FST waveform of the device (device.fst)
+  -h, --help            this text
+)";
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::string profiles;
+  for (const auto& n : sim::Profile::available()) profiles += (profiles.empty() ? "" : ", ") + n;
+  std::fprintf(stderr, "cni-bench: %s\n\n", why.c_str());
+  std::fprintf(stderr, kUsage, profiles.c_str());
+  std::exit(2);
+}
+
+struct Options {
+  std::string suite;
+  std::string profile = "enzian-eci";
+  std::vector<std::string> sets;
+  uint64_t seed = 1;
+  unsigned iterations = 1000;
+  bool single = true, latency = true, throughput = true;
+  bool quick = false, json = false, trace = false;
+  std::string csv_dir;
+};
+
+uint64_t parse_uint(const std::string& flag, const std::string& v) {
+  try {
+    size_t pos = 0;
+    uint64_t x = std::stoull(v, &pos, 0);
+    if (pos != v.size()) throw std::invalid_argument(v);
+    return x;
+  } catch (const std::exception&) {
+    usage_error(flag + " needs a non-negative integer, got '" + v + "'");
+  }
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) usage_error(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::string profiles;
+      for (const auto& n : sim::Profile::available()) profiles += (profiles.empty() ? "" : ", ") + n;
+      std::printf(kUsage, profiles.c_str());
+      std::exit(0);
+    } else if (a == "--profile") {
+      o.profile = value();
+    } else if (a == "--set") {
+      o.sets.push_back(value());
+    } else if (a == "--seed") {
+      o.seed = parse_uint(a, value());
+    } else if (a == "--iterations") {
+      o.iterations = static_cast<unsigned>(parse_uint(a, value()));
+      if (o.iterations == 0) usage_error("--iterations must be at least 1");
+    } else if (a == "--experiments") {
+      o.single = o.latency = o.throughput = false;
+      std::stringstream ss(value());
+      for (std::string e; std::getline(ss, e, ',');) {
+        if (e == "single-line") o.single = true;
+        else if (e == "latency") o.latency = true;
+        else if (e == "throughput") o.throughput = true;
+        else usage_error("unknown experiment '" + e + "'");
+      }
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else if (a == "--json") {
+      o.json = true;
+    } else if (a == "--csv") {
+      o.csv_dir = value();
+    } else if (a == "--trace") {
+      o.trace = true;
+    } else if (!a.empty() && a[0] == '-') {
+      usage_error("unknown option '" + a + "'");
+    } else if (o.suite.empty()) {
+      o.suite = a;
+    } else {
+      usage_error("unexpected argument '" + a + "'");
+    }
+  }
+  if (o.suite.empty()) usage_error("no suite given");
+  if (o.suite != "pio") usage_error("unknown suite '" + o.suite + "'");
+  if (o.quick) o.iterations = std::min(o.iterations, 40u);
+  return o;
+}
+
+// ---- statistics and output --------------------------------------------------------------------
+
+struct Stats {
+  double median = 0, p99 = 0, min = 0, max = 0;
+};
+
+Stats stats_of(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  auto pct = [&](double p) {
+    size_t idx = static_cast<size_t>(std::ceil(p * double(v.size()))) - 1;
+    return v[std::min(idx, v.size() - 1)];
+  };
+  s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  s.p99 = pct(0.99);
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+struct Row {
+  std::string experiment, variant;
+  size_t payload = 0;
+  Stats lat;
+  std::optional<double> gib_s;
+  uint64_t invocations = 0;
+};
+
+// Progress on stderr: redrawn in place on a terminal, every ~10% otherwise.
+class Progress {
+ public:
+  Progress(bool quiet, std::string what, uint64_t total)
+      : quiet_(quiet), what_(std::move(what)), total_(total), tty_(isatty(2)) {}
+  void update(uint64_t done) {
+    if (quiet_ || total_ == 0) return;
+    auto now = Clock::now();
+    unsigned tenth = static_cast<unsigned>(10 * done / total_);
+    bool show = tty_ ? now - last_ > std::chrono::milliseconds(200) || done == total_
+                     : tenth != last_tenth_;
+    if (!show) return;
+    last_ = now;
+    last_tenth_ = tenth;
+    std::fprintf(stderr, "%s[cni-bench] %s %llu/%llu%s", tty_ ? "\r" : "", what_.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+                 tty_ ? "   " : "\n");
+    if (tty_ && done == total_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool quiet_;
+  std::string what_;
+  uint64_t total_;
+  bool tty_;
+  Clock::time_point last_{};
+  unsigned last_tenth_ = ~0u;
+};
+
+// ---- the simulated systems -------------------------------------------------------------------
+
+struct SimTotals {
+  uint64_t device_cycles = 0;
+  double wall_s = 0;
+};
+
+// One CPU socket + the Verilated device over the coherent link.
+struct EciSystem {
+  sim::Kernel k;
+  sim::Fabric f;
+  sim::HostSystem host;
+  std::unique_ptr<tb::SimDevice> dev;
+
+  EciSystem(const sim::Profile& p, uint32_t ret_excl, bool trace)
+      : f(k, static_cast<unsigned>(p.get_int("line_bytes"))), host(k, f, p) {
+    auto cfg = tb::SimDevice::config_from(p);
+    cfg.ret_excl_regions = ret_excl;
+    cfg.trace = trace;
+    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(), host.next_free_agent(), cfg);
+  }
+};
+
+std::vector<uint8_t> random_payload(std::mt19937_64& rng, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) b = static_cast<uint8_t>(rng());
+  return v;
+}
+
+// The device's answer to `req` (zero-padded lines through the Bloom accelerator).
+std::vector<uint8_t> expected_response(const std::vector<uint8_t>& req, unsigned lb) {
+  std::vector<uint8_t> out(req.size());
+  std::vector<uint8_t> line(lb);
+  for (size_t off = 0; off < req.size(); off += lb) {
+    size_t n = std::min<size_t>(lb, req.size() - off);
+    std::fill(line.begin(), line.end(), 0);
+    std::copy(req.begin() + off, req.begin() + off + n, line.begin());
+    auto r = tb::bloom_line(line.data(), lb);
+    std::copy(r.begin(), r.begin() + n, out.begin() + off);
+  }
+  return out;
+}
+
+class Bench {
+ public:
+  Bench(const Options& o, sim::Profile p) : o_(o), p_(std::move(p)), rng_(o.seed) {}
+
+  // Invocation latencies of `payload` bytes on the PIO (c) channel.
+  std::vector<double> pio_latencies(uint32_t ret_excl, size_t payload, unsigned iters,
+                                    const std::string& what, std::vector<uint32_t>* dev_cycles) {
+    EciSystem sys(p_, ret_excl, o_.trace);
+    std::vector<double> lat;
+    const unsigned warm = 4;
+    Progress prog(o_.quick, what, iters);
+    auto reqs = make_requests(payload, 8);
+    unsigned lb = sys.dev->geometry().line_bytes;
+    sys.host.spawn(0, [&](drv::MemoryPort& m) {
+      drv::PioChannel ch(m, sys.dev->pio_layout());
+      ch.warm_up();
+      for (unsigned i = 0; i < warm + iters; ++i) {
+        if (i == warm) sys.dev->clear_latency_samples();
+        const auto& req = reqs[i % reqs.size()];
+        uint64_t t0 = m.now_ns();
+        auto resp = ch.invoke(req);
+        uint64_t t1 = m.now_ns();
+        check(resp, req, lb);
+        if (i >= warm) {
+          lat.push_back(double(t1 - t0));
+          prog.update(i - warm + 1);
+        }
+      }
+    });
+    run(sys);
+    if (dev_cycles) *dev_cycles = sys.dev->first_response_cycles();
+    return lat;
+  }
+
+  // Back-to-back invocations for `window_ns` of simulated time.
+  Row pio_throughput(size_t payload, double window_ns) {
+    EciSystem sys(p_, 0xF, false);
+    auto reqs = make_requests(payload, 4);
+    unsigned lb = sys.dev->geometry().line_bytes;
+    std::vector<double> lat;
+    uint64_t bytes = 0, elapsed = 0;
+    sys.host.spawn(0, [&](drv::MemoryPort& m) {
+      drv::PioChannel ch(m, sys.dev->pio_layout());
+      ch.warm_up();
+      ch.invoke(reqs[0]);  // one warm-up invocation
+      uint64_t start = m.now_ns();
+      for (unsigned i = 0; m.now_ns() - start < window_ns; ++i) {
+        const auto& req = reqs[i % reqs.size()];
+        uint64_t t0 = m.now_ns();
+        auto resp = ch.invoke(req);
+        lat.push_back(double(m.now_ns() - t0));
+        check(resp, req, lb);
+        bytes += payload;
+      }
+      elapsed = m.now_ns() - start;
+    });
+    run(sys);
+    Row r;
+    r.experiment = "throughput";
+    r.variant = "eci-exclusive";
+    r.payload = payload;
+    r.lat = stats_of(lat);
+    r.invocations = lat.size();
+    r.gib_s = double(bytes) / double(elapsed) * 1e9 / double(1ull << 30);
+    return r;
+  }
+
+  // FastForward CPU<->CPU RPC between two sockets joined by the same link (002 Fig. 6).
+  std::vector<double> fastforward(unsigned iters) {
+    sim::Profile p = p_;
+    p.set("host.sockets", "2");
+    p.set("host.cores", "2");
+    p.set("host.core_sockets", "0,1");
+    sim::Kernel k;
+    sim::Fabric f(k, static_cast<unsigned>(p.get_int("line_bytes")));
+    sim::HostSystem host(k, f, p);
+    unsigned lb = static_cast<unsigned>(p.get_int("line_bytes"));
+    // each receiver polls a line homed on its own socket
+    drv::FastForwardLayout layout;
+    layout.request_line = sim::HostSystem::dram_base(1) + 0x10000;
+    layout.response_line = sim::HostSystem::dram_base(0) + 0x10000;
+    layout.line_bytes = lb;
+    const unsigned warm = 4;
+    size_t payload = lb - 8;
+    auto reqs = make_requests(payload, 8);
+    std::vector<double> lat;
+    Progress prog(o_.quick, "single-line fastforward", iters);
+    host.spawn(1, [&](drv::MemoryPort& m) {
+      drv::FastForwardChannel server(m, layout);
+      for (unsigned i = 0; i < warm + iters; ++i) {
+        server.serve_one(
+            [&](std::span<const uint8_t> in, std::span<uint8_t> out) {
+              auto r = expected_response(std::vector<uint8_t>(in.begin(), in.end()), lb);
+              std::copy(r.begin(), r.end(), out.begin());
+            },
+            payload);
+      }
+    });
+    host.spawn(0, [&](drv::MemoryPort& m) {
+      drv::FastForwardChannel client(m, layout);
+      for (unsigned i = 0; i < warm + iters; ++i) {
+        const auto& req = reqs[i % reqs.size()];
+        uint64_t t0 = m.now_ns();
+        auto resp = client.call(req);
+        uint64_t t1 = m.now_ns();
+        check(resp, req, lb);
+        if (i >= warm) {
+          lat.push_back(double(t1 - t0));
+          prog.update(i - warm + 1);
+        }
+      }
+    });
+    auto w0 = Clock::now();
+    host.run_programs();
+    totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
+    return lat;
+  }
+
+  // Plain device-memory reads at an idle device: request at the port -> answer leaving.
+  std::vector<uint32_t> plain_read_cycles(unsigned n) {
+    EciSystem sys(p_, 0xF, false);
+    auto base = sys.dev->geometry().dev_base;
+    unsigned lb = sys.dev->geometry().line_bytes;
+    sys.host.spawn(0, [&](drv::MemoryPort& m) {
+      for (unsigned i = 0; i < n; ++i) (void)m.load64(base + uint64_t(i) * lb);
+    });
+    run(sys);
+    return sys.dev->first_response_cycles();
+  }
+
+  const SimTotals& totals() const { return totals_; }
+  uint64_t mismatches() const { return mismatches_; }
+
+ private:
+  std::vector<std::vector<uint8_t>> make_requests(size_t payload, unsigned count) {
+    std::vector<std::vector<uint8_t>> v;
+    for (unsigned i = 0; i < count; ++i) v.push_back(random_payload(rng_, payload));
+    return v;
+  }
+
+  void check(const std::vector<uint8_t>& resp, const std::vector<uint8_t>& req, unsigned lb) {
+    if (resp != expected_response(req, lb)) ++mismatches_;
+  }
+
+  void run(EciSystem& sys) {
+    auto w0 = Clock::now();
+    uint64_t c0 = sys.dev->cycles();
+    sys.host.run_programs();
+    totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
+    totals_.device_cycles += sys.dev->cycles() - c0;
+  }
+
+  const Options& o_;
+  sim::Profile p_;
+  std::mt19937_64 rng_;
+  SimTotals totals_;
+  uint64_t mismatches_ = 0;
+};
+
+// ---- the pio suite ------------------------------------------------------------------------------
+
+struct PaperRef {
+  double ns;
+  const char* what;
+};
+const std::map<std::string, PaperRef> kFig6 = {
+    {"eci-exclusive", {900, "002 Fig. 6 \"ECI\""}},
+    {"eci-shared", {1600, "002 Fig. 6 \"ECI unopt\""}},
+    {"fastforward", {1750, "002 Fig. 6 FastForward, dual-socket"}},
+};
+constexpr double kFig8PeakGiB = 2.19;       // 002 §5.1, at 32 KiB payloads
+constexpr size_t kFig8PeakPayload = 32768;
+
+std::string fmt(double v, int prec = 0) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", prec, v);
+  return b;
+}
+
+std::string json_num(std::optional<double> v, int prec = 3) {
+  return v ? fmt(*v, prec) : "null";
+}
+
+int run_pio(const Options& o) {
+  sim::Profile p = sim::Profile::load(o.profile);
+  for (const auto& s : o.sets) p.set(s);
+  Bench bench(o, p);
+  const unsigned region_c = 1u << 1;  // RET_EXCL bit of the PIO (c) region
+
+  std::vector<Row> rows;
+  std::map<std::string, std::vector<double>> single_samples;
+  std::vector<uint32_t> trigger_cycles;
+  const size_t lb = static_cast<size_t>(p.get_int("line_bytes"));
+
+  if (o.single) {
+    single_samples["eci-exclusive"] =
+        bench.pio_latencies(0xF, lb, o.iterations, "single-line eci-exclusive", &trigger_cycles);
+    single_samples["eci-shared"] = bench.pio_latencies(0xF & ~region_c, lb, o.iterations,
+                                                       "single-line eci-shared", nullptr);
+    single_samples["fastforward"] = bench.fastforward(o.iterations);
+    for (const char* v : {"eci-exclusive", "eci-shared", "fastforward"}) {
+      Row r;
+      r.experiment = "single-line";
+      r.variant = v;
+      r.payload = std::string(v) == "fastforward" ? lb - 8 : lb;
+      r.lat = stats_of(single_samples[v]);
+      r.invocations = single_samples[v].size();
+      rows.push_back(r);
+    }
+  }
+  std::vector<size_t> payloads;
+  for (size_t s = 64; s <= 65536; s *= 2) payloads.push_back(s);
+  if (o.quick) payloads = {64, 256, 1024, 8192};
+  if (o.latency) {
+    for (size_t s : payloads) {
+      unsigned iters = o.quick ? 10 : static_cast<unsigned>(std::clamp<size_t>((4u << 20) / s, 20, 200));
+      Row r;
+      r.experiment = "latency";
+      r.variant = "eci-exclusive";
+      r.payload = s;
+      auto v = bench.pio_latencies(0xF, s, iters, "latency " + std::to_string(s) + " B", nullptr);
+      r.lat = stats_of(v);
+      r.invocations = v.size();
+      rows.push_back(r);
+    }
+  }
+  if (o.throughput) {
+    double window = o.quick ? 100e3 : 1e6;
+    Progress prog(o.quick, "throughput payloads", payloads.size());
+    for (size_t i = 0; i < payloads.size(); ++i) {
+      rows.push_back(bench.pio_throughput(payloads[i], window));
+      prog.update(i + 1);
+    }
+  }
+  auto plain = bench.plain_read_cycles(32);
+  std::vector<double> plain_d(plain.begin(), plain.end());
+  std::vector<double> trig_d(trigger_cycles.begin(), trigger_cycles.end());
+  double dev_mhz = p.get_double("device.freq_mhz");
+  Stats plain_s = stats_of(plain_d), trig_s = stats_of(trig_d);
+  double hit_cycles = std::max(plain_s.median, trig_s.median);
+  double speed = bench.totals().wall_s > 0 ? double(bench.totals().device_cycles) / bench.totals().wall_s : 0;
+
+  // CSV
+  if (!o.csv_dir.empty()) {
+    std::filesystem::create_directories(o.csv_dir);
+    std::ofstream rows_csv(std::filesystem::path(o.csv_dir) / "pio.csv");
+    rows_csv << "experiment,variant,payload_bytes,invocations,median_ns,p99_ns,min_ns,max_ns,"
+                "throughput_gib_s,paper\n";
+    for (const auto& r : rows) {
+      std::string paper;
+      if (r.experiment == "single-line") paper = fmt(kFig6.at(r.variant).ns);
+      if (r.experiment == "throughput" && r.payload == kFig8PeakPayload) paper = fmt(kFig8PeakGiB, 2);
+      rows_csv << r.experiment << ',' << r.variant << ',' << r.payload << ',' << r.invocations << ','
+               << fmt(r.lat.median, 1) << ',' << fmt(r.lat.p99, 1) << ',' << fmt(r.lat.min, 1)
+               << ',' << fmt(r.lat.max, 1) << ',' << (r.gib_s ? fmt(*r.gib_s, 4) : "") << ','
+               << paper << '\n';
+    }
+    std::ofstream hist(std::filesystem::path(o.csv_dir) / "pio_single_line_samples.csv");
+    hist << "variant,latency_ns\n";
+    for (const auto& [v, s] : single_samples) {
+      for (double x : s) hist << v << ',' << fmt(x, 1) << '\n';
+    }
+  }
+
+  if (o.json) {
+    std::ostringstream js;
+    js << "{\"suite\":\"pio\",\"profile\":\"" << p.name() << "\",\"seed\":" << o.seed
+       << ",\"device_build\":\"" << tb::built_flavor() << "\",\"rows\":[";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      js << (i ? "," : "") << "{\"experiment\":\"" << r.experiment << "\",\"variant\":\""
+         << r.variant << "\",\"payload_bytes\":" << r.payload << ",\"median_ns\":"
+         << fmt(r.lat.median, 1) << ",\"p99_ns\":" << fmt(r.lat.p99, 1)
+         << ",\"throughput_gib_s\":" << json_num(r.gib_s, 4) << ",\"invocations\":"
+         << r.invocations << "}";
+    }
+    js << "],\"device_hit_cycles\":" << fmt(hit_cycles, 1)
+       << ",\"device_plain_read_cycles\":" << fmt(plain_s.median, 1)
+       << ",\"device_pio_trigger_cycles\":" << fmt(trig_s.median, 1)
+       << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"result_mismatches\":"
+       << bench.mismatches() << "}";
+    std::cout << js.str() << std::endl;
+  } else {
+    std::printf("OpenCNI cni-bench pio: profile %s, seed %llu, device model %s build\n",
+                p.name().c_str(), static_cast<unsigned long long>(o.seed), tb::built_flavor());
+    std::printf("overrides: %s\n", o.sets.empty() ? "none" : "");
+    for (const auto& s : o.sets) std::printf("  %s\n", s.c_str());
+    if (o.single) {
+      std::printf("\n(i) single-line RPC, protocol (c) (002 Fig. 6), %u invocations each\n",
+                  o.iterations);
+      std::printf("%-15s %8s %10s %10s %10s %10s %7s\n", "variant", "payload", "median_ns",
+                  "p99_ns", "min_ns", "paper_ns", "ratio");
+      for (const auto& r : rows) {
+        if (r.experiment != "single-line") continue;
+        double paper = kFig6.at(r.variant).ns;
+        std::printf("%-15s %8zu %10.0f %10.0f %10.0f %10.0f %7.2f\n", r.variant.c_str(),
+                    r.payload, r.lat.median, r.lat.p99, r.lat.min, paper, r.lat.median / paper);
+      }
+      std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
+                  4 * p.get_double("link.one_way_ns"));
+    }
+    if (o.latency) {
+      std::printf("\n(ii) invocation latency vs payload, eci-exclusive (002 Fig. 7: flat to 256 B, "
+                  "then linear)\n");
+      std::printf("%8s %7s %10s %10s %8s\n", "payload", "n", "median_ns", "p99_ns", "vs_64B");
+      double base = 0;
+      for (const auto& r : rows) {
+        if (r.experiment != "latency") continue;
+        if (base == 0) base = r.lat.median;
+        std::printf("%8zu %7llu %10.0f %10.0f %8.2f\n", r.payload,
+                    static_cast<unsigned long long>(r.invocations), r.lat.median, r.lat.p99,
+                    r.lat.median / base);
+      }
+    }
+    if (o.throughput) {
+      std::printf("\n(iii) back-to-back invocations, %s simulated per payload (002 Fig. 8: peak "
+                  "%.2f GiB/s at 32 KiB)\n", o.quick ? "0.1 ms" : "1 ms", kFig8PeakGiB);
+      std::printf("%8s %8s %10s %10s %10s %7s\n", "payload", "n", "GiB/s", "median_ns",
+                  "paper", "ratio");
+      for (const auto& r : rows) {
+        if (r.experiment != "throughput") continue;
+        bool peak = r.payload == kFig8PeakPayload;
+        std::printf("%8zu %8llu %10.3f %10.0f %10s %7s\n", r.payload,
+                    static_cast<unsigned long long>(r.invocations), *r.gib_s, r.lat.median,
+                    peak ? fmt(kFig8PeakGiB, 2).c_str() : "-",
+                    peak ? fmt(*r.gib_s / kFig8PeakGiB, 2).c_str() : "-");
+      }
+    }
+    std::printf("\ndevice protocol processing (request at the device port -> first answer or "
+                "snoop leaving it), idle device:\n");
+    std::printf("  plain line read -> DataE: median %.0f cycles (%.1f ns at %.0f MHz)\n",
+                plain_s.median, plain_s.median * 1e3 / dev_mhz, dev_mhz);
+    if (o.single) {
+      std::printf("  PIO trigger read -> recall snoop: median %.0f cycles (%.1f ns)\n",
+                  trig_s.median, trig_s.median * 1e3 / dev_mhz);
+    }
+    std::printf("  paper: the Enzian directory spends ~300 ns (~90 cycles at 300 MHz)\n");
+    std::printf("simulation speed: %.0f device cycles per wall-clock second (%llu cycles in "
+                "%.1f s)\n", speed, static_cast<unsigned long long>(bench.totals().device_cycles),
+                bench.totals().wall_s);
+  }
+  if (bench.mismatches()) {
+    std::fprintf(stderr, "cni-bench: %llu responses differ from the reference model\n",
+                 static_cast<unsigned long long>(bench.mismatches()));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse_args(argc, argv);
+  try {
+    return run_pio(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cni-bench: %s\n", e.what());
+    return 1;
+  }
+}
