@@ -49,6 +49,7 @@ options:
   --experiments LIST    comma list of single-line,latency,throughput (default all)
   --quick               few iterations and payloads (a smoke run)
   --json                print one JSON object on stdout instead of tables
+  --json-out FILE       also write that JSON object to FILE
   --csv DIR             also write CSV tables into DIR
   --trace               write an FST waveform of the device (device.fst)
   -h, --help            this text
@@ -71,6 +72,7 @@ struct Options {
   bool single = true, latency = true, throughput = true;
   bool quick = false, json = false, trace = false;
   std::string csv_dir;
+  std::string json_out;
 };
 
 uint64_t parse_uint(const std::string& flag, const std::string& v) {
@@ -120,6 +122,8 @@ Options parse_args(int argc, char** argv) {
       o.quick = true;
     } else if (a == "--json") {
       o.json = true;
+    } else if (a == "--json-out") {
+      o.json_out = value();
     } else if (a == "--csv") {
       o.csv_dir = value();
     } else if (a == "--trace") {
@@ -503,7 +507,7 @@ int run_pio(const Options& o) {
     }
   }
 
-  if (o.json) {
+  {
     std::ostringstream js;
     js << "{\"suite\":\"pio\",\"profile\":\"" << p.name() << "\",\"seed\":" << o.seed
        << ",\"device_build\":\"" << tb::built_flavor() << "\",\"rows\":[";
@@ -520,8 +524,14 @@ int run_pio(const Options& o) {
        << ",\"device_pio_trigger_cycles\":" << fmt(trig_s.median, 1)
        << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"result_mismatches\":"
        << bench.mismatches() << "}";
-    std::cout << js.str() << std::endl;
-  } else {
+    if (o.json) std::cout << js.str() << std::endl;
+    if (!o.json_out.empty()) {
+      std::ofstream f(o.json_out);
+      if (!f) throw std::runtime_error("cannot write " + o.json_out);
+      f << js.str() << '\n';
+    }
+  }
+  if (!o.json) {
     std::printf("OpenCNI cni-bench pio: profile %s, seed %llu, device model %s build\n",
                 p.name().c_str(), static_cast<unsigned long long>(o.seed), tb::built_flavor());
     std::printf("overrides: %s\n", o.sets.empty() ? "none" : "");
