@@ -4,12 +4,16 @@
 //
 // Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
 //   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
-//   K_i  = 0x9E3779B9 * (i + 1) mod 2^32,                        i = 0 .. 7
-//   f_i  = K_i ^ XOR_j rotl(w_j ^ K_i, (5j + 3i + 1) mod 32)
+//   K_i  = 0x9E3779B9 * (i + 1) mod 2^32,                            i = 0 .. 7
+//   u_ij = w_j ^ K_i ^ (0x85EBCA6B * j mod 2^32)
+//   v_ij = u_ij ^ (~rotl(u_ij, 1) & rotl(u_ij, 2))                  (Keccak chi: nonlinear)
+//   f_i  = K_i ^ XOR_j rotl(v_ij, ((2i + 5) j + 7i + 1) mod 32)
 //   h_i  = avalanche(f_i): x ^= x << 13; x ^= x >> 17; x ^= x << 5;     (xorshift32)
 //                          x += x << 3;  x ^= x >> 11; x += x << 15;    (one-at-a-time final)
 //   out bytes [4i, 4i+4)        = h_i, little endian
 //   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
+// Logic: per hash, one 3-input gate per element bit, a 32-bit XOR tree of depth log2(words),
+// four xorshifts and two 32-bit adders. No multipliers (the products above are constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
@@ -43,16 +47,23 @@ module cni_bloom #(
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
+    logic [NW*32-1:0] t;  // rotated chi of each word
     logic [31:0] fold;
     logic [31:0] x0, x1, x2, x3, x4, x5;
 
-    // rotl as (x << r) | (x >> ((32 - r) % 32)): for r = 0 both terms are x, still the identity.
+    for (genvar j = 0; j < NW; j++) begin : g_word
+      localparam logic [31:0] C = K ^ (32'h85EB_CA6B * j);
+      localparam int R = ((2 * i + 5) * j + 7 * i + 1) % 32;
+      logic [31:0] u, v;
+      assign u = in_data_i[32*j +: 32] ^ C;
+      assign v = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
+      // rotl(v, R); for R = 0 both terms are v, still the identity.
+      assign t[32*j +: 32] = (v << R) | (v >> ((32 - R) % 32));
+    end
+
     always_comb begin
       fold = K;
-      for (int j = 0; j < NW; j++) begin
-        fold = fold ^ (((in_data_i[32*j +: 32] ^ K) << ((5 * j + 3 * i + 1) % 32)) |
-                       ((in_data_i[32*j +: 32] ^ K) >> ((32 - (5 * j + 3 * i + 1) % 32) % 32)));
-      end
+      for (int j = 0; j < NW; j++) fold = fold ^ t[32*j +: 32];
     end
 
     assign x0 = fold ^ (fold << 13);

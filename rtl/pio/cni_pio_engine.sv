@@ -240,7 +240,7 @@ module cni_pio_engine #(
   // Protocol (c): per-pair parity/busy/recalled bits, a FIFO of lines to recall and a FIFO of
   // pairs whose payload is in memory; one compute unit shared by every pair.
   // =============================================================================================
-  typedef enum logic [2:0] {CIdle, CRdWait, CHash, CWrite, CArm, CRel} c_state_e;
+  typedef enum logic [2:0] {CIdle, CRdWait, CHash, CArm, CRel} c_state_e;
 
   c_state_e          c_st_q, c_st_d;
   logic [PairW-1:0]  c_j_q, c_j_d;      // pair being computed
@@ -345,13 +345,14 @@ module cni_pio_engine #(
         c_st_d         = CHash;
       end
       CHash: begin
-        if (bloom_out_valid) c_st_d = CWrite;
-      end
-      CWrite: begin
-        c_mreq  = 1'b1;
-        c_mwe   = 1'b1;
-        c_maddr = c_t_line;
-        c_st_d  = CArm;
+        // Write the result into the trigger line and ask for ARM(P) in the same cycle.
+        if (bloom_out_valid) begin
+          c_mreq  = 1'b1;
+          c_mwe   = 1'b1;
+          c_maddr = c_t_line;
+          c_creq  = 1'b1;
+          c_st_d  = c_cgnt ? CRel : CArm;
+        end
       end
       CArm: begin
         c_creq = 1'b1;
