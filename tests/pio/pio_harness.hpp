@@ -109,6 +109,7 @@ class HomeModel {
   std::vector<bool> recalling = std::vector<bool>(kNumLines, false);
   std::vector<bool> host_holds = std::vector<bool>(kNumLines, false);
   std::map<unsigned, Line> host_dirty;  // lines a host cache holds Modified
+  std::map<unsigned, unsigned> slow_recall;  // line -> fixed RECALL latency (cycles)
   std::deque<std::pair<Evt, unsigned>> events;
   std::vector<CmdRec> cmds;
   std::vector<Release> releases;
@@ -163,7 +164,8 @@ class HomeModel {
         EXPECT_FALSE(recalling[line]) << "second RECALL in flight, line " << line;
         recalling[line] = true;
         std::uniform_int_distribution<unsigned> d(knobs.recall_min, knobs.recall_max);
-        pending_.push_back({cycle + d(rng_), line});
+        auto slow = slow_recall.find(line);
+        pending_.push_back({cycle + (slow != slow_recall.end() ? slow->second : d(rng_)), line});
         break;
       }
       case Cmd::Release:
@@ -355,6 +357,7 @@ class PioBench : public ::testing::Test {
     half();
 
     if (evt_fire) {
+      evt_log_.push_back({cycle_, home_.events.front().first, home_.events.front().second});
       home_.events.pop_front();
       evt_offered_ = false;
     }
@@ -370,8 +373,12 @@ class PioBench : public ::testing::Test {
         rd_data_ = home_.mem[mem_addr];
       }
     }
-    if (pa_fire) take_pa_beat(pa_data, pa_len, pa_last);
+    if (pa_fire) {
+      take_pa_beat(pa_data, pa_len, pa_last);
+      pa_beat_cycles_.push_back(cycle_);
+    }
     if (pb_fire) {
+      pb_beat_cycles_.push_back(cycle_);
       pb_offered_ = false;
       if (++pb_beat_ == pb_queue_[pb_cur_].beats) {
         pb_beat_ = 0;
@@ -462,6 +469,27 @@ class PioBench : public ::testing::Test {
   bool pb_drained() const { return pb_cur_ == pb_queue_.size(); }
 
   // ---- state ---------------------------------------------------------------------------------
+  struct EvtRec {
+    uint64_t cycle;
+    Evt kind;
+    unsigned line;
+  };
+  // Cycle an event of `kind` on `line` was taken (the n-th such event); ~0 if never.
+  uint64_t evt_cycle(Evt kind, unsigned line, size_t n = 0) const {
+    for (const auto& e : evt_log_) {
+      if (e.kind == kind && e.line == line && n-- == 0) return e.cycle;
+    }
+    return ~uint64_t{0};
+  }
+  uint64_t cmd_cycle(Cmd op, unsigned line, size_t n = 0) const {
+    for (const auto& c : home_.cmds) {
+      if (c.op == op && c.line == line && n-- == 0) return c.cycle;
+    }
+    return ~uint64_t{0};
+  }
+
+  std::vector<EvtRec> evt_log_;
+  std::vector<uint64_t> pa_beat_cycles_, pb_beat_cycles_;
   uint64_t seed_ = 1;
   std::string test_name_;
   std::mt19937_64 rng_;

@@ -33,6 +33,25 @@ TEST_F(PioA, EveryOverflowLineIsRecalledPerMessage) {
   EXPECT_EQ(home_.count_cmds(Cmd::Recall, kABase), 0u) << "the trigger line is never recalled";
 }
 
+// The engine counts RECALL_DONEs: one slow line (the control line with the header, or the last
+// overflow line) holds the whole message back, whatever order the others finish in.
+TEST_F(PioA, StreamWaitsForEveryRecallDone) {
+  wait_reset_arms();
+  for (unsigned slow : {kABase + 1, kABase + 1 + kNOvfA, kABase + 2}) {
+    home_.slow_recall.clear();
+    home_.slow_recall[slow] = 600;
+    const Bytes msg = random_bytes(9600);
+    const size_t beats = pa_beat_cycles_.size();
+    a_send(msg);
+    ASSERT_TRUE(run_until([&] { return home_.recalling[slow]; }));
+    ASSERT_TRUE(run_until([&] { return !home_.recalling[slow]; }));
+    EXPECT_EQ(pa_beat_cycles_.size(), beats) << "streamed before line " << slow << " was recalled";
+    ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == a_expect_.size(); }));
+  }
+  check_a_stream();
+  EXPECT_EQ(a_checked_, 3u);
+}
+
 TEST_F(PioA, StreamWaitsForConsumerUnderHeavyStalls) {
   home_.knobs.pa_stall = 0.9;
   home_.knobs.cmd_stall = 0.6;

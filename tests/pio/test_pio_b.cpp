@@ -39,23 +39,39 @@ TEST_F(PioB, EveryOverflowLineIsRecalledBeforeTheMessageIsTaken) {
   ASSERT_TRUE(run_until([&] { return !b_busy_; }));
 }
 
-TEST_F(PioB, MessageWaitsForTrigger) {
+TEST_F(PioB, MessageWaitsForEveryRecallDone) {
   wait_reset_arms();
-  const Bytes msg = random_bytes(700);
+  for (unsigned slow : {kBBase + 1, kBBase + 1 + kNOvfB, kBBase + 2}) {
+    home_.slow_recall.clear();
+    home_.slow_recall[slow] = 600;
+    b_receive(random_bytes(300));
+    ASSERT_TRUE(run_until([&] { return home_.recalling[slow]; }));
+    ASSERT_TRUE(run_until([&] { return !home_.recalling[slow]; }));
+    EXPECT_FALSE(pb_drained()) << "took the message before line " << slow << " was recalled";
+    ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  }
+  EXPECT_EQ(cnt_b_, 3u);
+}
+
+// One message per TRIGGER: the stream source may hold the next message ready right behind the
+// last beat; the engine takes it only after the next TRIGGER.
+TEST_F(PioB, MessageWaitsForTrigger) {
+  home_.knobs.pb_gap = 0.0;
+  wait_reset_arms();
+  const Bytes msg = random_bytes(700), msg2 = random_bytes(130);
   queue_pb(msg, 700);
-  run(400);
-  EXPECT_EQ(pb_ready_cycles_, 0u) << "pb_ready_o rose without a TRIGGER";
-  EXPECT_FALSE(pb_drained());
-  b_recv_trigger(msg, 700);
-  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
-  EXPECT_TRUE(pb_drained());
-  // Only one message per TRIGGER: a second queued message waits for the next one.
-  const Bytes msg2 = random_bytes(130);
   queue_pb(msg2, 130);
   run(400);
-  EXPECT_FALSE(pb_drained());
+  EXPECT_EQ(pb_ready_cycles_, 0u) << "pb_ready_o rose without a TRIGGER";
+  EXPECT_EQ(pb_cur_, 0u);
+  b_recv_trigger(msg, 700);
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  run(400);
+  EXPECT_EQ(pb_cur_, 1u) << "the second message was taken without a TRIGGER";
+  EXPECT_EQ(pb_beat_, 0u) << "a beat of the second message was taken without a TRIGGER";
   b_recv_trigger(msg2, 130);
   ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  EXPECT_TRUE(pb_drained());
   EXPECT_EQ(cnt_b_, 2u);
 }
 

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni_pio_engine: cycle timing with no stalls anywhere (the numbers docs/pio.md quotes).
+#include "pio_cpu.hpp"
+
+namespace cni::tb::pio {
+namespace {
+
+class PioTiming : public PioTest {
+ protected:
+  void SetUp() override {
+    PioTest::SetUp();
+    home_.knobs = Knobs{0.0, 0.0, 10, 10, 0.0, 0.0};
+    wait_reset_arms();
+  }
+};
+
+TEST_F(PioTiming, CInvocationAddsTwoCyclesBeforeRecallAndFiveAfter) {
+  const unsigned t = c_trigger_line(3), p = c_payload_line(3);
+  c_invoke(3, random_line());
+  ASSERT_TRUE(run_until([&] { return c_all_idle(); }));
+  const uint64_t trig = evt_cycle(Evt::Trigger, t), recall = cmd_cycle(Cmd::Recall, p);
+  const uint64_t done = evt_cycle(Evt::RecallDone, p), rel = cmd_cycle(Cmd::Release, t);
+  const uint64_t arm = cmd_cycle(Cmd::Arm, p);
+  std::printf("[ timing   ] (c) TRIGGER->RECALL %llu cycles, RECALL_DONE->ARM %llu, ->RELEASE %llu\n",
+              static_cast<unsigned long long>(recall - trig),
+              static_cast<unsigned long long>(arm - done),
+              static_cast<unsigned long long>(rel - done));
+  EXPECT_EQ(recall - trig, 2u);
+  EXPECT_EQ(arm - done, 4u);
+  EXPECT_EQ(rel - done, 5u);
+}
+
+// Pairs whose payloads arrive back to back share one compute unit: one invocation every four
+// cycles.
+TEST_F(PioTiming, CComputeUnitFinishesAnInvocationEveryFourCycles) {
+  for (unsigned j = 0; j < kCPairs; ++j) c_invoke(j, random_line());
+  ASSERT_TRUE(run_until([&] { return c_all_idle(); }));
+  std::vector<uint64_t> rel;
+  for (const auto& c : home_.cmds) {
+    if (c.op == Cmd::Release) rel.push_back(c.cycle);
+  }
+  ASSERT_EQ(rel.size(), kCPairs);
+  for (size_t i = 2; i < rel.size(); ++i) EXPECT_EQ(rel[i] - rel[i - 1], 4u) << "release " << i;
+  std::printf("[ timing   ] (c) %u back-to-back invocations released over %llu cycles\n", kCPairs,
+              static_cast<unsigned long long>(rel.back() - rel.front()));
+}
+
+TEST_F(PioTiming, AStreamsOneBeatEveryTwoCycles) {
+  a_send(random_bytes(9600));
+  ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == 1; }));
+  ASSERT_EQ(pa_beat_cycles_.size(), 75u);
+  const uint64_t last_done = evt_log_.back().cycle;  // the last RECALL_DONE
+  std::printf("[ timing   ] (a) last RECALL_DONE->first beat %llu cycles, 75 beats in %llu\n",
+              static_cast<unsigned long long>(pa_beat_cycles_.front() - last_done),
+              static_cast<unsigned long long>(pa_beat_cycles_.back() - pa_beat_cycles_.front() + 1));
+  for (size_t i = 1; i < pa_beat_cycles_.size(); ++i) {
+    EXPECT_EQ(pa_beat_cycles_[i] - pa_beat_cycles_[i - 1], 2u) << "beat " << i;
+  }
+}
+
+TEST_F(PioTiming, BTakesOneBeatPerCycle) {
+  b_receive(random_bytes(9600));
+  ASSERT_TRUE(run_until([&] { return !b_busy_; }));
+  ASSERT_EQ(pb_beat_cycles_.size(), 75u);
+  for (size_t i = 1; i < pb_beat_cycles_.size(); ++i) {
+    EXPECT_EQ(pb_beat_cycles_[i] - pb_beat_cycles_[i - 1], 1u) << "beat " << i;
+  }
+  const uint64_t rel = cmd_cycle(Cmd::Release, kBBase);
+  std::printf("[ timing   ] (b) last beat->RELEASE %llu cycles\n",
+              static_cast<unsigned long long>(rel - pb_beat_cycles_.back()));
+}
+
+}  // namespace
+}  // namespace cni::tb::pio
