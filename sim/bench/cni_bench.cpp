@@ -44,7 +44,7 @@ suites:
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
   --set KEY=VALUE       override one profile parameter (repeatable), e.g. --set link.one_way_ns=500
-  --seed N              payload seed (default 1)
+  --seed N              seed of payloads and of the model's random parts (default 1)
   --iterations N        invocations per single-line variant (default 1000)
   --experiments LIST    comma list of single-line,latency,throughput (default all)
   --quick               few iterations and payloads (a smoke run)
@@ -428,6 +428,7 @@ std::string json_num(std::optional<double> v, int prec = 3) {
 
 int run_pio(const Options& o) {
   sim::Profile p = sim::Profile::load(o.profile);
+  if (p.has("sim.seed")) p.set("sim.seed", std::to_string(o.seed));
   for (const auto& s : o.sets) p.set(s);
   Bench bench(o, p);
   const unsigned region_c = 1u << 1;  // RET_EXCL bit of the PIO (c) region

@@ -7,6 +7,7 @@
 # single-line RPC over the device (two link round trips) lands near the paper's ~900 ns.
 
 line_bytes = 128                 # 002 s3: 128-byte cache lines
+sim.seed = 1                     # seed of the model's random parts (link jitter); cni-bench --seed sets it
 
 # Host topology
 host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other node
@@ -42,6 +43,7 @@ onchip.link_port_ns = 10         # model parameter, not from the paper: agent <-
 # Coherent link (ECI), per direction
 link.one_way_ns = 150            # 002 s4: ECI one-way link-layer latency of about 150 ns
 link.bandwidth_gib_s = 30        # 002 s3: 24 lanes at ~10 Gb/s, about 30 GiB/s
+link.jitter_ns = 10             # model parameter, not from the paper: per-message link delay variation (lane deskew, clock-domain crossings), uniform in [0, 10] ns, order kept
 link.credits = 64                # model parameter, not from the paper: link-layer messages in flight per channel; covers the ~9.6 KB bandwidth-delay product
 
 # Host home agent (directory) and DRAM

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <queue>
+#include <random>
 #include <stdexcept>
 
 namespace cni::sim {
@@ -30,6 +31,9 @@ struct Fabric::Pipe {
   std::array<unsigned, proto::kNumChannels> link_avail{};
   std::deque<Msg> q;
   Time busy_until = 0;
+  Time jitter = 0;
+  Time last_arrival = 0;  // arrivals stay in order even with jitter
+  std::mt19937_64 rng;
   bool wake_scheduled = false;
   LinkStats stats;
 };
@@ -106,6 +110,8 @@ void Fabric::connect(NodeId a, NodeId b, const LinkParams& lp) {
     p->bytes_per_ps = lp.bandwidth_gib_s * 1073741824.0 / 1e12;
     p->link_credits = lp.credits;
     p->link_avail.fill(lp.credits);
+    p->jitter = lp.jitter;
+    p->rng.seed(seed_ * 1000003u + x * 131u + y);
     pipes_[{x, y}] = std::move(p);
   }
   next_hop_.clear();
@@ -247,7 +253,11 @@ void Fabric::try_send(Pipe& p) {
     p.stats.busy += ser;
     const Msg out = m;
     it = p.q.erase(it);
-    k_.after(ser + p.latency, [this, &p, out] { arrive(p, out); });
+    Time at = k_.now() + ser + p.latency;
+    if (p.jitter) at += static_cast<Time>(p.rng() % (p.jitter + 1));
+    at = std::max(at, p.last_arrival);
+    p.last_arrival = at;
+    k_.at(at, [this, &p, out] { arrive(p, out); });
     if (ser > 0) {
       p.busy_until = k_.now() + ser;
       if (!p.q.empty()) try_send(p);  // schedules the next attempt at busy_until

@@ -62,6 +62,8 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
   lp.one_way = ns_param(profile_, "link.one_way_ns");
   lp.bandwidth_gib_s = positive_param(profile_, "link.bandwidth_gib_s");
   lp.credits = uint_param(profile_, "link.credits", 1, 1u << 20);
+  if (profile_.has("link.jitter_ns")) lp.jitter = ns_param(profile_, "link.jitter_ns");
+  if (profile_.has("sim.seed")) fabric_.set_seed(static_cast<uint64_t>(profile_.get_int("sim.seed")));
   for (unsigned s = 0; s < sockets; ++s) {
     socket_nodes_.push_back(fabric_.add_node("socket" + std::to_string(s), onchip, port));
   }

@@ -50,6 +50,8 @@ struct LinkParams {
   Time one_way = 0;              // latency from the end of serialization to arrival
   double bandwidth_gib_s = 0.0;  // serialization rate; 0 = unlimited
   unsigned credits = 0;          // link-layer messages in flight per channel; 0 = unlimited
+  Time jitter = 0;               // extra latency drawn uniformly from [0, jitter] per message;
+                                 // a link still delivers in order
 };
 
 struct ChannelCounters {
@@ -91,6 +93,8 @@ class Fabric {
 
   // Address map: which agent is home of an address.
   void map_home(proto::Addr base, proto::Addr size, proto::AgentId home);
+  // Seed of the links' random jitter (each link direction draws from its own stream).
+  void set_seed(uint64_t seed) { seed_ = seed; }
   // Throws std::out_of_range naming the address when no home covers it.
   proto::AgentId home_of(proto::Addr addr) const;
 
@@ -130,6 +134,7 @@ class Fabric {
 
   Kernel& k_;
   unsigned line_bytes_;
+  uint64_t seed_ = 1;
   std::vector<Node> nodes_;
   std::map<std::pair<NodeId, NodeId>, std::unique_ptr<Pipe>> pipes_;
   std::vector<std::vector<int>> next_hop_;  // -1: unreachable; rebuilt after connect()
