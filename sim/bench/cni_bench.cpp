@@ -200,6 +200,23 @@ class Progress {
   unsigned last_tenth_ = ~0u;
 };
 
+// A text histogram of latency samples: `bins` equal bins between the extremes.
+void print_histogram(const std::string& name, const std::vector<double>& v, unsigned bins = 8) {
+  if (v.empty()) return;
+  auto [lo_it, hi_it] = std::minmax_element(v.begin(), v.end());
+  double lo = std::floor(*lo_it), hi = std::ceil(*hi_it) + 1;
+  double w = (hi - lo) / bins;
+  std::vector<size_t> n(bins, 0);
+  for (double x : v) n[std::min<size_t>(bins - 1, static_cast<size_t>((x - lo) / w))]++;
+  size_t peak = *std::max_element(n.begin(), n.end());
+  std::printf("  %s:\n", name.c_str());
+  for (unsigned b = 0; b < bins; ++b) {
+    int bar = peak ? static_cast<int>(40.0 * double(n[b]) / double(peak) + 0.5) : 0;
+    std::printf("    %6.0f - %-6.0f ns %6zu %s\n", lo + b * w, lo + (b + 1) * w, n[b],
+                std::string(bar, '#').c_str());
+  }
+}
+
 // ---- the simulated systems -------------------------------------------------------------------
 
 struct SimTotals {
@@ -550,6 +567,10 @@ int run_pio(const Options& o) {
       }
       std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
                   4 * p.get_double("link.one_way_ns"));
+      std::printf("histograms:\n");
+      for (const char* v : {"eci-exclusive", "eci-shared", "fastforward"}) {
+        print_histogram(v, single_samples[v]);
+      }
     }
     if (o.latency) {
       std::printf("\n(ii) invocation latency vs payload, eci-exclusive (002 Fig. 7: flat to 256 B, "
