@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -22,7 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "bloom_ref.hpp"
+#include "pio_ref.hpp"
 #include "cni/drv/fastforward.hpp"
 #include "cni/drv/pio.hpp"
 #include "cni/sim/fabric.hpp"
@@ -246,20 +247,6 @@ std::vector<uint8_t> random_payload(std::mt19937_64& rng, size_t n) {
   return v;
 }
 
-// The device's answer to `req` (zero-padded lines through the Bloom accelerator).
-std::vector<uint8_t> expected_response(const std::vector<uint8_t>& req, unsigned lb) {
-  std::vector<uint8_t> out(req.size());
-  std::vector<uint8_t> line(lb);
-  for (size_t off = 0; off < req.size(); off += lb) {
-    size_t n = std::min<size_t>(lb, req.size() - off);
-    std::fill(line.begin(), line.end(), 0);
-    std::copy(req.begin() + off, req.begin() + off + n, line.begin());
-    auto r = tb::bloom_line(line.data(), lb);
-    std::copy(r.begin(), r.begin() + n, out.begin() + off);
-  }
-  return out;
-}
-
 class Bench {
  public:
   Bench(const Options& o, sim::Profile p) : o_(o), p_(std::move(p)), rng_(o.seed) {}
@@ -276,18 +263,9 @@ class Bench {
     sys.host.spawn(0, [&](drv::MemoryPort& m) {
       drv::PioChannel ch(m, sys.dev->pio_layout());
       ch.warm_up();
-      for (unsigned i = 0; i < warm + iters; ++i) {
-        if (i == warm) sys.dev->clear_latency_samples();
-        const auto& req = reqs[i % reqs.size()];
-        uint64_t t0 = m.now_ns();
-        auto resp = ch.invoke(req);
-        uint64_t t1 = m.now_ns();
-        check(resp, req, lb);
-        if (i >= warm) {
-          lat.push_back(double(t1 - t0));
-          prog.update(i - warm + 1);
-        }
-      }
+      timed_calls(m, reqs, warm, iters, lb, prog, lat,
+                  [&](const std::vector<uint8_t>& req) { return ch.invoke(req); },
+                  [&] { sys.dev->clear_latency_samples(); });
     });
     run(sys);
     if (dev_cycles) *dev_cycles = sys.dev->first_response_cycles();
@@ -352,7 +330,7 @@ class Bench {
       for (unsigned i = 0; i < warm + iters; ++i) {
         server.serve_one(
             [&](std::span<const uint8_t> in, std::span<uint8_t> out) {
-              auto r = expected_response(std::vector<uint8_t>(in.begin(), in.end()), lb);
+              auto r = tb::pio_expected_response(std::vector<uint8_t>(in.begin(), in.end()), lb);
               std::copy(r.begin(), r.end(), out.begin());
             },
             payload);
@@ -360,17 +338,8 @@ class Bench {
     });
     host.spawn(0, [&](drv::MemoryPort& m) {
       drv::FastForwardChannel client(m, layout);
-      for (unsigned i = 0; i < warm + iters; ++i) {
-        const auto& req = reqs[i % reqs.size()];
-        uint64_t t0 = m.now_ns();
-        auto resp = client.call(req);
-        uint64_t t1 = m.now_ns();
-        check(resp, req, lb);
-        if (i >= warm) {
-          lat.push_back(double(t1 - t0));
-          prog.update(i - warm + 1);
-        }
-      }
+      timed_calls(m, reqs, warm, iters, lb, prog, lat,
+                  [&](const std::vector<uint8_t>& req) { return client.call(req); }, {});
     });
     auto w0 = Clock::now();
     host.run_programs();
@@ -400,8 +369,28 @@ class Bench {
     return v;
   }
 
+  // `warm` untimed then `iters` timed calls of `call(request) -> response` on core port `m`;
+  // every response is checked; `at_warm_end` runs before the first timed call.
+  template <class Call>
+  void timed_calls(drv::MemoryPort& m, const std::vector<std::vector<uint8_t>>& reqs,
+                   unsigned warm, unsigned iters, unsigned lb, Progress& prog,
+                   std::vector<double>& lat, Call&& call, const std::function<void()>& at_warm_end) {
+    for (unsigned i = 0; i < warm + iters; ++i) {
+      if (i == warm && at_warm_end) at_warm_end();
+      const auto& req = reqs[i % reqs.size()];
+      uint64_t t0 = m.now_ns();
+      auto resp = call(req);
+      uint64_t t1 = m.now_ns();
+      check(resp, req, lb);
+      if (i >= warm) {
+        lat.push_back(double(t1 - t0));
+        prog.update(i - warm + 1);
+      }
+    }
+  }
+
   void check(const std::vector<uint8_t>& resp, const std::vector<uint8_t>& req, unsigned lb) {
-    if (resp != expected_response(req, lb)) ++mismatches_;
+    if (resp != tb::pio_expected_response(req, lb)) ++mismatches_;
   }
 
   void run(EciSystem& sys) {

@@ -3,24 +3,12 @@
 // link model, the Verilated device core computing the Bloom hashes.
 #include <random>
 
-#include "bloom_ref.hpp"
+#include "pio_ref.hpp"
 #include "cni/drv/pio.hpp"
 #include "fixture.hpp"
 
 namespace cni::test {
 namespace {
-
-std::vector<uint8_t> expected(const std::vector<uint8_t>& req, unsigned lb) {
-  std::vector<uint8_t> out(req.size()), line(lb);
-  for (size_t off = 0; off < req.size(); off += lb) {
-    size_t n = std::min<size_t>(lb, req.size() - off);
-    std::fill(line.begin(), line.end(), 0);
-    std::copy(req.begin() + off, req.begin() + off + n, line.begin());
-    auto r = tb::bloom_line(line.data(), lb);
-    std::copy(r.begin(), r.begin() + n, out.begin() + off);
-  }
-  return out;
-}
 
 TEST(PioSystem, SingleLineInvocationTakesTwoLinkRoundTrips) {
   System s(profile());
@@ -34,7 +22,7 @@ TEST(PioSystem, SingleLineInvocationTakesTwoLinkRoundTrips) {
       uint64_t t0 = m.now_ns();
       auto resp = ch.invoke(req);
       lat.push_back(double(m.now_ns() - t0));
-      EXPECT_EQ(resp, expected(req, 128)) << "invocation " << i;
+      EXPECT_EQ(resp, tb::pio_expected_response(req, 128)) << "invocation " << i;
       req[0]++;
     }
   });
