@@ -5,6 +5,7 @@ JOBS    ?= $(shell nproc)
 PROFILE ?= enzian-eci
 
 .PHONY: all deps build test bench lint synth-check stress clean
+.PHONY: formal
 
 all: build
 
@@ -34,3 +35,7 @@ stress: build
 
 clean:
 	rm -rf $(BUILD) $(RESULTS)
+
+# Formal checks at their deep depths (docs/formal.md); `make test` runs the short ones.
+formal: deps
+	FORMAL_OUT=$(BUILD)/formal scripts/formal.sh --deep

