@@ -17,6 +17,8 @@
 // Ports: every input is chosen freely by the solver in every step (the environment's choices).
 //
 // Defines: FV_LIVE (fair environment, bounded-answer property, no malformed traffic),
+// FV_NO_JUNK (no malformed traffic), FV_NO_STALL (outputs never stalled), FV_ONE_HOST (only
+// agent 0 sends requests),
 // FV_WEAK_ENGINE (the engine may ARM a line hosts still hold or request: see docs/formal.md),
 // FV_BUG_* (injected bugs, each must make one assertion fail).
 `default_nettype none
@@ -372,6 +374,9 @@ module cni_nonsynth_fv_home #(
       logic [2:0] x;
       x = act_i[(k / NL)*3 +: 3];
       if (!init_done || act_line_i[(k / NL)*2 +: 2] != 2'(k % NL) || x == A_JUNK) x = A_NONE;
+`ifdef FV_ONE_HOST
+      if (k / NL != 0) x = A_NONE;  // only agent 0 acts (a narrower environment, for speed)
+`endif
       if ((fwd_fire && snp_hit[k]) || (ans_fire && !ans_junk && ans_hit[k])) x = A_NONE;
       if (rq_q[k] != RQ_NONE) x = A_NONE;
       if (x == A_RDS && st_q[k] != ST_I) x = A_NONE;
