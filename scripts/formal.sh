@@ -44,8 +44,6 @@ while IFS= read -r line; do
 done < "$table"
 field() { echo "$1" | awk -F'|' -v i="$2" '{ gsub(/^[ \t]+|[ \t]+$/, "", $i); print $i }'; }
 
-mkdir -p "$out" && out=$(cd "$out" && pwd)
-
 if [ $list -eq 1 ]; then
   for r in "${rows[@]}"; do field "$r" 1; done
   exit 0
