@@ -297,6 +297,9 @@ module cni_home_agent #(
   logic [NumAgents-1:0] x_upd_pend, x_upd_wbp, x_upd_wbgot;
   logic                 x_upd_evt;
   logic                 x_free;
+  logic                 x_conv;     // the PARK entry at park_idx becomes a SNOOP transaction
+  logic [NumAgents-1:0] x_conv_pend;
+  logic [4:0]           x_conv_grant;
   logic [TtW-1:0]       x_free_idx;
   logic [NumCnt-1:0]    x_cnt;
   state_e               x_next;
@@ -322,6 +325,13 @@ module cni_home_agent #(
                                       (d_state == DIR_X && d_sharers != c_bit) ||
                                       (c_op != cni_coh_pkg::OP_RDS && d_state == DIR_S &&
                                        (d_sharers & ~c_bit) != '0);
+
+  // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
+  // region), the other holders the directory names, and whether they must be snooped first.
+  wire [NumAgents-1:0] rel_bit    = NumAgents'(1) << tt_src_q[park_idx];
+  wire                 rel_shared = tt_op_q[park_idx] == cni_coh_pkg::OP_RDS && !c_ret_e;
+  wire [NumAgents-1:0] rel_others = (d_state == DIR_I) ? '0 : d_sharers & ~rel_bit;
+  wire                 rel_snoop  = rel_others != '0 && (d_state == DIR_X || !rel_shared);
 
   // Header for an answer to the current message.
   // (returns the packed bits: the pinned Yosys subset has no typedef return types)
@@ -363,6 +373,9 @@ module cni_home_agent #(
     x_upd_evt     = 1'b0;
     x_free        = 1'b0;
     x_free_idx    = c_ent;
+    x_conv        = 1'b0;
+    x_conv_pend   = '0;
+    x_conv_grant  = '0;
     x_cnt         = '0;
     x_next        = StIdle;
     snp_vec_d     = snp_vec_q;
@@ -445,23 +458,35 @@ module cni_home_agent #(
             x_dir_we = 1'b1;
             x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
             if (park_hit) begin
-              x_free     = 1'b1;
-              x_free_idx = park_idx;
-              x_out      = O_DAT;
-              x_hdr      = '0;
-              x_hdr.src  = agent_id_i;
-              x_hdr.dst  = tt_src_q[park_idx];
-              x_hdr.tag  = tt_tag_q[park_idx];
-              x_hdr.addr = DevBase + (48'(cur_line_q) << OffW);
-              x_hdr.len  = LEN_LINE;
-              if (tt_op_q[park_idx] == cni_coh_pkg::OP_RDS && !c_ret_e) begin
-                x_hdr.op = cni_coh_pkg::OP_DATA_S;
-                x_dir_wd = {1'b0, DIR_S, NumAgents'(1) << tt_src_q[park_idx]};
-              end else begin
-                x_hdr.op = cni_coh_pkg::OP_DATA_E;
-                x_dir_wd = {1'b0, DIR_X, NumAgents'(1) << tt_src_q[park_idx]};
-              end
+              // The parked request is answered as if it arrived now on the unarmed line: hosts
+              // the directory still names (the line was armed while held, or a snoop's grant
+              // landed after the ARM) are snooped first; the PARK entry becomes the SNOOP.
               x_cnt[CNT_RELEASED] = 1'b1;
+              if (rel_shared) begin
+                x_dir_wd = {1'b0, DIR_S, rel_others | rel_bit};
+              end else begin
+                x_dir_wd = {1'b0, DIR_X, rel_bit};
+              end
+              if (rel_snoop) begin
+                x_conv       = 1'b1;
+                x_conv_pend  = rel_others;
+                x_conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+                snp_vec_d    = rel_others;
+                snp_op_d     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
+                snp_ent_d    = park_idx;
+                x_next       = StSnoop;
+              end else begin
+                x_free     = 1'b1;
+                x_free_idx = park_idx;
+                x_out      = O_DAT;
+                x_hdr      = '0;
+                x_hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+                x_hdr.src  = agent_id_i;
+                x_hdr.dst  = tt_src_q[park_idx];
+                x_hdr.tag  = tt_tag_q[park_idx];
+                x_hdr.addr = DevBase + (48'(cur_line_q) << OffW);
+                x_hdr.len  = LEN_LINE;
+              end
             end
           end
           default: begin  // CMD_RECALL
@@ -841,6 +866,14 @@ module cni_home_agent #(
         if (x_free) begin
           tt_valid_q[x_free_idx] <= 1'b0;
           tt_evt_q[x_free_idx]   <= 1'b0;
+        end
+        if (x_conv) begin
+          tt_kind_q[park_idx]  <= K_SNOOP;
+          tt_evt_q[park_idx]   <= 1'b0;
+          tt_grant_q[park_idx] <= x_conv_grant;
+          tt_pend_q[park_idx]  <= x_conv_pend;
+          tt_wbp_q[park_idx]   <= '0;
+          tt_wbgot_q[park_idx] <= '0;
         end
       end
       if (state_q == StGrant && gnt_ready) tt_valid_q[gnt_ent_q] <= 1'b0;

@@ -196,6 +196,36 @@ TEST_F(PioChannel, InvalidationCrossingRequestOnOtherLineOfPair) {
   EXPECT_EQ(expect(Op::DataE, kHost1, g1(0)).data, bloom(args));
 }
 
+// Another host (a second core, a prefetch) takes the payload line right behind the recall's
+// answer, before the engine has armed it. The line is then armed while that host holds it; the
+// RELEASE that answers the next exchange's parked read must invalidate that host first, or two
+// hosts would hold the line writable (found by the formal check home_release_holder).
+TEST_F(PioChannel, ReleaseSnoopsAHostThatTookThePayloadLineBeforeItWasArmed) {
+  acquire(kHost1, g1(0));
+  Addr a = g0(0), b = g1(0);
+  ep->send(req(Op::RdS, kHost1, a, 1));
+  Msg f = expect(Op::FwdInv, kHost1, b);
+  ep->send(snoop_answer(f, true, Line{}));
+  ep->send(req(Op::RdX, kHost2, b, 2));  // right behind the snoop answer
+  Msg d = expect(Op::DataE, kHost1, a);
+  EXPECT_EQ(d.data, bloom(Line{}));
+  Msg g = expect(Op::DataE, kHost2, b);  // granted from memory before the ARM
+  EXPECT_EQ(g.tag, 2);
+  // Next exchange: host 1 reads B, which parks; the engine recalls A from host 1 and RELEASEs
+  // B: host 2 must be invalidated (with its dirty copy) before host 1 gets B.
+  Line args{};
+  args[3] = 77;
+  ep->send(req(Op::RdS, kHost1, b, 3));
+  Msg fa = expect(Op::FwdInv, kHost1, a);
+  ep->send(snoop_answer(fa, true, args));
+  Msg fb = expect(Op::FwdInv, kHost2, b);
+  expect_silence(30);  // no grant while host 2 still holds B
+  ep->send(snoop_answer(fb, true, pattern(9)));
+  Msg d2 = expect(Op::DataE, kHost1, b);
+  EXPECT_EQ(d2.tag, 3);
+  EXPECT_EQ(ep->counter(csr::kReleased), 2u);
+}
+
 TEST_F(PioChannel, ParkedRequestTimesOutThenReissueSucceeds) {
   ep->csr_write(csr::kParkTimeout, 60);
   acquire(kHost1, g1(0));
