@@ -9,7 +9,11 @@
 //   en_i   - access this cycle
 //   we_i   - write (with en_i); a write does not update rd_o
 //   addr_i, wd_i, rd_o
-// Both ports writing one word in one cycle is undefined; the OpenCNI users never do it.
+// Both ports writing one word in one cycle is undefined, and so is what a port reads in the
+// cycle the other port writes the same word: block RAMs do not define either (ECP5 DP16KD,
+// Xilinx RAMB36 in the mode used here), and saying so (`no_rw_check`) is what lets Yosys map a
+// same-clock true dual-port memory to them instead of flip-flops. The simulation check below
+// flags both cases.
 `default_nettype none
 
 module cni_dpram #(
@@ -30,7 +34,7 @@ module cni_dpram #(
   output logic [Width-1:0]      b_rd_o
 );
 
-  logic [Width-1:0] mem_q [Words];
+  (* no_rw_check *) logic [Width-1:0] mem_q [Words];
 
   always_ff @(posedge clk_i) begin
     if (a_en_i) begin
@@ -45,5 +49,15 @@ module cni_dpram #(
       else b_rd_o <= mem_q[b_addr_i];
     end
   end
+
+  // ---- checks (simulation) --------------------------------------------------------------------
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (a_en_i && b_en_i && a_addr_i == b_addr_i && (a_we_i || b_we_i)) begin
+      $error("cni_dpram: port %s writes word %0d while port %s accesses it", a_we_i ? "a" : "b",
+             a_addr_i, a_we_i ? "b" : "a");
+    end
+  end
+`endif
 
 endmodule
