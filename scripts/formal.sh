@@ -7,9 +7,8 @@
 # --short (default) runs each check at its short depth (what `make test` runs through CTest),
 # --deep at its deep depth (`make formal`). With no CHECK, every check runs. A check passes when
 # its result is the expected one: `pass`, or `fail:<assertion>` for an injected bug, which must
-# be caught by that assertion (among any others it trips), or `rtlbug:<assertion>` for an open
-# RTL bug the check demonstrates (reported, not counted as a failure; the CTest test is
-# disabled). Exit status 0 when every check did as expected.
+# be caught by that assertion (among any others it trips). Exit status 0 when every check did
+# as expected.
 # Work files and counterexample traces (trace.vcd) go to DIR/<check> (default build/formal).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,7 +124,7 @@ run_check() {
     result=fail
     # An injected bug may trip another assertion first: go on until the expected one fails.
     case "$expect" in
-      fail:*|rtlbug:*)
+      fail:*)
         if ! grep -q "Assert failed in [^:]*: ${expect#*:}\( \|$\)" "$log"; then
           (cd "$dir" && $SMTBMC -s "$solver" --keep-going -t "$depth" --dump-vcd trace.vcd \
              model.smt2 >> "$log" 2>&1) || true
@@ -147,16 +146,13 @@ run_check() {
   local secs=$((SECONDS - t0)) ok=1 what
   case "$expect" in
     pass) [ "$result" = pass ] || [ "$result" = proved ] || ok=0 ;;
-    fail:*|rtlbug:*)
+    fail:*)
       [ "$result" = fail ] && [[ ",$failed," == *",${expect#*:},"* ]] || ok=0 ;;
     *) echo "formal: $name: bad expectation '$expect'" >&2; return 1 ;;
   esac
   what="$mode depth $depth: $result${failed:+ ($failed)}"
   [ "$result" = induction-failed ] && [ "$expect" = pass ] && ok=0
-  if [ $ok -eq 1 ] && [ "${expect%%:*}" = rtlbug ]; then
-    echo "formal: $name KNOWN RTL BUG ($what; docs/formal.md, trace $dir/trace.vcd, ${secs}s)"
-    return 0
-  elif [ $ok -eq 1 ]; then
+  if [ $ok -eq 1 ]; then
     echo "formal: $name ok ($what, expected $expect, ${secs}s)"
     return 0
   fi

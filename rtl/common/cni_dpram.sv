@@ -53,10 +53,8 @@ module cni_dpram #(
   // ---- checks (simulation) --------------------------------------------------------------------
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (a_en_i && b_en_i && a_addr_i == b_addr_i && (a_we_i || b_we_i)) begin
-      $error("cni_dpram: port %s writes word %0d while port %s accesses it", a_we_i ? "a" : "b",
-             a_addr_i, a_we_i ? "b" : "a");
-    end
+    assert (!(a_en_i && b_en_i && a_addr_i == b_addr_i && (a_we_i || b_we_i)))
+      else $error("cni_dpram: one port writes a word the other port accesses in the same cycle");
   end
 `endif
 

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: Apache-2.0
+// Formal harness (not synthesizable: free inputs, assertions) for cni_home_agent: an abstract
+// environment of NA host caching agents that follow docs/protocol.md on NL tracked lines, a
+// device engine that issues ARM/RECALL/RELEASE/DISARM under its documented contract, and
+// malformed traffic; assertions for single-writer-or-many-readers, no answer without a request,
+// and (with FV_LIVE) every accepted request answered within AnswerBound cycles.
+// Properties, assumptions and why they are the protocol's rules: docs/formal.md.
+//
+// Parameters:
+//   NA          - host caching agents (ids 0..NA-1); also the home's NumAgents
+//   NL          - lines the hosts use (device lines 0, 1, 3: regions 0, 1, 2); 1..3
+//   MaxTimeout  - PARK_TIMEOUT is a free constant in 0..MaxTimeout (FV_LIVE: exactly this)
+//   Fair        - FV_LIVE: a pending snoop answer or issued request waits at most Fair cycles
+//                 for its channel once the channel is free; a stalled output at most Fair cycles
+//   CmdGap      - FV_LIVE: cycles between engine commands
+//   AnswerBound - FV_LIVE: cycles within which every accepted request must be answered
+// Ports: every input is chosen freely by the solver in every step (the environment's choices).
+//
+// Defines: FV_LIVE (fair environment, bounded-answer property, no malformed traffic),
+// FV_NO_JUNK (no malformed traffic), FV_NO_STALL (outputs never stalled), FV_ONE_HOST (only
+// agent 0 sends requests),
+// FV_WEAK_ENGINE (the engine may ARM a line hosts still hold or request: see docs/formal.md),
+// FV_BUG_* (injected bugs, each must make one assertion fail).
+`default_nettype none
+`ifdef FV_LIVE
+`define FV_NO_JUNK
+`endif
+
+module cni_nonsynth_fv_home #(
+  parameter int NA          = 2,
+  parameter int NL          = 2,
+  parameter int MaxTimeout  = 3,
+  parameter int Fair        = 2,
+  parameter int CmdGap      = 6,
+  parameter int AnswerBound = 40,
+  localparam int NS       = NA * NL,        // agent x line slots
+  localparam int SW       = $clog2(NS + NA + 1),
+  localparam int NumLines = 1 + 2 + 2 + 1 + 2 + 1,  // MemLines=1, CPairs=1, NOvfA=NOvfB=1
+  localparam int LW       = $clog2(NumLines),
+  localparam int HW       = cni_coh_pkg::HDR_W
+) (
+  input wire logic                 clk_i,
+  // host agents: one action per agent per cycle on one line
+  input wire logic [NA*3-1:0]      act_i,
+  input wire logic [NA*2-1:0]      act_line_i,
+  input wire logic                 snp_dirty_i,    // a writable holder answers with data
+  // request / snoop-answer channels into the home: which pending message goes next
+  input wire logic                 rq_pick_en_i,
+  input wire logic [SW-1:0]        rq_pick_i,
+  input wire logic                 rs_pick_en_i,
+  input wire logic [SW-1:0]        rs_pick_i,
+  input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / answer / FWD / DAT
+  input wire logic                 fwd_en_i,
+  input wire logic                 dat_en_i,
+  // engine
+  input wire logic                 cmd_en_i,
+  input wire logic [1:0]           cmd_op_i,
+  input wire logic [LW-1:0]        cmd_line_i,
+  input wire logic                 evt_ready_i,
+  // outputs of the home: the hosts may stall them
+  input wire logic                 ofwd_ready_i,
+  input wire logic                 orsp_ready_i,
+  input wire logic                 odat_ready_i,
+  input wire logic                 hold_i,
+  // configuration
+  input wire logic [3:0]           ret_excl_i,
+  input wire logic [31:0]          timeout_i
+);
+  localparam logic [3:0]  HOME = 4'd15;
+  localparam logic [47:0] DEV_BASE = 48'h10_0000_0000;
+  localparam logic [7:0]  LEN_LINE = 8'd64;
+  localparam logic [7:0]  JUNK_TAG = 8'hFF;
+  // cache states of a host agent (E and M are one state: the home cannot tell them apart)
+  localparam logic [1:0] ST_I = 2'd0, ST_S = 2'd1, ST_W = 2'd2;
+  // outstanding request of a slot
+  localparam logic [2:0] RQ_NONE = 3'd0, RQ_RDS = 3'd1, RQ_RDX = 3'd2, RQ_UPG = 3'd3, RQ_WB = 3'd4;
+  // host actions
+  localparam logic [2:0] A_NONE = 3'd0, A_RDS = 3'd1, A_RDX = 3'd2, A_UPG = 3'd3, A_EVICT = 3'd4,
+                         A_DROP = 3'd5, A_JUNK = 3'd6;
+
+  if (NL < 1 || NL > 3) $error("NL must be 1..3");
+
+  // Reset in step 0 only.
+  logic rst_q = 1'b1;
+  always_ff @(posedge clk_i) rst_q <= 1'b0;
+  wire rst_n = !rst_q;
+
+  function automatic logic [LW-1:0] line_of(input int l);
+    line_of = (l == 0) ? LW'(0) : (l == 1) ? LW'(1) : LW'(3);
+  endfunction
+  function automatic logic [47:0] addr_of(input int l);
+    addr_of = DEV_BASE + (48'(line_of(l)) << 6);
+  endfunction
+
+  // ---- environment state ----------------------------------------------------------------------
+  logic [1:0] st_q  [NS];  // cache state
+  logic [2:0] rq_q  [NS];  // outstanding request
+  logic       dlv_q [NS];  // ... accepted by the home
+  logic [7:0] age_q [NS];  // cycles since acceptance (FV_LIVE)
+  logic [3:0] iage_q[NS];  // cycles since issue, not yet accepted (FV_LIVE fairness)
+  logic       sa_v_q[NS];  // snoop answer on its way to the home
+  logic       sa_d_q[NS];  //   SnpData (else SnpAck)
+  logic       sa_w_q[NS];  //   WBP flag
+  logic [7:0] sa_t_q[NS];  //   tag (the home's entry)
+  logic [3:0] sa_age_q[NS];
+  logic [NA-1:0] jk_v_q, jk_dlv_q;  // malformed request outstanding / accepted
+  logic [NumLines-1:0] armed_q;     // lines the engine has armed
+
+  // presenters (what each inbound channel of the home shows; stable until taken)
+  logic                rqp_v_q, rsp_v_q, fwp_v_q, dtp_v_q, cmp_v_q;
+  logic [SW-1:0]       rqp_s_q, rsp_s_q;
+  cni_coh_pkg::hdr_t   rqp_hdr_q, rsp_hdr_q, fwp_hdr_q, dtp_hdr_q;
+  logic [1:0]          cmp_op_q;
+  logic [LW-1:0]       cmp_line_q;
+  logic [3:0]          cmd_gap_q;
+  logic [31:0]         tmo_q;
+  logic [3:0]          ret_excl_q;  // RET_EXCL: a free constant per run
+  logic [3:0]          stall_fwd_q, stall_rsp_q, stall_dat_q;
+
+  // ---- the home agent -------------------------------------------------------------------------
+  // FV_NO_STALL: the hosts take every message at once (fewer interleavings, for short runs)
+`ifdef FV_NO_STALL
+  wire ofwd_ready = 1'b1, orsp_ready = 1'b1, odat_ready = 1'b1;
+`else
+  wire ofwd_ready = ofwd_ready_i, orsp_ready = orsp_ready_i, odat_ready = odat_ready_i;
+`endif
+  logic req_ready, rsp_ready, fwd_ready, dat_ready, cmd_ready;
+  logic ofwd_valid, orsp_valid, odat_valid, evt_valid;
+  cni_coh_pkg::hdr_t ofwd_hdr, orsp_hdr_raw, odat_hdr_raw, orsp_hdr, odat_hdr;
+  logic [511:0] odat_data, mem_wdata;
+  logic mem_en, mem_we;
+  logic [LW-1:0] mem_addr, evt_line;
+  logic [0:0] evt_kind;
+  logic [14:0] cnt;
+  logic init_done;
+  logic orsp_valid_raw, odat_valid_raw, orsp_ready_dut, odat_ready_dut;
+
+  cni_home_agent #(
+    .LineBytes(64), .NumAgents(NA), .DevBase(DEV_BASE), .MemLines(1), .CPairs(1), .NOvfA(1),
+    .NOvfB(1), .TtEntries(8), .TtReserve(2)
+  ) u_dut (
+    .clk_i, .rst_ni(rst_n), .agent_id_i(HOME),
+    .req_valid_i(rqp_v_q), .req_ready_o(req_ready), .req_hdr_i(rqp_hdr_q), .req_data_i('0),
+    .rsp_valid_i(rsp_v_q), .rsp_ready_o(rsp_ready), .rsp_hdr_i(rsp_hdr_q), .rsp_data_i('0),
+    .fwd_valid_i(fwp_v_q), .fwd_ready_o(fwd_ready), .fwd_hdr_i(fwp_hdr_q),
+    .dat_valid_i(dtp_v_q), .dat_ready_o(dat_ready), .dat_hdr_i(dtp_hdr_q),
+    .ofwd_valid_o(ofwd_valid), .ofwd_ready_i(ofwd_ready), .ofwd_hdr_o(ofwd_hdr), .ofwd_hold_i(hold),
+    .orsp_valid_o(orsp_valid_raw), .orsp_ready_i(orsp_ready_dut), .orsp_hdr_o(orsp_hdr_raw),
+    .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
+    .odat_data_o(odat_data),
+    .evt_valid_o(evt_valid), .evt_ready_i, .evt_kind_o(evt_kind), .evt_line_o(evt_line),
+    .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_line_i(cmp_line_q),
+    .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
+    .mem_rdata_i('0),  // data is abstracted away: no property looks at it
+    .cfg_ret_excl_i(ret_excl_q), .cfg_park_timeout_i(tmo_q), .cnt_o(cnt),
+    .init_done_o(init_done)
+  );
+
+  // The home's current input source (probe, connected by scripts/formal.sh): SRC_TMO = 0 means
+  // the answer leaving now is a park-timeout Retry.
+  (* keep, fv_probe = "u_dut.cur_src_q" *) wire [2:0] probe_cur_src;
+  wire u_dut_cur_src_tmo = probe_cur_src == 3'd0;
+
+  // ---- injected bugs: corrupt the home's output ports (tests that must FAIL) --------------------
+  // FV_BUG_GRANT_E: a DataS grant leaves as DataE (two writers / writer + readers).
+  // FV_BUG_RETRY_DST: a Retry goes to the next agent (an answer nobody asked for).
+  // FV_BUG_DROP_RETRY: a timeout Retry is swallowed (the request is never answered).
+  always_comb begin
+    orsp_hdr       = orsp_hdr_raw;
+    odat_hdr       = odat_hdr_raw;
+    orsp_valid     = orsp_valid_raw;
+    odat_valid     = odat_valid_raw;
+    orsp_ready_dut = orsp_ready;
+    odat_ready_dut = odat_ready;
+`ifdef FV_BUG_GRANT_E
+    if (odat_hdr_raw.op == cni_coh_pkg::OP_DATA_S) odat_hdr.op = cni_coh_pkg::OP_DATA_E;
+`endif
+`ifdef FV_BUG_RETRY_DST
+    if (orsp_hdr_raw.op == cni_coh_pkg::OP_RETRY) orsp_hdr.dst = (orsp_hdr_raw.dst == 4'(NA - 1)) ? 4'd0 : orsp_hdr_raw.dst + 4'd1;
+`endif
+`ifdef FV_BUG_DROP_RETRY
+    if (orsp_hdr_raw.op == cni_coh_pkg::OP_RETRY && u_dut_cur_src_tmo) begin
+      orsp_valid     = 1'b0;   // never reaches the host...
+      orsp_ready_dut = 1'b1;   // ...but the home believes it was sent
+    end
+`endif
+  end
+`ifdef FV_NO_JUNK
+  wire hold = 1'b0;
+`else
+  wire hold = hold_i;
+`endif
+
+  // ---- handshakes ---------------------------------------------------------------------------
+  wire acc_req  = rqp_v_q && req_ready;
+  wire acc_rsp  = rsp_v_q && rsp_ready;
+  wire acc_cmd  = cmp_v_q && cmd_ready;
+  wire fwd_fire = ofwd_valid && ofwd_ready;
+  wire rsp_fire = orsp_valid && orsp_ready;
+  wire dat_fire = odat_valid && odat_ready;
+
+  // The answer (RSP or DAT channel) leaving the home this cycle, and the slot it names; the
+  // snoop leaving the home this cycle, and the slot it names.
+  cni_coh_pkg::hdr_t ans;
+  logic ans_fire, ans_junk;
+  logic [NS-1:0] ans_hit, snp_hit;
+  always_comb begin
+    ans      = dat_fire ? odat_hdr : orsp_hdr;
+    ans_fire = (dat_fire || rsp_fire) && ans.op != cni_coh_pkg::OP_SNP_ACK;
+    ans_junk = {1'b0, ans.dst} < 5'(NA) && ans.tag == JUNK_TAG;
+    for (int k = 0; k < NS; k++) begin
+      ans_hit[k] = ans.dst == 4'(k / NL) && ans.tag == 8'(k % NL) && ans.addr == addr_of(k % NL);
+      snp_hit[k] = ofwd_hdr.dst == 4'(k / NL) && ofwd_hdr.addr == addr_of(k % NL);
+    end
+  end
+  wire ans_slot_ok = |ans_hit;
+  wire snp_slot_ok = |snp_hit;
+
+  // ================================ properties ====================================================
+  // (1) single writer or many readers, on every tracked line
+  logic [NL-1:0] swmr_ok;
+  always_comb begin
+    for (int l = 0; l < NL; l++) begin
+      logic [2:0] w;
+      logic       r;
+      w = '0;
+      r = 1'b0;
+      for (int a = 0; a < NA; a++) begin
+        if (st_q[a*NL+l] == ST_W) w = w + 3'd1;
+        if (st_q[a*NL+l] == ST_S) r = 1'b1;
+      end
+      swmr_ok[l] = (w <= 3'd1) && (w == 3'd0 || !r);
+    end
+  end
+
+  // (2) every answer (DataS/E/M, UpgAck, WbAck, Retry, Error) answers a request the agent has
+  // outstanding and accepted, and fits it; a SnpAck only answers a FWD taken this cycle.
+  logic ans_requested, ans_fits, snp_busy;
+  always_comb begin
+    ans_requested = 1'b0;
+    ans_fits      = 1'b0;
+    snp_busy      = 1'b0;
+    if (ans_junk) begin
+      for (int a = 0; a < NA; a++) begin
+        if (ans.dst == 4'(a)) begin
+          ans_requested = jk_v_q[a] && (jk_dlv_q[a] || (acc_req && rqp_s_q == SW'(NS + a)));
+        end
+      end
+      ans_fits = ans.op == cni_coh_pkg::OP_ERROR;
+    end
+    for (int k = 0; k < NS; k++) begin
+      if (!ans_junk && ans_hit[k]) begin
+        ans_requested = rq_q[k] != RQ_NONE && (dlv_q[k] || (acc_req && rqp_s_q == SW'(k)));
+        unique case (ans.op)
+          cni_coh_pkg::OP_DATA_S:  ans_fits = rq_q[k] == RQ_RDS;
+          cni_coh_pkg::OP_DATA_E,
+          cni_coh_pkg::OP_DATA_M:  ans_fits = rq_q[k] == RQ_RDS || rq_q[k] == RQ_RDX ||
+                                              rq_q[k] == RQ_UPG;
+          cni_coh_pkg::OP_UPG_ACK: ans_fits = rq_q[k] == RQ_UPG && st_q[k] == ST_S;
+          cni_coh_pkg::OP_WB_ACK:  ans_fits = rq_q[k] == RQ_WB;
+          cni_coh_pkg::OP_RETRY:   ans_fits = rq_q[k] == RQ_RDS || rq_q[k] == RQ_RDX ||
+                                              rq_q[k] == RQ_UPG;
+          cni_coh_pkg::OP_ERROR:   ans_fits = 1'b1;
+          default:                 ans_fits = 1'b0;
+        endcase
+      end
+      if (snp_hit[k] && sa_v_q[k]) snp_busy = 1'b1;
+    end
+  end
+
+  always_comb begin
+    if (!rst_q) begin
+      p_swmr:          assert (&swmr_ok);
+      p_resp_requested: assert (!ans_fire || ans_requested);
+      p_resp_fits:     assert (!ans_fire || ans_fits);
+      // the hosts here send only well-formed requests: Error only answers the malformed ones
+      p_no_error:      assert (!ans_fire || ans.op != cni_coh_pkg::OP_ERROR || ans_junk);
+      p_snpack_answers_fwd: assert (!((rsp_fire) && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK) ||
+                                    (fwp_v_q && fwd_ready && orsp_hdr.dst == fwp_hdr_q.src &&
+                                     orsp_hdr.tag == fwp_hdr_q.tag));
+      // a snoop goes to a host that holds a tracked line, is FwdInv/FwdDown, names a table
+      // entry, and never reaches an agent whose answer for that line is still on its way
+      p_snoop_ok:      assert (!fwd_fire || (snp_slot_ok && !snp_busy &&
+                               ofwd_hdr.tag < 8'd8 &&
+                               (ofwd_hdr.op == cni_coh_pkg::OP_FWD_INV ||
+                                ofwd_hdr.op == cni_coh_pkg::OP_FWD_DOWN)));
+    end
+  end
+
+`ifdef FV_LIVE
+  // (3) every accepted request is answered within AnswerBound cycles
+  logic late;
+  always_comb begin
+    late = 1'b0;
+    for (int s = 0; s < NS; s++) begin
+      if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] >= 8'(AnswerBound)) late = 1'b1;
+    end
+    if (!rst_q) p_answer_bound: assert (!late);
+  end
+`endif
+
+  // ================================ environment ===================================================
+  // Host actions this cycle, per slot (masked: no action on a slot that receives a message
+  // this cycle, nor a new request on a line the engine is arming), and malformed requests.
+  logic [2:0]    act [NS];
+  logic [NA-1:0] act_junk;
+  logic          cmd_pick;
+  logic [1:0]    cmd_pick_op;
+  logic [LW-1:0] cmd_pick_line;
+  logic [NumLines-1:0] armed_nx;
+
+  always_comb begin
+    armed_nx = armed_q;
+    if (acc_cmd) begin
+      if (cmp_op_q == cni_coh_pkg::CMD_ARM) armed_nx[cmp_line_q] = 1'b1;
+      if (cmp_op_q == cni_coh_pkg::CMD_RELEASE || cmp_op_q == cni_coh_pkg::CMD_DISARM)
+        armed_nx[cmp_line_q] = 1'b0;
+    end
+  end
+
+  // a line no host holds, asks for or answers a snoop on (what the engine's RECALL leaves)
+  function automatic logic quiet(input logic [LW-1:0] line);
+    quiet = 1'b1;
+    for (int l = 0; l < NL; l++) begin
+      if (line == line_of(l)) begin
+        for (int a = 0; a < NA; a++) begin
+          if (st_q[a*NL+l] != ST_I || rq_q[a*NL+l] != RQ_NONE || sa_v_q[a*NL+l]) quiet = 1'b0;
+        end
+      end
+    end
+  endfunction
+
+  // engine commands
+  wire cmp_free = !cmp_v_q || acc_cmd;
+  always_comb begin
+    cmd_pick      = cmd_en_i && cmp_free && init_done;
+    cmd_pick_op   = cmd_op_i;
+    cmd_pick_line = cmd_line_i;
+`ifdef FV_LIVE
+    if (cmd_gap_q < 4'(CmdGap)) cmd_pick = 1'b0;
+`endif
+  end
+  always_comb begin
+    if (!rst_q && cmd_pick) begin
+      a_cmd_line:   assume (cmd_pick_line < LW'(NumLines));
+      // engines never RECALL an armed line, and never ARM a line twice
+      a_cmd_recall: assume (cmd_pick_op != cni_coh_pkg::CMD_RECALL || !armed_nx[cmd_pick_line]);
+      a_cmd_arm:    assume (cmd_pick_op != cni_coh_pkg::CMD_ARM || !armed_nx[cmd_pick_line]);
+`ifndef FV_WEAK_ENGINE
+      // ... and ARM only a line the hosts have left alone (recalled, nothing asked since)
+      a_cmd_quiet:  assume (cmd_pick_op != cni_coh_pkg::CMD_ARM || quiet(cmd_pick_line));
+`endif
+    end
+  end
+  // lines an ARM is on its way to: hosts leave them alone
+  function automatic logic arming(input int l);
+`ifdef FV_WEAK_ENGINE
+    arming = 1'b0;
+`else
+    arming = (cmp_v_q && cmp_op_q == cni_coh_pkg::CMD_ARM && cmp_line_q == line_of(l)) ||
+             (cmd_pick && cmd_pick_op == cni_coh_pkg::CMD_ARM && cmd_pick_line == line_of(l));
+`endif
+  endfunction
+
+  always_comb begin
+    for (int a = 0; a < NA; a++) begin
+`ifdef FV_NO_JUNK
+      act_junk[a] = 1'b0;
+`else
+      act_junk[a] = init_done && act_i[a*3 +: 3] == A_JUNK && !jk_v_q[a];
+`endif
+    end
+    for (int k = 0; k < NS; k++) begin
+      logic [2:0] x;
+      x = act_i[(k / NL)*3 +: 3];
+      if (!init_done || act_line_i[(k / NL)*2 +: 2] != 2'(k % NL) || x == A_JUNK) x = A_NONE;
+`ifdef FV_ONE_HOST
+      if (k / NL != 0) x = A_NONE;  // only agent 0 acts (a narrower environment, for speed)
+`endif
+      if ((fwd_fire && snp_hit[k]) || (ans_fire && !ans_junk && ans_hit[k])) x = A_NONE;
+      if (rq_q[k] != RQ_NONE) x = A_NONE;
+      if (x == A_RDS && st_q[k] != ST_I) x = A_NONE;
+      if (x == A_RDX && st_q[k] == ST_W) x = A_NONE;
+      if (x == A_UPG && st_q[k] != ST_S) x = A_NONE;
+      if (x == A_EVICT && st_q[k] != ST_W) x = A_NONE;
+      if (x == A_DROP && st_q[k] == ST_I) x = A_NONE;
+      if ((x == A_RDS || x == A_RDX || x == A_UPG) && arming(k % NL)) x = A_NONE;
+      if (x > A_DROP) x = A_NONE;
+      act[k] = x;
+    end
+  end
+
+  // Inbound channel presenters: a free presenter may take any pending message.
+  wire rqp_free = !rqp_v_q || acc_req;
+  wire rsp_free = !rsp_v_q || acc_rsp;
+  logic rq_cand_ok, rq_cand_old, rq_any_old, rs_cand_ok, rs_cand_old, rs_any_old, rs_junk;
+  cni_coh_pkg::hdr_t rq_cand_hdr, rs_cand_hdr;
+  always_comb begin
+    rq_cand_ok  = 1'b0;
+    rq_cand_old = 1'b0;
+    rq_cand_hdr = '0;
+    rq_any_old  = 1'b0;
+    for (int k = 0; k < NS; k++) begin
+      logic pend;
+      pend = rq_q[k] != RQ_NONE && !dlv_q[k] && !(rqp_v_q && rqp_s_q == SW'(k));
+      if (pend && iage_q[k] >= 4'(Fair)) rq_any_old = 1'b1;
+      if (rq_pick_i == SW'(k)) begin
+        rq_cand_ok       = pend;
+        rq_cand_old      = iage_q[k] >= 4'(Fair);
+        rq_cand_hdr.op   = (rq_q[k] == RQ_RDS) ? cni_coh_pkg::OP_RDS :
+                           (rq_q[k] == RQ_RDX) ? cni_coh_pkg::OP_RDX :
+                           (rq_q[k] == RQ_UPG) ? cni_coh_pkg::OP_UPG : cni_coh_pkg::OP_WB;
+        rq_cand_hdr.src  = 4'(k / NL);
+        rq_cand_hdr.dst  = HOME;
+        rq_cand_hdr.tag  = 8'(k % NL);
+        rq_cand_hdr.len  = (rq_q[k] == RQ_WB) ? LEN_LINE : 8'd0;
+        rq_cand_hdr.addr = addr_of(k % NL);
+      end
+    end
+    for (int a = 0; a < NA; a++) begin
+      if (rq_pick_i == SW'(NS + a)) begin
+        rq_cand_ok  = jk_v_q[a] && !jk_dlv_q[a] && !(rqp_v_q && rqp_s_q == SW'(NS + a));
+        rq_cand_hdr = junk_hdr_i;
+        rq_cand_hdr.src = 4'(a);
+        rq_cand_hdr.tag = JUNK_TAG;
+      end
+    end
+  end
+  always_comb begin
+    rs_cand_ok  = 1'b0;
+    rs_cand_old = 1'b0;
+    rs_cand_hdr = '0;
+    rs_any_old  = 1'b0;
+    rs_junk     = 1'b0;
+    for (int k = 0; k < NS; k++) begin
+      logic pend;
+      pend = sa_v_q[k] && !(rsp_v_q && rsp_s_q == SW'(k));
+      if (pend && sa_age_q[k] >= 4'(Fair)) rs_any_old = 1'b1;
+      if (rs_pick_i == SW'(k)) begin
+        rs_cand_ok       = pend;
+        rs_cand_old      = sa_age_q[k] >= 4'(Fair);
+        rs_cand_hdr.op   = sa_d_q[k] ? cni_coh_pkg::OP_SNP_DATA : cni_coh_pkg::OP_SNP_ACK;
+        rs_cand_hdr.src  = 4'(k / NL);
+        rs_cand_hdr.dst  = HOME;
+        rs_cand_hdr.tag  = sa_t_q[k];
+        rs_cand_hdr.flags[cni_coh_pkg::FLAG_WBP] = sa_w_q[k];
+        rs_cand_hdr.len  = sa_d_q[k] ? LEN_LINE : 8'd0;
+        rs_cand_hdr.addr = addr_of(k % NL);
+      end
+    end
+`ifndef FV_NO_JUNK
+    if (rs_pick_i >= SW'(NS)) begin
+      rs_junk     = 1'b1;
+      rs_cand_ok  = 1'b1;
+      rs_cand_hdr = junk_hdr_i;
+    end
+`endif
+  end
+
+  // Malformed messages are malformed in a way the home can see (format, not content).
+  function automatic logic bad_format(input cni_coh_pkg::hdr_t h, input logic is_req);
+    logic op_ok, len_ok;
+    if (is_req) begin
+      op_ok  = h.op == cni_coh_pkg::OP_RDS || h.op == cni_coh_pkg::OP_RDX ||
+               h.op == cni_coh_pkg::OP_UPG || h.op == cni_coh_pkg::OP_WB;
+      len_ok = h.len == ((h.op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
+    end else begin
+      op_ok  = h.op == cni_coh_pkg::OP_SNP_ACK || h.op == cni_coh_pkg::OP_SNP_DATA;
+      len_ok = h.len == ((h.op == cni_coh_pkg::OP_SNP_DATA) ? LEN_LINE : 8'd0);
+    end
+    bad_format = !op_ok || !len_ok || h.dst != HOME || {1'b0, h.src} >= 5'(NA) ||
+                 h.addr[5:0] != '0 || h.addr < DEV_BASE ||
+                 h.addr >= DEV_BASE + 48'(NumLines * 64);
+  endfunction
+
+  wire rq_pick = rq_pick_en_i && rqp_free && rq_cand_ok && init_done;
+  wire rs_pick = rs_pick_en_i && rsp_free && rs_cand_ok && init_done;
+  always_comb begin
+    if (!rst_q) begin
+      if (rq_pick && rq_pick_i >= SW'(NS)) a_junk_req: assume (bad_format(rq_cand_hdr, 1'b1));
+      if (rs_pick && rs_junk) a_junk_rsp: assume (bad_format(rs_cand_hdr, 1'b0));
+`ifdef FV_LIVE
+      // fairness: a message that has waited Fair cycles goes next once its channel is free
+      a_fair_req: assume (!(rqp_free && rq_any_old) || (rq_pick && rq_cand_old));
+      a_fair_rsp: assume (!(rsp_free && rs_any_old) || (rs_pick && rs_cand_old));
+      // hosts stall the home's outputs at most Fair cycles
+      a_fair_fwd: assume (!(ofwd_valid && stall_fwd_q >= 4'(Fair)) || ofwd_ready);
+      a_fair_ors: assume (!(orsp_valid && stall_rsp_q >= 4'(Fair)) || orsp_ready);
+      a_fair_odt: assume (!(odat_valid && stall_dat_q >= 4'(Fair)) || odat_ready);
+`endif
+    end
+  end
+
+  // ---- state update ------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (rst_q) begin
+      for (int s = 0; s < NS; s++) begin
+        st_q[s]   <= ST_I;
+        rq_q[s]   <= RQ_NONE;
+        dlv_q[s]  <= 1'b0;
+        age_q[s]  <= '0;
+        iage_q[s] <= '0;
+        sa_v_q[s] <= 1'b0;
+        sa_d_q[s] <= 1'b0;
+        sa_w_q[s] <= 1'b0;
+        sa_t_q[s] <= '0;
+        sa_age_q[s] <= '0;
+      end
+      jk_v_q    <= '0;
+      jk_dlv_q  <= '0;
+      armed_q   <= '0;
+      rqp_v_q   <= 1'b0;
+      rsp_v_q   <= 1'b0;
+      fwp_v_q   <= 1'b0;
+      dtp_v_q   <= 1'b0;
+      cmp_v_q   <= 1'b0;
+      rqp_s_q   <= '0;
+      rsp_s_q   <= '0;
+      rqp_hdr_q <= '0;
+      rsp_hdr_q <= '0;
+      fwp_hdr_q <= '0;
+      dtp_hdr_q <= '0;
+      cmp_op_q  <= '0;
+      cmp_line_q <= '0;
+      cmd_gap_q <= '0;
+      ret_excl_q <= ret_excl_i;
+`ifdef FV_LIVE
+      tmo_q     <= 32'(MaxTimeout);
+`else
+      tmo_q     <= (timeout_i <= 32'(MaxTimeout)) ? timeout_i : 32'(MaxTimeout);
+`endif
+      stall_fwd_q <= '0;
+      stall_rsp_q <= '0;
+      stall_dat_q <= '0;
+    end else begin
+      // ages
+      for (int s = 0; s < NS; s++) begin
+        if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] != 8'hFF) age_q[s] <= age_q[s] + 1'b1;
+        if (rq_q[s] != RQ_NONE && !dlv_q[s] && iage_q[s] != 4'hF) iage_q[s] <= iage_q[s] + 1'b1;
+        if (sa_v_q[s] && sa_age_q[s] != 4'hF) sa_age_q[s] <= sa_age_q[s] + 1'b1;
+      end
+      stall_fwd_q <= (ofwd_valid && !ofwd_ready) ? stall_fwd_q + 1'b1 : '0;
+      stall_rsp_q <= (orsp_valid && !orsp_ready) ? stall_rsp_q + 1'b1 : '0;
+      stall_dat_q <= (odat_valid && !odat_ready) ? stall_dat_q + 1'b1 : '0;
+      armed_q <= armed_nx;
+      cmd_gap_q <= acc_cmd ? '0 : (cmd_gap_q == 4'hF ? cmd_gap_q : cmd_gap_q + 1'b1);
+
+      // requests taken by the home
+      if (acc_req) begin
+        if (rqp_s_q < SW'(NS)) dlv_q[rqp_s_q] <= 1'b1;
+        else jk_dlv_q[rqp_s_q - SW'(NS)] <= 1'b1;
+      end
+      // snoop answers taken by the home
+      if (acc_rsp && rsp_s_q < SW'(NS)) sa_v_q[rsp_s_q] <= 1'b0;
+
+      // answers from the home, malformed requests
+      for (int a = 0; a < NA; a++) begin
+        if (ans_fire && ans_junk && ans.dst == 4'(a)) begin
+          jk_v_q[a]   <= 1'b0;
+          jk_dlv_q[a] <= 1'b0;
+        end
+        if (act_junk[a]) begin
+          jk_v_q[a]   <= 1'b1;
+          jk_dlv_q[a] <= 1'b0;
+        end
+      end
+      for (int k = 0; k < NS; k++) begin
+        if (ans_fire && !ans_junk && ans_hit[k]) begin
+          rq_q[k]  <= RQ_NONE;
+          dlv_q[k] <= 1'b0;
+          age_q[k] <= '0;
+          unique case (ans.op)
+            cni_coh_pkg::OP_DATA_S: st_q[k] <= ST_S;
+            cni_coh_pkg::OP_DATA_E, cni_coh_pkg::OP_DATA_M, cni_coh_pkg::OP_UPG_ACK:
+              st_q[k] <= ST_W;
+            default: ;  // WbAck, Retry, Error: the state stays
+          endcase
+        end
+        // snoops from the home: answered from the current state
+        if (fwd_fire && snp_hit[k]) begin
+          sa_v_q[k]   <= 1'b1;
+          sa_t_q[k]   <= ofwd_hdr.tag;
+          sa_age_q[k] <= '0;
+          if (rq_q[k] == RQ_WB) begin  // MI: the write-back carries the data
+            sa_d_q[k] <= 1'b0;
+            sa_w_q[k] <= 1'b1;
+          end else begin
+            sa_d_q[k] <= st_q[k] == ST_W && snp_dirty_i;
+            sa_w_q[k] <= 1'b0;
+            if (ofwd_hdr.op == cni_coh_pkg::OP_FWD_INV) st_q[k] <= ST_I;
+            else if (st_q[k] == ST_W) st_q[k] <= ST_S;
+          end
+        end
+        // host actions
+        unique case (act[k])
+          A_RDS:   begin rq_q[k] <= RQ_RDS; dlv_q[k] <= 1'b0; iage_q[k] <= '0; end
+          A_RDX:   begin rq_q[k] <= RQ_RDX; dlv_q[k] <= 1'b0; iage_q[k] <= '0; end
+          A_UPG:   begin rq_q[k] <= RQ_UPG; dlv_q[k] <= 1'b0; iage_q[k] <= '0; end
+          A_EVICT: begin rq_q[k] <= RQ_WB; dlv_q[k] <= 1'b0; iage_q[k] <= '0; st_q[k] <= ST_I; end
+          A_DROP:  st_q[k] <= ST_I;  // a clean copy leaves silently
+          default: ;
+        endcase
+      end
+
+      // presenters
+      if (acc_req) rqp_v_q <= 1'b0;
+      if (rq_pick) begin
+        rqp_v_q   <= 1'b1;
+        rqp_s_q   <= rq_pick_i;
+        rqp_hdr_q <= rq_cand_hdr;
+      end
+      if (acc_rsp) rsp_v_q <= 1'b0;
+      if (rs_pick) begin
+        rsp_v_q   <= 1'b1;
+        rsp_s_q   <= rs_junk ? SW'(NS) : rs_pick_i;
+        rsp_hdr_q <= rs_cand_hdr;
+      end
+      if (fwp_v_q && fwd_ready) fwp_v_q <= 1'b0;
+      if (dtp_v_q && dat_ready) dtp_v_q <= 1'b0;
+`ifndef FV_NO_JUNK
+      // FWD and DAT from a host are always wrong here (the device caches no host lines)
+      if (fwd_en_i && (!fwp_v_q || fwd_ready) && init_done) begin
+        fwp_v_q   <= 1'b1;
+        fwp_hdr_q <= junk_hdr_i;
+      end
+      if (dat_en_i && (!dtp_v_q || dat_ready) && init_done) begin
+        dtp_v_q   <= 1'b1;
+        dtp_hdr_q <= junk_hdr_i;
+      end
+`endif
+      if (acc_cmd) cmp_v_q <= 1'b0;
+      if (cmd_pick) begin
+        cmp_v_q    <= 1'b1;
+        cmp_op_q   <= cmd_pick_op;
+        cmp_line_q <= cmd_pick_line;
+      end
+    end
+  end
+
+endmodule
