@@ -50,12 +50,15 @@ module cni_dpram #(
     end
   end
 
-  // ---- checks (simulation) --------------------------------------------------------------------
+  // ---- checks (simulation; Yosys reads this file for synthesis and for formal harnesses) ----
 `ifndef SYNTHESIS
+`ifndef FORMAL
   always_ff @(posedge clk_i) begin
-    assert (!(a_en_i && b_en_i && a_addr_i == b_addr_i && (a_we_i || b_we_i)))
-      else $error("cni_dpram: one port writes a word the other port accesses in the same cycle");
+    if (a_en_i && b_en_i && a_addr_i == b_addr_i && (a_we_i || b_we_i)) begin
+      $error("cni_dpram: one port writes a word the other port accesses in the same cycle");
+    end
   end
+`endif
 `endif
 
 endmodule
