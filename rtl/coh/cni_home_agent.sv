@@ -124,7 +124,9 @@ module cni_home_agent #(
   state_e state_q, state_d;
 
   // ---- directory RAM (synchronous read) --------------------------------------------------------
-  logic [DirW-1:0]     dir_q [NumLines];
+  // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
+  // the full geometry and fails to map it ("invalid OPTION_ABITS/WIDTH combination").
+  (* ram_style = "block" *) logic [DirW-1:0] dir_q [NumLines];
   logic [DirW-1:0]     dir_rd_q;
   logic                dir_en, dir_we;
   logic [LineIdxW-1:0] dir_addr;
