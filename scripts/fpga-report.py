@@ -196,8 +196,10 @@ def summarize(d):
             summary["icetime"] = {"delay_ns": float(m.group(1)), "mhz": float(m.group(2))}
     log = d / "pnr.log"
     if flow["status"] == "does-not-fit" and log.exists():
+        # the utilization lines nextpnr prints before it gives up, and its error
         summary["pnr_error"] = [l.strip() for l in log.read_text().splitlines()
-                                if "ERROR" in l or "used" in l.lower() and "available" in l.lower()][-6:]
+                                if "ERROR" in l or re.search(r"ICESTORM_LC:|ICESTORM_RAM:|"
+                                                             r"TRELLIS_COMB:", l)][-6:]
     (d / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
 
@@ -270,7 +272,7 @@ def render(build):
             continue
         s = json.loads(f.read_text())
         cfg = ", ".join(f"{k} {v}" for k, v in s["config"].items())
-        out.append(f"Command: `{s['command']}` (Yosys {s['yosys']}, board top "
+        out.append(f"Command: `{s['command']}` ({s['yosys']}, board top "
                    f"`fpga/{s['board']}/fpga.sv`, constraints `{s['constraints']}`; synthesis "
                    f"{s['synth_seconds']} s, place-and-route {s['pnr_seconds']} s, seed "
                    f"{s['seed']}).")

