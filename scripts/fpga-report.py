@@ -21,6 +21,13 @@ DEVICE = {
     "xilinx": "XCVU9P (VCU118; synthesis only)",
 }
 
+# Device capacity where no place-and-route report gives it (XCVU9P: AMD UltraScale+ product
+# table: 1,182,240 LUTs, 2,364,480 flip-flops, 2,160 36-Kb block RAMs, 960 UltraRAMs, 6,840 DSPs).
+CAPACITY = {
+    "xilinx": {"name": "XCVU9P", "res": {"LUT": 1182240, "FF": 2364480, "BRAM36": 2160,
+                                        "URAM": 960, "DSP": 6840}},
+}
+
 # Resource columns per family: name -> {cell type: weight}.
 RESOURCES = {
     "ecp5": {
@@ -182,7 +189,7 @@ def summarize(d):
         "blocks": blocks,
     }
     rep = d / "pnr-report.json"
-    if rep.exists() and flow["status"] == "ok":
+    if rep.exists() and flow["status"] in ("ok", "placed"):
         r = json.loads(rep.read_text())
         summary["fmax"] = {k: {"achieved": round(v["achieved"], 2),
                                "constraint": round(v["constraint"], 2)}
@@ -251,10 +258,12 @@ def fmax_line(s):
     if "fmax" not in s:
         return "not available: place-and-route failed"
     parts = []
+    est = (" estimated from the placement (not routed: `--no-route`; routing adds delay)"
+           if s["status"] == "placed" else "")
     for clk, v in s["fmax"].items():
         ok = "meets" if v["achieved"] >= v["constraint"] else "misses"
-        parts.append(f"**{v['achieved']:.1f} MHz** on `{clk}` (target {v['constraint']:.0f} MHz: "
-                     f"{ok})")
+        parts.append(f"**{v['achieved']:.1f} MHz** on `{clk}`{est} (target "
+                     f"{v['constraint']:.0f} MHz: {ok})")
     if "icetime" in s:
         parts.append(f"icetime: {s['icetime']['mhz']:.1f} MHz")
     return "; ".join(parts)
@@ -272,10 +281,12 @@ def render(build):
             continue
         s = json.loads(f.read_text())
         cfg = ", ".join(f"{k} {v}" for k, v in s["config"].items())
+        pnr = ("" if s["status"] == "synth-only" else
+               f", {'placement' if s['status'] == 'placed' else 'place-and-route'} "
+               f"{s['pnr_seconds']} s, seed {s['seed']}")
         out.append(f"Command: `{s['command']}` ({s['yosys']}, board top "
                    f"`fpga/{s['board']}/fpga.sv`, constraints `{s['constraints']}`; synthesis "
-                   f"{s['synth_seconds']} s, place-and-route {s['pnr_seconds']} s, seed "
-                   f"{s['seed']}).")
+                   f"{s['synth_seconds']} s{pnr}).")
         out.append("")
         out.append(f"Core configuration: {cfg}.")
         out.append("")
@@ -288,6 +299,12 @@ def render(build):
             out.append(f"Critical path: {cp['delay_ns']} ns ({cp['logic_levels']} logic levels, "
                        f"{cp['routing_ns']} ns of it routing) from `{cp['start']}` to "
                        f"`{cp['end']}`.")
+            out.append("")
+        cap = CAPACITY.get(t)
+        if cap:
+            out.append(f"Share of the {cap['name']} taken by the whole core: " + ", ".join(
+                f"{k} {100.0 * s['core'][k] / v:.1f} % of {v:,}" for k, v in cap["res"].items())
+                + " (device figures from the vendor's product table).")
             out.append("")
         util = s.get("utilization")
         if util:

