@@ -196,6 +196,11 @@ def summarize(d):
                            for k, v in r.get("fmax", {}).items()}
         summary["utilization"] = r.get("utilization", {})
         summary["critical_path"] = critical_path(r)
+    if flow["status"] == "placed" and (d / "pnr.log").exists():
+        # --no-route: the report has no timing; nextpnr logs its post-placement estimate
+        est = re.findall(r"Max frequency for clock '([^']+)': ([\d.]+) MHz \((?:PASS|FAIL) at "
+                         r"([\d.]+) MHz\)", (d / "pnr.log").read_text())
+        summary["fmax"] = {c: {"achieved": float(a), "constraint": float(t)} for c, a, t in est}
     it = d / "icetime.rpt"
     if it.exists():
         m = re.search(r"Total path delay:\s*([\d.]+)\s*ns\s*\(([\d.]+)\s*MHz\)", it.read_text())
