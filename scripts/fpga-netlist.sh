@@ -18,7 +18,7 @@ outdir=$(cd "$(dirname "$out")" && pwd)
 work="$outdir/$top.work"
 rm -rf "$work"; mkdir -p "$work"
 mapfile -t files < <(cd "$root" && scripts/rtl-files.sh)
-for f in "${files[@]}"; do mkdir -p "$work/$(dirname "$f")"; cp "$root/$f" "$work/$f"; done
+(cd "$root" && cp --parents "${files[@]}" "$work/")
 chparam=""
 for p in "$@"; do chparam+=" -set ${p%%=*} ${p#*=}"; done
 cat > "$work/netlist.ys" <<YS

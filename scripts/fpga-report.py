@@ -161,7 +161,6 @@ def summarize(d):
     memo = {}
     core = find_core(hier)
     blocks = []
-    core_types = hier[core]
     for label, names in BLOCKS:
         cells = {}
         inst = 0
@@ -191,16 +190,18 @@ def summarize(d):
     rep = d / "pnr-report.json"
     if rep.exists() and flow["status"] in ("ok", "placed"):
         r = json.loads(rep.read_text())
-        summary["fmax"] = {k: {"achieved": round(v["achieved"], 2),
-                               "constraint": round(v["constraint"], 2)}
-                           for k, v in r.get("fmax", {}).items()}
         summary["utilization"] = r.get("utilization", {})
         summary["critical_path"] = critical_path(r)
-    if flow["status"] == "placed" and (d / "pnr.log").exists():
-        # --no-route: the report has no timing; nextpnr logs its post-placement estimate
-        est = re.findall(r"Max frequency for clock '([^']+)': ([\d.]+) MHz \((?:PASS|FAIL) at "
-                         r"([\d.]+) MHz\)", (d / "pnr.log").read_text())
-        summary["fmax"] = {c: {"achieved": float(a), "constraint": float(t)} for c, a, t in est}
+        if flow["status"] == "ok":
+            summary["fmax"] = {k: {"achieved": round(v["achieved"], 2),
+                                   "constraint": round(v["constraint"], 2)}
+                               for k, v in r.get("fmax", {}).items()}
+        else:
+            # --no-route: the report has no timing; nextpnr logs its post-placement estimate
+            est = re.findall(r"Max frequency for clock '([^']+)': ([\d.]+) MHz \((?:PASS|FAIL) "
+                             r"at ([\d.]+) MHz\)", (d / "pnr.log").read_text())
+            summary["fmax"] = {c: {"achieved": float(a), "constraint": float(t)}
+                               for c, a, t in est}
     it = d / "icetime.rpt"
     if it.exists():
         m = re.search(r"Total path delay:\s*([\d.]+)\s*ns\s*\(([\d.]+)\s*MHz\)", it.read_text())

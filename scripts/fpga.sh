@@ -55,9 +55,7 @@ fi
 # The YoWASP tools see only their working directory: copy the sources next to the outputs.
 mapfile -t rtl < <(scripts/rtl-files.sh)
 files=("${rtl[@]}" fpga/common/*.sv "fpga/$board/fpga.sv")
-[ $pnr_only -eq 1 ] || for f in "${files[@]}" "$cons"; do
-  mkdir -p "$out/src/$(dirname "$f")"; cp "$f" "$out/src/$f"
-done
+if [ $pnr_only -eq 0 ]; then mkdir -p "$out/src"; cp --parents "${files[@]}" "$cons" "$out/src/"; fi
 srcs=$(printf 'src/%s ' "${files[@]}")
 
 log() { echo "fpga-$target: $*"; }
@@ -92,7 +90,7 @@ done
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 if [ $rc -ne 0 ]; then
-  grep -hE "ERROR" "$out"/synth-*.log | head -20 >&2
+  grep -hsE "ERROR" "$out"/synth-*.log | head -20 >&2
   log "synthesis FAILED"; exit 1
 fi
 t_synth=$(( $(date +%s) - t0 ))
