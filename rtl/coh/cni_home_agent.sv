@@ -141,6 +141,7 @@ module cni_home_agent #(
 
   // ---- transaction table (one array per field) ----------------------------------------------
   logic [TtEntries-1:0] tt_valid_q, tt_evt_q;
+  logic [TtEntries-1:0] tt_tmo_q;                 // PARK entry past its timeout (registered)
   logic [1:0]           tt_kind_q  [TtEntries];
   logic [LineIdxW-1:0]  tt_line_q  [TtEntries];
   logic [3:0]           tt_src_q   [TtEntries];
@@ -195,12 +196,17 @@ module cni_home_agent #(
   endfunction
 
   // ---- timers, free entries, event selection -----------------------------------------------
+  // A PARK entry's timeout flag is registered (the 32-bit compares stay out of the selection
+  // path), so it rises one cycle after the timer reaches the limit. For one cycle after its entry
+  // is freed or converted it may still be set; the decision re-checks the entry (SRC_TMO).
   logic [TtEntries-1:0] tmo_vec;
   logic [TtW:0]         free_cnt;
   logic [TtW-1:0]       free_idx;
   logic                 free_any;
   logic [TtW-1:0]       tmo_idx, evt_idx;
+  logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
 
+  assign tmo_vec = tt_tmo_q;
   always_comb begin
     free_cnt = '0;
     free_idx = '0;
@@ -208,12 +214,10 @@ module cni_home_agent #(
     tmo_idx  = '0;
     evt_idx  = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      tmo_vec[k] = tt_valid_q[k] && (tt_kind_q[k] == K_PARK) &&
-                   (tt_timer_q[k] >= cfg_park_timeout_i);
-      if (!tt_valid_q[k]) free_cnt = free_cnt + 1'b1;
+      if (!valid_nx[k]) free_cnt = free_cnt + 1'b1;
     end
     for (int k = TtEntries - 1; k >= 0; k--) begin
-      if (!tt_valid_q[k]) begin
+      if (!valid_nx[k]) begin
         free_idx = TtW'(k);
         free_any = 1'b1;
       end
@@ -227,12 +231,21 @@ module cni_home_agent #(
                                                        : cni_coh_pkg::EVT_RECALL_DONE;
   assign evt_line_o  = tt_line_q[evt_idx];
   wire   evt_take    = evt_valid_o && evt_ready_i;
+  always_comb begin
+    valid_nx = tt_valid_q;
+    if (evt_take && tt_kind_q[evt_idx] == K_RECALL) valid_nx[evt_idx] = 1'b0;
+  end
 
   // ---- input selection (StIdle) --------------------------------------------------------------
   logic [2:0]          sel_src;
   logic                sel_any;
   cni_coh_pkg::hdr_t   sel_hdr;
   logic [LineIdxW:0]   sel_dec;
+  logic [LineIdxW-1:0] sel_line;
+  // Only snoop answers and requests name a device line; each channel decodes its own header, in
+  // parallel with the selection (snoops and data to the device decode as out of range).
+  wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
+  wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
 
   always_comb begin
     sel_any = 1'b1;
@@ -254,32 +267,80 @@ module cni_home_agent #(
       SRC_REQ: sel_hdr = req_hdr_i;
       default: sel_hdr = rsp_hdr_i;
     endcase
-    sel_dec = decode(sel_hdr.addr);
+    unique case (sel_src)
+      SRC_RSP: sel_dec = rsp_dec;
+      SRC_REQ: sel_dec = req_dec;
+      default: sel_dec = '0;
+    endcase
+    unique case (sel_src)
+      SRC_CMD: sel_line = cmd_line_i;
+      SRC_TMO: sel_line = tt_line_q[tmo_idx];
+      default: sel_line = sel_dec[LineIdxW-1:0];
+    endcase
+  end
+
+  // ---- table lookup of the selected message (StIdle, registered for StExec) ------------------
+  // The table holds at most one entry per line (every allocation requires no hit), so the hit
+  // index is an OR of one-hot terms. Between StIdle and StExec the table only changes by the
+  // engine taking an event (which frees a RECALL entry that has nothing pending) and by timers.
+  // The lookup sees the table as it will be in StExec (`valid_nx`), so the registered copies
+  // decide exactly as the live table would; only while StExec waits for an output channel may
+  // a RECALL entry freed meanwhile still count as busy (the message is retried or deferred).
+  logic [TtEntries-1:0] l_hit, l_park;
+  logic [TtW-1:0]       l_hit_idx, l_park_idx;
+  wire  [TtW-1:0]       l_ent = sel_hdr.tag[TtW-1:0];
+  always_comb begin
+    l_hit_idx  = '0;
+    l_park_idx = '0;
+    for (int k = 0; k < TtEntries; k++) begin
+      l_hit[k]  = valid_nx[k] && tt_line_q[k] == sel_line;
+      l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
+      if (l_hit[k]) l_hit_idx = l_hit_idx | TtW'(k);
+      if (l_park[k]) l_park_idx = l_park_idx | TtW'(k);
+    end
+  end
+
+  logic                 hit_any_q, park_hit_q, ent_match_q, room_q, free_any_q;
+  logic [TtW-1:0]       hit_idx_q, park_idx_q, free_idx_q;
+  logic [1:0]           hit_kind_q, ent_kind_q;
+  logic [NumAgents-1:0] hit_pend_q, hit_wbp_q, hit_wbgot_q;
+  logic [NumAgents-1:0] ent_pend_q, ent_wbp_q, ent_wbgot_q;
+  logic [3:0]           park_src_q, ent_src_q;
+  logic [7:0]           park_tag_q, ent_tag_q;
+  logic [4:0]           park_op_q, ent_grant_q;
+
+  always_ff @(posedge clk_i) begin
+    if (state_q == StIdle && sel_any) begin
+      hit_any_q   <= l_hit != '0;
+      hit_idx_q   <= l_hit_idx;
+      hit_kind_q  <= tt_kind_q[l_hit_idx];
+      hit_pend_q  <= tt_pend_q[l_hit_idx];
+      hit_wbp_q   <= tt_wbp_q[l_hit_idx];
+      hit_wbgot_q <= tt_wbgot_q[l_hit_idx];
+      park_hit_q  <= l_park != '0;
+      park_idx_q  <= l_park_idx;
+      park_src_q  <= tt_src_q[l_park_idx];
+      park_tag_q  <= tt_tag_q[l_park_idx];
+      park_op_q   <= tt_op_q[l_park_idx];
+      ent_match_q <= (sel_hdr.tag < 8'(TtEntries)) && valid_nx[l_ent] &&
+                     tt_line_q[l_ent] == sel_line && tt_kind_q[l_ent] != K_PARK;
+      ent_kind_q  <= tt_kind_q[l_ent];
+      ent_pend_q  <= tt_pend_q[l_ent];
+      ent_wbp_q   <= tt_wbp_q[l_ent];
+      ent_wbgot_q <= tt_wbgot_q[l_ent];
+      ent_src_q   <= tt_src_q[l_ent];
+      ent_tag_q   <= tt_tag_q[l_ent];
+      ent_grant_q <= tt_grant_q[l_ent];
+      room_q      <= free_cnt > (TtW + 1)'(TtReserve);
+      free_any_q  <= free_any;
+      free_idx_q  <= free_idx;
+    end
   end
 
   // ---- decision (StExec) ----------------------------------------------------------------------
   wire [NumAgents-1:0] d_sharers = dir_rd_q[NumAgents-1:0];
   wire [1:0]           d_state   = dir_rd_q[NumAgents +: 2];
   wire                 d_armed   = dir_rd_q[NumAgents + 2];
-
-  // TT search on the current line.
-  logic [TtEntries-1:0] hit_vec;
-  logic [TtW-1:0]       hit_idx;
-  logic [TtW-1:0]       park_idx;
-  logic                 park_hit;
-  always_comb begin
-    hit_idx  = '0;
-    park_idx = '0;
-    park_hit = 1'b0;
-    for (int k = 0; k < TtEntries; k++) hit_vec[k] = tt_valid_q[k] && tt_line_q[k] == cur_line_q;
-    for (int k = TtEntries - 1; k >= 0; k--) begin
-      if (hit_vec[k]) hit_idx = TtW'(k);
-      if (hit_vec[k] && tt_kind_q[k] == K_PARK) begin
-        park_idx = TtW'(k);
-        park_hit = 1'b1;
-      end
-    end
-  end
 
   // Decision outputs, applied when `x_commit`.
   logic [1:0]           x_out;
@@ -299,7 +360,7 @@ module cni_home_agent #(
   logic [NumAgents-1:0] x_upd_pend, x_upd_wbp, x_upd_wbgot;
   logic                 x_upd_evt;
   logic                 x_free;
-  logic                 x_conv;     // the PARK entry at park_idx becomes a SNOOP transaction
+  logic                 x_conv;     // the PARK entry at park_idx_q becomes a SNOOP transaction
   logic [NumAgents-1:0] x_conv_pend;
   logic [4:0]           x_conv_grant;
   logic [TtW-1:0]       x_free_idx;
@@ -317,11 +378,8 @@ module cni_home_agent #(
   wire                 c_addr_ok = cur_inrange_q && cur_hdr_q.dst == agent_id_i &&
                                    c_src_ok;
   wire [TtW-1:0]       c_ent   = cur_hdr_q.tag[TtW-1:0];
-  wire                 c_ent_ok = (cur_hdr_q.tag < 8'(TtEntries)) && tt_valid_q[c_ent] &&
-                                  tt_line_q[c_ent] == cur_line_q && cur_inrange_q &&
-                                  (tt_kind_q[c_ent] != K_PARK) &&
-                                  ((tt_pend_q[c_ent] & c_bit) != '0);
-  wire                 c_room  = free_cnt > (TtW + 1)'(TtReserve);
+  wire                 c_ent_ok = ent_match_q && cur_inrange_q && ((ent_pend_q & c_bit) != '0);
+  wire                 c_room  = room_q;
   // a request that must take a table entry: parks, or snoops another holder
   wire                 c_need_entry = d_armed ||
                                       (d_state == DIR_X && d_sharers != c_bit) ||
@@ -330,8 +388,8 @@ module cni_home_agent #(
 
   // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
   // region), the other holders the directory names, and whether they must be snooped first.
-  wire [NumAgents-1:0] rel_bit    = NumAgents'(1) << tt_src_q[park_idx];
-  wire                 rel_shared = tt_op_q[park_idx] == cni_coh_pkg::OP_RDS && !c_ret_e;
+  wire [NumAgents-1:0] rel_bit    = NumAgents'(1) << park_src_q;
+  wire                 rel_shared = park_op_q == cni_coh_pkg::OP_RDS && !c_ret_e;
   wire [NumAgents-1:0] rel_others = (d_state == DIR_I) ? '0 : d_sharers & ~rel_bit;
   wire                 rel_snoop  = rel_others != '0 && (d_state == DIR_X || !rel_shared);
 
@@ -415,29 +473,29 @@ module cni_home_agent #(
           x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
         end else begin
           x_upd       = 1'b1;
-          x_upd_pend  = tt_pend_q[c_ent] & ~c_bit;
-          x_upd_wbgot = tt_wbgot_q[c_ent];
-          x_upd_wbp   = tt_wbp_q[c_ent];
+          x_upd_pend  = ent_pend_q & ~c_bit;
+          x_upd_wbgot = ent_wbgot_q;
+          x_upd_wbp   = ent_wbp_q;
           if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
             x_mem_we = 1'b1;
             x_data   = cur_data_q;
           end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
-                       (tt_wbgot_q[c_ent] & c_bit) == '0) begin
-            x_upd_wbp = tt_wbp_q[c_ent] | c_bit;
+                       (ent_wbgot_q & c_bit) == '0) begin
+            x_upd_wbp = ent_wbp_q | c_bit;
           end
           if (x_upd_pend == '0 && x_upd_wbp == '0) begin
-            if (tt_kind_q[c_ent] == K_RECALL) begin
+            if (ent_kind_q == K_RECALL) begin
               x_upd_evt = 1'b1;
             end else begin
               // SNOOP complete: grant the requester
               x_upd      = 1'b0;
               x_free     = 1'b1;
-              x_out      = (tt_grant_q[c_ent] == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
+              x_out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
               x_hdr      = '0;
-              x_hdr.op   = tt_grant_q[c_ent];
+              x_hdr.op   = ent_grant_q;
               x_hdr.src  = agent_id_i;
-              x_hdr.dst  = tt_src_q[c_ent];
-              x_hdr.tag  = tt_tag_q[c_ent];
+              x_hdr.dst  = ent_src_q;
+              x_hdr.tag  = ent_tag_q;
               x_hdr.addr = cur_hdr_q.addr;
               x_hdr.len  = (x_out == O_DAT) ? LEN_LINE : 8'd0;
             end
@@ -459,7 +517,7 @@ module cni_home_agent #(
           cni_coh_pkg::CMD_RELEASE: begin
             x_dir_we = 1'b1;
             x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
-            if (park_hit) begin
+            if (park_hit_q) begin
               // The parked request is answered as if it arrived now on the unarmed line: hosts
               // the directory still names (the line was armed while held, or a snoop's grant
               // landed after the ARM) are snooped first; the PARK entry becomes the SNOOP.
@@ -475,24 +533,24 @@ module cni_home_agent #(
                 x_conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
                 snp_vec_d    = rel_others;
                 snp_op_d     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
-                snp_ent_d    = park_idx;
+                snp_ent_d    = park_idx_q;
                 x_next       = StSnoop;
               end else begin
                 x_free     = 1'b1;
-                x_free_idx = park_idx;
+                x_free_idx = park_idx_q;
                 x_out      = O_DAT;
                 x_hdr      = '0;
                 x_hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
                 x_hdr.src  = agent_id_i;
-                x_hdr.dst  = tt_src_q[park_idx];
-                x_hdr.tag  = tt_tag_q[park_idx];
+                x_hdr.dst  = park_src_q;
+                x_hdr.tag  = park_tag_q;
                 x_hdr.addr = DevBase + (48'(cur_line_q) << OffW);
                 x_hdr.len  = LEN_LINE;
               end
             end
           end
           default: begin  // CMD_RECALL
-            if (hit_vec != '0 || !free_any) begin
+            if (hit_any_q || !free_any_q) begin
               x_pop       = 1'b0;   // line busy or table full: try again later
               x_stall_cmd = 1'b1;
             end else begin
@@ -506,7 +564,7 @@ module cni_home_agent #(
               if (!x_alloc_evt) begin
                 snp_vec_d = d_sharers;
                 snp_op_d  = cni_coh_pkg::OP_FWD_INV;
-                snp_ent_d = free_idx;
+                snp_ent_d = free_idx_q;
                 x_next    = StSnoop;
               end
             end
@@ -549,23 +607,21 @@ module cni_home_agent #(
           x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (c_op == cni_coh_pkg::OP_WB) begin
           x_cnt[CNT_WB] = 1'b1;
-          if (hit_vec != '0 && ((tt_pend_q[hit_idx] | tt_wbp_q[hit_idx]) & c_bit) != '0 &&
-              tt_kind_q[hit_idx] != K_PARK) begin
+          if (hit_any_q && ((hit_pend_q | hit_wbp_q) & c_bit) != '0 && hit_kind_q != K_PARK) begin
             // write-back racing our snoop: absorb it into the transaction
             x_hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x_mem_we    = 1'b1;
             x_data      = cur_data_q;
             x_upd       = 1'b1;
-            x_upd_idx   = hit_idx;
-            x_upd_pend  = tt_pend_q[hit_idx];
-            x_upd_wbp   = tt_wbp_q[hit_idx] & ~c_bit;
-            x_upd_wbgot = ((tt_wbp_q[hit_idx] & c_bit) != '0) ? tt_wbgot_q[hit_idx]
-                                                              : tt_wbgot_q[hit_idx] | c_bit;
+            x_upd_idx   = hit_idx_q;
+            x_upd_pend  = hit_pend_q;
+            x_upd_wbp   = hit_wbp_q & ~c_bit;
+            x_upd_wbgot = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q : hit_wbgot_q | c_bit;
             if (x_upd_pend == '0 && x_upd_wbp == '0) begin
-              if (tt_kind_q[hit_idx] == K_RECALL) begin
+              if (hit_kind_q == K_RECALL) begin
                 x_upd_evt = 1'b1;
               end else begin
-                gnt_ent_d = hit_idx;
+                gnt_ent_d = hit_idx_q;
                 x_next    = StGrant;
               end
             end
@@ -582,7 +638,7 @@ module cni_home_agent #(
           x_cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
           x_cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
           x_cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
-          if (hit_vec != '0 || (!c_room && c_need_entry)) begin
+          if (hit_any_q || (!c_room && c_need_entry)) begin
             x_hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x_cnt[CNT_RETRY_BUSY] = 1'b1;
           end else if (d_armed) begin
@@ -609,7 +665,7 @@ module cni_home_agent #(
                 x_dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
                 snp_vec_d     = d_sharers;
                 snp_op_d      = cni_coh_pkg::OP_FWD_DOWN;
-                snp_ent_d     = free_idx;
+                snp_ent_d     = free_idx_q;
                 x_next        = StSnoop;
               end else if (!c_ret_e) begin
                 x_hdr.op = cni_coh_pkg::OP_DATA_S;
@@ -624,7 +680,7 @@ module cni_home_agent #(
                                                           : cni_coh_pkg::OP_DATA_E;
               snp_vec_d     = d_sharers & ~c_bit;
               snp_op_d      = cni_coh_pkg::OP_FWD_INV;
-              snp_ent_d     = free_idx;
+              snp_ent_d     = free_idx_q;
               x_next        = StSnoop;
             end else if (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
                          (d_sharers & c_bit) != '0) begin
@@ -737,8 +793,7 @@ module cni_home_agent #(
       end
       StIdle: begin
         dir_en     = sel_any;
-        dir_addr   = (sel_src == SRC_CMD) ? cmd_line_i :
-                     (sel_src == SRC_TMO) ? tt_line_q[tmo_idx] : sel_dec[LineIdxW-1:0];
+        dir_addr   = sel_line;
         mem_en_o   = sel_any;
         mem_addr_o = dir_addr;
       end
@@ -784,19 +839,9 @@ module cni_home_agent #(
         cur_hdr_q     <= sel_hdr;
         cur_cmd_q     <= cmd_op_i;
         cur_tmo_ent_q <= tmo_idx;
-        if (sel_src == SRC_CMD) begin
-          cur_line_q    <= cmd_line_i;
-          cur_inrange_q <= 1'b1;
-          cur_region_q  <= region_of(cmd_line_i);
-        end else if (sel_src == SRC_TMO) begin
-          cur_line_q    <= tt_line_q[tmo_idx];
-          cur_inrange_q <= 1'b1;
-          cur_region_q  <= region_of(tt_line_q[tmo_idx]);
-        end else begin
-          cur_line_q    <= sel_dec[LineIdxW-1:0];
-          cur_inrange_q <= sel_dec[LineIdxW];
-          cur_region_q  <= region_of(sel_dec[LineIdxW-1:0]);
-        end
+        cur_line_q    <= sel_line;
+        cur_inrange_q <= sel_src == SRC_CMD || sel_src == SRC_TMO || sel_dec[LineIdxW];
+        cur_region_q  <= region_of(sel_line);
         // a deferred RECALL gets its turn again once anything else has been looked at
         if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
       end
@@ -821,6 +866,7 @@ module cni_home_agent #(
     if (!rst_ni) begin
       tt_valid_q <= '0;
       tt_evt_q   <= '0;
+      tt_tmo_q   <= '0;
       for (int k = 0; k < TtEntries; k++) begin
         tt_kind_q[k]  <= K_SNOOP;
         tt_line_q[k]  <= '0;
@@ -835,6 +881,8 @@ module cni_home_agent #(
       end
     end else begin
       for (int k = 0; k < TtEntries; k++) begin
+        tt_tmo_q[k] <= tt_valid_q[k] && tt_kind_q[k] == K_PARK &&
+                       tt_timer_q[k] >= cfg_park_timeout_i;
         if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tmo_vec[k]) begin
           tt_timer_q[k] <= tt_timer_q[k] + 1'b1;
         end
@@ -846,18 +894,18 @@ module cni_home_agent #(
       end
       if (state_q == StExec && x_commit) begin
         if (x_alloc) begin
-          tt_valid_q[free_idx] <= 1'b1;
-          tt_evt_q[free_idx]   <= x_alloc_evt;
-          tt_kind_q[free_idx]  <= x_alloc_kind;
-          tt_line_q[free_idx]  <= cur_line_q;
-          tt_src_q[free_idx]   <= c_src;
-          tt_tag_q[free_idx]   <= cur_hdr_q.tag;
-          tt_op_q[free_idx]    <= c_op;
-          tt_grant_q[free_idx] <= x_alloc_grant;
-          tt_pend_q[free_idx]  <= x_alloc_pend;
-          tt_wbp_q[free_idx]   <= '0;
-          tt_wbgot_q[free_idx] <= '0;
-          tt_timer_q[free_idx] <= '0;
+          tt_valid_q[free_idx_q] <= 1'b1;
+          tt_evt_q[free_idx_q]   <= x_alloc_evt;
+          tt_kind_q[free_idx_q]  <= x_alloc_kind;
+          tt_line_q[free_idx_q]  <= cur_line_q;
+          tt_src_q[free_idx_q]   <= c_src;
+          tt_tag_q[free_idx_q]   <= cur_hdr_q.tag;
+          tt_op_q[free_idx_q]    <= c_op;
+          tt_grant_q[free_idx_q] <= x_alloc_grant;
+          tt_pend_q[free_idx_q]  <= x_alloc_pend;
+          tt_wbp_q[free_idx_q]   <= '0;
+          tt_wbgot_q[free_idx_q] <= '0;
+          tt_timer_q[free_idx_q] <= '0;
         end
         if (x_upd) begin
           tt_pend_q[x_upd_idx]  <= x_upd_pend;
@@ -870,12 +918,12 @@ module cni_home_agent #(
           tt_evt_q[x_free_idx]   <= 1'b0;
         end
         if (x_conv) begin
-          tt_kind_q[park_idx]  <= K_SNOOP;
-          tt_evt_q[park_idx]   <= 1'b0;
-          tt_grant_q[park_idx] <= x_conv_grant;
-          tt_pend_q[park_idx]  <= x_conv_pend;
-          tt_wbp_q[park_idx]   <= '0;
-          tt_wbgot_q[park_idx] <= '0;
+          tt_kind_q[park_idx_q]  <= K_SNOOP;
+          tt_evt_q[park_idx_q]   <= 1'b0;
+          tt_grant_q[park_idx_q] <= x_conv_grant;
+          tt_pend_q[park_idx_q]  <= x_conv_pend;
+          tt_wbp_q[park_idx_q]   <= '0;
+          tt_wbgot_q[park_idx_q] <= '0;
         end
       end
       if (state_q == StGrant && gnt_ready) tt_valid_q[gnt_ent_q] <= 1'b0;
