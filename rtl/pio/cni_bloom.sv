@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Demo accelerator behind PIO protocol (c): k = 8 Bloom-filter hashes of one line-sized element,
-// XOR/rotate fold plus a shift/add avalanche, with one register stage (latency 1 cycle).
+// XOR/rotate fold plus a shift/add avalanche, in two register stages (latency 2 cycles).
 //
 // Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
 //   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
@@ -12,16 +12,18 @@
 //                          x += x << 3;  x ^= x >> 11; x += x << 15;    (one-at-a-time final)
 //   out bytes [4i, 4i+4)        = h_i, little endian
 //   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
-// Logic: per hash, one 3-input gate per element bit, a 32-bit XOR tree of depth log2(words),
-// four xorshifts and two 32-bit adders. No multipliers (the products above are constants).
+// Logic: per hash, one 3-input gate per element bit and a 32-bit XOR tree of depth log2(words)
+// (stage 1, registered fold), then four xorshifts and two 32-bit adders (stage 2). No
+// multipliers (the products above are constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
 // Ports:
 //   clk_i, rst_ni            - clock, active-low asynchronous reset
 //   in_valid_i, in_data_i    - element (byte b at bits [8b+7:8b]); no back-pressure
-//   out_valid_o, out_data_o  - one-cycle pulse the cycle after in_valid_i; out_data_o holds
-//                              the last result until the next in_valid_i
+//   out_valid_o, out_data_o  - one-cycle pulse two cycles after in_valid_i; out_data_o holds
+//                              the result from that pulse until the cycle after the next
+//                              in_valid_i
 `default_nettype none
 
 module cni_bloom #(
@@ -43,7 +45,8 @@ module cni_bloom #(
     $error("cni_bloom: LineBytes must be a multiple of 4 and at least 32");
   end
 
-  logic [DW-1:0] res;
+  logic [32*NH-1:0] fold_d, fold_q, hash;
+  logic             fold_valid_q;
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
@@ -65,28 +68,35 @@ module cni_bloom #(
       fold = K;
       for (int j = 0; j < NW; j++) fold = fold ^ t[32*j +: 32];
     end
+    assign fold_d[32*i +: 32] = fold;
 
-    assign x0 = fold ^ (fold << 13);
+    // stage 2: avalanche of the registered fold
+    assign x0 = fold_q[32*i +: 32] ^ (fold_q[32*i +: 32] << 13);
     assign x1 = x0 ^ (x0 >> 17);
     assign x2 = x1 ^ (x1 << 5);
     assign x3 = x2 + (x2 << 3);
     assign x4 = x3 ^ (x3 >> 11);
     assign x5 = x4 + (x4 << 15);
-    assign res[32*i +: 32] = x5;
+    assign hash[32*i +: 32] = x5;
   end
-
-  assign res[DW-1:32*NH] = ~in_data_i[DW-1:32*NH];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_o <= 1'b0;
+      fold_valid_q <= 1'b0;
+      out_valid_o  <= 1'b0;
     end else begin
-      out_valid_o <= in_valid_i;
+      fold_valid_q <= in_valid_i;
+      out_valid_o  <= fold_valid_q;
     end
   end
 
+  // The tail needs no hashing: it goes straight to the output register in stage 1.
   always_ff @(posedge clk_i) begin
-    if (in_valid_i) out_data_o <= res;
+    if (in_valid_i) begin
+      fold_q                 <= fold_d;
+      out_data_o[DW-1:32*NH] <= ~in_data_i[DW-1:32*NH];
+    end
+    if (fold_valid_q) out_data_o[32*NH-1:0] <= hash;
   end
 
 endmodule
