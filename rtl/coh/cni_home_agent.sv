@@ -105,6 +105,7 @@ module cni_home_agent #(
   localparam int A0     = C0 + 2 * CPairs;
   localparam int B0     = A0 + 2 + NOvfA;
   localparam int DirW   = 1 + 2 + NumAgents;  // {armed, state, sharers}
+  localparam int SpanW  = LineIdxW + OffW;     // address bits of the device window
 
   localparam logic [1:0] DIR_I = 2'd0, DIR_S = 2'd1, DIR_X = 2'd2;
   localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
@@ -119,6 +120,7 @@ module cni_home_agent #(
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
   if (NumAgents > 16 || NumAgents < 2) $error("NumAgents must be 2..16");
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
+  if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
 
   typedef enum logic [2:0] {StInit, StIdle, StExec, StSnoop, StGrant} state_e;
   state_e state_q, state_d;
@@ -174,12 +176,15 @@ module cni_home_agent #(
   logic [LineIdxW-1:0] init_q;
 
   // ---- address decode of an incoming header -------------------------------------------------
+  // DevBase is aligned to the window (elaboration check), so the decode needs no subtraction:
+  // the bits above the window must equal DevBase's and the line index must be below NumLines.
   function automatic logic [LineIdxW:0] decode(input logic [47:0] addr);
-    logic [47:0] off;
-    off = addr - DevBase;
+    logic [LineIdxW-1:0] line;
+    line   = addr[OffW +: LineIdxW];
     decode = '0;
-    if (addr >= DevBase && off < 48'(NumLines) * 48'(LineBytes) && addr[OffW-1:0] == '0) begin
-      decode = {1'b1, off[OffW +: LineIdxW]};
+    if (addr[47:SpanW] == DevBase[47:SpanW] && line < LineIdxW'(NumLines) &&
+        addr[OffW-1:0] == '0) begin
+      decode = {1'b1, line};
     end
   endfunction
 
