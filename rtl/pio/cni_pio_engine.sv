@@ -18,7 +18,9 @@
 //                                         (every event is absorbed into bounded state)
 //   cmd_valid_o/cmd_ready_i, cmd_op_o, cmd_line_o
 //                                       - commands to the home agent; the home may stall; a
-//                                         presented command is held until taken
+//                                         presented command is held until taken (a second
+//                                         granted command waits in a skid register, so no
+//                                         grant depends on cmd_ready_i)
 //   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i
 //                                       - device memory port B, synchronous, read data the cycle
 //                                         after mem_en_o && !mem_we_o
@@ -153,11 +155,15 @@ module cni_pio_engine #(
   logic [cni_coh_pkg::CMD_W-1:0] init_op, c_cop, a_cop, b_cop;
   logic [LineIdxW-1:0]      init_line, c_cline, a_cline, b_cline, crec_line, a_rline, b_rline;
   logic                     init_gnt, c_cgnt, a_cgnt, b_cgnt, crec_gnt, a_rgnt, b_rgnt;
-  logic                     cmd_valid_q;
-  logic [cni_coh_pkg::CMD_W-1:0] cmd_op_q;
-  logic [LineIdxW-1:0]      cmd_line_q;
+  logic                     cmd_valid_q, skid_valid_q, cmd_any;
+  logic [cni_coh_pkg::CMD_W-1:0] cmd_op_q, skid_op_q, cmd_op_sel;
+  logic [LineIdxW-1:0]      cmd_line_q, skid_line_q, cmd_line_sel;
 
-  assign cmd_load = !cmd_valid_q || cmd_ready_i;
+  // Command slot plus skid register: a command is granted whenever the skid register is empty
+  // (a registered condition), so the grants never wait on the home agent's cmd_ready_i. With a
+  // home that takes every command at once the skid register stays empty and the timing is that
+  // of a single slot.
+  assign cmd_load = !skid_valid_q;
   assign init_gnt = cmd_load && init_req;
   assign c_cgnt   = cmd_load && !init_req && c_creq;
   assign a_cgnt   = cmd_load && !init_req && !c_creq && a_creq;
@@ -167,28 +173,50 @@ module cni_pio_engine #(
   assign b_rgnt   = cmd_load && !init_req && !c_creq && !a_creq && !b_creq && !crec_req &&
                     !a_rreq && b_rreq;
 
+  always_comb begin
+    cmd_any      = init_req || c_creq || a_creq || b_creq || crec_req || a_rreq || b_rreq;
+    cmd_op_sel   = cni_coh_pkg::CMD_RECALL;
+    cmd_line_sel = b_rline;
+    if (init_req) begin
+      cmd_op_sel = init_op;  cmd_line_sel = init_line;
+    end else if (c_creq) begin
+      cmd_op_sel = c_cop;    cmd_line_sel = c_cline;
+    end else if (a_creq) begin
+      cmd_op_sel = a_cop;    cmd_line_sel = a_cline;
+    end else if (b_creq) begin
+      cmd_op_sel = b_cop;    cmd_line_sel = b_cline;
+    end else if (crec_req) begin
+      cmd_line_sel = crec_line;
+    end else if (a_rreq) begin
+      cmd_line_sel = a_rline;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cmd_valid_q <= 1'b0;
-      cmd_op_q    <= cni_coh_pkg::CMD_ARM;
-      cmd_line_q  <= '0;
-    end else if (cmd_load) begin
-      cmd_valid_q <= init_req || c_creq || a_creq || b_creq || crec_req || a_rreq || b_rreq;
-      if (init_req) begin
-        cmd_op_q <= init_op;  cmd_line_q <= init_line;
-      end else if (c_creq) begin
-        cmd_op_q <= c_cop;    cmd_line_q <= c_cline;
-      end else if (a_creq) begin
-        cmd_op_q <= a_cop;    cmd_line_q <= a_cline;
-      end else if (b_creq) begin
-        cmd_op_q <= b_cop;    cmd_line_q <= b_cline;
-      end else if (crec_req) begin
-        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= crec_line;
-      end else if (a_rreq) begin
-        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= a_rline;
-      end else if (b_rreq) begin
-        cmd_op_q <= cni_coh_pkg::CMD_RECALL;  cmd_line_q <= b_rline;
+      cmd_valid_q  <= 1'b0;
+      cmd_op_q     <= cni_coh_pkg::CMD_ARM;
+      cmd_line_q   <= '0;
+      skid_valid_q <= 1'b0;
+      skid_op_q    <= cni_coh_pkg::CMD_ARM;
+      skid_line_q  <= '0;
+    end else if (!cmd_valid_q || cmd_ready_i) begin
+      // the slot is free after this cycle: the skid register drains first (no grant while it
+      // is full), else this cycle's grant enters the slot
+      if (skid_valid_q) begin
+        cmd_valid_q  <= 1'b1;
+        cmd_op_q     <= skid_op_q;
+        cmd_line_q   <= skid_line_q;
+        skid_valid_q <= 1'b0;
+      end else begin
+        cmd_valid_q <= cmd_any;
+        cmd_op_q    <= cmd_op_sel;
+        cmd_line_q  <= cmd_line_sel;
       end
+    end else if (cmd_load && cmd_any) begin
+      skid_valid_q <= 1'b1;
+      skid_op_q    <= cmd_op_sel;
+      skid_line_q  <= cmd_line_sel;
     end
   end
 
