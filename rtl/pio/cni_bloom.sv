@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Demo accelerator behind PIO protocol (c): k = 8 Bloom-filter hashes of one line-sized element,
-// XOR/rotate fold plus a shift/add avalanche, in three register stages (latency 3 cycles).
+// XOR/rotate fold plus a shift/add avalanche, in four register stages (latency 4 cycles).
 //
 // Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
 //   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
@@ -13,16 +13,19 @@
 //   out bytes [4i, 4i+4)        = h_i, little endian
 //   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
 // Stages: 0 registers the element (a block RAM's read port then drives one flip-flop per bit
-// instead of the whole hash network); 1 is, per hash, one 3-input gate per element bit and a
-// 32-bit XOR tree of depth log2(words) into a registered fold; 2 is four xorshifts and two
-// 32-bit adders into the registered result. No multipliers (the products above are constants).
+// instead of the whole hash network); 1 registers, per hash, the chi step of every word (one
+// 3-input gate per element bit: the element fans out only to neighbouring bits); 2 is, per
+// hash, the rotations (wiring: each registered chi bit feeds exactly one XOR tree) and a
+// 32-bit XOR tree of depth log2(words) into a registered fold; 3 is four xorshifts and two
+// 32-bit adders into the registered result. The split keeps the hash network routable on small
+// FPGAs (docs/fpga.md). No multipliers (the products above are constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
 // Ports:
 //   clk_i, rst_ni            - clock, active-low asynchronous reset
 //   in_valid_i, in_data_i    - element (byte b at bits [8b+7:8b]); no back-pressure
-//   out_valid_o, out_data_o  - one-cycle pulse three cycles after in_valid_i; out_data_o holds
+//   out_valid_o, out_data_o  - one-cycle pulse four cycles after in_valid_i; out_data_o holds
 //                              the result from that pulse until two cycles after the next
 //                              in_valid_i
 `default_nettype none
@@ -46,10 +49,12 @@ module cni_bloom #(
     $error("cni_bloom: LineBytes must be a multiple of 4 and at least 32");
   end
 
-  logic [DW-1:0]    elem_q;
-  logic             elem_valid_q;
-  logic [32*NH-1:0] fold_d, fold_q, hash;
-  logic             fold_valid_q;
+  logic [DW-1:0]       elem_q;
+  logic                elem_valid_q;
+  logic [NH*DW-1:0]    chi_d, chi_q;   // per hash: the chi step of every word
+  logic                chi_valid_q;
+  logic [32*NH-1:0]    fold_d, fold_q, hash;
+  logic                fold_valid_q;
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
@@ -61,9 +66,11 @@ module cni_bloom #(
       localparam logic [31:0] C = K ^ (32'h85EB_CA6B * j);
       localparam int R = ((2 * i + 5) * j + 7 * i + 1) % 32;
       logic [31:0] u, v;
+      // stage 1: chi of the registered element
       assign u = elem_q[32*j +: 32] ^ C;
-      assign v = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
-      // rotl(v, R); for R = 0 both terms are v, still the identity.
+      assign chi_d[DW*i + 32*j +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
+      // stage 2: rotl(v, R) of the registered chi; for R = 0 both terms are v, the identity.
+      assign v = chi_q[DW*i + 32*j +: 32];
       assign t[32*j +: 32] = (v << R) | (v >> ((32 - R) % 32));
     end
 
@@ -73,7 +80,7 @@ module cni_bloom #(
     end
     assign fold_d[32*i +: 32] = fold;
 
-    // stage 2: avalanche of the registered fold
+    // stage 3: avalanche of the registered fold
     assign x0 = fold_q[32*i +: 32] ^ (fold_q[32*i +: 32] << 13);
     assign x1 = x0 ^ (x0 >> 17);
     assign x2 = x1 ^ (x1 << 5);
@@ -86,11 +93,13 @@ module cni_bloom #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       elem_valid_q <= 1'b0;
+      chi_valid_q  <= 1'b0;
       fold_valid_q <= 1'b0;
       out_valid_o  <= 1'b0;
     end else begin
       elem_valid_q <= in_valid_i;
-      fold_valid_q <= elem_valid_q;
+      chi_valid_q  <= elem_valid_q;
+      fold_valid_q <= chi_valid_q;
       out_valid_o  <= fold_valid_q;
     end
   end
@@ -99,9 +108,10 @@ module cni_bloom #(
   always_ff @(posedge clk_i) begin
     if (in_valid_i) elem_q <= in_data_i;
     if (elem_valid_q) begin
-      fold_q                 <= fold_d;
+      chi_q                  <= chi_d;
       out_data_o[DW-1:32*NH] <= ~elem_q[DW-1:32*NH];
     end
+    if (chi_valid_q) fold_q <= fold_d;
     if (fold_valid_q) out_data_o[32*NH-1:0] <= hash;
   end
 

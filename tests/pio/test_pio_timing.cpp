@@ -14,7 +14,7 @@ class PioTiming : public PioTest {
   }
 };
 
-TEST_F(PioTiming, CInvocationAddsTwoCyclesBeforeRecallAndSevenAfter) {
+TEST_F(PioTiming, CInvocationAddsTwoCyclesBeforeRecallAndEightAfter) {
   const unsigned t = c_trigger_line(3), p = c_payload_line(3);
   c_invoke(3, random_line());
   ASSERT_TRUE(run_until([&] { return c_all_idle(); }));
@@ -26,13 +26,13 @@ TEST_F(PioTiming, CInvocationAddsTwoCyclesBeforeRecallAndSevenAfter) {
               static_cast<unsigned long long>(arm - done),
               static_cast<unsigned long long>(rel - done));
   EXPECT_EQ(recall - trig, 2u);
-  EXPECT_EQ(arm - done, 6u);
-  EXPECT_EQ(rel - done, 7u);
+  EXPECT_EQ(arm - done, 7u);
+  EXPECT_EQ(rel - done, 8u);
 }
 
-// Pairs whose payloads arrive back to back share one compute unit: one invocation every six
+// Pairs whose payloads arrive back to back share one compute unit: one invocation every seven
 // cycles.
-TEST_F(PioTiming, CComputeUnitFinishesAnInvocationEverySixCycles) {
+TEST_F(PioTiming, CComputeUnitFinishesAnInvocationEverySevenCycles) {
   for (unsigned j = 0; j < kCPairs; ++j) c_invoke(j, random_line());
   ASSERT_TRUE(run_until([&] { return c_all_idle(); }));
   std::vector<uint64_t> rel;
@@ -40,7 +40,7 @@ TEST_F(PioTiming, CComputeUnitFinishesAnInvocationEverySixCycles) {
     if (c.op == Cmd::Release) rel.push_back(c.cycle);
   }
   ASSERT_EQ(rel.size(), kCPairs);
-  for (size_t i = 2; i < rel.size(); ++i) EXPECT_EQ(rel[i] - rel[i - 1], 6u) << "release " << i;
+  for (size_t i = 2; i < rel.size(); ++i) EXPECT_EQ(rel[i] - rel[i - 1], 7u) << "release " << i;
   std::printf("[ timing   ] (c) %u back-to-back invocations released over %llu cycles\n", kCPairs,
               static_cast<unsigned long long>(rel.back() - rel.front()));
 }
