@@ -7,7 +7,7 @@
 #   scripts/fpga.sh TARGET --pnr-only   place and route the netlist of the last synthesis again
 #                                       (e.g. with SEED=2); ecp5 and ice40
 #   scripts/fpga.sh ecp5 --no-route     place only: timing estimated from the placement, no
-#                                       bitstream (the full core's routing takes hours)
+#                                       bitstream (quicker: routing is most of the P&R time)
 # Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
 # targets that are placed and routed, flattened as well (what is placed; whole-design counts),
 # the two runs in parallel. Outputs go to

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ULX3S (Lattice ECP5 LFE5U-85F, CABGA381) board top: 25 MHz oscillator -> EHXPLLL -> 100 MHz
+// ULX3S (Lattice ECP5 LFE5U-85F, CABGA381) board top: 25 MHz oscillator -> EHXPLLL -> ClkMHz
 // core clock, reset synchronizer, the portable core inside cni_fpga_shell (on-chip link/PIO
 // exerciser + serial bridge to the CSR port) on the FTDI UART at 115200 baud, status on the
 // LEDs. Pins: constraints/ulx3s.lpf. Configuration and bridge protocol: docs/fpga.md.
@@ -13,7 +13,12 @@
 //   wifi_gpio0           - held high so the on-board ESP32 does not reset the FPGA
 `default_nettype none
 
-module fpga (
+module fpga #(
+  // Core clock in MHz: a divisor of 600 and a multiple of 5 (the PLL runs its VCO at 600 MHz and
+  // its phase detector at 25 MHz, or 5 MHz when ClkMHz is not a multiple of 25). The clock the
+  // routed core meets: docs/fpga.md.
+  parameter int ClkMHz = 25
+) (
   input  wire logic       clk_25mhz,
   input  wire logic [6:0] btn,
   output logic [7:0]      led,
@@ -22,11 +27,17 @@ module fpga (
   output logic            wifi_gpio0
 );
 
-  // ---- clock: 25 MHz x 4 / 1 = 100 MHz (VCO 600 MHz, CLKOP divider 6; values from ecppll) ----
+  // ---- clock: 25 MHz / InDiv x FbDiv = ClkMHz (VCO 600 MHz = ClkMHz x CLKOP divider) ---------
+  localparam int InDiv = (ClkMHz % 25 == 0) ? 1 : 5;
+  localparam int FbDiv = ClkMHz * InDiv / 25;
+  localparam int OpDiv = 600 / ClkMHz;
+  if (ClkMHz % 5 != 0 || 600 % ClkMHz != 0 || ClkMHz < 10) begin : g_bad_clk
+    $error("ClkMHz must be a multiple of 5, at least 10, and divide 600");
+  end
+
   logic clk, locked;
 
   (* FREQUENCY_PIN_CLKI = "25" *)
-  (* FREQUENCY_PIN_CLKOP = "100" *)
   (* ICP_CURRENT = "12" *) (* LPF_RESISTOR = "8" *) (* MFG_ENABLE_FILTEROPAMP = "1" *)
   (* MFG_GMCREF_SEL = "2" *)
   EHXPLLL #(
@@ -34,8 +45,9 @@ module fpga (
     .DPHASE_SOURCE ("DISABLED"),
     .OUTDIVIDER_MUXA ("DIVA"), .OUTDIVIDER_MUXB ("DIVB"), .OUTDIVIDER_MUXC ("DIVC"),
     .OUTDIVIDER_MUXD ("DIVD"),
-    .CLKI_DIV (1), .CLKFB_DIV (4), .FEEDBK_PATH ("CLKOP"),
-    .CLKOP_ENABLE ("ENABLED"), .CLKOP_DIV (6), .CLKOP_CPHASE (2), .CLKOP_FPHASE (0)
+    .CLKI_DIV (InDiv), .CLKFB_DIV (FbDiv), .FEEDBK_PATH ("CLKOP"),
+    .CLKOP_ENABLE ("ENABLED"), .CLKOP_DIV (OpDiv), .CLKOP_CPHASE ((OpDiv - 1) / 2),
+    .CLKOP_FPHASE (0)
   ) u_pll (
     .RST (1'b0), .STDBY (1'b0), .CLKI (clk_25mhz), .CLKOP (clk), .CLKFB (clk),
     .CLKINTFB (), .PHASESEL0 (1'b0), .PHASESEL1 (1'b0), .PHASEDIR (1'b1), .PHASESTEP (1'b1),
@@ -48,14 +60,14 @@ module fpga (
   cni_fpga_rst_sync u_rst (.clk_i (clk), .arst_ni (locked && !btn[1]), .rst_no (rst_n));
 
   // ---- core ----------------------------------------------------------------------------------
-  // Configuration (docs/fpga.md, "ULX3S"): 128-byte lines, 796 lines of device memory in block
-  // RAM, 64 protocol-(c) pairs, 9600-byte (a)/(b) messages, 32 transaction-table entries.
+  // Configuration (docs/fpga.md, "Configurations"): 64-byte lines, 944 lines of device memory in
+  // block RAM, 64 protocol-(c) pairs, 9656-byte (a)/(b) messages, 16 transaction-table entries.
   logic [7:0] status;
 
   cni_fpga_shell #(
-    .LineBytes (128), .MemLines (512), .CPairs (64), .NOvfA (76), .NOvfB (76),
-    .TtEntries (32), .TtReserve (8), .RxDepth (8), .TxCredits (8),
-    .ClkDiv (868)  // 100 MHz / 115200 baud
+    .LineBytes (64), .MemLines (512), .CPairs (64), .NOvfA (150), .NOvfB (150),
+    .TtEntries (16), .TtReserve (4), .RxDepth (8), .TxCredits (8),
+    .ClkDiv (ClkMHz * 1_000_000 / 115_200)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (ftdi_txd), .uart_tx_o (ftdi_rxd),
     .status_o (status)
