@@ -60,13 +60,14 @@ module fpga #(
   cni_fpga_rst_sync u_rst (.clk_i (clk), .arst_ni (locked && !btn[1]), .rst_no (rst_n));
 
   // ---- core ----------------------------------------------------------------------------------
-  // Configuration (docs/fpga.md, "Configurations"): 64-byte lines, 944 lines of device memory in
-  // block RAM, 64 protocol-(c) pairs, 9656-byte (a)/(b) messages, 16 transaction-table entries.
+  // Configuration (docs/fpga.md, "Configurations"): 64-byte lines, 880 lines of device memory in
+  // block RAM, 32 protocol-(c) pairs, 9656-byte (a)/(b) messages, 8 transaction-table entries,
+  // 4-deep link buffers.
   logic [7:0] status;
 
   cni_fpga_shell #(
-    .LineBytes (64), .MemLines (512), .CPairs (64), .NOvfA (150), .NOvfB (150),
-    .TtEntries (16), .TtReserve (4), .RxDepth (8), .TxCredits (8),
+    .LineBytes (64), .MemLines (512), .CPairs (32), .NOvfA (150), .NOvfB (150),
+    .TtEntries (8), .TtReserve (2), .RxDepth (4), .TxCredits (4),
     .ClkDiv (ClkMHz * 1_000_000 / 115_200)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (ftdi_txd), .uart_tx_o (ftdi_rxd),
