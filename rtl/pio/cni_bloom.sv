@@ -17,8 +17,8 @@
 // 3-input gate per element bit: the element fans out only to neighbouring bits); 2 is, per
 // hash, the rotations (wiring: each registered chi bit feeds exactly one XOR tree) and a
 // 32-bit XOR tree of depth log2(words) into a registered fold; 3 is four xorshifts and two
-// 32-bit adders into the registered result. The split keeps the hash network routable on small
-// FPGAs (docs/fpga.md). No multipliers (the products above are constants).
+// 32-bit adders into the registered result. The split is for FPGA timing and routing
+// (docs/fpga.md, "ECP5: timing and routing"). No multipliers (the products above are constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
