@@ -45,6 +45,22 @@ TEST_F(PioTiming, CComputeUnitFinishesAnInvocationEverySevenCycles) {
               static_cast<unsigned long long>(rel.back() - rel.front()));
 }
 
+// The command slot has a skid register: while the home agent holds cmd_ready_i low, the
+// engine still grants the invocation's second command (RELEASE behind ARM), so the pair
+// finishes; the home agent then takes both in grant order.
+TEST_F(PioTiming, SecondCommandIsGrantedWhileTheHomeStallsTheFirst) {
+  const unsigned t = c_trigger_line(3), p = c_payload_line(3);
+  c_invoke(3, random_line());
+  ASSERT_TRUE(run_until([&] { return home_.count_cmds(Cmd::Recall, p) == 1; }));
+  cmd_hold_ = 60;  // longer than the recall, the hash and both grants
+  run(50);
+  EXPECT_EQ(home_.count_cmds(Cmd::Arm, p), 0u) << "the home agent took nothing";
+  EXPECT_EQ(cnt_c_, 1u) << "RELEASE(T) was granted behind the held ARM(P)";
+  ASSERT_TRUE(run_until([&] { return home_.count_cmds(Cmd::Release, t) == 1; }));
+  EXPECT_LT(cmd_cycle(Cmd::Arm, p), cmd_cycle(Cmd::Release, t));
+  EXPECT_EQ(cmd_cycle(Cmd::Release, t) - cmd_cycle(Cmd::Arm, p), 1u) << "back to back";
+}
+
 TEST_F(PioTiming, AStreamsOneBeatEveryTwoCycles) {
   a_send(random_bytes(9600));
   ASSERT_TRUE(run_until([&] { return !a_busy_ && a_msgs_.size() == 1; }));
