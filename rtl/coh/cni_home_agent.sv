@@ -327,8 +327,7 @@ module cni_home_agent #(
       park_src_q  <= tt_src_q[l_park_idx];
       park_tag_q  <= tt_tag_q[l_park_idx];
       park_op_q   <= tt_op_q[l_park_idx];
-      ent_match_q <= (sel_hdr.tag < 8'(TtEntries)) && valid_nx[l_ent] &&
-                     tt_line_q[l_ent] == sel_line && tt_kind_q[l_ent] != K_PARK;
+      ent_match_q <= (sel_hdr.tag < 8'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
       ent_kind_q  <= tt_kind_q[l_ent];
       ent_pend_q  <= tt_pend_q[l_ent];
       ent_wbp_q   <= tt_wbp_q[l_ent];
