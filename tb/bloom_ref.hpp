@@ -21,15 +21,16 @@ constexpr uint32_t bloom_rotl(uint32_t x, unsigned r) {
   return r == 0 ? x : (x << r) | (x >> (32u - r));
 }
 
-// Hash i of the element: per word, XOR with a seed, Keccak's chi step and a rotation; XOR
-// fold of the words; then xorshift32 and the one-at-a-time final mix.
+// Hash i of the element: per word, XOR with a word constant, Keccak's chi step (the same for
+// every hash) and a rotation that depends on the hash and the word; XOR fold of the words into
+// the hash's seed; then xorshift32 and the one-at-a-time final mix.
 inline uint32_t bloom_hash(const uint8_t* element, unsigned line_bytes, unsigned i) {
   const uint32_t k = bloom_seed(i);
   uint32_t x = k;
   for (unsigned j = 0; j < line_bytes / 4; ++j) {
     const uint32_t w = uint32_t{element[4 * j]} | uint32_t{element[4 * j + 1]} << 8 |
                        uint32_t{element[4 * j + 2]} << 16 | uint32_t{element[4 * j + 3]} << 24;
-    const uint32_t u = w ^ k ^ (0x85EBCA6Bu * j);
+    const uint32_t u = w ^ (0x85EBCA6Bu * (j + 1u));
     const uint32_t v = u ^ (~bloom_rotl(u, 1) & bloom_rotl(u, 2));
     x ^= bloom_rotl(v, (2 * i + 5) * j + 7 * i + 1);
   }

@@ -18,7 +18,10 @@ function(cni_endpoint_model flavor)
     TOP_MODULE cni_endpoint
     PREFIX Vcni_endpoint
     TRACE_FST
-    VERILATOR_ARGS ${M_ARGS} -Wno-fatal
+    # -fno-localize: Verilator 5.006 (Debian 12's) can turn a DFG temporary into a local of one
+    # function while another function still reads it as a member, and the C++ does not compile
+    # (seen on the engine's command grants). Later releases fix it; the flag costs a little speed.
+    VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
       -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
       -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
       -GTxCredits=${M_TXCREDITS})

@@ -5,20 +5,21 @@
 // Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
 //   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
 //   K_i  = 0x9E3779B9 * (i + 1) mod 2^32,                            i = 0 .. 7
-//   u_ij = w_j ^ K_i ^ (0x85EBCA6B * j mod 2^32)
-//   v_ij = u_ij ^ (~rotl(u_ij, 1) & rotl(u_ij, 2))                  (Keccak chi: nonlinear)
-//   f_i  = K_i ^ XOR_j rotl(v_ij, ((2i + 5) j + 7i + 1) mod 32)
+//   u_j  = w_j ^ (0x85EBCA6B * (j + 1) mod 2^32)
+//   v_j  = u_j ^ (~rotl(u_j, 1) & rotl(u_j, 2))                     (Keccak chi: nonlinear)
+//   f_i  = K_i ^ XOR_j rotl(v_j, ((2i + 5) j + 7i + 1) mod 32)
 //   h_i  = avalanche(f_i): x ^= x << 13; x ^= x >> 17; x ^= x << 5;     (xorshift32)
 //                          x += x << 3;  x ^= x >> 11; x += x << 15;    (one-at-a-time final)
 //   out bytes [4i, 4i+4)        = h_i, little endian
 //   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
 // Stages: 0 registers the element (a block RAM's read port then drives one flip-flop per bit
-// instead of the whole hash network); 1 registers, per hash, the chi step of every word (one
-// 3-input gate per element bit: the element fans out only to neighbouring bits); 2 is, per
-// hash, the rotations (wiring: each registered chi bit feeds exactly one XOR tree) and a
-// 32-bit XOR tree of depth log2(words) into a registered fold; 3 is four xorshifts and two
-// 32-bit adders into the registered result. The split is for FPGA timing and routing
-// (docs/fpga.md, "ECP5: timing and routing"). No multipliers (the products above are constants).
+// instead of the whole hash network); 1 registers the chi step of every word, shared by the
+// eight hashes (one 3-input gate per element bit, on neighbouring bits only); 2 is, per hash,
+// the rotations (wiring: each registered chi bit feeds one XOR tree per hash) and a 32-bit XOR
+// tree of depth log2(words) into a registered fold; 3 is four xorshifts and two 32-bit adders
+// into the registered result. The split and the shared chi step are for FPGA timing and
+// routing (docs/fpga.md, "ECP5: timing and routing"). No multipliers (the products above are
+// constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
@@ -51,10 +52,18 @@ module cni_bloom #(
 
   logic [DW-1:0]       elem_q;
   logic                elem_valid_q;
-  logic [NH*DW-1:0]    chi_d, chi_q;   // per hash: the chi step of every word
+  logic [DW-1:0]       chi_d, chi_q;   // the chi step of every word
   logic                chi_valid_q;
   logic [32*NH-1:0]    fold_d, fold_q, hash;
   logic                fold_valid_q;
+
+  // stage 1: chi of the registered element
+  for (genvar j = 0; j < NW; j++) begin : g_word
+    localparam logic [31:0] C = 32'h85EB_CA6B * (j + 1);
+    logic [31:0] u;
+    assign u = elem_q[32*j +: 32] ^ C;
+    assign chi_d[32*j +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
+  end
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
@@ -62,15 +71,11 @@ module cni_bloom #(
     logic [31:0] fold;
     logic [31:0] x0, x1, x2, x3, x4, x5;
 
-    for (genvar j = 0; j < NW; j++) begin : g_word
-      localparam logic [31:0] C = K ^ (32'h85EB_CA6B * j);
+    // stage 2: rotl(v_j, R) of the registered chi; for R = 0 both terms are v_j, the identity.
+    for (genvar j = 0; j < NW; j++) begin : g_rot
       localparam int R = ((2 * i + 5) * j + 7 * i + 1) % 32;
-      logic [31:0] u, v;
-      // stage 1: chi of the registered element
-      assign u = elem_q[32*j +: 32] ^ C;
-      assign chi_d[DW*i + 32*j +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
-      // stage 2: rotl(v, R) of the registered chi; for R = 0 both terms are v, the identity.
-      assign v = chi_q[DW*i + 32*j +: 32];
+      logic [31:0] v;
+      assign v = chi_q[32*j +: 32];
       assign t[32*j +: 32] = (v << R) | (v >> ((32 - R) % 32));
     end
 
