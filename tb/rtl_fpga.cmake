@@ -3,7 +3,7 @@
 # Verilated model, in the iCE40 board's reduced configuration with a fast UART (4 clocks per
 # bit), for tests/fpga. Checking build.
 set(CNI_FPGA_SHELL_PARAMS LineBytes=64 NumAgents=4 MemLines=8 CPairs=2 NOvfA=2 NOvfB=2
-    TtEntries=8 TtReserve=2 RxDepth=2 TxCredits=2 ClkDiv=4)
+    TtEntries=8 TtReserve=2 RxDepth=2 TxCredits=2 BloomFoldWords=4 ClkDiv=4)
 set(CNI_FPGA_GARGS "")
 foreach(p ${CNI_FPGA_SHELL_PARAMS})
   list(APPEND CNI_FPGA_GARGS -G${p})

@@ -42,3 +42,21 @@ if(NOT TARGET cni_tb)
   add_library(cni_tb INTERFACE)
   target_include_directories(cni_tb INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})
 endif()
+
+# The accelerator alone (tests/pio/test_bloom_rtl.cpp) in two folded configurations: the ULX3S
+# board's (64-byte lines, 4 words per cycle: 4 groups) and one word per cycle at 128 bytes
+# (32 groups). The engine models above fold all words in one cycle (the default).
+add_library(cni_rtl_bloom STATIC)
+foreach(cfg "64;4" "128;1")
+  list(GET cfg 0 lb)
+  list(GET cfg 1 fw)
+  verilate(cni_rtl_bloom
+    SOURCES ${PROJECT_SOURCE_DIR}/rtl/pio/cni_bloom.sv
+    TOP_MODULE cni_bloom
+    PREFIX Vcni_bloom_${lb}x${fw}
+    VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall
+      -GLineBytes=${lb} -GFoldWords=${fw})
+endforeach()
+get_target_property(CNI_BLOOM_VINC cni_rtl_bloom INTERFACE_INCLUDE_DIRECTORIES)
+set_property(TARGET cni_rtl_bloom APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
+             ${CNI_BLOOM_VINC})

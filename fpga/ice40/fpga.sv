@@ -38,7 +38,7 @@ module fpga (
 
   cni_fpga_shell #(
     .LineBytes (64), .NumAgents (4), .MemLines (8), .CPairs (2), .NOvfA (2), .NOvfB (2),
-    .TtEntries (8), .TtReserve (2), .RxDepth (2), .TxCredits (2),
+    .TtEntries (8), .TtReserve (2), .RxDepth (2), .TxCredits (2), .BloomFoldWords (4),
     .ClkDiv (ClkDiv)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (uart_rx), .uart_tx_o (uart_tx),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Demo accelerator behind PIO protocol (c): k = 8 Bloom-filter hashes of one line-sized element,
-// XOR/rotate fold plus a shift/add avalanche, in four register stages (latency 4 cycles).
+// XOR/rotate fold plus a shift/add avalanche; latency 4 cycles, more when folded in groups.
 //
 // Definition (mirrored bit for bit by tb/bloom_ref.hpp; see docs/pio.md):
 //   w_j  = 32-bit little-endian word j of the element, j = 0 .. LineBytes/4-1
@@ -12,27 +12,35 @@
 //                          x += x << 3;  x ^= x >> 11; x += x << 15;    (one-at-a-time final)
 //   out bytes [4i, 4i+4)        = h_i, little endian
 //   out bytes [32, LineBytes)   = element bytes [32, LineBytes) XOR 0xFF
+// Fold in groups of FoldWords words, Horner style: with s_i = 2i + 5, word j = FoldWords*m + r,
+//   H_im = XOR_r rotl(v_(FoldWords*m+r), s_i r),   acc_i = H_i,M-1;  acc_i = H_im ^ rotl(acc_i,
+//   s_i FoldWords) for m = M-2 .. 0;  f_i = K_i ^ rotl(acc_i, 7i + 1)
+// which is the definition above (M = words / FoldWords groups, highest group first).
 // Stages: 0 registers the element (a block RAM's read port then drives one flip-flop per bit
-// instead of the whole hash network); 1 registers the chi step of every word, shared by the
-// eight hashes (one 3-input gate per element bit, on neighbouring bits only); 2 is, per hash,
-// the rotations (wiring: each registered chi bit feeds one XOR tree per hash) and a 32-bit XOR
-// tree of depth log2(words) into a registered fold; 3 is four xorshifts and two 32-bit adders
-// into the registered result. The split and the shared chi step are for FPGA timing and
-// routing (docs/fpga.md, "ECP5: timing and routing"). No multipliers (the products above are
-// constants).
+// instead of the hash network); 1 registers the chi step of one group of words, shared by the
+// eight hashes (one 3-input gate per bit, on neighbouring bits only), one group per cycle; 2
+// folds the registered group into each hash's accumulator (the rotations are wiring: each
+// registered chi bit feeds one XOR tree per hash); 3 is the seed, four xorshifts and two
+// 32-bit adders into the registered result. Latency M + 3 cycles: 4 with one group (the
+// default), 7 with FoldWords = words / 4. Fewer words per cycle make the network between the
+// chi register and the accumulators smaller, for FPGA routing (docs/fpga.md, "ECP5: timing and
+// routing"). No multipliers (the products above are constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
+//   FoldWords - 32-bit words folded per cycle (divides LineBytes/4; default all of them)
 // Ports:
 //   clk_i, rst_ni            - clock, active-low asynchronous reset
-//   in_valid_i, in_data_i    - element (byte b at bits [8b+7:8b]); no back-pressure
-//   out_valid_o, out_data_o  - one-cycle pulse four cycles after in_valid_i; out_data_o holds
+//   in_valid_i, in_data_i    - element (byte b at bits [8b+7:8b]); no back-pressure: the next
+//                              in_valid_i comes at or after out_valid_o
+//   out_valid_o, out_data_o  - one-cycle pulse M + 3 cycles after in_valid_i; out_data_o holds
 //                              the result from that pulse until two cycles after the next
 //                              in_valid_i
 `default_nettype none
 
 module cni_bloom #(
-  parameter int LineBytes = 128
+  parameter int LineBytes = 128,
+  parameter int FoldWords = LineBytes / 4
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_ni,
@@ -43,50 +51,72 @@ module cni_bloom #(
 );
 
   localparam int DW = LineBytes * 8;
-  localparam int NW = LineBytes / 4;  // 32-bit words per element
-  localparam int NH = 8;              // hashes
+  localparam int NW = LineBytes / 4;     // 32-bit words per element
+  localparam int NG = NW / FoldWords;    // groups, folded one per cycle
+  localparam int GW = 32 * FoldWords;    // group width in bits
+  localparam int GIW = NG > 1 ? $clog2(NG) : 1;
+  localparam int NH = 8;                 // hashes
 
   if (LineBytes < 32 || (LineBytes % 4) != 0) begin : g_bad_line
     $error("cni_bloom: LineBytes must be a multiple of 4 and at least 32");
   end
+  if (FoldWords < 1 || (NW % FoldWords) != 0) begin : g_bad_fold
+    $error("cni_bloom: FoldWords must divide LineBytes/4");
+  end
 
   logic [DW-1:0]       elem_q;
   logic                elem_valid_q;
-  logic [DW-1:0]       chi_d, chi_q;   // the chi step of every word
-  logic                chi_valid_q;
-  logic [32*NH-1:0]    fold_d, fold_q, hash;
-  logic                fold_valid_q;
+  logic [GIW-1:0]      grp_q;          // group whose chi step is taken this cycle
+  logic                chi_busy_q;     // groups left to take
+  logic [GW-1:0]       chi_d, chi_q;   // the chi step of one group
+  logic                chi_valid_q, chi_first_q, chi_last_q;
+  logic [32*NH-1:0]    acc_d, acc_q, hash;
+  logic                acc_valid_q;
+  logic [GW-1:0]       grp_words;
 
-  // stage 1: chi of the registered element
-  for (genvar j = 0; j < NW; j++) begin : g_word
+  // Word j's constant 0x85EBCA6B * (j + 1), for every word (constants: no multipliers).
+  logic [DW-1:0] wc;
+  for (genvar j = 0; j < NW; j++) begin : g_wc
     localparam logic [31:0] C = 32'h85EB_CA6B * (j + 1);
+    assign wc[32*j +: 32] = C;
+  end
+
+  // stage 1: chi of the registered element's current group
+  logic [GW-1:0] grp_consts;
+  assign grp_words  = elem_q[GW*grp_q +: GW];
+  assign grp_consts = wc[GW*grp_q +: GW];
+  for (genvar r = 0; r < FoldWords; r++) begin : g_word
     logic [31:0] u;
-    assign u = elem_q[32*j +: 32] ^ C;
-    assign chi_d[32*j +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
+    assign u = grp_words[32*r +: 32] ^ grp_consts[32*r +: 32];
+    assign chi_d[32*r +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
   end
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
-    logic [NW*32-1:0] t;  // rotated chi of each word
-    logic [31:0] fold;
+    localparam int S = 2 * i + 5;                    // rotation step per word
+    localparam int RA = (S * FoldWords) % 32;        // rotation of the accumulator per group
+    localparam int RF = (7 * i + 1) % 32;            // final rotation
+    logic [FoldWords*32-1:0] t;  // rotated chi of each word of the group
+    logic [31:0] h, a, f;
     logic [31:0] x0, x1, x2, x3, x4, x5;
 
-    // stage 2: rotl(v_j, R) of the registered chi; for R = 0 both terms are v_j, the identity.
-    for (genvar j = 0; j < NW; j++) begin : g_rot
-      localparam int R = ((2 * i + 5) * j + 7 * i + 1) % 32;
+    // stage 2: H = XOR_r rotl(v_r, S r) of the registered group, into the accumulator
+    for (genvar r = 0; r < FoldWords; r++) begin : g_rot
+      localparam int R = (S * r) % 32;
       logic [31:0] v;
-      assign v = chi_q[32*j +: 32];
-      assign t[32*j +: 32] = (v << R) | (v >> ((32 - R) % 32));
+      assign v = chi_q[32*r +: 32];
+      assign t[32*r +: 32] = (v << R) | (v >> ((32 - R) % 32));  // R = 0: the identity
     end
-
     always_comb begin
-      fold = K;
-      for (int j = 0; j < NW; j++) fold = fold ^ t[32*j +: 32];
+      h = '0;
+      for (int r = 0; r < FoldWords; r++) h = h ^ t[32*r +: 32];
     end
-    assign fold_d[32*i +: 32] = fold;
+    assign a = acc_q[32*i +: 32];
+    assign acc_d[32*i +: 32] = chi_first_q ? h : h ^ ((a << RA) | (a >> ((32 - RA) % 32)));
 
-    // stage 3: avalanche of the registered fold
-    assign x0 = fold_q[32*i +: 32] ^ (fold_q[32*i +: 32] << 13);
+    // stage 3: seed, final rotation and avalanche of the accumulator
+    assign f  = K ^ ((a << RF) | (a >> ((32 - RF) % 32)));
+    assign x0 = f ^ (f << 13);
     assign x1 = x0 ^ (x0 >> 17);
     assign x2 = x1 ^ (x1 << 5);
     assign x3 = x2 + (x2 << 3);
@@ -98,26 +128,48 @@ module cni_bloom #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       elem_valid_q <= 1'b0;
+      chi_busy_q   <= 1'b0;
+      grp_q        <= '0;
       chi_valid_q  <= 1'b0;
-      fold_valid_q <= 1'b0;
+      chi_first_q  <= 1'b0;
+      chi_last_q   <= 1'b0;
+      acc_valid_q  <= 1'b0;
       out_valid_o  <= 1'b0;
     end else begin
       elem_valid_q <= in_valid_i;
-      chi_valid_q  <= elem_valid_q;
-      fold_valid_q <= chi_valid_q;
-      out_valid_o  <= fold_valid_q;
+      // Groups are taken highest first, one per cycle, from the cycle the element is registered.
+      if (in_valid_i) begin
+        chi_busy_q <= 1'b1;
+        grp_q      <= GIW'(NG - 1);
+      end else if (chi_busy_q) begin
+        chi_busy_q <= grp_q != '0;
+        if (grp_q != '0) grp_q <= grp_q - 1'b1;
+      end
+      chi_valid_q  <= chi_busy_q;
+      chi_first_q  <= elem_valid_q;
+      chi_last_q   <= chi_busy_q && grp_q == '0;
+      acc_valid_q  <= chi_valid_q && chi_last_q;
+      out_valid_o  <= acc_valid_q;
     end
   end
 
   // The tail needs no hashing: it goes straight to the output register in stage 1.
   always_ff @(posedge clk_i) begin
     if (in_valid_i) elem_q <= in_data_i;
-    if (elem_valid_q) begin
-      chi_q                  <= chi_d;
-      out_data_o[DW-1:32*NH] <= ~elem_q[DW-1:32*NH];
-    end
-    if (chi_valid_q) fold_q <= fold_d;
-    if (fold_valid_q) out_data_o[32*NH-1:0] <= hash;
+    if (chi_busy_q) chi_q <= chi_d;
+    if (elem_valid_q) out_data_o[DW-1:32*NH] <= ~elem_q[DW-1:32*NH];
+    if (chi_valid_q) acc_q <= acc_d;
+    if (acc_valid_q) out_data_o[32*NH-1:0] <= hash;
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (!(in_valid_i && (elem_valid_q || chi_busy_q || chi_valid_q || acc_valid_q)))
+        else $error("cni_bloom: new element before the previous result");
+    end
+  end
+`endif
 
 endmodule

@@ -11,6 +11,8 @@
 //                      [CBase+CPairs, CBase+2*CPairs); pair j = (CBase+j, CBase+CPairs+j)
 //   ABase, NOvfA     - protocol (a): control lines ABase, ABase+1; overflow ABase+2 .. ABase+1+NOvfA
 //   BBase, NOvfB     - protocol (b): same layout at BBase
+//   BloomFoldWords   - words the (c) accelerator folds per cycle (cni_bloom FoldWords: fewer
+//                      make it smaller and slower; default all, latency 4 cycles)
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
 //   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
@@ -43,7 +45,8 @@ module cni_pio_engine #(
   parameter int ABase     = 1536,
   parameter int NOvfA     = 76,
   parameter int BBase     = 1614,
-  parameter int NOvfB     = 76
+  parameter int NOvfB     = 76,
+  parameter int BloomFoldWords = LineBytes / 4
 ) (
   input  wire logic                            clk_i,
   input  wire logic                            rst_ni,
@@ -331,7 +334,7 @@ module cni_pio_engine #(
   logic          bloom_in_valid, bloom_out_valid;
   logic [DW-1:0] bloom_out;
 
-  cni_bloom #(.LineBytes(LineBytes)) u_bloom (
+  cni_bloom #(.LineBytes(LineBytes), .FoldWords(BloomFoldWords)) u_bloom (
     .clk_i, .rst_ni,
     .in_valid_i(bloom_in_valid), .in_data_i(mem_rdata_i),
     .out_valid_o(bloom_out_valid), .out_data_o(bloom_out)

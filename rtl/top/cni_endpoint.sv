@@ -27,6 +27,7 @@ module cni_endpoint #(
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
   parameter int          TxCredits = 8,
+  parameter int          BloomFoldWords = LineBytes / 4,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
@@ -241,7 +242,7 @@ module cni_endpoint #(
   cni_pio_engine #(
     .LineBytes (LineBytes), .LineIdxW (LineIdxW),
     .CBase (CBase), .CPairs (CPairs), .ABase (ABase), .NOvfA (NOvfA),
-    .BBase (BBase), .NOvfB (NOvfB)
+    .BBase (BBase), .NOvfB (NOvfB), .BloomFoldWords (BloomFoldWords)
   ) u_pio (
     .clk_i, .rst_ni,   // commands wait until the home agent has cleared its RAMs
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),
