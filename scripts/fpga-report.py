@@ -72,7 +72,7 @@ BLOCKS = [
 ]
 
 CORE_PARAMS = ["LineBytes", "MemLines", "CPairs", "NOvfA", "NOvfB", "TtEntries", "TtReserve",
-               "RxDepth", "TxCredits", "NumAgents"]
+               "RxDepth", "TxCredits", "NumAgents", "BloomFoldWords"]
 
 
 def base_name(mod):
@@ -134,7 +134,24 @@ def core_params(src_top):
     return params
 
 
-def critical_path(report):
+def rtl_sources(netlist):
+    """Cell name -> the project RTL lines it came from (Yosys 'src' attributes of the placed
+    netlist, technology-library entries dropped), for naming the ends of the critical path."""
+    if not netlist.exists():
+        return {}
+    src = {}
+    for mod in json.loads(netlist.read_text()).get("modules", {}).values():
+        for name, cell in mod.get("cells", {}).items():
+            ours = [x for x in cell.get("attributes", {}).get("src", "").split("|")
+                    if x.startswith(("src/rtl/", "src/fpga/"))]
+            if ours:
+                src[name] = ", ".join(sorted({re.sub(r"^src/|\.\d+-\d+\.\d+$", "", x)
+                                              for x in ours}))
+    return src
+
+
+def critical_path(report, src=None):
+    src = src or {}
     paths = report.get("critical_paths", [])
     if not paths:
         return None
@@ -148,7 +165,8 @@ def critical_path(report):
     cells = [s["to"]["cell"] for s in steps if s.get("type") in ("logic", "setup")]
     return {"from_clock": p.get("from"), "to_clock": p.get("to"), "delay_ns": round(total, 2),
             "routing_ns": round(routing, 2), "logic_levels": len(logic), "start": start,
-            "end": end, "through": cells[:40]}
+            "end": end, "start_src": src.get(start), "end_src": src.get(end),
+            "through": cells[:40]}
 
 
 def summarize(d):
@@ -191,7 +209,7 @@ def summarize(d):
     if rep.exists() and flow["status"] in ("ok", "placed"):
         r = json.loads(rep.read_text())
         summary["utilization"] = r.get("utilization", {})
-        summary["critical_path"] = critical_path(r)
+        summary["critical_path"] = critical_path(r, rtl_sources(d / "fpga.json"))
         if flow["status"] == "ok":
             summary["fmax"] = {k: {"achieved": round(v["achieved"], 2),
                                    "constraint": round(v["constraint"], 2)}
@@ -302,9 +320,13 @@ def render(build):
         out.append("")
         cp = s.get("critical_path")
         if cp:
+            def at(k):
+                # Synthesis names of merged cells can run to hundreds of characters.
+                name = cp[k] if len(cp[k]) <= 60 else cp[k][:57] + "…"
+                return f"`{name}`" + (f" ({cp[k + '_src']})" if cp.get(k + "_src") else "")
             out.append(f"Critical path: {cp['delay_ns']} ns ({cp['logic_levels']} logic levels, "
-                       f"{cp['routing_ns']} ns of it routing) from `{cp['start']}` to "
-                       f"`{cp['end']}`.")
+                       f"{cp['routing_ns']} ns of it routing) from {at('start')} to "
+                       f"{at('end')}.")
             out.append("")
         cap = CAPACITY.get(t)
         if cap:
