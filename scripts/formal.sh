@@ -34,6 +34,9 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# Absolute: each check runs its tools inside its own directory (`make formal` passes build/formal).
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 # The table: name | harness | top | params | defines | mutation | mode | short | deep | expect
 rows=()
