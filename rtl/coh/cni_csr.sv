@@ -9,7 +9,7 @@
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
 //               per direction; writes need AW and W together; unmapped addresses answer SLVERR
-//   cnt_i     - one-cycle pulses, one per counter
+//   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
 //   cfg_*_o   - configuration to the home agent
 `default_nettype none
 
@@ -81,13 +81,19 @@ module cni_csr #(
   end
 
   // ---- counters -----------------------------------------------------------------------------
+  // The pulses are registered first: they come from the end of the home agent's single-cycle
+  // decision, which ends here otherwise (docs/fpga.md, "ECP5: timing and routing"). A counter
+  // shows an event one cycle after its pulse.
+  logic [NumCnt-1:0] cnt_pulse_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      cnt_pulse_q <= '0;
       for (int i = 0; i < NumCnt; i++) cnt_q[i] <= '0;
     end else begin
+      cnt_pulse_q <= cnt_i;
       for (int i = 0; i < NumCnt; i++) begin
         if (clear) cnt_q[i] <= '0;
-        else if (cnt_i[i]) cnt_q[i] <= cnt_q[i] + 1'b1;
+        else if (cnt_pulse_q[i]) cnt_q[i] <= cnt_q[i] + 1'b1;
       end
     end
   end
