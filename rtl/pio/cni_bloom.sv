@@ -74,6 +74,11 @@ module cni_bloom #(
   logic                acc_valid_q;
   logic [GW-1:0]       grp_words;
 
+  // Rotate left by a constant: wiring.
+  function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
+    rotl = (r % 32 == 0) ? x : (x << (r % 32)) | (x >> (32 - r % 32));
+  endfunction
+
   // Word j's constant 0x85EBCA6B * (j + 1), for every word (constants: no multipliers).
   logic [DW-1:0] wc;
   for (genvar j = 0; j < NW; j++) begin : g_wc
@@ -88,34 +93,29 @@ module cni_bloom #(
   for (genvar r = 0; r < FoldWords; r++) begin : g_word
     logic [31:0] u;
     assign u = grp_words[32*r +: 32] ^ grp_consts[32*r +: 32];
-    assign chi_d[32*r +: 32] = u ^ (~{u[30:0], u[31]} & {u[29:0], u[31:30]});
+    assign chi_d[32*r +: 32] = u ^ (~rotl(u, 1) & rotl(u, 2));
   end
 
   for (genvar i = 0; i < NH; i++) begin : g_hash
     localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
     localparam int S = 2 * i + 5;                    // rotation step per word
-    localparam int RA = (S * FoldWords) % 32;        // rotation of the accumulator per group
-    localparam int RF = (7 * i + 1) % 32;            // final rotation
     logic [FoldWords*32-1:0] t;  // rotated chi of each word of the group
     logic [31:0] h, a, f;
     logic [31:0] x0, x1, x2, x3, x4, x5;
 
     // stage 2: H = XOR_r rotl(v_r, S r) of the registered group, into the accumulator
     for (genvar r = 0; r < FoldWords; r++) begin : g_rot
-      localparam int R = (S * r) % 32;
-      logic [31:0] v;
-      assign v = chi_q[32*r +: 32];
-      assign t[32*r +: 32] = (v << R) | (v >> ((32 - R) % 32));  // R = 0: the identity
+      assign t[32*r +: 32] = rotl(chi_q[32*r +: 32], S * r);
     end
     always_comb begin
       h = '0;
       for (int r = 0; r < FoldWords; r++) h = h ^ t[32*r +: 32];
     end
     assign a = acc_q[32*i +: 32];
-    assign acc_d[32*i +: 32] = chi_first_q ? h : h ^ ((a << RA) | (a >> ((32 - RA) % 32)));
+    assign acc_d[32*i +: 32] = chi_first_q ? h : h ^ rotl(a, S * FoldWords);
 
     // stage 3: seed, final rotation and avalanche of the accumulator
-    assign f  = K ^ ((a << RF) | (a >> ((32 - RF) % 32)));
+    assign f  = K ^ rotl(a, 7 * i + 1);
     assign x0 = f ^ (f << 13);
     assign x1 = x0 ^ (x0 >> 17);
     assign x2 = x1 ^ (x1 << 5);
