@@ -76,6 +76,22 @@ inline void put_u64(Line& l, uint64_t v, unsigned off = 0) {
   for (unsigned b = 0; b < 8; ++b) l[off + b] = static_cast<uint8_t>(v >> (8 * b));
 }
 
+// Lines <-> Verilated wide ports (32-bit words; byte b of the line at bits [8b+7:8b]), for any
+// line size.
+template <std::size_t N>
+uint32_t line_word(const std::array<uint8_t, N>& l, unsigned w) {
+  return uint32_t{l[4 * w]} | uint32_t{l[4 * w + 1]} << 8 | uint32_t{l[4 * w + 2]} << 16 |
+         uint32_t{l[4 * w + 3]} << 24;
+}
+template <std::size_t N, class W>
+std::array<uint8_t, N> line_from_wide(const W& wide) {
+  std::array<uint8_t, N> l{};
+  for (unsigned w = 0; w < N / 4; ++w) {
+    for (unsigned b = 0; b < 4; ++b) l[4 * w + b] = static_cast<uint8_t>(wide[w] >> (8 * b));
+  }
+  return l;
+}
+
 // Handshake stall knobs: probabilities of holding a ready/valid low in a cycle.
 struct Knobs {
   double cmd_stall = 0.25;     // cmd_ready_i low
@@ -326,7 +342,7 @@ class PioBench : public ::testing::Test {
     if (pb_offered_) drive_pb_beat();
     // Memory read data: valid only the cycle after a read; garbage otherwise.
     for (unsigned w = 0; w < kWords; ++w) {
-      top_->mem_rdata_i[w] = rd_pending_ ? word(rd_data_, w) : static_cast<uint32_t>(rng_());
+      top_->mem_rdata_i[w] = rd_pending_ ? line_word(rd_data_, w) : static_cast<uint32_t>(rng_());
     }
     rd_pending_ = false;
 
@@ -341,10 +357,10 @@ class PioBench : public ::testing::Test {
     const bool mem_we = top_->mem_we_o;
     const unsigned mem_addr = top_->mem_addr_o;
     Line wdata{};
-    if (mem_en && mem_we) wdata = from_wide(top_->mem_wdata_o);
+    if (mem_en && mem_we) wdata = line_from_wide<kLineBytes>(top_->mem_wdata_o);
     const bool pa_fire = top_->pa_valid_o && top_->pa_ready_i;
     Line pa_data{};
-    if (pa_fire) pa_data = from_wide(top_->pa_data_o);
+    if (pa_fire) pa_data = line_from_wide<kLineBytes>(top_->pa_data_o);
     const unsigned pa_len = top_->pa_len_o;
     const bool pa_last = top_->pa_last_o;
     const bool pb_fire = top_->pb_valid_i && top_->pb_ready_o;
@@ -407,20 +423,6 @@ class PioBench : public ::testing::Test {
     ASSERT_TRUE(run_until([&] { return home_.cmds.size() >= kCPairs + 2; }, 10000));
   }
 
-  // ---- wide-port helpers ---------------------------------------------------------------------
-  static uint32_t word(const Line& l, unsigned w) {
-    return uint32_t{l[4 * w]} | uint32_t{l[4 * w + 1]} << 8 | uint32_t{l[4 * w + 2]} << 16 |
-           uint32_t{l[4 * w + 3]} << 24;
-  }
-  template <class W>
-  static Line from_wide(const W& wide) {
-    Line l{};
-    for (unsigned w = 0; w < kWords; ++w) {
-      for (unsigned b = 0; b < 4; ++b) l[4 * w + b] = static_cast<uint8_t>(wide[w] >> (8 * b));
-    }
-    return l;
-  }
-
   Line random_line() {
     Line l{};
     for (auto& b : l) b = static_cast<uint8_t>(rng_());
@@ -462,7 +464,7 @@ class PioBench : public ::testing::Test {
       const size_t i = size_t{pb_beat_} * kLineBytes + b;
       l[b] = i < m.payload.size() ? m.payload[i] : static_cast<uint8_t>(0xA5);
     }
-    for (unsigned w = 0; w < kWords; ++w) top_->pb_data_i[w] = word(l, w);
+    for (unsigned w = 0; w < kWords; ++w) top_->pb_data_i[w] = line_word(l, w);
     top_->pb_len_i = static_cast<uint16_t>(m.len);
     top_->pb_last_i = (pb_beat_ + 1 == m.beats);
   }

@@ -12,6 +12,7 @@
 #include "Vcni_bloom_128x1.h"
 #include "Vcni_bloom_64x4.h"
 #include "bloom_ref.hpp"
+#include "pio_harness.hpp"
 
 namespace cni::tb {
 namespace {
@@ -46,22 +47,10 @@ class BloomRtl : public ::testing::Test {
     m_->clk_i = 0;
     m_->eval();
   }
-  void set_input(const Line& l) {
-    for (unsigned w = 0; w < kWords; ++w) {
-      m_->in_data_i[w] = uint32_t{l[4 * w]} | uint32_t{l[4 * w + 1]} << 8 |
-                         uint32_t{l[4 * w + 2]} << 16 | uint32_t{l[4 * w + 3]} << 24;
-    }
-  }
-  Line output() const {
-    Line l{};
-    for (unsigned w = 0; w < kWords; ++w) {
-      for (unsigned b = 0; b < 4; ++b) l[4 * w + b] = static_cast<uint8_t>(m_->out_data_o[w] >> (8 * b));
-    }
-    return l;
-  }
+  Line output() const { return pio::line_from_wide<C::kLineBytes>(m_->out_data_o); }
   // Presents `l` for one cycle and returns the cycles until out_valid_o (checking the result).
   unsigned hash(const Line& l) {
-    set_input(l);
+    for (unsigned w = 0; w < kWords; ++w) m_->in_data_i[w] = pio::line_word(l, w);
     m_->in_valid_i = 1;
     step();
     m_->in_valid_i = 0;
