@@ -72,7 +72,7 @@ BLOCKS = [
 ]
 
 CORE_PARAMS = ["LineBytes", "MemLines", "CPairs", "NOvfA", "NOvfB", "TtEntries", "TtReserve",
-               "RxDepth", "TxCredits", "NumAgents", "BloomFoldWords"]
+               "RxDepth", "TxCredits", "NumAgents", "BloomFoldWords", "HomePipelined"]
 
 
 def base_name(mod):

@@ -7,13 +7,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(scripts/rtl-files.sh; ls fpga/common/*.sv)
 mapfile -t pkgs < <(printf '%s\n' "${files[@]}" | grep '_pkg\.sv$')
+# Each module with its defaults, then the parameter settings that select other logic.
+variants=("cni_home_agent -GPipelined=1")
 fail=0
+lint() {
+  local mod=$1; shift
+  if ! out=$(verilator --lint-only -Wall "${pkgs[@]}" "${files[@]}" --top-module "$mod" "$@" \
+               2>&1); then
+    echo "lint: $mod $*"; echo "$out"; fail=1
+  fi
+}
 for f in "${files[@]}"; do
   case "$f" in *_pkg.sv) continue ;; esac
-  mod=$(basename "$f" .sv)
-  if ! out=$(verilator --lint-only -Wall "${pkgs[@]}" "${files[@]}" --top-module "$mod" 2>&1); then
-    echo "lint: $f"; echo "$out"; fail=1
-  fi
+  lint "$(basename "$f" .sv)"
 done
-[ $fail -eq 0 ] && echo "lint: ${#files[@]} RTL and FPGA helper files clean (verilator $(verilator --version | awk '{print $2}') -Wall)"
+for v in "${variants[@]}"; do
+  read -r -a args <<< "$v"
+  lint "${args[@]}"
+done
+ver=$(verilator --version | awk '{print $2}')
+[ $fail -eq 0 ] && echo "lint: ${#files[@]} RTL and FPGA helper files and" \
+  "${#variants[@]} parameter variant(s) clean (verilator $ver -Wall)"
 exit $fail

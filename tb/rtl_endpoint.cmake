@@ -1,6 +1,8 @@
 # The device core (cni_endpoint) as Verilated models, and the C++ device adapters on top:
 #   cni_rtl_chk / cni_dev_chk   - checking build, test geometry (small memories): tests
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
+#   cni_rtl_pipe / cni_dev_pipe - the checking build with the home agent pipelined (the FPGA
+#                                 board configuration, docs/endpoint.md): the same tests
 file(GLOB CNI_RTL_SOURCES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
      ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
@@ -11,7 +13,11 @@ list(REMOVE_DUPLICATES CNI_RTL_SOURCES)
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
 
 function(cni_endpoint_model flavor)
-  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" "ARGS" ${ARGN})
+  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE" "ARGS"
+                        ${ARGN})
+  if(NOT M_PIPE)
+    set(M_PIPE 0)
+  endif()
   add_library(cni_rtl_${flavor} STATIC)
   verilate(cni_rtl_${flavor}
     SOURCES ${CNI_RTL_SOURCES}
@@ -24,7 +30,7 @@ function(cni_endpoint_model flavor)
     VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
       -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
       -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
-      -GTxCredits=${M_TXCREDITS})
+      -GTxCredits=${M_TXCREDITS} -GHomePipelined=${M_PIPE})
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
@@ -36,12 +42,15 @@ function(cni_endpoint_model flavor)
   target_compile_definitions(cni_dev_${flavor} PUBLIC
     CNI_DEV_MEM_LINES=${M_MEM} CNI_DEV_CPAIRS=${M_CPAIRS} CNI_DEV_NOVFA=${M_NOVFA}
     CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RESERVE=${M_RESERVE} CNI_DEV_RXDEPTH=${M_RXDEPTH}
-    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_BUILD="${flavor}")
+    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_HOME_PIPELINED=${M_PIPE}
+    CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 
 cni_endpoint_model(chk MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4
   ARGS --assert --x-assign unique --x-initial unique)
+cni_endpoint_model(pipe MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4
+  PIPE 1 ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 64 RESERVE 16 RXDEPTH 16
   TXCREDITS 16
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

@@ -62,12 +62,14 @@ module fpga #(
   // ---- core ----------------------------------------------------------------------------------
   // Configuration (docs/fpga.md, "Configurations"): 64-byte lines, 880 lines of device memory in
   // block RAM, 32 protocol-(c) pairs, 9656-byte (a)/(b) messages, 8 transaction-table entries,
-  // 4-deep link buffers, the (c) accelerator folding 4 of the 16 words per cycle.
+  // 4-deep link buffers, the (c) accelerator folding 4 of the 16 words per cycle, the home
+  // agent pipelined.
   logic [7:0] status;
 
   cni_fpga_shell #(
     .LineBytes (64), .MemLines (512), .CPairs (32), .NOvfA (150), .NOvfB (150),
     .TtEntries (8), .TtReserve (2), .RxDepth (4), .TxCredits (4), .BloomFoldWords (4),
+    .HomePipelined (1),
     .ClkDiv (ClkMHz * 1_000_000 / 115_200)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (ftdi_txd), .uart_tx_o (ftdi_rxd),

@@ -11,6 +11,9 @@
 //   MemLines, CPairs,
 //   NOvfA, NOvfB         - region sizes (docs/endpoint.md, "Address map")
 //   TtEntries, TtReserve - transaction-table size and entries kept for engine RECALLs
+//   Pipelined            - 0: take a message and decide in the next cycle (StIdle, StExec);
+//                          1: register every step for FPGA clock rates (StIdle, StRead, StDir,
+//                          StExec, StCommit: three more cycles per message; docs/endpoint.md)
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
 //   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block)
@@ -36,6 +39,7 @@ module cni_home_agent #(
   parameter int          NOvfB     = 76,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
+  parameter int          Pipelined = 0,
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
   localparam int LineIdxW = $clog2(NumLines),
@@ -122,7 +126,9 @@ module cni_home_agent #(
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
 
-  typedef enum logic [2:0] {StInit, StIdle, StExec, StSnoop, StGrant} state_e;
+  typedef enum logic [2:0] {
+    StInit, StIdle, StRead, StDir, StExec, StCommit, StSnoop, StGrant
+  } state_e;
   state_e state_q, state_d;
 
   // ---- directory RAM (synchronous read) --------------------------------------------------------
@@ -139,6 +145,17 @@ module cni_home_agent #(
       if (dir_we) dir_q[dir_addr] <= dir_wd;
       else dir_rd_q <= dir_q[dir_addr];
     end
+  end
+
+  // What the decision reads: the RAM's output, or (Pipelined) a register behind it, so the
+  // decision starts from a flip-flop instead of the block RAM's slow clock-to-output.
+  logic [DirW-1:0] dir_x;
+  if (Pipelined != 0) begin : g_dir_reg
+    logic [DirW-1:0] dir_x_q;
+    always_ff @(posedge clk_i) if (state_q == StDir) dir_x_q <= dir_rd_q;
+    assign dir_x = dir_x_q;
+  end else begin : g_dir_direct
+    assign dir_x = dir_rd_q;
   end
 
   // ---- transaction table (one array per field) ----------------------------------------------
@@ -166,10 +183,9 @@ module cni_home_agent #(
   logic [TtW-1:0]      cur_tmo_ent_q;
 
   // snoop sequencer / deferred grant
-  logic [NumAgents-1:0] snp_vec_q, snp_vec_d;
-  logic [4:0]           snp_op_q, snp_op_d;
-  logic [TtW-1:0]       snp_ent_q, snp_ent_d;
-  logic [TtW-1:0]       gnt_ent_q, gnt_ent_d;
+  logic [NumAgents-1:0] snp_vec_q;
+  logic [4:0]           snp_op_q;
+  logic [TtW-1:0]       snp_ent_q, gnt_ent_q;
   logic                 cmd_defer_q;
 
   // init sweep
@@ -284,21 +300,28 @@ module cni_home_agent #(
     endcase
   end
 
-  // ---- table lookup of the selected message (StIdle, registered for StExec) ------------------
+  // ---- table lookup of the message (registered for StExec) ------------------------------------
+  // Done in StIdle on the selection, or (Pipelined) in StRead on the registered line and tag.
   // The table holds at most one entry per line (every allocation requires no hit), so the hit
-  // index is an OR of one-hot terms. Between StIdle and StExec the table only changes by the
-  // engine taking an event (which frees a RECALL entry that has nothing pending) and by timers.
-  // The lookup sees the table as it will be in StExec (`valid_nx`), so the registered copies
-  // decide exactly as the live table would; only while StExec waits for an output channel may
-  // a RECALL entry freed meanwhile still count as busy (the message is retried or deferred).
+  // index is an OR of one-hot terms. Until the decision is applied the table only changes by
+  // the engine taking an event (which frees a RECALL entry that has nothing pending) and by
+  // timers. The lookup sees the table as it will be in the next cycle (`valid_nx`), so without
+  // Pipelined the registered copies decide exactly as the live table would; only while the
+  // decision waits for an output channel (or, Pipelined, goes through StDir/StExec) may a
+  // RECALL entry freed meanwhile still count as busy (the message is retried or deferred), and
+  // a free entry or the reserve only grows.
+  wire                  lk_load = (Pipelined != 0) ? state_q == StRead
+                                                 : state_q == StIdle && sel_any;
+  wire [LineIdxW-1:0]   lk_line = (Pipelined != 0) ? cur_line_q : sel_line;
+  wire [7:0]            lk_tag  = (Pipelined != 0) ? cur_hdr_q.tag : sel_hdr.tag;
   logic [TtEntries-1:0] l_hit, l_park;
   logic [TtW-1:0]       l_hit_idx, l_park_idx;
-  wire  [TtW-1:0]       l_ent = sel_hdr.tag[TtW-1:0];
+  wire  [TtW-1:0]       l_ent = lk_tag[TtW-1:0];
   always_comb begin
     l_hit_idx  = '0;
     l_park_idx = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      l_hit[k]  = valid_nx[k] && tt_line_q[k] == sel_line;
+      l_hit[k]  = valid_nx[k] && tt_line_q[k] == lk_line;
       l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
       if (l_hit[k]) l_hit_idx = l_hit_idx | TtW'(k);
       if (l_park[k]) l_park_idx = l_park_idx | TtW'(k);
@@ -315,7 +338,7 @@ module cni_home_agent #(
   logic [4:0]           park_op_q, ent_grant_q;
 
   always_ff @(posedge clk_i) begin
-    if (state_q == StIdle && sel_any) begin
+    if (lk_load) begin
       hit_any_q   <= l_hit != '0;
       hit_idx_q   <= l_hit_idx;
       hit_kind_q  <= tt_kind_q[l_hit_idx];
@@ -327,7 +350,7 @@ module cni_home_agent #(
       park_src_q  <= tt_src_q[l_park_idx];
       park_tag_q  <= tt_tag_q[l_park_idx];
       park_op_q   <= tt_op_q[l_park_idx];
-      ent_match_q <= (sel_hdr.tag < 8'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
+      ent_match_q <= (lk_tag < 8'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
       ent_kind_q  <= tt_kind_q[l_ent];
       ent_pend_q  <= tt_pend_q[l_ent];
       ent_wbp_q   <= tt_wbp_q[l_ent];
@@ -342,34 +365,41 @@ module cni_home_agent #(
   end
 
   // ---- decision (StExec) ----------------------------------------------------------------------
-  wire [NumAgents-1:0] d_sharers = dir_rd_q[NumAgents-1:0];
-  wire [1:0]           d_state   = dir_rd_q[NumAgents +: 2];
-  wire                 d_armed   = dir_rd_q[NumAgents + 2];
+  wire [NumAgents-1:0] d_sharers = dir_x[NumAgents-1:0];
+  wire [1:0]           d_state   = dir_x[NumAgents +: 2];
+  wire                 d_armed   = dir_x[NumAgents + 2];
 
-  // Decision outputs, applied when `x_commit`.
-  logic [1:0]           x_out;
-  cni_coh_pkg::hdr_t    x_hdr;
-  logic [LineBits-1:0]  x_data;
-  logic                 x_pop, x_commit, x_stall_cmd;
-  logic                 x_mem_we;
-  logic                 x_dir_we;
-  logic [DirW-1:0]      x_dir_wd;
-  logic                 x_alloc;
-  logic [1:0]           x_alloc_kind;
-  logic [NumAgents-1:0] x_alloc_pend;
-  logic [4:0]           x_alloc_grant;
-  logic                 x_alloc_evt;
-  logic                 x_upd;
-  logic [TtW-1:0]       x_upd_idx;
-  logic [NumAgents-1:0] x_upd_pend, x_upd_wbp, x_upd_wbgot;
-  logic                 x_upd_evt;
-  logic                 x_free;
-  logic                 x_conv;     // the PARK entry at park_idx_q becomes a SNOOP transaction
-  logic [NumAgents-1:0] x_conv_pend;
-  logic [4:0]           x_conv_grant;
-  logic [TtW-1:0]       x_free_idx;
-  logic [NumCnt-1:0]    x_cnt;
-  state_e               x_next;
+  // Decision outputs (one record): computed in StExec from registers; applied when the answer's
+  // channel takes it (`e_commit`) in StExec, or, with `Pipelined`, registered and applied in
+  // StCommit.
+  typedef struct packed {
+    logic [1:0]           out;
+    cni_coh_pkg::hdr_t    hdr;
+    logic [LineBits-1:0]  data;
+    logic                 pop, stall_cmd, mem_we, dir_we;
+    logic [DirW-1:0]      dir_wd;
+    logic                 alloc;
+    logic [1:0]           alloc_kind;
+    logic [NumAgents-1:0] alloc_pend;
+    logic [4:0]           alloc_grant;
+    logic                 alloc_evt;
+    logic                 upd;
+    logic [TtW-1:0]       upd_idx;
+    logic [NumAgents-1:0] upd_pend, upd_wbp, upd_wbgot;
+    logic                 upd_evt;
+    logic                 free;
+    logic [TtW-1:0]       free_idx;
+    logic                 conv;     // the PARK entry at park_idx_q becomes a SNOOP transaction
+    logic [NumAgents-1:0] conv_pend;
+    logic [4:0]           conv_grant;
+    logic [NumCnt-1:0]    cnt;
+    logic [2:0]           next;     // a state_e
+    logic [NumAgents-1:0] snp_vec;  // snoop sequencer / deferred grant, loaded at commit
+    logic [4:0]           snp_op;
+    logic [TtW-1:0]       snp_ent, gnt_ent;
+  } dec_t;
+  dec_t x, e;     // the decision being made; the decision being applied
+  logic e_commit;
 
   // Helpers on the current message.
   wire [3:0]           c_src   = cur_hdr_q.src;
@@ -416,92 +446,92 @@ module cni_home_agent #(
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
   always_comb begin
-    x_out         = O_NONE;
-    x_hdr         = '0;
-    x_data        = mem_rdata_i;
-    x_pop         = 1'b1;
-    x_stall_cmd   = 1'b0;
-    x_mem_we      = 1'b0;
-    x_dir_we      = 1'b0;
-    x_dir_wd      = dir_rd_q;
-    x_alloc       = 1'b0;
-    x_alloc_kind  = K_SNOOP;
-    x_alloc_pend  = '0;
-    x_alloc_grant = '0;
-    x_alloc_evt   = 1'b0;
-    x_upd         = 1'b0;
-    x_upd_idx     = c_ent;
-    x_upd_pend    = '0;
-    x_upd_wbp     = '0;
-    x_upd_wbgot   = '0;
-    x_upd_evt     = 1'b0;
-    x_free        = 1'b0;
-    x_free_idx    = c_ent;
-    x_conv        = 1'b0;
-    x_conv_pend   = '0;
-    x_conv_grant  = '0;
-    x_cnt         = '0;
-    x_next        = StIdle;
-    snp_vec_d     = snp_vec_q;
-    snp_op_d      = snp_op_q;
-    snp_ent_d     = snp_ent_q;
-    gnt_ent_d     = gnt_ent_q;
+    x.out         = O_NONE;
+    x.hdr         = '0;
+    x.data        = mem_rdata_i;
+    x.pop         = 1'b1;
+    x.stall_cmd   = 1'b0;
+    x.mem_we      = 1'b0;
+    x.dir_we      = 1'b0;
+    x.dir_wd      = dir_x;
+    x.alloc       = 1'b0;
+    x.alloc_kind  = K_SNOOP;
+    x.alloc_pend  = '0;
+    x.alloc_grant = '0;
+    x.alloc_evt   = 1'b0;
+    x.upd         = 1'b0;
+    x.upd_idx     = c_ent;
+    x.upd_pend    = '0;
+    x.upd_wbp     = '0;
+    x.upd_wbgot   = '0;
+    x.upd_evt     = 1'b0;
+    x.free        = 1'b0;
+    x.free_idx    = c_ent;
+    x.conv        = 1'b0;
+    x.conv_pend   = '0;
+    x.conv_grant  = '0;
+    x.cnt         = '0;
+    x.next        = StIdle;
+    x.snp_vec     = snp_vec_q;
+    x.snp_op      = snp_op_q;
+    x.snp_ent     = snp_ent_q;
+    x.gnt_ent     = gnt_ent_q;
 
     unique case (cur_src_q)
       // -- a parked request timed out: answer Retry, free the entry (the line stays armed)
       SRC_TMO: begin
-        x_pop = 1'b0;
+        x.pop = 1'b0;
         if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK) begin
-          x_out        = O_RSP;
-          x_hdr        = '0;
-          x_hdr.op     = cni_coh_pkg::OP_RETRY;
-          x_hdr.src    = agent_id_i;
-          x_hdr.dst    = tt_src_q[cur_tmo_ent_q];
-          x_hdr.tag    = tt_tag_q[cur_tmo_ent_q];
-          x_hdr.addr   = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
-          x_free       = 1'b1;
-          x_free_idx   = cur_tmo_ent_q;
-          x_cnt[CNT_RETRY_TMO] = 1'b1;
+          x.out        = O_RSP;
+          x.hdr        = '0;
+          x.hdr.op     = cni_coh_pkg::OP_RETRY;
+          x.hdr.src    = agent_id_i;
+          x.hdr.dst    = tt_src_q[cur_tmo_ent_q];
+          x.hdr.tag    = tt_tag_q[cur_tmo_ent_q];
+          x.hdr.addr   = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
+          x.free       = 1'b1;
+          x.free_idx   = cur_tmo_ent_q;
+          x.cnt[CNT_RETRY_TMO] = 1'b1;
         end
       end
 
       // -- snoop answers: always consumed
       SRC_RSP: begin
         if (c_op != cni_coh_pkg::OP_SNP_ACK && c_op != cni_coh_pkg::OP_SNP_DATA) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else if (!c_addr_ok) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
         end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_SNP_DATA) ? LEN_LINE : 8'd0)) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (!c_ent_ok) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
         end else begin
-          x_upd       = 1'b1;
-          x_upd_pend  = ent_pend_q & ~c_bit;
-          x_upd_wbgot = ent_wbgot_q;
-          x_upd_wbp   = ent_wbp_q;
+          x.upd       = 1'b1;
+          x.upd_pend  = ent_pend_q & ~c_bit;
+          x.upd_wbgot = ent_wbgot_q;
+          x.upd_wbp   = ent_wbp_q;
           if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
-            x_mem_we = 1'b1;
-            x_data   = cur_data_q;
+            x.mem_we = 1'b1;
+            x.data   = cur_data_q;
           end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
                        (ent_wbgot_q & c_bit) == '0) begin
-            x_upd_wbp = ent_wbp_q | c_bit;
+            x.upd_wbp = ent_wbp_q | c_bit;
           end
-          if (x_upd_pend == '0 && x_upd_wbp == '0) begin
+          if (x.upd_pend == '0 && x.upd_wbp == '0) begin
             if (ent_kind_q == K_RECALL) begin
-              x_upd_evt = 1'b1;
+              x.upd_evt = 1'b1;
             end else begin
               // SNOOP complete: grant the requester
-              x_upd      = 1'b0;
-              x_free     = 1'b1;
-              x_out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
-              x_hdr      = '0;
-              x_hdr.op   = ent_grant_q;
-              x_hdr.src  = agent_id_i;
-              x_hdr.dst  = ent_src_q;
-              x_hdr.tag  = ent_tag_q;
-              x_hdr.addr = cur_hdr_q.addr;
-              x_hdr.len  = (x_out == O_DAT) ? LEN_LINE : 8'd0;
+              x.upd      = 1'b0;
+              x.free     = 1'b1;
+              x.out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
+              x.hdr      = '0;
+              x.hdr.op   = ent_grant_q;
+              x.hdr.src  = agent_id_i;
+              x.hdr.dst  = ent_src_q;
+              x.hdr.tag  = ent_tag_q;
+              x.hdr.addr = cur_hdr_q.addr;
+              x.hdr.len  = (x.out == O_DAT) ? LEN_LINE : 8'd0;
             end
           end
         end
@@ -511,65 +541,65 @@ module cni_home_agent #(
       SRC_CMD: begin
         unique case (cur_cmd_q)
           cni_coh_pkg::CMD_ARM: begin
-            x_dir_we = 1'b1;
-            x_dir_wd = {1'b1, dir_rd_q[DirW-2:0]};
+            x.dir_we = 1'b1;
+            x.dir_wd = {1'b1, dir_x[DirW-2:0]};
           end
           cni_coh_pkg::CMD_DISARM: begin
-            x_dir_we = 1'b1;
-            x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
+            x.dir_we = 1'b1;
+            x.dir_wd = {1'b0, dir_x[DirW-2:0]};
           end
           cni_coh_pkg::CMD_RELEASE: begin
-            x_dir_we = 1'b1;
-            x_dir_wd = {1'b0, dir_rd_q[DirW-2:0]};
+            x.dir_we = 1'b1;
+            x.dir_wd = {1'b0, dir_x[DirW-2:0]};
             if (park_hit_q) begin
               // The parked request is answered as if it arrived now on the unarmed line: hosts
               // the directory still names (the line was armed while held, or a snoop's grant
               // landed after the ARM) are snooped first; the PARK entry becomes the SNOOP.
-              x_cnt[CNT_RELEASED] = 1'b1;
+              x.cnt[CNT_RELEASED] = 1'b1;
               if (rel_shared) begin
-                x_dir_wd = {1'b0, DIR_S, rel_others | rel_bit};
+                x.dir_wd = {1'b0, DIR_S, rel_others | rel_bit};
               end else begin
-                x_dir_wd = {1'b0, DIR_X, rel_bit};
+                x.dir_wd = {1'b0, DIR_X, rel_bit};
               end
               if (rel_snoop) begin
-                x_conv       = 1'b1;
-                x_conv_pend  = rel_others;
-                x_conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-                snp_vec_d    = rel_others;
-                snp_op_d     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
-                snp_ent_d    = park_idx_q;
-                x_next       = StSnoop;
+                x.conv       = 1'b1;
+                x.conv_pend  = rel_others;
+                x.conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+                x.snp_vec    = rel_others;
+                x.snp_op     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
+                x.snp_ent    = park_idx_q;
+                x.next       = StSnoop;
               end else begin
-                x_free     = 1'b1;
-                x_free_idx = park_idx_q;
-                x_out      = O_DAT;
-                x_hdr      = '0;
-                x_hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-                x_hdr.src  = agent_id_i;
-                x_hdr.dst  = park_src_q;
-                x_hdr.tag  = park_tag_q;
-                x_hdr.addr = DevBase + (48'(cur_line_q) << OffW);
-                x_hdr.len  = LEN_LINE;
+                x.free     = 1'b1;
+                x.free_idx = park_idx_q;
+                x.out      = O_DAT;
+                x.hdr      = '0;
+                x.hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+                x.hdr.src  = agent_id_i;
+                x.hdr.dst  = park_src_q;
+                x.hdr.tag  = park_tag_q;
+                x.hdr.addr = DevBase + (48'(cur_line_q) << OffW);
+                x.hdr.len  = LEN_LINE;
               end
             end
           end
           default: begin  // CMD_RECALL
             if (hit_any_q || !free_any_q) begin
-              x_pop       = 1'b0;   // line busy or table full: try again later
-              x_stall_cmd = 1'b1;
+              x.pop       = 1'b0;   // line busy or table full: try again later
+              x.stall_cmd = 1'b1;
             end else begin
-              x_alloc      = 1'b1;
-              x_alloc_kind = K_RECALL;
-              x_alloc_pend = (d_state == DIR_I) ? '0 : d_sharers;
-              x_alloc_evt  = (d_state == DIR_I) || d_sharers == '0;
-              x_dir_we     = 1'b1;
-              x_dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
-              x_cnt[CNT_RECALL] = 1'b1;
-              if (!x_alloc_evt) begin
-                snp_vec_d = d_sharers;
-                snp_op_d  = cni_coh_pkg::OP_FWD_INV;
-                snp_ent_d = free_idx_q;
-                x_next    = StSnoop;
+              x.alloc      = 1'b1;
+              x.alloc_kind = K_RECALL;
+              x.alloc_pend = (d_state == DIR_I) ? '0 : d_sharers;
+              x.alloc_evt  = (d_state == DIR_I) || d_sharers == '0;
+              x.dir_we     = 1'b1;
+              x.dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
+              x.cnt[CNT_RECALL] = 1'b1;
+              if (!x.alloc_evt) begin
+                x.snp_vec = d_sharers;
+                x.snp_op  = cni_coh_pkg::OP_FWD_INV;
+                x.snp_ent = free_idx_q;
+                x.next    = StSnoop;
               end
             end
           end
@@ -580,11 +610,11 @@ module cni_home_agent #(
       SRC_FWD: begin
         if (c_op != cni_coh_pkg::OP_FWD_INV && c_op != cni_coh_pkg::OP_FWD_DOWN &&
             c_op != cni_coh_pkg::OP_FWD_DNO) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else begin
-          x_out = O_RSP;
-          x_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+          x.out = O_RSP;
+          x.hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
         end
       end
 
@@ -592,114 +622,126 @@ module cni_home_agent #(
       SRC_DAT: begin
         if (c_op != cni_coh_pkg::OP_DATA_S && c_op != cni_coh_pkg::OP_DATA_E &&
             c_op != cni_coh_pkg::OP_DATA_M) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
         end
       end
 
       // -- requests
       default: begin
-        x_out = O_RSP;
-        x_hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.out = O_RSP;
+        x.hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
         if (c_op != cni_coh_pkg::OP_RDS && c_op != cni_coh_pkg::OP_RDX &&
             c_op != cni_coh_pkg::OP_UPG && c_op != cni_coh_pkg::OP_WB) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else if (!c_addr_ok) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
         end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0)) begin
-          x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (c_op == cni_coh_pkg::OP_WB) begin
-          x_cnt[CNT_WB] = 1'b1;
+          x.cnt[CNT_WB] = 1'b1;
           if (hit_any_q && ((hit_pend_q | hit_wbp_q) & c_bit) != '0 && hit_kind_q != K_PARK) begin
             // write-back racing our snoop: absorb it into the transaction
-            x_hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x_mem_we    = 1'b1;
-            x_data      = cur_data_q;
-            x_upd       = 1'b1;
-            x_upd_idx   = hit_idx_q;
-            x_upd_pend  = hit_pend_q;
-            x_upd_wbp   = hit_wbp_q & ~c_bit;
-            x_upd_wbgot = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q : hit_wbgot_q | c_bit;
-            if (x_upd_pend == '0 && x_upd_wbp == '0) begin
+            x.hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x.mem_we    = 1'b1;
+            x.data      = cur_data_q;
+            x.upd       = 1'b1;
+            x.upd_idx   = hit_idx_q;
+            x.upd_pend  = hit_pend_q;
+            x.upd_wbp   = hit_wbp_q & ~c_bit;
+            x.upd_wbgot = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q : hit_wbgot_q | c_bit;
+            if (x.upd_pend == '0 && x.upd_wbp == '0) begin
               if (hit_kind_q == K_RECALL) begin
-                x_upd_evt = 1'b1;
+                x.upd_evt = 1'b1;
               end else begin
-                gnt_ent_d = hit_idx_q;
-                x_next    = StGrant;
+                x.gnt_ent = hit_idx_q;
+                x.next    = StGrant;
               end
             end
           end else if (d_state == DIR_X && d_sharers == c_bit) begin
-            x_hdr    = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x_mem_we = 1'b1;
-            x_data   = cur_data_q;
-            x_dir_we = 1'b1;
-            x_dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+            x.hdr    = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x.mem_we = 1'b1;
+            x.data   = cur_data_q;
+            x.dir_we = 1'b1;
+            x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
           end else begin
-            x_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
+            x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
           end
         end else begin
-          x_cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
-          x_cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
-          x_cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
+          x.cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
+          x.cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
+          x.cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
           if (hit_any_q || (!c_room && c_need_entry)) begin
-            x_hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x_cnt[CNT_RETRY_BUSY] = 1'b1;
+            x.hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x.cnt[CNT_RETRY_BUSY] = 1'b1;
           end else if (d_armed) begin
             // delayed response: park until the engine releases the line
-            x_out         = O_NONE;
-            x_alloc       = 1'b1;
-            x_alloc_kind  = K_PARK;
-            x_alloc_evt   = 1'b1;
-            x_cnt[CNT_PARKED] = 1'b1;
+            x.out         = O_NONE;
+            x.alloc       = 1'b1;
+            x.alloc_kind  = K_PARK;
+            x.alloc_evt   = 1'b1;
+            x.cnt[CNT_PARKED] = 1'b1;
           end else begin
-            x_out  = O_DAT;
-            x_hdr  = answer(cni_coh_pkg::OP_DATA_E, agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
-            x_dir_we = 1'b1;
-            x_dir_wd = {1'b0, DIR_X, c_bit};
+            x.out  = O_DAT;
+            x.hdr  = answer(cni_coh_pkg::OP_DATA_E, agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
+            x.dir_we = 1'b1;
+            x.dir_wd = {1'b0, DIR_X, c_bit};
             if (c_op == cni_coh_pkg::OP_RDS) begin
               if (d_state == DIR_S) begin
-                x_hdr.op = cni_coh_pkg::OP_DATA_S;
-                x_dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
+                x.hdr.op = cni_coh_pkg::OP_DATA_S;
+                x.dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
               end else if (d_state == DIR_X && d_sharers != c_bit) begin
-                x_out         = O_NONE;
-                x_alloc       = 1'b1;
-                x_alloc_pend  = d_sharers;
-                x_alloc_grant = cni_coh_pkg::OP_DATA_S;
-                x_dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
-                snp_vec_d     = d_sharers;
-                snp_op_d      = cni_coh_pkg::OP_FWD_DOWN;
-                snp_ent_d     = free_idx_q;
-                x_next        = StSnoop;
+                x.out         = O_NONE;
+                x.alloc       = 1'b1;
+                x.alloc_pend  = d_sharers;
+                x.alloc_grant = cni_coh_pkg::OP_DATA_S;
+                x.dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
+                x.snp_vec     = d_sharers;
+                x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
+                x.snp_ent     = free_idx_q;
+                x.next        = StSnoop;
               end else if (!c_ret_e) begin
-                x_hdr.op = cni_coh_pkg::OP_DATA_S;
-                x_dir_wd = {1'b0, DIR_S, c_bit};
+                x.hdr.op = cni_coh_pkg::OP_DATA_S;
+                x.dir_wd = {1'b0, DIR_S, c_bit};
               end
             end else if (d_state != DIR_I && (d_sharers & ~c_bit) != '0) begin
-              x_out         = O_NONE;
-              x_alloc       = 1'b1;
-              x_alloc_pend  = d_sharers & ~c_bit;
-              x_alloc_grant = (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
+              x.out         = O_NONE;
+              x.alloc       = 1'b1;
+              x.alloc_pend  = d_sharers & ~c_bit;
+              x.alloc_grant = (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
                                (d_sharers & c_bit) != '0) ? cni_coh_pkg::OP_UPG_ACK
                                                           : cni_coh_pkg::OP_DATA_E;
-              snp_vec_d     = d_sharers & ~c_bit;
-              snp_op_d      = cni_coh_pkg::OP_FWD_INV;
-              snp_ent_d     = free_idx_q;
-              x_next        = StSnoop;
+              x.snp_vec     = d_sharers & ~c_bit;
+              x.snp_op      = cni_coh_pkg::OP_FWD_INV;
+              x.snp_ent     = free_idx_q;
+              x.next        = StSnoop;
             end else if (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
                          (d_sharers & c_bit) != '0) begin
-              x_out = O_RSP;
-              x_hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+              x.out = O_RSP;
+              x.hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             end
           end
         end
       end
     endcase
+  end
 
-    unique case (x_out)
-      O_RSP:   x_commit = orsp_ready_i;
-      O_DAT:   x_commit = odat_ready_i;
-      default: x_commit = 1'b1;
+  // ---- the decision applied (StExec, or StCommit when Pipelined) -------------------------------
+  localparam state_e StApply = (Pipelined != 0) ? StCommit : StExec;
+  if (Pipelined != 0) begin : g_dec_reg
+    dec_t dec_q;
+    always_ff @(posedge clk_i) if (state_q == StExec) dec_q <= x;
+    assign e = dec_q;
+  end else begin : g_dec_direct
+    assign e = x;
+  end
+
+  always_comb begin
+    unique case (e.out)
+      O_RSP:   e_commit = orsp_ready_i;
+      O_DAT:   e_commit = odat_ready_i;
+      default: e_commit = 1'b1;
     endcase
   end
 
@@ -710,8 +752,12 @@ module cni_home_agent #(
     state_d = state_q;
     unique case (state_q)
       StInit:  if (init_q == LineIdxW'(NumLines - 1)) state_d = StIdle;
-      StIdle:  if (sel_any) state_d = StExec;
-      StExec:  if (x_commit) state_d = x_next;
+      StIdle:  if (sel_any) state_d = (Pipelined != 0) ? StRead : StExec;
+      StRead:  state_d = StDir;
+      StDir:   state_d = StExec;
+      StExec:  if (Pipelined != 0) state_d = StCommit;
+               else if (e_commit) state_d = state_e'(e.next);
+      StCommit: if (e_commit) state_d = state_e'(e.next);
       StSnoop: if (snp_fire && snp_last) state_d = StIdle;
       StGrant: if (gnt_ready) state_d = StIdle;
       default: state_d = StIdle;
@@ -721,7 +767,7 @@ module cni_home_agent #(
   assign init_done_o = (state_q != StInit);
 
   // Input handshakes: a message is consumed when its decision commits.
-  wire exec_fire = (state_q == StExec) && x_commit && x_pop;
+  wire exec_fire = (state_q == StApply) && e_commit && e.pop;
   assign rsp_ready_o = exec_fire && cur_src_q == SRC_RSP;
   assign cmd_ready_o = exec_fire && cur_src_q == SRC_CMD;
   assign fwd_ready_o = exec_fire && cur_src_q == SRC_FWD;
@@ -736,14 +782,14 @@ module cni_home_agent #(
     ofwd_valid_o = 1'b0;
     orsp_valid_o = 1'b0;
     odat_valid_o = 1'b0;
-    ofwd_hdr_o   = x_hdr;
-    orsp_hdr_o   = x_hdr;
-    odat_hdr_o   = x_hdr;
-    odat_data_o  = x_data;
+    ofwd_hdr_o   = e.hdr;
+    orsp_hdr_o   = e.hdr;
+    odat_hdr_o   = e.hdr;
+    odat_data_o  = e.data;
     unique case (state_q)
-      StExec: begin
-        orsp_valid_o = (x_out == O_RSP);
-        odat_valid_o = (x_out == O_DAT);
+      StApply: begin
+        orsp_valid_o = (e.out == O_RSP);
+        odat_valid_o = (e.out == O_DAT);
       end
       StSnoop: begin
         ofwd_valid_o    = !ofwd_hold_i;
@@ -779,11 +825,11 @@ module cni_home_agent #(
     dir_en      = 1'b0;
     dir_we      = 1'b0;
     dir_addr    = cur_line_q;
-    dir_wd      = x_dir_wd;
+    dir_wd      = e.dir_wd;
     mem_en_o    = 1'b0;
     mem_we_o    = 1'b0;
     mem_addr_o  = cur_line_q;
-    mem_wdata_o = x_data;
+    mem_wdata_o = e.data;
     unique case (state_q)
       StInit: begin
         dir_en      = 1'b1;
@@ -795,16 +841,21 @@ module cni_home_agent #(
         mem_addr_o  = init_q;
         mem_wdata_o = '0;
       end
-      StIdle: begin
+      // reads: with the message's selection, or (Pipelined) from the registered line
+      StIdle: if (Pipelined == 0) begin
         dir_en     = sel_any;
         dir_addr   = sel_line;
         mem_en_o   = sel_any;
         mem_addr_o = dir_addr;
       end
-      StExec: begin
-        dir_en   = x_commit && x_dir_we;
+      StRead: begin
+        dir_en   = 1'b1;
+        mem_en_o = 1'b1;
+      end
+      StApply: begin
+        dir_en   = e_commit && e.dir_we;
         dir_we   = 1'b1;
-        mem_en_o = x_commit && x_mem_we;
+        mem_en_o = e_commit && e.mem_we;
         mem_we_o = 1'b1;
       end
       default: ;
@@ -814,7 +865,7 @@ module cni_home_agent #(
   // Counter pulses: decisions plus one per snoop sent.
   always_comb begin
     cnt_o = '0;
-    if (state_q == StExec && x_commit) cnt_o = x_cnt;
+    if (state_q == StApply && e_commit) cnt_o = e.cnt;
     if (state_q == StSnoop && snp_fire) cnt_o[CNT_SNOOP] = 1'b1;
   end
 
@@ -849,12 +900,12 @@ module cni_home_agent #(
         // a deferred RECALL gets its turn again once anything else has been looked at
         if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
       end
-      if (state_q == StExec && x_stall_cmd) cmd_defer_q <= 1'b1;
-      if (state_q == StExec && x_commit) begin
-        snp_vec_q <= snp_vec_d;
-        snp_op_q  <= snp_op_d;
-        snp_ent_q <= snp_ent_d;
-        gnt_ent_q <= gnt_ent_d;
+      if (state_q == StApply && e.stall_cmd) cmd_defer_q <= 1'b1;
+      if (state_q == StApply && e_commit) begin
+        snp_vec_q <= e.snp_vec;
+        snp_op_q  <= e.snp_op;
+        snp_ent_q <= e.snp_ent;
+        gnt_ent_q <= e.gnt_ent;
       end
       if (state_q == StSnoop && snp_fire) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
     end
@@ -896,36 +947,36 @@ module cni_home_agent #(
         tt_evt_q[evt_idx] <= 1'b0;
         if (tt_kind_q[evt_idx] == K_RECALL) tt_valid_q[evt_idx] <= 1'b0;
       end
-      if (state_q == StExec && x_commit) begin
-        if (x_alloc) begin
+      if (state_q == StApply && e_commit) begin
+        if (e.alloc) begin
           tt_valid_q[free_idx_q] <= 1'b1;
-          tt_evt_q[free_idx_q]   <= x_alloc_evt;
-          tt_kind_q[free_idx_q]  <= x_alloc_kind;
+          tt_evt_q[free_idx_q]   <= e.alloc_evt;
+          tt_kind_q[free_idx_q]  <= e.alloc_kind;
           tt_line_q[free_idx_q]  <= cur_line_q;
           tt_src_q[free_idx_q]   <= c_src;
           tt_tag_q[free_idx_q]   <= cur_hdr_q.tag;
           tt_op_q[free_idx_q]    <= c_op;
-          tt_grant_q[free_idx_q] <= x_alloc_grant;
-          tt_pend_q[free_idx_q]  <= x_alloc_pend;
+          tt_grant_q[free_idx_q] <= e.alloc_grant;
+          tt_pend_q[free_idx_q]  <= e.alloc_pend;
           tt_wbp_q[free_idx_q]   <= '0;
           tt_wbgot_q[free_idx_q] <= '0;
           tt_timer_q[free_idx_q] <= '0;
         end
-        if (x_upd) begin
-          tt_pend_q[x_upd_idx]  <= x_upd_pend;
-          tt_wbp_q[x_upd_idx]   <= x_upd_wbp;
-          tt_wbgot_q[x_upd_idx] <= x_upd_wbgot;
-          if (x_upd_evt) tt_evt_q[x_upd_idx] <= 1'b1;
+        if (e.upd) begin
+          tt_pend_q[e.upd_idx]  <= e.upd_pend;
+          tt_wbp_q[e.upd_idx]   <= e.upd_wbp;
+          tt_wbgot_q[e.upd_idx] <= e.upd_wbgot;
+          if (e.upd_evt) tt_evt_q[e.upd_idx] <= 1'b1;
         end
-        if (x_free) begin
-          tt_valid_q[x_free_idx] <= 1'b0;
-          tt_evt_q[x_free_idx]   <= 1'b0;
+        if (e.free) begin
+          tt_valid_q[e.free_idx] <= 1'b0;
+          tt_evt_q[e.free_idx]   <= 1'b0;
         end
-        if (x_conv) begin
+        if (e.conv) begin
           tt_kind_q[park_idx_q]  <= K_SNOOP;
           tt_evt_q[park_idx_q]   <= 1'b0;
-          tt_grant_q[park_idx_q] <= x_conv_grant;
-          tt_pend_q[park_idx_q]  <= x_conv_pend;
+          tt_grant_q[park_idx_q] <= e.conv_grant;
+          tt_pend_q[park_idx_q]  <= e.conv_pend;
           tt_wbp_q[park_idx_q]   <= '0;
           tt_wbgot_q[park_idx_q] <= '0;
         end

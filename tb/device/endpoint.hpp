@@ -28,6 +28,10 @@ struct DeviceGeometry {
   unsigned tt_reserve = 0;  // entries only engine RECALLs may take
   unsigned rx_depth = 0;    // receive buffer per channel = credits the device advertises
   unsigned tx_credits = 0;  // credits the device holds per transmit channel
+  bool home_pipelined = false;  // HomePipelined: the home agent takes 3 more cycles per message
+
+  // Cycles the home agent's pipeline adds to each message it handles.
+  unsigned home_extra_cycles() const { return home_pipelined ? 3 : 0; }
 
   unsigned c0() const { return mem_lines; }
   unsigned a0() const { return c0() + 2 * cpairs; }
@@ -37,7 +41,7 @@ struct DeviceGeometry {
   uint64_t size_bytes() const { return uint64_t(num_lines()) * line_bytes; }
 };
 const DeviceGeometry& built_geometry();
-// Which Verilator build this library holds ("chk" or "fast").
+// Which Verilator build this library holds ("chk", "pipe" or "fast").
 const char* built_flavor();
 
 namespace csr {

@@ -14,6 +14,7 @@
 //                 for its channel once the channel is free; a stalled output at most Fair cycles
 //   CmdGap      - FV_LIVE: cycles between engine commands
 //   AnswerBound - FV_LIVE: cycles within which every accepted request must be answered
+//   Pipelined   - the home agent's Pipelined parameter
 // Ports: every input is chosen freely by the solver in every step (the environment's choices).
 //
 // Defines: FV_LIVE (fair environment, bounded-answer property, no malformed traffic),
@@ -33,6 +34,7 @@ module cni_nonsynth_fv_home #(
   parameter int Fair        = 2,
   parameter int CmdGap      = 6,
   parameter int AnswerBound = 40,
+  parameter int Pipelined   = 0,
   localparam int NS       = NA * NL,        // agent x line slots
   localparam int SW       = $clog2(NS + NA + 1),
   localparam int NumLines = 1 + 2 + 2 + 1 + 2 + 1,  // MemLines=1, CPairs=1, NOvfA=NOvfB=1
@@ -137,7 +139,7 @@ module cni_nonsynth_fv_home #(
 
   cni_home_agent #(
     .LineBytes(64), .NumAgents(NA), .DevBase(DEV_BASE), .MemLines(1), .CPairs(1), .NOvfA(1),
-    .NOvfB(1), .TtEntries(8), .TtReserve(2)
+    .NOvfB(1), .TtEntries(8), .TtReserve(2), .Pipelined(Pipelined)
   ) u_dut (
     .clk_i, .rst_ni(rst_n), .agent_id_i(HOME),
     .req_valid_i(rqp_v_q), .req_ready_o(req_ready), .req_hdr_i(rqp_hdr_q), .req_data_i('0),
