@@ -72,7 +72,7 @@ BLOCKS = [
 ]
 
 CORE_PARAMS = ["LineBytes", "MemLines", "CPairs", "NOvfA", "NOvfB", "TtEntries", "TtReserve",
-               "RxDepth", "TxCredits", "NumAgents", "BloomFoldWords", "HomePipelined"]
+               "RxDepth", "TxCredits", "NumAgents", "BloomFoldWords", "Pipelined"]
 
 
 def base_name(mod):

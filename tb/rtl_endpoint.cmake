@@ -1,7 +1,7 @@
 # The device core (cni_endpoint) as Verilated models, and the C++ device adapters on top:
 #   cni_rtl_chk / cni_dev_chk   - checking build, test geometry (small memories): tests
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
-#   cni_rtl_pipe / cni_dev_pipe - the checking build with the home agent pipelined (the FPGA
+#   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
 #                                 board configuration, docs/endpoint.md): the same tests
 file(GLOB CNI_RTL_SOURCES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
@@ -30,7 +30,7 @@ function(cni_endpoint_model flavor)
     VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
       -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
       -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
-      -GTxCredits=${M_TXCREDITS} -GHomePipelined=${M_PIPE})
+      -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
@@ -42,7 +42,7 @@ function(cni_endpoint_model flavor)
   target_compile_definitions(cni_dev_${flavor} PUBLIC
     CNI_DEV_MEM_LINES=${M_MEM} CNI_DEV_CPAIRS=${M_CPAIRS} CNI_DEV_NOVFA=${M_NOVFA}
     CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RESERVE=${M_RESERVE} CNI_DEV_RXDEPTH=${M_RXDEPTH}
-    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_HOME_PIPELINED=${M_PIPE}
+    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_PIPELINED=${M_PIPE}
     CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()

@@ -101,7 +101,7 @@ target_link_libraries(cni_dev_netlist PUBLIC cni_rtl_netlist cni_tb cni_sim)
 target_compile_definitions(cni_dev_netlist PUBLIC
   CNI_DEV_MEM_LINES=${E_MEM} CNI_DEV_CPAIRS=${E_CPAIRS} CNI_DEV_NOVFA=${E_NOVFA}
   CNI_DEV_NOVFB=${E_NOVFB} CNI_DEV_TT=${E_TT} CNI_DEV_RESERVE=${E_RESERVE}
-  CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_HOME_PIPELINED=0
+  CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_PIPELINED=0
   CNI_DEV_BUILD="netlist")
 cni_warnings(cni_dev_netlist)
 

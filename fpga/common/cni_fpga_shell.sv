@@ -27,7 +27,7 @@ module cni_fpga_shell #(
   parameter int          RxDepth   = 8,
   parameter int          TxCredits = 8,
   parameter int          BloomFoldWords = LineBytes / 4,
-  parameter int          HomePipelined  = 0,
+  parameter int          Pipelined      = 0,
   parameter int          ClkDiv    = 868,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
@@ -66,7 +66,7 @@ module cni_fpga_shell #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
     .MemLines (MemLines), .CPairs (CPairs), .NOvfA (NOvfA), .NOvfB (NOvfB),
     .TtEntries (TtEntries), .TtReserve (TtReserve), .RxDepth (RxDepth), .TxCredits (TxCredits),
-    .BloomFoldWords (BloomFoldWords), .HomePipelined (HomePipelined)
+    .BloomFoldWords (BloomFoldWords), .Pipelined (Pipelined)
   ) u_core (
     .clk_i, .rst_ni,
     .agent_id_i       (AGENT_ID),

@@ -69,7 +69,7 @@ module fpga #(
   cni_fpga_shell #(
     .LineBytes (64), .MemLines (512), .CPairs (32), .NOvfA (150), .NOvfB (150),
     .TtEntries (8), .TtReserve (2), .RxDepth (4), .TxCredits (4), .BloomFoldWords (4),
-    .HomePipelined (1),
+    .Pipelined (1),
     .ClkDiv (ClkMHz * 1_000_000 / 115_200)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (ftdi_txd), .uart_tx_o (ftdi_rxd),

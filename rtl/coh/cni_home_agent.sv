@@ -375,7 +375,7 @@ module cni_home_agent #(
   typedef struct packed {
     logic [1:0]           out;
     cni_coh_pkg::hdr_t    hdr;
-    logic [LineBits-1:0]  data;
+    logic                 data_msg; // data: the message's (SnpData, WB), else the memory's line
     logic                 pop, stall_cmd, mem_we, dir_we;
     logic [DirW-1:0]      dir_wd;
     logic                 alloc;
@@ -400,6 +400,9 @@ module cni_home_agent #(
   } dec_t;
   dec_t x, e;     // the decision being made; the decision being applied
   logic e_commit;
+  // Both data sources hold still until the decision is applied: the message register, and the
+  // memory's read port (port A reads nothing else meanwhile).
+  wire [LineBits-1:0] e_data = e.data_msg ? cur_data_q : mem_rdata_i;
 
   // Helpers on the current message.
   wire [3:0]           c_src   = cur_hdr_q.src;
@@ -448,7 +451,7 @@ module cni_home_agent #(
   always_comb begin
     x.out         = O_NONE;
     x.hdr         = '0;
-    x.data        = mem_rdata_i;
+    x.data_msg    = 1'b0;
     x.pop         = 1'b1;
     x.stall_cmd   = 1'b0;
     x.mem_we      = 1'b0;
@@ -512,7 +515,7 @@ module cni_home_agent #(
           x.upd_wbp   = ent_wbp_q;
           if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
             x.mem_we = 1'b1;
-            x.data   = cur_data_q;
+            x.data_msg = 1'b1;
           end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
                        (ent_wbgot_q & c_bit) == '0) begin
             x.upd_wbp = ent_wbp_q | c_bit;
@@ -645,7 +648,7 @@ module cni_home_agent #(
             // write-back racing our snoop: absorb it into the transaction
             x.hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x.mem_we    = 1'b1;
-            x.data      = cur_data_q;
+            x.data_msg  = 1'b1;
             x.upd       = 1'b1;
             x.upd_idx   = hit_idx_q;
             x.upd_pend  = hit_pend_q;
@@ -662,7 +665,7 @@ module cni_home_agent #(
           end else if (d_state == DIR_X && d_sharers == c_bit) begin
             x.hdr    = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x.mem_we = 1'b1;
-            x.data   = cur_data_q;
+            x.data_msg = 1'b1;
             x.dir_we = 1'b1;
             x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
           end else begin
@@ -785,7 +788,7 @@ module cni_home_agent #(
     ofwd_hdr_o   = e.hdr;
     orsp_hdr_o   = e.hdr;
     odat_hdr_o   = e.hdr;
-    odat_data_o  = e.data;
+    odat_data_o  = e_data;
     unique case (state_q)
       StApply: begin
         orsp_valid_o = (e.out == O_RSP);
@@ -829,7 +832,7 @@ module cni_home_agent #(
     mem_en_o    = 1'b0;
     mem_we_o    = 1'b0;
     mem_addr_o  = cur_line_q;
-    mem_wdata_o = e.data;
+    mem_wdata_o = e_data;
     unique case (state_q)
       StInit: begin
         dir_en      = 1'b1;

@@ -13,6 +13,8 @@
 //   BBase, NOvfB     - protocol (b): same layout at BBase
 //   BloomFoldWords   - words the (c) accelerator folds per cycle (cni_bloom FoldWords: fewer
 //                      make it smaller and slower; default all, latency 4 cycles)
+//   EvtReg           - 1: register the events before decoding them (FPGA clock rates): every
+//                      reaction to an event one cycle later
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
 //   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
@@ -46,7 +48,8 @@ module cni_pio_engine #(
   parameter int NOvfA     = 76,
   parameter int BBase     = 1614,
   parameter int NOvfB     = 76,
-  parameter int BloomFoldWords = LineBytes / 4
+  parameter int BloomFoldWords = LineBytes / 4,
+  parameter int EvtReg    = 0
 ) (
   input  wire logic                            clk_i,
   input  wire logic                            rst_ni,
@@ -135,9 +138,35 @@ module cni_pio_engine #(
   logic        ev_a_ctl, ev_a_g, ev_a_ovf;
   logic        ev_b_ctl, ev_b_g, ev_b_ovf;
 
-  assign el       = 32'(evt_line_i);
-  assign ev_trig  = evt_valid_i && (evt_kind_i == cni_coh_pkg::EVT_TRIGGER);
-  assign ev_done  = evt_valid_i && (evt_kind_i == cni_coh_pkg::EVT_RECALL_DONE);
+  // The event as decoded: the inputs, or (EvtReg) a register behind them. Every event is taken
+  // (evt_ready_o is 1), so the register needs no handshake of its own.
+  logic                          ev_valid;
+  logic [cni_coh_pkg::EVT_W-1:0] ev_kind;
+  logic [LineIdxW-1:0]           ev_line;
+  if (EvtReg != 0) begin : g_evt_reg
+    logic                          ev_valid_q;
+    logic [cni_coh_pkg::EVT_W-1:0] ev_kind_q;
+    logic [LineIdxW-1:0]           ev_line_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ev_valid_q <= 1'b0;
+      else ev_valid_q <= evt_valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      ev_kind_q <= evt_kind_i;
+      ev_line_q <= evt_line_i;
+    end
+    assign ev_valid = ev_valid_q;
+    assign ev_kind  = ev_kind_q;
+    assign ev_line  = ev_line_q;
+  end else begin : g_evt_direct
+    assign ev_valid = evt_valid_i;
+    assign ev_kind  = evt_kind_i;
+    assign ev_line  = evt_line_i;
+  end
+
+  assign el       = 32'(ev_line);
+  assign ev_trig  = ev_valid && (ev_kind == cni_coh_pkg::EVT_TRIGGER);
+  assign ev_done  = ev_valid && (ev_kind == cni_coh_pkg::EVT_RECALL_DONE);
   assign ev_c     = (el >= C_LO) && (el < C_HI);
   assign ev_c_g   = (el >= C_MID);
   assign ev_c_j   = PairW'(ev_c_g ? (el - C_MID) : (el - C_LO));
@@ -492,7 +521,7 @@ module cni_pio_engine #(
       ARecall: begin
         a_rreq = (32'(a_rc_q) != 32'(NOvfA + 1));
         if (a_rgnt) a_rc_d = a_rc_q + 1'b1;
-        if (ev_done && ((32'(evt_line_i) == 32'(a_p_line)) || ev_a_ovf)) a_dc_d = a_dc_q + 1'b1;
+        if (ev_done && ((el == 32'(a_p_line)) || ev_a_ovf)) a_dc_d = a_dc_q + 1'b1;
         if (32'(a_dc_q) == 32'(NOvfA + 1)) a_st_d = AHdr;
       end
       AHdr: begin
@@ -681,7 +710,7 @@ module cni_pio_engine #(
       BRecall: begin
         b_rreq = (32'(b_rc_q) != 32'(NOvfB + 1));
         if (b_rgnt) b_rc_d = b_rc_q + 1'b1;
-        if (ev_done && ((32'(evt_line_i) == 32'(b_p_line)) || ev_b_ovf)) b_dc_d = b_dc_q + 1'b1;
+        if (ev_done && ((el == 32'(b_p_line)) || ev_b_ovf)) b_dc_d = b_dc_q + 1'b1;
         if (32'(b_dc_q) == 32'(NOvfB + 1)) b_st_d = BRecv;
       end
       BRecv: begin

@@ -28,7 +28,7 @@ module cni_endpoint #(
   parameter int          RxDepth   = 8,
   parameter int          TxCredits = 8,
   parameter int          BloomFoldWords = LineBytes / 4,
-  parameter int          HomePipelined  = 0,
+  parameter int          Pipelined      = 0,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
@@ -209,7 +209,7 @@ module cni_endpoint #(
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
     .MemLines (MemLines), .CPairs (CPairs), .NOvfA (NOvfA), .NOvfB (NOvfB),
-    .TtEntries (TtEntries), .TtReserve (TtReserve), .Pipelined (HomePipelined)
+    .TtEntries (TtEntries), .TtReserve (TtReserve), .Pipelined (Pipelined)
   ) u_home (
     .clk_i, .rst_ni, .agent_id_i,
     .req_valid_i (req_valid), .req_ready_o (req_ready), .req_hdr_i (req_hdr),
@@ -243,7 +243,7 @@ module cni_endpoint #(
   cni_pio_engine #(
     .LineBytes (LineBytes), .LineIdxW (LineIdxW),
     .CBase (CBase), .CPairs (CPairs), .ABase (ABase), .NOvfA (NOvfA),
-    .BBase (BBase), .NOvfB (NOvfB), .BloomFoldWords (BloomFoldWords)
+    .BBase (BBase), .NOvfB (NOvfB), .BloomFoldWords (BloomFoldWords), .EvtReg (Pipelined)
   ) u_pio (
     .clk_i, .rst_ni,   // commands wait until the home agent has cleared its RAMs
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),

@@ -28,7 +28,7 @@ const DeviceGeometry& built_geometry() {
     d.tt_reserve = CNI_DEV_RESERVE;
     d.rx_depth = CNI_DEV_RXDEPTH;
     d.tx_credits = CNI_DEV_TXCREDITS;
-    d.home_pipelined = CNI_DEV_HOME_PIPELINED != 0;
+    d.pipelined = CNI_DEV_PIPELINED != 0;
     return d;
   }();
   return g;

@@ -28,10 +28,12 @@ struct DeviceGeometry {
   unsigned tt_reserve = 0;  // entries only engine RECALLs may take
   unsigned rx_depth = 0;    // receive buffer per channel = credits the device advertises
   unsigned tx_credits = 0;  // credits the device holds per transmit channel
-  bool home_pipelined = false;  // HomePipelined: the home agent takes 3 more cycles per message
+  bool pipelined = false;    // Pipelined (docs/endpoint.md, "Pipelined configuration")
 
-  // Cycles the home agent's pipeline adds to each message it handles.
-  unsigned home_extra_cycles() const { return home_pipelined ? 3 : 0; }
+  // Cycles the pipelined configuration adds to each message the home agent handles, and to
+  // each event on its way to the PIO engine.
+  unsigned home_extra_cycles() const { return pipelined ? 3 : 0; }
+  unsigned event_extra_cycles() const { return pipelined ? 1 : 0; }
 
   unsigned c0() const { return mem_lines; }
   unsigned a0() const { return c0() + 2 * cpairs; }
