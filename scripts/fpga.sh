@@ -5,7 +5,8 @@
 #                            icepack
 #   scripts/fpga.sh xilinx   VCU118 (XCVU9P): synth_xilinx resource counts (no open P&R)
 #   scripts/fpga.sh TARGET --pnr-only   place and route the netlist of the last synthesis again
-#                                       (e.g. with SEED=2); ecp5 and ice40
+#                                       (e.g. with SEED=2, or ROUTER=router2 for
+#                                       ecp5); ecp5 and ice40
 #   scripts/fpga.sh ecp5 --no-route     place only: timing estimated from the placement, no
 #                                       bitstream (quicker: routing is most of the P&R time)
 # Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
@@ -107,7 +108,9 @@ t1=$(date +%s)
 case "$target" in
   ecp5)
     log "nextpnr-ecp5 (log $out/pnr.log)"
-    route=(--textcfg fpga.config --router router2)
+    # router1: router2 routes the unpipelined core quickly but diverges on the pipelined one
+    # (docs/fpga.md, "ECP5: timing and routing"); ROUTER=router2 selects it.
+    route=(--textcfg fpga.config --router "${ROUTER:-router1}")
     [ $no_route -eq 1 ] && route=(--no-route)
     if (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
           --lpf "src/$cons" "${route[@]}" --report pnr-report.json \
