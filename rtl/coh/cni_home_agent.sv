@@ -514,7 +514,7 @@ module cni_home_agent #(
           x.upd_wbgot = ent_wbgot_q;
           x.upd_wbp   = ent_wbp_q;
           if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
-            x.mem_we = 1'b1;
+            x.mem_we   = 1'b1;
             x.data_msg = 1'b1;
           end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
                        (ent_wbgot_q & c_bit) == '0) begin
@@ -663,11 +663,11 @@ module cni_home_agent #(
               end
             end
           end else if (d_state == DIR_X && d_sharers == c_bit) begin
-            x.hdr    = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x.mem_we = 1'b1;
+            x.hdr      = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+            x.mem_we   = 1'b1;
             x.data_msg = 1'b1;
-            x.dir_we = 1'b1;
-            x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+            x.dir_we   = 1'b1;
+            x.dir_wd   = {d_armed, DIR_I, NumAgents'(0)};
           end else begin
             x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
           end
