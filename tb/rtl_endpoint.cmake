@@ -47,10 +47,12 @@ function(cni_endpoint_model flavor)
   cni_warnings(cni_dev_${flavor})
 endfunction()
 
-cni_endpoint_model(chk MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4
+# The test geometry, shared by the checking builds and the netlist model (tb/rtl_netlist.cmake).
+set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4)
+cni_endpoint_model(chk ${CNI_CHK_GEOMETRY}
   ARGS --assert --x-assign unique --x-initial unique)
-cni_endpoint_model(pipe MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4
-  PIPE 1 ARGS --assert --x-assign unique --x-initial unique)
+cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1
+  ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 64 RESERVE 16 RXDEPTH 16
   TXCREDITS 16
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

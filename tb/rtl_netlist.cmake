@@ -89,8 +89,8 @@ function(cni_netlist_model target)
 endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
-set(CNI_NET_EP MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4)
-cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" "" ${CNI_NET_EP})
+cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" ""
+                      ${CNI_CHK_GEOMETRY})
 cni_netlist_model(cni_rtl_netlist TOP cni_endpoint PREFIX Vcni_endpoint
   PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
          TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH} TxCredits=${E_TXCREDITS})
