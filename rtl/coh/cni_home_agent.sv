@@ -226,6 +226,7 @@ module cni_home_agent #(
   logic                 free_any;
   logic [TtW-1:0]       tmo_idx, evt_idx;
   logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
+  logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup and the free count see
 
   assign tmo_vec = tt_tmo_q;
   always_comb begin
@@ -235,10 +236,10 @@ module cni_home_agent #(
     tmo_idx  = '0;
     evt_idx  = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      if (!valid_nx[k]) free_cnt = free_cnt + 1'b1;
+      if (!lk_valid[k]) free_cnt = free_cnt + 1'b1;
     end
     for (int k = TtEntries - 1; k >= 0; k--) begin
-      if (!valid_nx[k]) begin
+      if (!lk_valid[k]) begin
         free_idx = TtW'(k);
         free_any = 1'b1;
       end
@@ -256,6 +257,7 @@ module cni_home_agent #(
     valid_nx = tt_valid_q;
     if (evt_take && tt_kind_q[evt_idx] == K_RECALL) valid_nx[evt_idx] = 1'b0;
   end
+  assign lk_valid = (Pipelined != 0) ? tt_valid_q : valid_nx;
 
   // ---- input selection (StIdle) --------------------------------------------------------------
   logic [2:0]          sel_src;
@@ -303,28 +305,54 @@ module cni_home_agent #(
   // ---- table lookup of the message (registered for StExec) ------------------------------------
   // Done in StIdle on the selection, or (Pipelined) in StRead on the registered line and tag.
   // The table holds at most one entry per line (every allocation requires no hit), so the hit
-  // index is an OR of one-hot terms. Until the decision is applied the table only changes by
-  // the engine taking an event (which frees a RECALL entry that has nothing pending) and by
-  // timers. The lookup sees the table as it will be in the next cycle (`valid_nx`), so without
-  // Pipelined the registered copies decide exactly as the live table would; only while the
-  // decision waits for an output channel (or, Pipelined, goes through StDir/StExec) may a
-  // RECALL entry freed meanwhile still count as busy (the message is retried or deferred), and
-  // a free entry or the reserve only grows.
+  // vector is one-hot or zero, and the hit entry's index and fields are ORs of its terms (one
+  // AND-OR level instead of an encoder in front of a multiplexer). Until the decision is
+  // applied the table only changes by the engine taking an event (which frees a RECALL entry
+  // that has nothing pending) and by timers. Without Pipelined the lookup sees the table as it
+  // will be in the next cycle (`valid_nx`), so the registered copies decide exactly as the live
+  // table would; only while the decision waits for an output channel may a RECALL entry freed
+  // meanwhile still count as busy (the message is retried or deferred), and a free entry or the
+  // reserve only grows. Pipelined, the lookup sees the valid bits as they are (`lk_valid`, no
+  // event selection in its path): an entry freed in that cycle or later, up to the commit, is
+  // handled the same way.
   wire                  lk_load = (Pipelined != 0) ? state_q == StRead
                                                  : state_q == StIdle && sel_any;
   wire [LineIdxW-1:0]   lk_line = (Pipelined != 0) ? cur_line_q : sel_line;
   wire [7:0]            lk_tag  = (Pipelined != 0) ? cur_hdr_q.tag : sel_hdr.tag;
   logic [TtEntries-1:0] l_hit, l_park;
   logic [TtW-1:0]       l_hit_idx, l_park_idx;
+  logic [1:0]           l_hit_kind;
+  logic [NumAgents-1:0] l_hit_pend, l_hit_wbp, l_hit_wbgot;
+  logic [3:0]           l_park_src;
+  logic [7:0]           l_park_tag;
+  logic [4:0]           l_park_op;
   wire  [TtW-1:0]       l_ent = lk_tag[TtW-1:0];
   always_comb begin
-    l_hit_idx  = '0;
-    l_park_idx = '0;
+    l_hit_idx   = '0;
+    l_park_idx  = '0;
+    l_hit_kind  = '0;
+    l_hit_pend  = '0;
+    l_hit_wbp   = '0;
+    l_hit_wbgot = '0;
+    l_park_src  = '0;
+    l_park_tag  = '0;
+    l_park_op   = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      l_hit[k]  = valid_nx[k] && tt_line_q[k] == lk_line;
+      l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
       l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
-      if (l_hit[k]) l_hit_idx = l_hit_idx | TtW'(k);
-      if (l_park[k]) l_park_idx = l_park_idx | TtW'(k);
+      if (l_hit[k]) begin
+        l_hit_idx   = l_hit_idx | TtW'(k);
+        l_hit_kind  = l_hit_kind | tt_kind_q[k];
+        l_hit_pend  = l_hit_pend | tt_pend_q[k];
+        l_hit_wbp   = l_hit_wbp | tt_wbp_q[k];
+        l_hit_wbgot = l_hit_wbgot | tt_wbgot_q[k];
+      end
+      if (l_park[k]) begin
+        l_park_idx = l_park_idx | TtW'(k);
+        l_park_src = l_park_src | tt_src_q[k];
+        l_park_tag = l_park_tag | tt_tag_q[k];
+        l_park_op  = l_park_op | tt_op_q[k];
+      end
     end
   end
 
@@ -341,15 +369,15 @@ module cni_home_agent #(
     if (lk_load) begin
       hit_any_q   <= l_hit != '0;
       hit_idx_q   <= l_hit_idx;
-      hit_kind_q  <= tt_kind_q[l_hit_idx];
-      hit_pend_q  <= tt_pend_q[l_hit_idx];
-      hit_wbp_q   <= tt_wbp_q[l_hit_idx];
-      hit_wbgot_q <= tt_wbgot_q[l_hit_idx];
+      hit_kind_q  <= l_hit_kind;
+      hit_pend_q  <= l_hit_pend;
+      hit_wbp_q   <= l_hit_wbp;
+      hit_wbgot_q <= l_hit_wbgot;
       park_hit_q  <= l_park != '0;
       park_idx_q  <= l_park_idx;
-      park_src_q  <= tt_src_q[l_park_idx];
-      park_tag_q  <= tt_tag_q[l_park_idx];
-      park_op_q   <= tt_op_q[l_park_idx];
+      park_src_q  <= l_park_src;
+      park_tag_q  <= l_park_tag;
+      park_op_q   <= l_park_op;
       ent_match_q <= (lk_tag < 8'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
       ent_kind_q  <= tt_kind_q[l_ent];
       ent_pend_q  <= tt_pend_q[l_ent];
@@ -409,26 +437,60 @@ module cni_home_agent #(
   wire [4:0]           c_op    = cur_hdr_q.op;
   wire [7:0]           c_tag   = cur_hdr_q.tag;
   wire [47:0]          c_addr  = cur_hdr_q.addr;
-  wire                 c_src_ok = {1'b0, c_src} < 5'(NumAgents);
-  wire [NumAgents-1:0] c_bit   = c_src_ok ? NumAgents'(1) << c_src : '0;
-  wire                 c_ret_e = cfg_ret_excl_i[cur_region_q];
-  wire                 c_addr_ok = cur_inrange_q && cur_hdr_q.dst == agent_id_i &&
-                                   c_src_ok;
   wire [TtW-1:0]       c_ent   = cur_hdr_q.tag[TtW-1:0];
-  wire                 c_ent_ok = ent_match_q && cur_inrange_q && ((ent_pend_q & c_bit) != '0);
   wire                 c_room  = room_q;
-  // a request that must take a table entry: parks, or snoops another holder
-  wire                 c_need_entry = d_armed ||
-                                      (d_state == DIR_X && d_sharers != c_bit) ||
-                                      (c_op != cni_coh_pkg::OP_RDS && d_state == DIR_S &&
-                                       (d_sharers & ~c_bit) != '0);
 
-  // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
-  // region), the other holders the directory names, and whether they must be snooped first.
-  wire [NumAgents-1:0] rel_bit    = NumAgents'(1) << park_src_q;
-  wire                 rel_shared = park_op_q == cni_coh_pkg::OP_RDS && !c_ret_e;
-  wire [NumAgents-1:0] rel_others = (d_state == DIR_I) ? '0 : d_sharers & ~rel_bit;
-  wire                 rel_snoop  = rel_others != '0 && (d_state == DIR_X || !rel_shared);
+  // Conditions the decision starts from. They depend on the message, the lookup and the
+  // directory word only, so with `Pipelined` they are registered in StDir (from the directory
+  // RAM's output); without, they are the wires. (A CSR change then counts one cycle later.)
+  typedef struct packed {
+    logic [NumAgents-1:0] c_bit;       // the requester's bit (none if out of range)
+    logic                 c_ret_e;     // the line's region returns RdS exclusive
+    logic                 c_addr_ok;   // a device line, addressed to this agent, known source
+    logic                 c_ent_ok;    // the tag names a live entry that waits for this source
+    logic                 c_need_entry; // a request that must take a table entry: parks, or
+                                        // snoops another holder
+    // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
+    // region), the other holders the directory names, and whether they must be snooped first.
+    logic [NumAgents-1:0] rel_bit, rel_others;
+    logic                 rel_shared, rel_snoop;
+  } hlp_t;
+  hlp_t hn, hl;
+  always_comb begin
+    logic [NumAgents-1:0] sh;
+    logic [1:0]           st;
+    logic                 src_ok;
+    sh              = dir_rd_q[NumAgents-1:0];
+    st              = dir_rd_q[NumAgents +: 2];
+    src_ok          = {1'b0, c_src} < 5'(NumAgents);
+    hn.c_bit        = src_ok ? NumAgents'(1) << c_src : '0;
+    hn.c_ret_e      = cfg_ret_excl_i[cur_region_q];
+    hn.c_addr_ok    = cur_inrange_q && cur_hdr_q.dst == agent_id_i && src_ok;
+    hn.c_ent_ok     = ent_match_q && cur_inrange_q && ((ent_pend_q & hn.c_bit) != '0);
+    hn.c_need_entry = dir_rd_q[NumAgents + 2] ||
+                      (st == DIR_X && sh != hn.c_bit) ||
+                      (c_op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
+    hn.rel_bit      = NumAgents'(1) << park_src_q;
+    hn.rel_shared   = park_op_q == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
+    hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
+    hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
+  end
+  if (Pipelined != 0) begin : g_hlp_reg
+    hlp_t h_q;
+    always_ff @(posedge clk_i) if (state_q == StDir) h_q <= hn;
+    assign hl = h_q;
+  end else begin : g_hlp_direct
+    assign hl = hn;
+  end
+  wire [NumAgents-1:0] c_bit        = hl.c_bit;
+  wire                 c_ret_e      = hl.c_ret_e;
+  wire                 c_addr_ok    = hl.c_addr_ok;
+  wire                 c_ent_ok     = hl.c_ent_ok;
+  wire                 c_need_entry = hl.c_need_entry;
+  wire [NumAgents-1:0] rel_bit      = hl.rel_bit;
+  wire                 rel_shared   = hl.rel_shared;
+  wire [NumAgents-1:0] rel_others   = hl.rel_others;
+  wire                 rel_snoop    = hl.rel_snoop;
 
   // Header for an answer to the current message.
   // (returns the packed bits: the pinned Yosys subset has no typedef return types)
@@ -899,10 +961,10 @@ module cni_home_agent #(
         cur_tmo_ent_q <= tmo_idx;
         cur_line_q    <= sel_line;
         cur_inrange_q <= sel_src == SRC_CMD || sel_src == SRC_TMO || sel_dec[LineIdxW];
-        cur_region_q  <= region_of(sel_line);
         // a deferred RECALL gets its turn again once anything else has been looked at
         if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
       end
+      if (lk_load) cur_region_q <= region_of(lk_line);
       if (state_q == StApply && e.stall_cmd) cmd_defer_q <= 1'b1;
       if (state_q == StApply && e_commit) begin
         snp_vec_q <= e.snp_vec;

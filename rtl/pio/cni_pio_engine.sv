@@ -13,8 +13,10 @@
 //   BBase, NOvfB     - protocol (b): same layout at BBase
 //   BloomFoldWords   - words the (c) accelerator folds per cycle (cni_bloom FoldWords: fewer
 //                      make it smaller and slower; default all, latency 4 cycles)
-//   EvtReg           - 1: register the events before decoding them (FPGA clock rates): every
-//                      reaction to an event one cycle later
+//   EvtReg           - 1: register the events, and again decoded (FPGA clock rates): every
+//                      reaction to an event two cycles later
+//   RdReg            - 1: register the memory's read data (FPGA clock rates): every memory
+//                      read takes one cycle more
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
 //   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
@@ -49,7 +51,8 @@ module cni_pio_engine #(
   parameter int BBase     = 1614,
   parameter int NOvfB     = 76,
   parameter int BloomFoldWords = LineBytes / 4,
-  parameter int EvtReg    = 0
+  parameter int EvtReg    = 0,
+  parameter int RdReg     = 0
 ) (
   input  wire logic                            clk_i,
   input  wire logic                            rst_ni,
@@ -131,25 +134,35 @@ module cni_pio_engine #(
   end
 
   // ---- event decode ---------------------------------------------------------------------------
-  logic [31:0] el;
-  logic        ev_trig, ev_done;
-  logic        ev_c, ev_c_g;         // in (c) region; group of the line
-  logic [PairW-1:0] ev_c_j;          // pair index
-  logic        ev_a_ctl, ev_a_g, ev_a_ovf;
-  logic        ev_b_ctl, ev_b_g, ev_b_ovf;
+  // The event as used: decoded from the inputs, or (EvtReg) from a register behind them, and
+  // then registered again decoded. Every event is taken (evt_ready_o is 1), so the registers
+  // need no handshake of their own.
+  typedef struct packed {
+    logic                trig, done;
+    logic                c, c_g;      // in (c) region; group of the line
+    logic [PairW-1:0]    c_j;         // pair index
+    logic                a_ctl, a_g, a_ovf;
+    logic                b_ctl, b_g, b_ovf;
+    logic [LineIdxW-1:0] line;
+  } evd_t;
 
-  // The event as decoded: the inputs, or (EvtReg) a register behind them. Every event is taken
-  // (evt_ready_o is 1), so the register needs no handshake of its own.
   logic                          ev_valid;
   logic [cni_coh_pkg::EVT_W-1:0] ev_kind;
   logic [LineIdxW-1:0]           ev_line;
+  evd_t                          evd, ev;
   if (EvtReg != 0) begin : g_evt_reg
     logic                          ev_valid_q;
     logic [cni_coh_pkg::EVT_W-1:0] ev_kind_q;
     logic [LineIdxW-1:0]           ev_line_q;
+    evd_t                          ev_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) ev_valid_q <= 1'b0;
-      else ev_valid_q <= evt_valid_i;
+      if (!rst_ni) begin
+        ev_valid_q <= 1'b0;
+        ev_q       <= '0;
+      end else begin
+        ev_valid_q <= evt_valid_i;
+        ev_q       <= evd;
+      end
     end
     always_ff @(posedge clk_i) begin
       ev_kind_q <= evt_kind_i;
@@ -158,24 +171,32 @@ module cni_pio_engine #(
     assign ev_valid = ev_valid_q;
     assign ev_kind  = ev_kind_q;
     assign ev_line  = ev_line_q;
+    assign ev       = ev_q;
   end else begin : g_evt_direct
     assign ev_valid = evt_valid_i;
     assign ev_kind  = evt_kind_i;
     assign ev_line  = evt_line_i;
+    assign ev       = evd;
   end
 
-  assign el       = 32'(ev_line);
-  assign ev_trig  = ev_valid && (ev_kind == cni_coh_pkg::EVT_TRIGGER);
-  assign ev_done  = ev_valid && (ev_kind == cni_coh_pkg::EVT_RECALL_DONE);
-  assign ev_c     = (el >= C_LO) && (el < C_HI);
-  assign ev_c_g   = (el >= C_MID);
-  assign ev_c_j   = PairW'(ev_c_g ? (el - C_MID) : (el - C_LO));
-  assign ev_a_ctl = (el == A_LO) || (el == A_LO + 32'd1);
-  assign ev_a_g   = (el == A_LO + 32'd1);
-  assign ev_a_ovf = (el >= A_OV) && (el < A_HI);
-  assign ev_b_ctl = (el == B_LO) || (el == B_LO + 32'd1);
-  assign ev_b_g   = (el == B_LO + 32'd1);
-  assign ev_b_ovf = (el >= B_OV) && (el < B_HI);
+  always_comb begin
+    logic [31:0] l;
+    l         = 32'(ev_line);
+    evd.trig  = ev_valid && (ev_kind == cni_coh_pkg::EVT_TRIGGER);
+    evd.done  = ev_valid && (ev_kind == cni_coh_pkg::EVT_RECALL_DONE);
+    evd.c     = (l >= C_LO) && (l < C_HI);
+    evd.c_g   = (l >= C_MID);
+    evd.c_j   = PairW'(evd.c_g ? (l - C_MID) : (l - C_LO));
+    evd.a_ctl = (l == A_LO) || (l == A_LO + 32'd1);
+    evd.a_g   = (l == A_LO + 32'd1);
+    evd.a_ovf = (l >= A_OV) && (l < A_HI);
+    evd.b_ctl = (l == B_LO) || (l == B_LO + 32'd1);
+    evd.b_g   = (l == B_LO + 32'd1);
+    evd.b_ovf = (l >= B_OV) && (l < B_HI);
+    evd.line  = ev_line;
+  end
+
+  wire [31:0] el = 32'(ev.line);
   assign evt_ready_o = 1'b1;
 
   // ---- shared resources: command slot and memory port -----------------------------------------
@@ -266,6 +287,12 @@ module cni_pio_engine #(
   assign b_mgnt = b_mreq && !c_mreq;
   assign a_mgnt = a_mreq && !c_mreq && !b_mreq;
 
+  // Read data as used: the port's output, or (RdReg) a register behind it, so that a read's data
+  // is there two cycles after the request; the states that wait for read data then wait one
+  // cycle more (`*_rd_ok`).
+  logic [DW-1:0] mem_rd;
+  logic          c_rd_ok, a_rd_ok;
+
   always_comb begin
     mem_en_o    = c_mreq || b_mreq || a_mreq;
     mem_we_o    = 1'b0;
@@ -312,15 +339,15 @@ module cni_pio_engine #(
   for (genvar k = 0; k < CPairs; k++) begin : g_pair
     logic fin_k, hit_k, par_k, busy_k, rdy_k;
     assign fin_k  = c_fin && (c_j_q == PairW'(k));
-    assign hit_k  = ev_c && (ev_c_j == PairW'(k));
+    assign hit_k  = ev.c && (ev.c_j == PairW'(k));
     // An event in the cycle a pair finishes sees the pair already finished.
     assign par_k  = fin_k ? !c_par_q[k] : c_par_q[k];
     assign busy_k = fin_k ? 1'b0 : c_busy_q[k];
     assign rdy_k  = fin_k ? 1'b0 : c_rdy_q[k];
     // TRIGGER on the current trigger line of an idle pair starts it.
-    assign c_trig[k] = ev_trig && hit_k && !busy_k && (par_k == ev_c_g);
+    assign c_trig[k] = ev.trig && hit_k && !busy_k && (par_k == ev.c_g);
     // RECALL_DONE on the payload line of a pair being recalled makes it ready.
-    assign c_done[k] = ev_done && hit_k && busy_k && !rdy_k && (par_k != ev_c_g);
+    assign c_done[k] = ev.done && hit_k && busy_k && !rdy_k && (par_k != ev.c_g);
     assign c_par_d[k]  = par_k;
     assign c_busy_d[k] = busy_k || c_trig[k];
     assign c_rdy_d[k]  = rdy_k || c_done[k];
@@ -331,9 +358,46 @@ module cni_pio_engine #(
   logic [LineIdxW-1:0] crec_in, crec_out;
   logic [$clog2(CPairs+1)-1:0] crec_cnt_unused;
 
-  assign crec_push = |c_trig;
+  logic                crdy_push;
+  logic [PairW:0]      crdy_in;
+
+  // What enters the two FIFOs: this cycle's, or (EvtReg) registered, one cycle later (both FIFOs
+  // are as deep as there are pairs, so neither needs a ready).
+  logic                crec_push_n, crdy_push_n;
+  logic [LineIdxW-1:0] crec_in_n;
+  logic [PairW:0]      crdy_in_n;
+  assign crec_push_n = |c_trig;
   // The payload line is the same pair's line in the other group.
-  assign crec_in   = ev_c_g ? LineIdxW'(el - 32'(CPairs)) : LineIdxW'(el + 32'(CPairs));
+  assign crec_in_n   = ev.c_g ? LineIdxW'(el - 32'(CPairs)) : LineIdxW'(el + 32'(CPairs));
+  assign crdy_push_n = |c_done;
+  assign crdy_in_n   = {!ev.c_g, ev.c_j};  // the event is on the payload line
+  if (EvtReg != 0) begin : g_push_reg
+    logic                crec_push_q, crdy_push_q;
+    logic [LineIdxW-1:0] crec_in_q;
+    logic [PairW:0]      crdy_in_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        crec_push_q <= 1'b0;
+        crdy_push_q <= 1'b0;
+      end else begin
+        crec_push_q <= crec_push_n;
+        crdy_push_q <= crdy_push_n;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      crec_in_q <= crec_in_n;
+      crdy_in_q <= crdy_in_n;
+    end
+    assign crec_push = crec_push_q;
+    assign crec_in   = crec_in_q;
+    assign crdy_push = crdy_push_q;
+    assign crdy_in   = crdy_in_q;
+  end else begin : g_push_direct
+    assign crec_push = crec_push_n;
+    assign crec_in   = crec_in_n;
+    assign crdy_push = crdy_push_n;
+    assign crdy_in   = crdy_in_n;
+  end
 
   cni_fifo #(.Width(LineIdxW), .Depth(CPairs)) u_crec_fifo (
     .clk_i, .rst_ni,
@@ -345,12 +409,9 @@ module cni_pio_engine #(
   assign crec_line = crec_out;
 
   // Pairs ready to compute: {trigger group, pair}; at most one entry per busy pair.
-  logic                crdy_push, crdy_in_ready, crdy_valid, crdy_pop;
-  logic [PairW:0]      crdy_in, crdy_out;
+  logic                crdy_in_ready, crdy_valid, crdy_pop;
+  logic [PairW:0]      crdy_out;
   logic [$clog2(CPairs+1)-1:0] crdy_cnt_unused;
-
-  assign crdy_push = |c_done;
-  assign crdy_in   = {!ev_c_g, ev_c_j};  // the event is on the payload line
 
   cni_fifo #(.Width(PairW + 1), .Depth(CPairs)) u_crdy_fifo (
     .clk_i, .rst_ni,
@@ -365,7 +426,7 @@ module cni_pio_engine #(
 
   cni_bloom #(.LineBytes(LineBytes), .FoldWords(BloomFoldWords)) u_bloom (
     .clk_i, .rst_ni,
-    .in_valid_i(bloom_in_valid), .in_data_i(mem_rdata_i),
+    .in_valid_i(bloom_in_valid), .in_data_i(mem_rd),
     .out_valid_o(bloom_out_valid), .out_data_o(bloom_out)
   );
 
@@ -401,8 +462,10 @@ module cni_pio_engine #(
         end
       end
       CRdWait: begin
-        bloom_in_valid = 1'b1;  // read data is on mem_rdata_i this cycle
-        c_st_d         = CHash;
+        if (c_rd_ok) begin
+          bloom_in_valid = 1'b1;  // read data is on mem_rd this cycle
+          c_st_d         = CHash;
+        end
       end
       CHash: begin
         // Write the result into the trigger line and ask for ARM(P) in the same cycle.
@@ -479,15 +542,15 @@ module cni_pio_engine #(
   assign a_p_line  = LineIdxW'(A_LO + 32'(!a_par_q));
   assign a_pa_free = !pa_valid_q || pa_ready_i;
   // Beat = bytes [8, LineBytes) of the current line, then bytes [0, 8) of the next one.
-  assign a_beat    = {((a_st_q == AWait) ? mem_rdata_i[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
+  assign a_beat    = {((a_st_q == AWait) ? mem_rd[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
   for (genvar i = 0; i < LineBytes; i++) begin : g_amask
     assign a_beat_m[8*i +: 8] = (a_rem_q > 16'(i)) ? a_beat[8*i +: 8] : 8'h00;
   end
-  assign a_hdr_len = mem_rdata_i[15:0];
+  assign a_hdr_len = mem_rd[15:0];
   // A TRIGGER on the current trigger line of an idle channel starts it (also in the cycle the
   // previous message finishes, which flips the parity).
-  assign a_trig = ev_trig && ev_a_ctl && ((a_st_q == AIdle) || a_fin) &&
-                  (ev_a_g == (a_fin ? !a_par_q : a_par_q));
+  assign a_trig = ev.trig && ev.a_ctl && ((a_st_q == AIdle) || a_fin) &&
+                  (ev.a_g == (a_fin ? !a_par_q : a_par_q));
 
   always_comb begin
     a_st_d     = a_st_q;
@@ -521,7 +584,7 @@ module cni_pio_engine #(
       ARecall: begin
         a_rreq = (32'(a_rc_q) != 32'(NOvfA + 1));
         if (a_rgnt) a_rc_d = a_rc_q + 1'b1;
-        if (ev_done && ((el == 32'(a_p_line)) || ev_a_ovf)) a_dc_d = a_dc_q + 1'b1;
+        if (ev.done && ((el == 32'(a_p_line)) || ev.a_ovf)) a_dc_d = a_dc_q + 1'b1;
         if (32'(a_dc_q) == 32'(NOvfA + 1)) a_st_d = AHdr;
       end
       AHdr: begin
@@ -529,13 +592,15 @@ module cni_pio_engine #(
         if (a_mgnt) a_st_d = AHdrWait;
       end
       AHdrWait: begin
-        a_cur_d   = mem_rdata_i;
-        a_clamp_d = (a_hdr_len > 16'(CapA));
-        a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
-        a_rem_d   = a_len_d;
-        a_empty_d = (a_len_d == 16'd0);
-        a_b_d     = '0;
-        a_st_d    = a_empty_d ? AStatus : ARead;
+        if (a_rd_ok) begin
+          a_cur_d   = mem_rd;
+          a_clamp_d = (a_hdr_len > 16'(CapA));
+          a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
+          a_rem_d   = a_len_d;
+          a_empty_d = (a_len_d == 16'd0);
+          a_b_d     = '0;
+          a_st_d    = a_empty_d ? AStatus : ARead;
+        end
       end
       ARead: begin
         // Line b+1 holds the tail of beat b; past the last overflow line it is zero.
@@ -549,18 +614,20 @@ module cni_pio_engine #(
         end
       end
       AWait, AOut: begin
-        if (a_st_q == AWait) a_nxt_d = mem_rdata_i;
-        if (a_pa_free) begin
-          pa_valid_d = 1'b1;
-          pa_data_d  = a_beat_m;
-          pa_len_d   = a_len_q;
-          pa_last_d  = (a_rem_q <= LB16);
-          a_cur_d    = (a_st_q == AWait) ? mem_rdata_i : a_nxt_q;
-          a_b_d      = a_b_q + 1'b1;
-          a_rem_d    = a_rem_q - LB16;
-          a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
-        end else begin
-          a_st_d = AOut;
+        if (a_st_q == AOut || a_rd_ok) begin
+          if (a_st_q == AWait) a_nxt_d = mem_rd;
+          if (a_pa_free) begin
+            pa_valid_d = 1'b1;
+            pa_data_d  = a_beat_m;
+            pa_len_d   = a_len_q;
+            pa_last_d  = (a_rem_q <= LB16);
+            a_cur_d    = (a_st_q == AWait) ? mem_rd : a_nxt_q;
+            a_b_d      = a_b_q + 1'b1;
+            a_rem_d    = a_rem_q - LB16;
+            a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
+          end else begin
+            a_st_d = AOut;
+          end
         end
       end
       AStatus: begin
@@ -632,6 +699,28 @@ module cni_pio_engine #(
     pa_data_q <= pa_data_d;
   end
 
+  if (RdReg != 0) begin : g_rd_reg
+    logic [DW-1:0] mem_rd_q;
+    logic          c_rdw_q, a_rdw_q;  // the first cycle of a wait for read data has passed
+    always_ff @(posedge clk_i) mem_rd_q <= mem_rdata_i;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        c_rdw_q <= 1'b0;
+        a_rdw_q <= 1'b0;
+      end else begin
+        c_rdw_q <= (c_st_q == CRdWait) && !c_rdw_q;
+        a_rdw_q <= (a_st_q == AHdrWait || a_st_q == AWait) && !a_rdw_q;
+      end
+    end
+    assign mem_rd  = mem_rd_q;
+    assign c_rd_ok = c_rdw_q;
+    assign a_rd_ok = a_rdw_q;
+  end else begin : g_rd_direct
+    assign mem_rd  = mem_rdata_i;
+    assign c_rd_ok = 1'b1;
+    assign a_rd_ok = 1'b1;
+  end
+
   assign pa_valid_o = pa_valid_q;
   assign pa_data_o  = pa_data_q;
   assign pa_len_o   = pa_len_q;
@@ -679,8 +768,8 @@ module cni_pio_engine #(
   assign b_consume = bin_valid_q && (b_drop || b_mgnt);
   assign pb_ready_o = (b_st_q == BRecv) && !b_gotlast_q && (!bin_valid_q || b_consume);
   assign b_take     = pb_valid_i && pb_ready_o;
-  assign b_trig     = ev_trig && ev_b_ctl && ((b_st_q == BIdle) || b_fin) &&
-                      (ev_b_g == (b_fin ? !b_par_q : b_par_q));
+  assign b_trig     = ev.trig && ev.b_ctl && ((b_st_q == BIdle) || b_fin) &&
+                      (ev.b_g == (b_fin ? !b_par_q : b_par_q));
 
   always_comb begin
     b_st_d      = b_st_q;
@@ -710,7 +799,7 @@ module cni_pio_engine #(
       BRecall: begin
         b_rreq = (32'(b_rc_q) != 32'(NOvfB + 1));
         if (b_rgnt) b_rc_d = b_rc_q + 1'b1;
-        if (ev_done && ((el == 32'(b_p_line)) || ev_b_ovf)) b_dc_d = b_dc_q + 1'b1;
+        if (ev.done && ((el == 32'(b_p_line)) || ev.b_ovf)) b_dc_d = b_dc_q + 1'b1;
         if (32'(b_dc_q) == 32'(NOvfB + 1)) b_st_d = BRecv;
       end
       BRecv: begin

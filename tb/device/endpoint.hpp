@@ -30,10 +30,11 @@ struct DeviceGeometry {
   unsigned tx_credits = 0;  // credits the device holds per transmit channel
   bool pipelined = false;    // Pipelined (docs/endpoint.md, "Pipelined configuration")
 
-  // Cycles the pipelined configuration adds to each message the home agent handles, and to
-  // each event on its way to the PIO engine.
+  // Cycles the pipelined configuration adds to each message the home agent handles, to each
+  // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
   unsigned home_extra_cycles() const { return pipelined ? 3 : 0; }
-  unsigned event_extra_cycles() const { return pipelined ? 1 : 0; }
+  unsigned event_extra_cycles() const { return pipelined ? 2 : 0; }
+  unsigned cfifo_extra_cycles() const { return pipelined ? 1 : 0; }
 
   unsigned c0() const { return mem_lines; }
   unsigned a0() const { return c0() + 2 * cpairs; }
