@@ -108,7 +108,8 @@ run_check() {
     echo "opt -fast -keepdc"
     echo "memory_map"
     echo "opt -fast -keepdc"
-    # reads of a memory beyond its last word (never done by the RTL) may return anything
+    # reads of a memory beyond its last word (the pipelined home agent's directory read at a
+    # header's line before the address check; the word is not used) may return anything
     echo "setundef -undriven -anyseq"
     echo "async2sync"
     echo "dffunmap"

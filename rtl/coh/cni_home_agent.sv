@@ -148,11 +148,12 @@ module cni_home_agent #(
   end
 
   // What the decision reads: the RAM's output, or (Pipelined) a register behind it, so the
-  // decision starts from a flip-flop instead of the block RAM's slow clock-to-output.
+  // decision starts from a flip-flop instead of the block RAM's slow clock-to-output. Pipelined,
+  // the directory is read with the selection in StIdle and registered in StRead.
   logic [DirW-1:0] dir_x;
   if (Pipelined != 0) begin : g_dir_reg
     logic [DirW-1:0] dir_x_q;
-    always_ff @(posedge clk_i) if (state_q == StDir) dir_x_q <= dir_rd_q;
+    always_ff @(posedge clk_i) if (state_q == StRead) dir_x_q <= dir_rd_q;
     assign dir_x = dir_x_q;
   end else begin : g_dir_direct
     assign dir_x = dir_rd_q;
@@ -202,6 +203,13 @@ module cni_home_agent #(
         addr[OffW-1:0] == '0) begin
       decode = {1'b1, line};
     end
+  endfunction
+
+  // Commands and timeouts name a device line; requests and snoop answers if their header
+  // decodes to one (snoops and data to the device decode as out of range).
+  function automatic logic in_range(input logic [2:0] src, input logic dec_ok);
+    in_range = src == SRC_CMD || src == SRC_TMO ||
+               ((src == SRC_REQ || src == SRC_RSP) && dec_ok);
   endfunction
 
   function automatic logic [1:0] region_of(input logic [LineIdxW-1:0] line);
@@ -269,6 +277,7 @@ module cni_home_agent #(
   // parallel with the selection (snoops and data to the device decode as out of range).
   wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
   wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
+  wire  [LineIdxW:0]   cur_dec = decode(cur_hdr_q.addr);  // (Pipelined: checked in StRead)
 
   always_comb begin
     sel_any = 1'b1;
@@ -295,10 +304,13 @@ module cni_home_agent #(
       SRC_REQ: sel_dec = req_dec;
       default: sel_dec = '0;
     endcase
+    // Pipelined, a header's line is taken as it stands and checked in StRead (off this path):
+    // only messages found in range use it.
     unique case (sel_src)
       SRC_CMD: sel_line = cmd_line_i;
       SRC_TMO: sel_line = tt_line_q[tmo_idx];
-      default: sel_line = sel_dec[LineIdxW-1:0];
+      default: sel_line = (Pipelined != 0) ? sel_hdr.addr[OffW +: LineIdxW]
+                                           : sel_dec[LineIdxW-1:0];
     endcase
   end
 
@@ -438,18 +450,20 @@ module cni_home_agent #(
   wire [7:0]           c_tag   = cur_hdr_q.tag;
   wire [47:0]          c_addr  = cur_hdr_q.addr;
   wire [TtW-1:0]       c_ent   = cur_hdr_q.tag[TtW-1:0];
-  wire                 c_room  = room_q;
 
   // Conditions the decision starts from. They depend on the message, the lookup and the
   // directory word only, so with `Pipelined` they are registered in StDir (from the directory
-  // RAM's output); without, they are the wires. (A CSR change then counts one cycle later.)
+  // register); without, they are the wires. (A CSR change then counts one cycle later.)
   typedef struct packed {
     logic [NumAgents-1:0] c_bit;       // the requester's bit (none if out of range)
     logic                 c_ret_e;     // the line's region returns RdS exclusive
     logic                 c_addr_ok;   // a device line, addressed to this agent, known source
     logic                 c_ent_ok;    // the tag names a live entry that waits for this source
-    logic                 c_need_entry; // a request that must take a table entry: parks, or
-                                        // snoops another holder
+    logic                 c_busy;      // a request must be retried: the line is busy, or it
+                                       // needs a table entry (parks, or snoops another
+                                       // holder) and none is free outside the reserve
+    logic                 c_wb_race;   // a write-back that races this agent's snoop
+    logic                 c_rec_wait;  // a RECALL must wait: line busy, or table full
     // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
     // region), the other holders the directory names, and whether they must be snooped first.
     logic [NumAgents-1:0] rel_bit, rel_others;
@@ -459,17 +473,21 @@ module cni_home_agent #(
   always_comb begin
     logic [NumAgents-1:0] sh;
     logic [1:0]           st;
-    logic                 src_ok;
-    sh              = dir_rd_q[NumAgents-1:0];
-    st              = dir_rd_q[NumAgents +: 2];
+    logic                 src_ok, need_entry;
+    sh              = dir_x[NumAgents-1:0];
+    st              = dir_x[NumAgents +: 2];
     src_ok          = {1'b0, c_src} < 5'(NumAgents);
     hn.c_bit        = src_ok ? NumAgents'(1) << c_src : '0;
     hn.c_ret_e      = cfg_ret_excl_i[cur_region_q];
     hn.c_addr_ok    = cur_inrange_q && cur_hdr_q.dst == agent_id_i && src_ok;
     hn.c_ent_ok     = ent_match_q && cur_inrange_q && ((ent_pend_q & hn.c_bit) != '0);
-    hn.c_need_entry = dir_rd_q[NumAgents + 2] ||
+    need_entry      = dir_x[NumAgents + 2] ||
                       (st == DIR_X && sh != hn.c_bit) ||
                       (c_op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
+    hn.c_busy       = hit_any_q || (!room_q && need_entry);
+    hn.c_wb_race    = hit_any_q && ((hit_pend_q | hit_wbp_q) & hn.c_bit) != '0 &&
+                      hit_kind_q != K_PARK;
+    hn.c_rec_wait   = hit_any_q || !free_any_q;
     hn.rel_bit      = NumAgents'(1) << park_src_q;
     hn.rel_shared   = park_op_q == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
     hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
@@ -486,7 +504,9 @@ module cni_home_agent #(
   wire                 c_ret_e      = hl.c_ret_e;
   wire                 c_addr_ok    = hl.c_addr_ok;
   wire                 c_ent_ok     = hl.c_ent_ok;
-  wire                 c_need_entry = hl.c_need_entry;
+  wire                 c_busy       = hl.c_busy;
+  wire                 c_wb_race    = hl.c_wb_race;
+  wire                 c_rec_wait   = hl.c_rec_wait;
   wire [NumAgents-1:0] rel_bit      = hl.rel_bit;
   wire                 rel_shared   = hl.rel_shared;
   wire [NumAgents-1:0] rel_others   = hl.rel_others;
@@ -649,7 +669,7 @@ module cni_home_agent #(
             end
           end
           default: begin  // CMD_RECALL
-            if (hit_any_q || !free_any_q) begin
+            if (c_rec_wait) begin
               x.pop       = 1'b0;   // line busy or table full: try again later
               x.stall_cmd = 1'b1;
             end else begin
@@ -706,7 +726,7 @@ module cni_home_agent #(
           x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (c_op == cni_coh_pkg::OP_WB) begin
           x.cnt[CNT_WB] = 1'b1;
-          if (hit_any_q && ((hit_pend_q | hit_wbp_q) & c_bit) != '0 && hit_kind_q != K_PARK) begin
+          if (c_wb_race) begin
             // write-back racing our snoop: absorb it into the transaction
             x.hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x.mem_we    = 1'b1;
@@ -737,7 +757,7 @@ module cni_home_agent #(
           x.cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
           x.cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
           x.cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
-          if (hit_any_q || (!c_room && c_need_entry)) begin
+          if (c_busy) begin
             x.hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
             x.cnt[CNT_RETRY_BUSY] = 1'b1;
           end else if (d_armed) begin
@@ -906,17 +926,19 @@ module cni_home_agent #(
         mem_addr_o  = init_q;
         mem_wdata_o = '0;
       end
-      // reads: with the message's selection, or (Pipelined) from the registered line
-      StIdle: if (Pipelined == 0) begin
+      // reads: with the message's selection, or (Pipelined) the directory with the selection
+      // and the memory from the registered line. Pipelined, a header's line may lie beyond the
+      // RAMs (the address check comes later): the directory word read then is not used, and
+      // the memory is not read.
+      StIdle: begin
         dir_en     = sel_any;
         dir_addr   = sel_line;
-        mem_en_o   = sel_any;
-        mem_addr_o = dir_addr;
+        if (Pipelined == 0) begin
+          mem_en_o   = sel_any;
+          mem_addr_o = sel_line;
+        end
       end
-      StRead: begin
-        dir_en   = 1'b1;
-        mem_en_o = 1'b1;
-      end
+      StRead: mem_en_o = Pipelined != 0 && 32'(cur_line_q) < 32'(NumLines);
       StApply: begin
         dir_en   = e_commit && e.dir_we;
         dir_we   = 1'b1;
@@ -960,11 +982,14 @@ module cni_home_agent #(
         cur_cmd_q     <= cmd_op_i;
         cur_tmo_ent_q <= tmo_idx;
         cur_line_q    <= sel_line;
-        cur_inrange_q <= sel_src == SRC_CMD || sel_src == SRC_TMO || sel_dec[LineIdxW];
+        if (Pipelined == 0) cur_inrange_q <= in_range(sel_src, sel_dec[LineIdxW]);
         // a deferred RECALL gets its turn again once anything else has been looked at
         if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
       end
       if (lk_load) cur_region_q <= region_of(lk_line);
+      if (Pipelined != 0 && state_q == StRead) begin
+        cur_inrange_q <= in_range(cur_src_q, cur_dec[LineIdxW]);
+      end
       if (state_q == StApply && e.stall_cmd) cmd_defer_q <= 1'b1;
       if (state_q == StApply && e_commit) begin
         snp_vec_q <= e.snp_vec;
