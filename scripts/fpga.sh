@@ -13,7 +13,8 @@
 # targets that are placed and routed, flattened as well (what is placed; whole-design counts),
 # the two runs in parallel. Outputs go to
 # $BUILD/fpga/<target>/ (BUILD defaults to build): logs, stat-*.json, the netlist, the P&R report
-# (pnr-report.json), the bitstream, and summary.json that scripts/fpga-report.py reads.
+# (pnr-report.json), the bitstream, and summary.json that scripts/fpga-report.py reads; for ecp5
+# also paths.txt, the longest paths estimated before place and route (scripts/fpga-paths.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -100,6 +101,11 @@ else
   t_synth=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["synth_seconds"])' \
               "$out/flow.json" 2>/dev/null || echo 0)
   log "place and route only: reusing $out/fpga.json"
+fi
+if [ "$target" = ecp5 ]; then
+  # the longest paths as estimated from the netlist, before the long place and route
+  python3 scripts/fpga-paths.py "$out/fpga.json" --json "$out/paths.json" > "$out/paths.txt"
+  log "$(head -1 "$out/paths.txt") (estimate; $out/paths.txt)"
 fi
 
 # ---- place and route, timing, bitstream -------------------------------------------------------
