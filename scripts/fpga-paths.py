@@ -7,15 +7,18 @@ NETLIST.json is the flat `synth_ecp5 -json` netlist (`build/fpga/ecp5/fpga.json`
 starts at a flip-flop or a block RAM output and ends at a flip-flop input (data, clock enable,
 set/reset), a block RAM input or a LUT RAM write input. Its delay is the sum of the cell
 delays below plus one fixed routing delay per net, so it ranks paths and counts logic levels
-in seconds instead of a place-and-route's half hour; it does not replace the routed figure
-(routing varies with placement and fan-out). The cell delays are those nextpnr-ecp5 reports
-for the LFE5U-85F speed grade 6 (the ULX3S part) in this project's routed timing reports:
+in seconds instead of a place-and-route's half hour. It does not replace the routed figure:
+nets with a large fan-out or far ends route much slower than the nominal delay (docs/fpga.md,
+"Path estimate before place and route", compares the two). The cell delays are those that
+nextpnr-ecp5 reports for the LFE5U-85F, speed grade 6 (the ULX3S part), in this project's
+routed timing reports:
 
     flip-flop clock to output 0.52 ns, DP16KD clock to output 5.61 ns (no output register),
     LUT4 0.24, PFUMX / L6MUX21 0.20 (from a LUT of the same slice: no routing), CCU2C input to
     carry out 0.45, carry in to carry out 0.07 (no routing), carry in to sum 0.44,
-    TRELLIS_DPR16X4 read 0.60, routing 0.85 per net (the mean of those routed reports),
-    setup 0.1 (data), 0.2 (clock enable), 0.3 (set/reset and RAM inputs).
+    TRELLIS_DPR16X4 read 0.60; routing 0.85 per net (the mean over the critical path of the
+    first routed pipelined build); setup 0.1 (data), 0.2 (clock enable), 0.3 (set/reset and
+    RAM inputs).
 
 Paths are grouped by the source line of their end point (the `always_ff` that the flip-flop
 came from); each group shows its longest path's estimate, start, levels and named nets.
