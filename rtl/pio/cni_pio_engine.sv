@@ -353,16 +353,11 @@ module cni_pio_engine #(
     assign c_rdy_d[k]  = rdy_k || c_done[k];
   end
 
-  // Lines to recall: at most one entry per busy pair.
-  logic                crec_push, crec_in_ready, crec_valid;
-  logic [LineIdxW-1:0] crec_in, crec_out;
-  logic [$clog2(CPairs+1)-1:0] crec_cnt_unused;
-
-  logic                crdy_push;
-  logic [PairW:0]      crdy_in;
-
   // What enters the two FIFOs: this cycle's, or (EvtReg) registered, one cycle later (both FIFOs
   // are as deep as there are pairs, so neither needs a ready).
+  logic                crec_push, crdy_push;
+  logic [LineIdxW-1:0] crec_in;
+  logic [PairW:0]      crdy_in;
   logic                crec_push_n, crdy_push_n;
   logic [LineIdxW-1:0] crec_in_n;
   logic [PairW:0]      crdy_in_n;
@@ -398,6 +393,11 @@ module cni_pio_engine #(
     assign crdy_push = crdy_push_n;
     assign crdy_in   = crdy_in_n;
   end
+
+  // Lines to recall: at most one entry per busy pair.
+  logic                crec_in_ready, crec_valid;
+  logic [LineIdxW-1:0] crec_out;
+  logic [$clog2(CPairs+1)-1:0] crec_cnt_unused;
 
   cni_fifo #(.Width(LineIdxW), .Depth(CPairs)) u_crec_fifo (
     .clk_i, .rst_ni,
