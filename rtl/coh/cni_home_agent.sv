@@ -13,7 +13,8 @@
 //   TtEntries, TtReserve - transaction-table size and entries kept for engine RECALLs
 //   Pipelined            - 0: take a message and decide in the next cycle (StIdle, StExec);
 //                          1: register every step for FPGA clock rates (StIdle, StRead, StDir,
-//                          StExec, StCommit: three more cycles per message; docs/endpoint.md)
+//                          StExec, StBuild, StCommit: four more cycles per message;
+//                          docs/endpoint.md)
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
 //   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block)
@@ -126,8 +127,8 @@ module cni_home_agent #(
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
 
-  typedef enum logic [2:0] {
-    StInit, StIdle, StRead, StDir, StExec, StCommit, StSnoop, StGrant
+  typedef enum logic [3:0] {
+    StInit, StIdle, StRead, StDir, StExec, StBuild, StCommit, StSnoop, StGrant
   } state_e;
   state_e state_q, state_d;
 
@@ -404,14 +405,14 @@ module cni_home_agent #(
     end
   end
 
-  // ---- decision (StExec) ----------------------------------------------------------------------
+  // ---- decision (StExec; Pipelined: StExec and StBuild) -----------------------------------------
   wire [NumAgents-1:0] d_sharers = dir_x[NumAgents-1:0];
   wire [1:0]           d_state   = dir_x[NumAgents +: 2];
   wire                 d_armed   = dir_x[NumAgents + 2];
 
   // Decision outputs (one record): computed in StExec from registers; applied when the answer's
-  // channel takes it (`e_commit`) in StExec, or, with `Pipelined`, registered and applied in
-  // StCommit.
+  // channel takes it (`e_commit`) in StExec, or, with `Pipelined`, built in StBuild from the
+  // registered row, registered, and applied in StCommit.
   typedef struct packed {
     logic [1:0]           out;
     cni_coh_pkg::hdr_t    hdr;
@@ -433,7 +434,7 @@ module cni_home_agent #(
     logic [NumAgents-1:0] conv_pend;
     logic [4:0]           conv_grant;
     logic [NumCnt-1:0]    cnt;
-    logic [2:0]           next;     // a state_e
+    logic [3:0]           next;     // a state_e
     logic [NumAgents-1:0] snp_vec;  // snoop sequencer / deferred grant, loaded at commit
     logic [4:0]           snp_op;
     logic [TtW-1:0]       snp_ent, gnt_ent;
@@ -530,11 +531,195 @@ module cni_home_agent #(
 
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
+  // The decision is made in two parts. The first finds which row of the state tables
+  // (docs/endpoint.md) the message falls in: a small code (`row_e`) and the counters it pulses.
+  // The second builds that row's answer (the `dec_t` record) from the code and the registers.
+  // Without `Pipelined` both are wires of StExec; with it, the row is registered in StExec and
+  // the record built and registered in StBuild, so no condition drives the wide fields of the
+  // record directly (each condition had hundreds of loads: routing, not logic, set the clock).
+  typedef enum logic [4:0] {
+    R_NONE,         // nothing (dropped with an error count; a stale timeout; DAT in)
+    R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the line stays armed)
+    R_SNP_UPD,      // snoop answer: update the entry, more answers to come
+    R_SNP_EVT,      //   the last answer of a RECALL: the entry raises its event
+    R_SNP_GRANT,    //   the last answer of a SNOOP: grant the requester, free the entry
+    R_SET_ARM,      // ARM, DISARM, RELEASE without a parked request: armed := (cmd == ARM)
+    R_REL_GRANT,    // RELEASE: answer the parked request from memory, free its entry
+    R_REL_SNOOP,    // RELEASE: the PARK entry becomes a SNOOP of the other holders
+    R_REC_WAIT,     // RECALL must wait (line busy or table full): not consumed, deferred
+    R_REC_DONE,     // RECALL of a line no host holds: entry with its event at once, dir -> I
+    R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
+    R_FWD_ACK,      // snoop to the device (caches no host lines): SnpAck
+    R_REQ_ERROR,    // request: Error answer (the counters say why)
+    R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
+    R_WB_RACE_EVT,  //   completing a RECALL: event
+    R_WB_RACE_GNT,  //   completing a SNOOP: deferred grant (StGrant)
+    R_WB_OWNER,     // write-back from the owner: memory, dir -> I, WbAck
+    R_RETRY,        // request retried: line busy or no entry free
+    R_PARK,         // request on an armed line: parked (PARK entry, TRIGGER)
+    R_GRANT_E,      // DataE, dir -> X{R}
+    R_GRANT_S,      // DataS, dir -> S{R}
+    R_GRANT_S_ADD,  // DataS, dir -> S plus R
+    R_SNOOP_DOWN,   // RdS on X{O}: FwdDown O; SNOOP entry; dir -> S{O,R}
+    R_SNOOP_INV,    // RdX/Upg with other holders: FwdInv them; SNOOP entry; dir -> X{R}
+    R_UPG_ACK       // Upg from a sharer with no other holder: UpgAck, dir -> X{R}
+  } row_e;
+
+  // Entry updates of a snoop answer (tag = entry) and of a racing write-back (the hit entry).
+  wire                 c_snp_data = c_op == cni_coh_pkg::OP_SNP_DATA;
+  wire [NumAgents-1:0] snp_pend   = ent_pend_q & ~c_bit;
+  wire [NumAgents-1:0] snp_wbp    = (!c_snp_data && cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
+                                     (ent_wbgot_q & c_bit) == '0) ? ent_wbp_q | c_bit
+                                                                  : ent_wbp_q;
+  wire [NumAgents-1:0] wb_wbp     = hit_wbp_q & ~c_bit;
+  wire [NumAgents-1:0] wb_wbgot   = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q
+                                                                : hit_wbgot_q | c_bit;
+  // Grants of a request: UpgAck for an Upg from a sharer, else DataE.
+  wire                 c_upg_sh   = c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
+                                    (d_sharers & c_bit) != '0;
+  wire [4:0]           c_xgrant   = c_upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
+
+  // ---- which row (StExec) ----
+  row_e              r_row;
+  logic [NumCnt-1:0] r_cnt;
+  always_comb begin
+    r_row = R_NONE;
+    r_cnt = '0;
+    unique case (cur_src_q)
+      SRC_TMO: begin
+        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK) begin
+          r_row = R_TMO_RETRY;
+          r_cnt[CNT_RETRY_TMO] = 1'b1;
+        end
+      end
+
+      // snoop answers: always consumed
+      SRC_RSP: begin
+        if (c_op != cni_coh_pkg::OP_SNP_ACK && !c_snp_data) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else if (!c_addr_ok) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+        end else if (cur_hdr_q.len != (c_snp_data ? LEN_LINE : 8'd0)) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+        end else if (!c_ent_ok) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end else if (snp_pend != '0 || snp_wbp != '0) begin
+          r_row = R_SNP_UPD;
+        end else begin
+          r_row = (ent_kind_q == K_RECALL) ? R_SNP_EVT : R_SNP_GRANT;
+        end
+      end
+
+      // engine commands
+      SRC_CMD: begin
+        unique case (cur_cmd_q)
+          cni_coh_pkg::CMD_ARM, cni_coh_pkg::CMD_DISARM: r_row = R_SET_ARM;
+          cni_coh_pkg::CMD_RELEASE: begin
+            r_row = R_SET_ARM;
+            if (park_hit_q) begin
+              r_row = rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
+              r_cnt[CNT_RELEASED] = 1'b1;
+            end
+          end
+          default: begin  // CMD_RECALL
+            if (c_rec_wait) begin
+              r_row = R_REC_WAIT;
+            end else begin
+              r_row = (d_state == DIR_I || d_sharers == '0) ? R_REC_DONE : R_REC_SNOOP;
+              r_cnt[CNT_RECALL] = 1'b1;
+            end
+          end
+        endcase
+      end
+
+      SRC_FWD: begin
+        if (c_op != cni_coh_pkg::OP_FWD_INV && c_op != cni_coh_pkg::OP_FWD_DOWN &&
+            c_op != cni_coh_pkg::OP_FWD_DNO) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else begin
+          r_row = R_FWD_ACK;
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end
+      end
+
+      SRC_DAT: begin
+        if (c_op != cni_coh_pkg::OP_DATA_S && c_op != cni_coh_pkg::OP_DATA_E &&
+            c_op != cni_coh_pkg::OP_DATA_M) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+        end
+      end
+
+      // requests
+      default: begin
+        r_row = R_REQ_ERROR;
+        if (c_op != cni_coh_pkg::OP_RDS && c_op != cni_coh_pkg::OP_RDX &&
+            c_op != cni_coh_pkg::OP_UPG && c_op != cni_coh_pkg::OP_WB) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+        end else if (!c_addr_ok) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
+        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0)) begin
+          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
+        end else if (c_op == cni_coh_pkg::OP_WB) begin
+          r_cnt[CNT_WB] = 1'b1;
+          if (c_wb_race) begin
+            if (hit_pend_q != '0 || wb_wbp != '0) r_row = R_WB_RACE;
+            else r_row = (hit_kind_q == K_RECALL) ? R_WB_RACE_EVT : R_WB_RACE_GNT;
+          end else if (d_state == DIR_X && d_sharers == c_bit) begin
+            r_row = R_WB_OWNER;
+          end else begin
+            r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
+          end
+        end else begin
+          r_cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
+          r_cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
+          r_cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
+          if (c_busy) begin
+            r_row = R_RETRY;
+            r_cnt[CNT_RETRY_BUSY] = 1'b1;
+          end else if (d_armed) begin
+            r_row = R_PARK;   // delayed response: park until the engine releases the line
+            r_cnt[CNT_PARKED] = 1'b1;
+          end else if (c_op == cni_coh_pkg::OP_RDS) begin
+            if (d_state == DIR_S) r_row = R_GRANT_S_ADD;
+            else if (d_state == DIR_X && d_sharers != c_bit) r_row = R_SNOOP_DOWN;
+            else r_row = c_ret_e ? R_GRANT_E : R_GRANT_S;
+          end else if (d_state != DIR_I && (d_sharers & ~c_bit) != '0) begin
+            r_row = R_SNOOP_INV;
+          end else begin
+            r_row = c_upg_sh ? R_UPG_ACK : R_GRANT_E;
+          end
+        end
+      end
+    endcase
+  end
+
+  // The row the record is built from: registered in StExec with `Pipelined`.
+  row_e              b_row;
+  logic [NumCnt-1:0] b_cnt;
+  if (Pipelined != 0) begin : g_row_reg
+    row_e              row_q;
+    logic [NumCnt-1:0] cnt_q;
+    always_ff @(posedge clk_i) begin
+      if (state_q == StExec) begin
+        row_q <= r_row;
+        cnt_q <= r_cnt;
+      end
+    end
+    assign b_row = row_q;
+    assign b_cnt = cnt_q;
+  end else begin : g_row_direct
+    assign b_row = r_row;
+    assign b_cnt = r_cnt;
+  end
+
+  // ---- the row's answer (StExec, or StBuild when Pipelined) ----
   always_comb begin
     x.out         = O_NONE;
     x.hdr         = '0;
     x.data_msg    = 1'b0;
-    x.pop         = 1'b1;
+    x.pop         = cur_src_q != SRC_TMO;
     x.stall_cmd   = 1'b0;
     x.mem_we      = 1'b0;
     x.dir_we      = 1'b0;
@@ -555,260 +740,183 @@ module cni_home_agent #(
     x.conv        = 1'b0;
     x.conv_pend   = '0;
     x.conv_grant  = '0;
-    x.cnt         = '0;
+    x.cnt         = b_cnt;
     x.next        = StIdle;
     x.snp_vec     = snp_vec_q;
     x.snp_op      = snp_op_q;
     x.snp_ent     = snp_ent_q;
     x.gnt_ent     = gnt_ent_q;
+    if (cur_src_q == SRC_REQ) begin
+      x.hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+    end
 
-    unique case (cur_src_q)
-      // -- a parked request timed out: answer Retry, free the entry (the line stays armed)
-      SRC_TMO: begin
-        x.pop = 1'b0;
-        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK) begin
-          x.out        = O_RSP;
-          x.hdr        = '0;
-          x.hdr.op     = cni_coh_pkg::OP_RETRY;
-          x.hdr.src    = agent_id_i;
-          x.hdr.dst    = tt_src_q[cur_tmo_ent_q];
-          x.hdr.tag    = tt_tag_q[cur_tmo_ent_q];
-          x.hdr.addr   = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
-          x.free       = 1'b1;
-          x.free_idx   = cur_tmo_ent_q;
-          x.cnt[CNT_RETRY_TMO] = 1'b1;
+    unique case (b_row)
+      R_TMO_RETRY: begin
+        x.out      = O_RSP;
+        x.hdr      = '0;
+        x.hdr.op   = cni_coh_pkg::OP_RETRY;
+        x.hdr.src  = agent_id_i;
+        x.hdr.dst  = tt_src_q[cur_tmo_ent_q];
+        x.hdr.tag  = tt_tag_q[cur_tmo_ent_q];
+        x.hdr.addr = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
+        x.free     = 1'b1;
+        x.free_idx = cur_tmo_ent_q;
+      end
+
+      R_SNP_UPD, R_SNP_EVT, R_SNP_GRANT: begin
+        x.upd       = b_row != R_SNP_GRANT;
+        x.upd_pend  = snp_pend;
+        x.upd_wbgot = ent_wbgot_q;
+        x.upd_wbp   = snp_wbp;
+        x.upd_evt   = b_row == R_SNP_EVT;
+        x.mem_we    = c_snp_data;
+        x.data_msg  = c_snp_data;
+        if (b_row == R_SNP_GRANT) begin  // the SNOOP is complete: grant the requester
+          x.free     = 1'b1;
+          x.out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
+          x.hdr.op   = ent_grant_q;
+          x.hdr.src  = agent_id_i;
+          x.hdr.dst  = ent_src_q;
+          x.hdr.tag  = ent_tag_q;
+          x.hdr.addr = cur_hdr_q.addr;
+          x.hdr.len  = (x.out == O_DAT) ? LEN_LINE : 8'd0;
         end
       end
 
-      // -- snoop answers: always consumed
-      SRC_RSP: begin
-        if (c_op != cni_coh_pkg::OP_SNP_ACK && c_op != cni_coh_pkg::OP_SNP_DATA) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!c_addr_ok) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_SNP_DATA) ? LEN_LINE : 8'd0)) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (!c_ent_ok) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+      R_SET_ARM: begin
+        x.dir_we = 1'b1;
+        x.dir_wd = {cur_cmd_q == cni_coh_pkg::CMD_ARM, dir_x[DirW-2:0]};
+      end
+
+      // The parked request is answered as if it arrived now on the unarmed line: hosts the
+      // directory still names (the line was armed while held, or a snoop's grant landed after
+      // the ARM) are snooped first; the PARK entry becomes the SNOOP.
+      R_REL_GRANT, R_REL_SNOOP: begin
+        x.dir_we = 1'b1;
+        x.dir_wd = rel_shared ? {1'b0, DIR_S, rel_others | rel_bit} : {1'b0, DIR_X, rel_bit};
+        if (b_row == R_REL_SNOOP) begin
+          x.conv       = 1'b1;
+          x.conv_pend  = rel_others;
+          x.conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+          x.snp_vec    = rel_others;
+          x.snp_op     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
+          x.snp_ent    = park_idx_q;
+          x.next       = StSnoop;
         end else begin
+          x.free     = 1'b1;
+          x.free_idx = park_idx_q;
+          x.out      = O_DAT;
+          x.hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+          x.hdr.src  = agent_id_i;
+          x.hdr.dst  = park_src_q;
+          x.hdr.tag  = park_tag_q;
+          x.hdr.addr = DevBase + (48'(cur_line_q) << OffW);
+          x.hdr.len  = LEN_LINE;
+        end
+      end
+
+      R_REC_WAIT: begin
+        x.pop       = 1'b0;   // try again later
+        x.stall_cmd = 1'b1;
+      end
+
+      R_REC_DONE, R_REC_SNOOP: begin
+        x.alloc      = 1'b1;
+        x.alloc_kind = K_RECALL;
+        x.dir_we     = 1'b1;
+        x.dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
+        if (b_row == R_REC_DONE) begin
+          x.alloc_evt = 1'b1;
+        end else begin
+          x.alloc_pend = d_sharers;
+          x.snp_vec    = d_sharers;
+          x.snp_op     = cni_coh_pkg::OP_FWD_INV;
+          x.snp_ent    = free_idx_q;
+          x.next       = StSnoop;
+        end
+      end
+
+      R_FWD_ACK: begin
+        x.out = O_RSP;
+        x.hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+      end
+
+      R_REQ_ERROR, R_PARK: begin
+        x.out = (b_row == R_PARK) ? O_NONE : O_RSP;
+        if (b_row == R_PARK) begin
+          x.alloc      = 1'b1;
+          x.alloc_kind = K_PARK;
+          x.alloc_evt  = 1'b1;
+        end
+      end
+
+      R_WB_RACE, R_WB_RACE_EVT, R_WB_RACE_GNT, R_WB_OWNER: begin
+        x.out      = O_RSP;
+        x.hdr      = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.mem_we   = 1'b1;
+        x.data_msg = 1'b1;
+        if (b_row == R_WB_OWNER) begin
+          x.dir_we = 1'b1;
+          x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+        end else begin  // absorbed into the transaction
           x.upd       = 1'b1;
-          x.upd_pend  = ent_pend_q & ~c_bit;
-          x.upd_wbgot = ent_wbgot_q;
-          x.upd_wbp   = ent_wbp_q;
-          if (c_op == cni_coh_pkg::OP_SNP_DATA) begin
-            x.mem_we   = 1'b1;
-            x.data_msg = 1'b1;
-          end else if (cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
-                       (ent_wbgot_q & c_bit) == '0) begin
-            x.upd_wbp = ent_wbp_q | c_bit;
-          end
-          if (x.upd_pend == '0 && x.upd_wbp == '0) begin
-            if (ent_kind_q == K_RECALL) begin
-              x.upd_evt = 1'b1;
-            end else begin
-              // SNOOP complete: grant the requester
-              x.upd      = 1'b0;
-              x.free     = 1'b1;
-              x.out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
-              x.hdr      = '0;
-              x.hdr.op   = ent_grant_q;
-              x.hdr.src  = agent_id_i;
-              x.hdr.dst  = ent_src_q;
-              x.hdr.tag  = ent_tag_q;
-              x.hdr.addr = cur_hdr_q.addr;
-              x.hdr.len  = (x.out == O_DAT) ? LEN_LINE : 8'd0;
-            end
+          x.upd_idx   = hit_idx_q;
+          x.upd_pend  = hit_pend_q;
+          x.upd_wbp   = wb_wbp;
+          x.upd_wbgot = wb_wbgot;
+          x.upd_evt   = b_row == R_WB_RACE_EVT;
+          if (b_row == R_WB_RACE_GNT) begin
+            x.gnt_ent = hit_idx_q;
+            x.next    = StGrant;
           end
         end
       end
 
-      // -- engine commands
-      SRC_CMD: begin
-        unique case (cur_cmd_q)
-          cni_coh_pkg::CMD_ARM: begin
-            x.dir_we = 1'b1;
-            x.dir_wd = {1'b1, dir_x[DirW-2:0]};
-          end
-          cni_coh_pkg::CMD_DISARM: begin
-            x.dir_we = 1'b1;
-            x.dir_wd = {1'b0, dir_x[DirW-2:0]};
-          end
-          cni_coh_pkg::CMD_RELEASE: begin
-            x.dir_we = 1'b1;
-            x.dir_wd = {1'b0, dir_x[DirW-2:0]};
-            if (park_hit_q) begin
-              // The parked request is answered as if it arrived now on the unarmed line: hosts
-              // the directory still names (the line was armed while held, or a snoop's grant
-              // landed after the ARM) are snooped first; the PARK entry becomes the SNOOP.
-              x.cnt[CNT_RELEASED] = 1'b1;
-              if (rel_shared) begin
-                x.dir_wd = {1'b0, DIR_S, rel_others | rel_bit};
-              end else begin
-                x.dir_wd = {1'b0, DIR_X, rel_bit};
-              end
-              if (rel_snoop) begin
-                x.conv       = 1'b1;
-                x.conv_pend  = rel_others;
-                x.conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-                x.snp_vec    = rel_others;
-                x.snp_op     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
-                x.snp_ent    = park_idx_q;
-                x.next       = StSnoop;
-              end else begin
-                x.free     = 1'b1;
-                x.free_idx = park_idx_q;
-                x.out      = O_DAT;
-                x.hdr      = '0;
-                x.hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-                x.hdr.src  = agent_id_i;
-                x.hdr.dst  = park_src_q;
-                x.hdr.tag  = park_tag_q;
-                x.hdr.addr = DevBase + (48'(cur_line_q) << OffW);
-                x.hdr.len  = LEN_LINE;
-              end
-            end
-          end
-          default: begin  // CMD_RECALL
-            if (c_rec_wait) begin
-              x.pop       = 1'b0;   // line busy or table full: try again later
-              x.stall_cmd = 1'b1;
-            end else begin
-              x.alloc      = 1'b1;
-              x.alloc_kind = K_RECALL;
-              x.alloc_pend = (d_state == DIR_I) ? '0 : d_sharers;
-              x.alloc_evt  = (d_state == DIR_I) || d_sharers == '0;
-              x.dir_we     = 1'b1;
-              x.dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
-              x.cnt[CNT_RECALL] = 1'b1;
-              if (!x.alloc_evt) begin
-                x.snp_vec = d_sharers;
-                x.snp_op  = cni_coh_pkg::OP_FWD_INV;
-                x.snp_ent = free_idx_q;
-                x.next    = StSnoop;
-              end
-            end
-          end
+      R_RETRY: begin
+        x.out = O_RSP;
+        x.hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+      end
+
+      R_GRANT_E, R_GRANT_S, R_GRANT_S_ADD: begin
+        x.out    = O_DAT;
+        x.hdr    = answer((b_row == R_GRANT_E) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_S,
+                          agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
+        x.dir_we = 1'b1;
+        unique case (b_row)
+          R_GRANT_E: x.dir_wd = {1'b0, DIR_X, c_bit};
+          R_GRANT_S: x.dir_wd = {1'b0, DIR_S, c_bit};
+          default:   x.dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
         endcase
       end
 
-      // -- snoops to the device: this configuration caches no host lines
-      SRC_FWD: begin
-        if (c_op != cni_coh_pkg::OP_FWD_INV && c_op != cni_coh_pkg::OP_FWD_DOWN &&
-            c_op != cni_coh_pkg::OP_FWD_DNO) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
+      R_SNOOP_DOWN, R_SNOOP_INV: begin
+        x.alloc   = 1'b1;
+        x.dir_we  = 1'b1;
+        x.snp_ent = free_idx_q;
+        x.next    = StSnoop;
+        if (b_row == R_SNOOP_DOWN) begin
+          x.alloc_pend  = d_sharers;
+          x.alloc_grant = cni_coh_pkg::OP_DATA_S;
+          x.dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
+          x.snp_vec     = d_sharers;
+          x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
         end else begin
-          x.out = O_RSP;
-          x.hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
+          x.alloc_pend  = d_sharers & ~c_bit;
+          x.alloc_grant = c_xgrant;
+          x.dir_wd      = {1'b0, DIR_X, c_bit};
+          x.snp_vec     = d_sharers & ~c_bit;
+          x.snp_op      = cni_coh_pkg::OP_FWD_INV;
         end
       end
 
-      // -- data grants to the device: no device request is outstanding
-      SRC_DAT: begin
-        if (c_op != cni_coh_pkg::OP_DATA_S && c_op != cni_coh_pkg::OP_DATA_E &&
-            c_op != cni_coh_pkg::OP_DATA_M) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end
+      R_UPG_ACK: begin
+        x.out    = O_RSP;
+        x.hdr    = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.dir_we = 1'b1;
+        x.dir_wd = {1'b0, DIR_X, c_bit};
       end
 
-      // -- requests
-      default: begin
-        x.out = O_RSP;
-        x.hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-        if (c_op != cni_coh_pkg::OP_RDS && c_op != cni_coh_pkg::OP_RDX &&
-            c_op != cni_coh_pkg::OP_UPG && c_op != cni_coh_pkg::OP_WB) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!c_addr_ok) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0)) begin
-          x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (c_op == cni_coh_pkg::OP_WB) begin
-          x.cnt[CNT_WB] = 1'b1;
-          if (c_wb_race) begin
-            // write-back racing our snoop: absorb it into the transaction
-            x.hdr       = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x.mem_we    = 1'b1;
-            x.data_msg  = 1'b1;
-            x.upd       = 1'b1;
-            x.upd_idx   = hit_idx_q;
-            x.upd_pend  = hit_pend_q;
-            x.upd_wbp   = hit_wbp_q & ~c_bit;
-            x.upd_wbgot = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q : hit_wbgot_q | c_bit;
-            if (x.upd_pend == '0 && x.upd_wbp == '0) begin
-              if (hit_kind_q == K_RECALL) begin
-                x.upd_evt = 1'b1;
-              end else begin
-                x.gnt_ent = hit_idx_q;
-                x.next    = StGrant;
-              end
-            end
-          end else if (d_state == DIR_X && d_sharers == c_bit) begin
-            x.hdr      = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x.mem_we   = 1'b1;
-            x.data_msg = 1'b1;
-            x.dir_we   = 1'b1;
-            x.dir_wd   = {d_armed, DIR_I, NumAgents'(0)};
-          end else begin
-            x.cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
-          end
-        end else begin
-          x.cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
-          x.cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
-          x.cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
-          if (c_busy) begin
-            x.hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            x.cnt[CNT_RETRY_BUSY] = 1'b1;
-          end else if (d_armed) begin
-            // delayed response: park until the engine releases the line
-            x.out         = O_NONE;
-            x.alloc       = 1'b1;
-            x.alloc_kind  = K_PARK;
-            x.alloc_evt   = 1'b1;
-            x.cnt[CNT_PARKED] = 1'b1;
-          end else begin
-            x.out  = O_DAT;
-            x.hdr  = answer(cni_coh_pkg::OP_DATA_E, agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
-            x.dir_we = 1'b1;
-            x.dir_wd = {1'b0, DIR_X, c_bit};
-            if (c_op == cni_coh_pkg::OP_RDS) begin
-              if (d_state == DIR_S) begin
-                x.hdr.op = cni_coh_pkg::OP_DATA_S;
-                x.dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
-              end else if (d_state == DIR_X && d_sharers != c_bit) begin
-                x.out         = O_NONE;
-                x.alloc       = 1'b1;
-                x.alloc_pend  = d_sharers;
-                x.alloc_grant = cni_coh_pkg::OP_DATA_S;
-                x.dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
-                x.snp_vec     = d_sharers;
-                x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
-                x.snp_ent     = free_idx_q;
-                x.next        = StSnoop;
-              end else if (!c_ret_e) begin
-                x.hdr.op = cni_coh_pkg::OP_DATA_S;
-                x.dir_wd = {1'b0, DIR_S, c_bit};
-              end
-            end else if (d_state != DIR_I && (d_sharers & ~c_bit) != '0) begin
-              x.out         = O_NONE;
-              x.alloc       = 1'b1;
-              x.alloc_pend  = d_sharers & ~c_bit;
-              x.alloc_grant = (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
-                               (d_sharers & c_bit) != '0) ? cni_coh_pkg::OP_UPG_ACK
-                                                          : cni_coh_pkg::OP_DATA_E;
-              x.snp_vec     = d_sharers & ~c_bit;
-              x.snp_op      = cni_coh_pkg::OP_FWD_INV;
-              x.snp_ent     = free_idx_q;
-              x.next        = StSnoop;
-            end else if (c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
-                         (d_sharers & c_bit) != '0) begin
-              x.out = O_RSP;
-              x.hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-            end
-          end
-        end
-      end
+      default: ;  // R_NONE
     endcase
   end
 
@@ -816,7 +924,7 @@ module cni_home_agent #(
   localparam state_e StApply = (Pipelined != 0) ? StCommit : StExec;
   if (Pipelined != 0) begin : g_dec_reg
     dec_t dec_q;
-    always_ff @(posedge clk_i) if (state_q == StExec) dec_q <= x;
+    always_ff @(posedge clk_i) if (state_q == StBuild) dec_q <= x;
     assign e = dec_q;
   end else begin : g_dec_direct
     assign e = x;
@@ -840,8 +948,9 @@ module cni_home_agent #(
       StIdle:  if (sel_any) state_d = (Pipelined != 0) ? StRead : StExec;
       StRead:  state_d = StDir;
       StDir:   state_d = StExec;
-      StExec:  if (Pipelined != 0) state_d = StCommit;
+      StExec:  if (Pipelined != 0) state_d = StBuild;
                else if (e_commit) state_d = state_e'(e.next);
+      StBuild: state_d = StCommit;
       StCommit: if (e_commit) state_d = state_e'(e.next);
       StSnoop: if (snp_fire && snp_last) state_d = StIdle;
       StGrant: if (gnt_ready) state_d = StIdle;

@@ -306,9 +306,11 @@ void Endpoint::reset() {
     if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
     tick();
   }
-  // The PIO engine arms its trigger lines after reset (two home-agent cycles per command);
-  // let it finish so the device starts quiescent.
-  run(4 * (built_geometry().cpairs + 4));
+  // The PIO engine arms its trigger lines after reset, one command per line (the home agent
+  // takes 2 + home_extra_cycles() cycles per command; twice that leaves the engine room); let
+  // it finish so the device starts quiescent.
+  const auto& g = built_geometry();
+  run(2 * (2 + g.home_extra_cycles()) * (g.cpairs + 4));
 }
 
 void Endpoint::tick() {
