@@ -2,8 +2,10 @@
 # Post-synthesis models: the pinned Yosys synthesizes a top to a generic gate netlist
 # (scripts/fpga-netlist.sh: synth, techmap, ABC, `write_verilog -noattr`), Verilator builds a
 # model of that netlist with the same PREFIX and ports as the RTL model, and the same C++
-# drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist, test_pio_netlist).
+# drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist,
+# test_rtl_netlist_pipe, test_pio_netlist).
 #   cni_dev_netlist      - cni_endpoint, test geometry of the `chk` model, + tb/device drivers
+#   cni_dev_netlist_pipe - the same, pipelined configuration (Pipelined=1, the `pipe` model's)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
 #
 # Both steps are build steps (add_custom_command) that depend on the RTL and the scripts, so an
@@ -110,6 +112,7 @@ function(cni_endpoint_netlist flavor)
   cni_warnings(cni_dev_${flavor})
 endfunction()
 cni_endpoint_netlist(netlist PIPE 0)
+cni_endpoint_netlist(netlist_pipe PIPE 1)
 
 # ---- cni_pio_engine, parameters of tb/rtl_pio.cmake (included after this file) ----------------
 function(cni_pio_netlist)
