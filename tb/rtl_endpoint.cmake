@@ -47,7 +47,7 @@ function(cni_endpoint_model flavor)
   cni_warnings(cni_dev_${flavor})
 endfunction()
 
-# The test geometry, shared by the checking builds and the netlist model (tb/rtl_netlist.cmake).
+# The test geometry, shared by the checking builds and the netlist models (tb/rtl_netlist.cmake).
 set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4)
 cni_endpoint_model(chk ${CNI_CHK_GEOMETRY}
   ARGS --assert --x-assign unique --x-initial unique)

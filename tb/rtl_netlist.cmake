@@ -2,8 +2,10 @@
 # Post-synthesis models: the pinned Yosys synthesizes a top to a generic gate netlist
 # (scripts/fpga-netlist.sh: synth, techmap, ABC, `write_verilog -noattr`), Verilator builds a
 # model of that netlist with the same PREFIX and ports as the RTL model, and the same C++
-# drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist, test_pio_netlist).
+# drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist,
+# test_rtl_netlist_pipe, test_pio_netlist).
 #   cni_dev_netlist      - cni_endpoint, test geometry of the `chk` model, + tb/device drivers
+#   cni_dev_netlist_pipe - the same, pipelined configuration (Pipelined=1, the `pipe` model's)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
 #
 # Both steps are build steps (add_custom_command) that depend on the RTL and the scripts, so an
@@ -89,21 +91,28 @@ function(cni_netlist_model target)
 endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
+# cni_endpoint_netlist(<flavor> PIPE <0|1>): the netlist model cni_rtl_<flavor> and its device
+# adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>").
 cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" ""
                       ${CNI_CHK_GEOMETRY})
-cni_netlist_model(cni_rtl_netlist TOP cni_endpoint PREFIX Vcni_endpoint
-  PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
-         TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH} TxCredits=${E_TXCREDITS})
-
-add_library(cni_dev_netlist STATIC ${CNI_DEV_SRC})
-target_include_directories(cni_dev_netlist PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(cni_dev_netlist PUBLIC cni_rtl_netlist cni_tb cni_sim)
-target_compile_definitions(cni_dev_netlist PUBLIC
-  CNI_DEV_MEM_LINES=${E_MEM} CNI_DEV_CPAIRS=${E_CPAIRS} CNI_DEV_NOVFA=${E_NOVFA}
-  CNI_DEV_NOVFB=${E_NOVFB} CNI_DEV_TT=${E_TT} CNI_DEV_RESERVE=${E_RESERVE}
-  CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_PIPELINED=0
-  CNI_DEV_BUILD="netlist")
-cni_warnings(cni_dev_netlist)
+function(cni_endpoint_netlist flavor)
+  cmake_parse_arguments(M "" "PIPE" "" ${ARGN})
+  cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint
+    PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
+           TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
+           TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE})
+  add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
+  target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
+  target_compile_definitions(cni_dev_${flavor} PUBLIC
+    CNI_DEV_MEM_LINES=${E_MEM} CNI_DEV_CPAIRS=${E_CPAIRS} CNI_DEV_NOVFA=${E_NOVFA}
+    CNI_DEV_NOVFB=${E_NOVFB} CNI_DEV_TT=${E_TT} CNI_DEV_RESERVE=${E_RESERVE}
+    CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_PIPELINED=${M_PIPE}
+    CNI_DEV_BUILD="${flavor}")
+  cni_warnings(cni_dev_${flavor})
+endfunction()
+cni_endpoint_netlist(netlist PIPE 0)
+cni_endpoint_netlist(netlist_pipe PIPE 1)
 
 # ---- cni_pio_engine, parameters of tb/rtl_pio.cmake (included after this file) ----------------
 function(cni_pio_netlist)
