@@ -150,6 +150,26 @@ def rtl_sources(netlist):
     return src
 
 
+CORE_PREFIX = "u_shell.u_core."
+
+
+def arrivals(report):
+    """Latest routed arrival (ns after the launching clock edge, before the sink's setup time)
+    at the cells of each core instance (u_shell.u_core.<instance>), and at the board shell's,
+    from nextpnr's detailed net timings: where, besides the one critical path, the clock period
+    is used up. Largest first."""
+    worst = {}
+    for net in report.get("detailed_net_timings", []):
+        for e in net.get("endpoints", []):
+            d = e.get("delay", 0.0)
+            d = max(d) if isinstance(d, list) else d
+            cell = e.get("cell", "")
+            inst = cell[len(CORE_PREFIX):].split(".")[0] if cell.startswith(CORE_PREFIX) else ""
+            key = inst if inst and "." in cell[len(CORE_PREFIX):] else "(board shell)"
+            worst[key] = max(worst.get(key, 0.0), d)
+    return {k: round(v, 2) for k, v in sorted(worst.items(), key=lambda kv: -kv[1])}
+
+
 def critical_path(report, src=None):
     src = src or {}
     paths = report.get("critical_paths", [])
@@ -210,6 +230,8 @@ def summarize(d):
         r = json.loads(rep.read_text())
         summary["utilization"] = r.get("utilization", {})
         summary["critical_path"] = critical_path(r, rtl_sources(d / "fpga.json"))
+        if flow["status"] == "ok":
+            summary["arrivals"] = arrivals(r)
         if flow["status"] == "ok":
             summary["fmax"] = {k: {"achieved": round(v["achieved"], 2),
                                    "constraint": round(v["constraint"], 2)}
@@ -327,6 +349,12 @@ def render(build):
             out.append(f"Critical path: {cp['delay_ns']} ns ({cp['logic_levels']} logic levels, "
                        f"{cp['routing_ns']} ns of it routing) from {at('start')} to "
                        f"{at('end')}.")
+            out.append("")
+        arr = s.get("arrivals")
+        if arr:
+            out.append("Latest routed arrival at each core instance's cells (ns after the clock "
+                       "edge, before setup; the period must cover it): " +
+                       ", ".join(f"`{k}` {v:.2f}" for k, v in arr.items()) + ".")
             out.append("")
         cap = CAPACITY.get(t)
         if cap:
