@@ -17,6 +17,8 @@
 //                      reaction to an event two cycles later
 //   RdReg            - 1: register the memory's read data (FPGA clock rates): every memory
 //                      read takes one cycle more
+//   ReqReg           - 1: register the memory request (FPGA clock rates): every memory access
+//                      reaches the memory one cycle later, so every read takes one cycle more
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
 //   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
@@ -29,7 +31,8 @@
 //                                         grant depends on cmd_ready_i)
 //   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i
 //                                       - device memory port B, synchronous, read data the cycle
-//                                         after mem_en_o && !mem_we_o
+//                                         after mem_en_o && !mem_we_o; outputs registered with
+//                                         ReqReg
 //   pa_valid_o/pa_ready_i, pa_data_o, pa_len_o, pa_last_o
 //                                       - (a) messages out, one beat per line of payload, the
 //                                         consumer may stall; outputs registered
@@ -52,7 +55,8 @@ module cni_pio_engine #(
   parameter int NOvfB     = 76,
   parameter int BloomFoldWords = LineBytes / 4,
   parameter int EvtReg    = 0,
-  parameter int RdReg     = 0
+  parameter int RdReg     = 0,
+  parameter int ReqReg    = 0
 ) (
   input  wire logic                            clk_i,
   input  wire logic                            rst_ni,
@@ -287,24 +291,58 @@ module cni_pio_engine #(
   assign b_mgnt = b_mreq && !c_mreq;
   assign a_mgnt = a_mreq && !c_mreq && !b_mreq;
 
-  // Read data as used: the port's output, or (RdReg) a register behind it, so that a read's data
-  // is there two cycles after the request; the states that wait for read data then wait one
-  // cycle more (`*_rd_ok`).
+  // Read data as used: the port's output, or (RdReg) a register behind it. A read's data is
+  // there RdWait = 1 + RdReg + ReqReg cycles after the request; the states that wait for read
+  // data count the cycles past the first (`*_rd_ok`).
+  localparam int RdWait = 1 + ((RdReg != 0) ? 1 : 0) + ((ReqReg != 0) ? 1 : 0);
   logic [DW-1:0] mem_rd;
   logic          c_rd_ok, a_rd_ok;
 
+  // The request as chosen: to the port directly, or (ReqReg) through a register, so the block
+  // RAMs' address and data start from flip-flops. One request a cycle either way, in order, so
+  // the engine reads its own writes; the home agent reads a line the engine wrote only after a
+  // command the engine gives in or after the cycle of the write's request, and a command takes
+  // more than one cycle to reach the home's memory read.
+  logic                m_en, m_we;
+  logic [LineIdxW-1:0] m_addr;
+  logic [DW-1:0]       m_wdata;
+
   always_comb begin
-    mem_en_o    = c_mreq || b_mreq || a_mreq;
-    mem_we_o    = 1'b0;
-    mem_addr_o  = '0;
-    mem_wdata_o = '0;
+    m_en    = c_mreq || b_mreq || a_mreq;
+    m_we    = 1'b0;
+    m_addr  = '0;
+    m_wdata = '0;
     if (c_mreq) begin
-      mem_we_o = c_mwe;  mem_addr_o = c_maddr;  mem_wdata_o = c_mwdata;
+      m_we = c_mwe;  m_addr = c_maddr;  m_wdata = c_mwdata;
     end else if (b_mreq) begin
-      mem_we_o = 1'b1;   mem_addr_o = b_maddr;  mem_wdata_o = b_mwdata;
+      m_we = 1'b1;   m_addr = b_maddr;  m_wdata = b_mwdata;
     end else if (a_mreq) begin
-      mem_we_o = a_mwe;  mem_addr_o = a_maddr;  mem_wdata_o = a_mwdata;
+      m_we = a_mwe;  m_addr = a_maddr;  m_wdata = a_mwdata;
     end
+  end
+
+  if (ReqReg != 0) begin : g_req_reg
+    logic                en_q, we_q;
+    logic [LineIdxW-1:0] addr_q;
+    logic [DW-1:0]       wdata_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) en_q <= 1'b0;
+      else         en_q <= m_en;
+    end
+    always_ff @(posedge clk_i) begin
+      we_q    <= m_we;
+      addr_q  <= m_addr;
+      wdata_q <= m_wdata;
+    end
+    assign mem_en_o    = en_q;
+    assign mem_we_o    = we_q;
+    assign mem_addr_o  = addr_q;
+    assign mem_wdata_o = wdata_q;
+  end else begin : g_req_direct
+    assign mem_en_o    = m_en;
+    assign mem_we_o    = m_we;
+    assign mem_addr_o  = m_addr;
+    assign mem_wdata_o = m_wdata;
   end
 
   // ---- reset ARMs: every group-0 (c) line, then (a) and (b) control line 0 ----------------------
@@ -701,22 +739,30 @@ module cni_pio_engine #(
 
   if (RdReg != 0) begin : g_rd_reg
     logic [DW-1:0] mem_rd_q;
-    logic          c_rdw_q, a_rdw_q;  // the first cycle of a wait for read data has passed
     always_ff @(posedge clk_i) mem_rd_q <= mem_rdata_i;
+    assign mem_rd = mem_rd_q;
+  end else begin : g_rd_direct
+    assign mem_rd = mem_rdata_i;
+  end
+
+  if (RdWait > 1) begin : g_rd_wait
+    // Cycles spent waiting for read data; a waiting state is left when its data is there.
+    logic [1:0] c_rdw_q, a_rdw_q;
+    logic       c_wait, a_wait;
+    assign c_wait = (c_st_q == CRdWait);
+    assign a_wait = (a_st_q == AHdrWait || a_st_q == AWait);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        c_rdw_q <= 1'b0;
-        a_rdw_q <= 1'b0;
+        c_rdw_q <= '0;
+        a_rdw_q <= '0;
       end else begin
-        c_rdw_q <= (c_st_q == CRdWait) && !c_rdw_q;
-        a_rdw_q <= (a_st_q == AHdrWait || a_st_q == AWait) && !a_rdw_q;
+        c_rdw_q <= (c_wait && !c_rd_ok) ? c_rdw_q + 2'd1 : 2'd0;
+        a_rdw_q <= (a_wait && !a_rd_ok) ? a_rdw_q + 2'd1 : 2'd0;
       end
     end
-    assign mem_rd  = mem_rd_q;
-    assign c_rd_ok = c_rdw_q;
-    assign a_rd_ok = a_rdw_q;
-  end else begin : g_rd_direct
-    assign mem_rd  = mem_rdata_i;
+    assign c_rd_ok = (c_rdw_q == 2'(RdWait - 1));
+    assign a_rd_ok = (a_rdw_q == 2'(RdWait - 1));
+  end else begin : g_rd_now
     assign c_rd_ok = 1'b1;
     assign a_rd_ok = 1'b1;
   end

@@ -244,7 +244,7 @@ module cni_endpoint #(
     .LineBytes (LineBytes), .LineIdxW (LineIdxW),
     .CBase (CBase), .CPairs (CPairs), .ABase (ABase), .NOvfA (NOvfA),
     .BBase (BBase), .NOvfB (NOvfB), .BloomFoldWords (BloomFoldWords), .EvtReg (Pipelined),
-    .RdReg (Pipelined)
+    .RdReg (Pipelined), .ReqReg (Pipelined)
   ) u_pio (
     .clk_i, .rst_ni,   // commands wait until the home agent has cleared its RAMs
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),
