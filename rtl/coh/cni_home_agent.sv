@@ -1110,9 +1110,14 @@ module cni_home_agent #(
     end
   end
 
-  // Message data is held separately (wide, no reset needed).
+  // Message data is held separately (wide, no reset needed). It is loaded in every StIdle cycle,
+  // not only when a message is taken, and from the response channel whenever that has one: only
+  // a message of the response or the request channel carries data, the response channel goes
+  // before the request channel, and the data is used only after such a message is taken. So
+  // the line-wide register's enable and select need neither the input arbitration nor the
+  // timers.
   always_ff @(posedge clk_i) begin
-    if (state_q == StIdle && sel_any) cur_data_q <= (sel_src == SRC_RSP) ? rsp_data_i : req_data_i;
+    if (state_q == StIdle) cur_data_q <= rsp_valid_i ? rsp_data_i : req_data_i;
   end
 
   // Transaction table.
