@@ -31,12 +31,15 @@ module cni_fifo #(
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  rd_q, wr_q;
   logic [CntW-1:0]  cnt_q;
+  logic             nempty_q, nfull_q;  // cnt_q != 0, cnt_q != Depth, kept as flip-flops
 
   wire push = in_valid_i && in_ready_o;
   wire pop  = out_valid_o && out_ready_i;
 
-  assign in_ready_o  = (cnt_q != CntW'(Depth));
-  assign out_valid_o = (cnt_q != '0);
+  // The flags come from flip-flops, not from a compare of the count: the consumers (arbiters,
+  // the home agent's input selection) start from them.
+  assign in_ready_o  = nfull_q;
+  assign out_valid_o = nempty_q;
   assign out_data_o  = mem_q[rd_q];
   assign count_o     = cnt_q;
 
@@ -46,19 +49,45 @@ module cni_fifo #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rd_q  <= '0;
-      wr_q  <= '0;
-      cnt_q <= '0;
+      rd_q     <= '0;
+      wr_q     <= '0;
+      cnt_q    <= '0;
+      nempty_q <= 1'b0;
+      nfull_q  <= 1'b1;
     end else begin
       if (push) wr_q <= inc(wr_q);
       if (pop) rd_q <= inc(rd_q);
-      if (push && !pop) cnt_q <= cnt_q + 1'b1;
-      else if (pop && !push) cnt_q <= cnt_q - 1'b1;
+      if (push && !pop) begin
+        cnt_q    <= cnt_q + 1'b1;
+        nempty_q <= 1'b1;
+        nfull_q  <= (cnt_q != CntW'(Depth - 1));
+      end else if (pop && !push) begin
+        cnt_q    <= cnt_q - 1'b1;
+        nempty_q <= (cnt_q != CntW'(1));
+        nfull_q  <= 1'b1;
+      end
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (push) mem_q[wr_q] <= in_data_i;
   end
+
+`ifdef SYNTHESIS
+`elsif FORMAL
+  // The count stays within the depth and the flags agree with it: an invariant that the link
+  // checks' induction needs.
+  always_comb assert (cnt_q <= CntW'(Depth) && nempty_q == (cnt_q != '0) &&
+                      nfull_q == (cnt_q != CntW'(Depth)));
+`else
+  // simulation: the flags agree with the count
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (nempty_q == (cnt_q != '0) && nfull_q == (cnt_q != CntW'(Depth)))
+        else $error("cni_fifo: a flag disagrees with the count");
+    end
+  end
+`endif
 
 endmodule
