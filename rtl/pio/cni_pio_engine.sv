@@ -17,8 +17,9 @@
 //                      reaction to an event two cycles later
 //   RdReg            - 1: register the memory's read data (FPGA clock rates): every memory
 //                      read takes one cycle more
-//   ReqReg           - 1: register the memory request (FPGA clock rates): every memory access
-//                      reaches the memory one cycle later, so every read takes one cycle more
+//   ReqReg           - 1: register each channel's memory request and its grant (FPGA clock
+//                      rates): every memory access reaches the memory one cycle later, so
+//                      every read takes one cycle more
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
 //   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
@@ -31,8 +32,8 @@
 //                                         grant depends on cmd_ready_i)
 //   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i
 //                                       - device memory port B, synchronous, read data the cycle
-//                                         after mem_en_o && !mem_we_o; outputs registered with
-//                                         ReqReg
+//                                         after mem_en_o && !mem_we_o; with ReqReg the outputs
+//                                         choose among registers by registered grants
 //   pa_valid_o/pa_ready_i, pa_data_o, pa_len_o, pa_last_o
 //                                       - (a) messages out, one beat per line of payload, the
 //                                         consumer may stall; outputs registered
@@ -298,51 +299,67 @@ module cni_pio_engine #(
   logic [DW-1:0] mem_rd;
   logic          c_rd_ok, a_rd_ok;
 
-  // The request as chosen: to the port directly, or (ReqReg) through a register, so the block
-  // RAMs' address and data start from flip-flops. One request a cycle either way, in order, so
-  // the engine reads its own writes; the home agent reads a line the engine wrote only after a
-  // command the engine gives in or after the cycle of the write's request, and a command takes
-  // more than one cycle to reach the home's memory read.
-  logic                m_en, m_we;
-  logic [LineIdxW-1:0] m_addr;
-  logic [DW-1:0]       m_wdata;
-
-  always_comb begin
-    m_en    = c_mreq || b_mreq || a_mreq;
-    m_we    = 1'b0;
-    m_addr  = '0;
-    m_wdata = '0;
-    if (c_mreq) begin
-      m_we = c_mwe;  m_addr = c_maddr;  m_wdata = c_mwdata;
-    end else if (b_mreq) begin
-      m_we = 1'b1;   m_addr = b_maddr;  m_wdata = b_mwdata;
-    end else if (a_mreq) begin
-      m_we = a_mwe;  m_addr = a_maddr;  m_wdata = a_mwdata;
-    end
-  end
+  // The request: chosen by the priority and sent to the port directly, or (ReqReg) through
+  // registers, so the block RAMs' address and data start from flip-flops. With ReqReg each
+  // channel's request is registered every cycle (no enable) beside a one-hot record of the
+  // grant, and the choice is made behind the registers: neither a line-wide register's enable
+  // nor a select of the choice then depends on the arbitration. One request a cycle either way,
+  // in order, so the engine reads its own writes; the home agent reads a line the engine wrote
+  // only after a command the engine gives in or after the cycle of the write's request, and a
+  // command takes more than one cycle to reach the home's memory read. `s_*`: what the choice
+  // sees, the requests as they are or those registers.
+  logic                s_c, s_b, s_a, s_cwe, s_awe;
+  logic [LineIdxW-1:0] s_caddr, s_baddr, s_aaddr;
+  logic [DW-1:0]       s_cwd, s_bwd, s_awd;
 
   if (ReqReg != 0) begin : g_req_reg
-    logic                en_q, we_q;
-    logic [LineIdxW-1:0] addr_q;
-    logic [DW-1:0]       wdata_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) en_q <= 1'b0;
-      else         en_q <= m_en;
+      if (!rst_ni) begin
+        s_c <= 1'b0;
+        s_b <= 1'b0;
+        s_a <= 1'b0;
+      end else begin
+        s_c <= c_mgnt;
+        s_b <= b_mgnt;
+        s_a <= a_mgnt;
+      end
     end
     always_ff @(posedge clk_i) begin
-      we_q    <= m_we;
-      addr_q  <= m_addr;
-      wdata_q <= m_wdata;
+      s_cwe   <= c_mwe;
+      s_awe   <= a_mwe;
+      s_caddr <= c_maddr;
+      s_baddr <= b_maddr;
+      s_aaddr <= a_maddr;
+      s_cwd   <= c_mwdata;
+      s_bwd   <= b_mwdata;
+      s_awd   <= a_mwdata;
     end
-    assign mem_en_o    = en_q;
-    assign mem_we_o    = we_q;
-    assign mem_addr_o  = addr_q;
-    assign mem_wdata_o = wdata_q;
   end else begin : g_req_direct
-    assign mem_en_o    = m_en;
-    assign mem_we_o    = m_we;
-    assign mem_addr_o  = m_addr;
-    assign mem_wdata_o = m_wdata;
+    assign s_c     = c_mreq;
+    assign s_b     = b_mreq;
+    assign s_a     = a_mreq;
+    assign s_cwe   = c_mwe;
+    assign s_awe   = a_mwe;
+    assign s_caddr = c_maddr;
+    assign s_baddr = b_maddr;
+    assign s_aaddr = a_maddr;
+    assign s_cwd   = c_mwdata;
+    assign s_bwd   = b_mwdata;
+    assign s_awd   = a_mwdata;
+  end
+
+  always_comb begin
+    mem_en_o    = s_c || s_b || s_a;
+    mem_we_o    = 1'b0;
+    mem_addr_o  = '0;
+    mem_wdata_o = '0;
+    if (s_c) begin
+      mem_we_o = s_cwe;  mem_addr_o = s_caddr;  mem_wdata_o = s_cwd;
+    end else if (s_b) begin
+      mem_we_o = 1'b1;   mem_addr_o = s_baddr;  mem_wdata_o = s_bwd;
+    end else if (s_a) begin
+      mem_we_o = s_awe;  mem_addr_o = s_aaddr;  mem_wdata_o = s_awd;
+    end
   end
 
   // ---- reset ARMs: every group-0 (c) line, then (a) and (b) control line 0 ----------------------
