@@ -118,8 +118,8 @@ case "$target" in
     # (docs/fpga.md, "ECP5: timing and routing"); ROUTER=router2 selects it.
     route=(--textcfg fpga.config --router "${ROUTER:-router1}")
     # The analytic placer weighs timing 4x its default and sharpens criticality (exponent 4 for
-    # 2): on one netlist and seed the placement estimate rose from 46.6 to 55.9 MHz
-    # (docs/fpga.md, "ECP5: timing and routing").
+    # 2): on three netlists (seed 1) the placement estimate rose on two (46.6 -> 55.9 and
+    # 57.1 -> 66.5 MHz) and fell on one (54.8 -> 50.5) (docs/fpga.md, "ECP5: timing and routing").
     place=(--placer-heap-timingweight 40 --placer-heap-critexp 4)
     [ $no_route -eq 1 ] && route=(--no-route)
     if (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
