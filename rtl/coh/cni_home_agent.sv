@@ -184,14 +184,17 @@ module cni_home_agent #(
   logic [1:0]          cur_region_q;
   logic [TtW-1:0]      cur_tmo_ent_q;
 
+  // init sweep: walks every line after reset and is zero afterwards, while `cur_line_q` is zero
+  // until the first message is taken; so outside StIdle the RAMs' line is `ram_line`, the OR of
+  // the two, with no state select.
+  logic [LineIdxW-1:0] init_q;
+  wire  [LineIdxW-1:0] ram_line = cur_line_q | init_q;
+
   // snoop sequencer / deferred grant
   logic [NumAgents-1:0] snp_vec_q;
   logic [4:0]           snp_op_q;
   logic [TtW-1:0]       snp_ent_q, gnt_ent_q;
   logic                 cmd_defer_q;
-
-  // init sweep
-  logic [LineIdxW-1:0] init_q;
 
   // ---- address decode of an incoming header -------------------------------------------------
   // DevBase is aligned to the window (elaboration check), so the decode needs no subtraction:
@@ -442,8 +445,20 @@ module cni_home_agent #(
   dec_t x, e;     // the decision being made; the decision being applied
   logic e_commit;
   // Both data sources hold still until the decision is applied: the message register, and the
-  // memory's read port (port A reads nothing else meanwhile).
-  wire [LineBits-1:0] e_data = e.data_msg ? cur_data_q : mem_rdata_i;
+  // memory's read port (port A reads nothing else meanwhile). With `Pipelined` the memory's line
+  // is taken from a register behind the read port, loaded every cycle: the line is read in
+  // StRead and applied in StCommit, three cycles later, so the register holds it by then, and
+  // the outgoing data channel starts from a flip-flop instead of the block RAM's slow
+  // clock-to-output.
+  logic [LineBits-1:0] mem_line;
+  if (Pipelined != 0) begin : g_mrd_reg
+    logic [LineBits-1:0] mem_line_q;
+    always_ff @(posedge clk_i) mem_line_q <= mem_rdata_i;
+    assign mem_line = mem_line_q;
+  end else begin : g_mrd_direct
+    assign mem_line = mem_rdata_i;
+  end
+  wire [LineBits-1:0] e_data = e.data_msg ? cur_data_q : mem_line;
 
   // Helpers on the current message.
   wire [3:0]           c_src   = cur_hdr_q.src;
@@ -1014,34 +1029,35 @@ module cni_home_agent #(
     endcase
   end
 
-  // Directory and memory port A.
+  // Directory and memory port A. The memory is written only with a message's line (a decision
+  // sets `mem_we` only with `data_msg`) or, in the init sweep, zeros, so its write data comes
+  // from the message register and not through `e_data`'s choice. Its write enable only matters
+  // with the port enabled, and the port reads in one state only, so the enable is "not that
+  // state".
+  localparam state_e StMemRd = (Pipelined != 0) ? StRead : StIdle;
   always_comb begin
     dir_en      = 1'b0;
     dir_we      = 1'b0;
-    dir_addr    = cur_line_q;
+    dir_addr    = ram_line;
     dir_wd      = e.dir_wd;
     mem_en_o    = 1'b0;
-    mem_we_o    = 1'b0;
-    mem_addr_o  = cur_line_q;
-    mem_wdata_o = e_data;
+    mem_we_o    = state_q != StMemRd;
+    mem_addr_o  = ram_line;
+    mem_wdata_o = (state_q == StInit) ? '0 : cur_data_q;
     unique case (state_q)
       StInit: begin
-        dir_en      = 1'b1;
-        dir_we      = 1'b1;
-        dir_addr    = init_q;
-        dir_wd      = '0;
-        mem_en_o    = 1'b1;
-        mem_we_o    = 1'b1;
-        mem_addr_o  = init_q;
-        mem_wdata_o = '0;
+        dir_en   = 1'b1;
+        dir_we   = 1'b1;
+        dir_wd   = '0;
+        mem_en_o = 1'b1;
       end
       // reads: with the message's selection, or (Pipelined) the directory with the selection
       // and the memory from the registered line. Pipelined, a header's line may lie beyond the
       // RAMs (the address check comes later): the directory word read then is not used, and
       // the memory is not read.
       StIdle: begin
-        dir_en     = sel_any;
-        dir_addr   = sel_line;
+        dir_en   = sel_any;
+        dir_addr = sel_line;
         if (Pipelined == 0) begin
           mem_en_o   = sel_any;
           mem_addr_o = sel_line;
@@ -1052,7 +1068,6 @@ module cni_home_agent #(
         dir_en   = e_commit && e.dir_we;
         dir_we   = 1'b1;
         mem_en_o = e_commit && e.mem_we;
-        mem_we_o = 1'b1;
       end
       default: ;
     endcase
@@ -1084,7 +1099,7 @@ module cni_home_agent #(
       cmd_defer_q   <= 1'b0;
     end else begin
       state_q <= state_d;
-      if (state_q == StInit) init_q <= init_q + 1'b1;
+      if (state_q == StInit) init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
       if (state_q == StIdle && sel_any) begin
         cur_src_q     <= sel_src;
         cur_hdr_q     <= sel_hdr;
