@@ -69,8 +69,11 @@ module cni_fifo #(
     end
   end
 
+  // The storage is written in every cycle the FIFO is not full, not only on a push: the entry at
+  // `wr_q` is free then, and a push only has to move the pointer. So the write enable of every
+  // storage bit is a flip-flop, not the writer's valid (a wide FIFO has hundreds of them).
   always_ff @(posedge clk_i) begin
-    if (push) mem_q[wr_q] <= in_data_i;
+    if (nfull_q) mem_q[wr_q] <= in_data_i;
   end
 
 `ifdef SYNTHESIS
