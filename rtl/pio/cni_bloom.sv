@@ -20,8 +20,9 @@
 // instead of the hash network); 1 registers the chi step of one group of words, shared by the
 // eight hashes (one 3-input gate per bit, on neighbouring bits only), one group per cycle; 2
 // folds the registered group into each hash's accumulator (the rotations are wiring: each
-// registered chi bit feeds one XOR tree per hash); 3 is the seed, four xorshifts and two
-// 32-bit adders into the registered result. Latency M + 3 cycles: 4 with one group (the
+// registered chi bit feeds one XOR tree per hash), and registers beside it the linear start of
+// stage 3 on the accumulator's next value (seed, final rotation, three xorshifts); 3 is the
+// two 32-bit adders and the xorshift between them, into the registered result. Latency M + 3 cycles: 4 with one group (the
 // default), 7 with FoldWords = words / 4. Fewer words per cycle make the network between the
 // chi register and the accumulators smaller, for FPGA routing (docs/fpga.md, "ECP5: timing and
 // routing"). No multipliers (the products above are constants).
@@ -71,6 +72,7 @@ module cni_bloom #(
   logic [GW-1:0]       chi_d, chi_q;   // the chi step of one group
   logic                chi_valid_q, chi_first_q, chi_last_q;
   logic [32*NH-1:0]    acc_d, acc_q, hash;
+  logic [32*NH-1:0]    lin_d, lin_q;   // stage 3's linear start, on acc_d / acc_q
   logic                acc_valid_q;
   logic [GW-1:0]       grp_words;
 
@@ -102,6 +104,7 @@ module cni_bloom #(
     logic [FoldWords*32-1:0] t;  // rotated chi of each word of the group
     logic [31:0] h, a, f;
     logic [31:0] x0, x1, x2, x3, x4, x5;
+    logic [31:0] x2_q;
 
     // stage 2: H = XOR_r rotl(v_r, S r) of the registered group, into the accumulator
     for (genvar r = 0; r < FoldWords; r++) begin : g_rot
@@ -114,12 +117,17 @@ module cni_bloom #(
     assign a = acc_q[32*i +: 32];
     assign acc_d[32*i +: 32] = chi_first_q ? h : h ^ rotl(a, S * FoldWords);
 
-    // stage 3: seed, final rotation and avalanche of the accumulator
-    assign f  = K ^ rotl(a, 7 * i + 1);
+    // stage 3's linear start (XORs only), taken in stage 2 on the accumulator's next value and
+    // registered with it: the seed, the final rotation and three xorshifts
+    assign f  = K ^ rotl(acc_d[32*i +: 32], 7 * i + 1);
     assign x0 = f ^ (f << 13);
     assign x1 = x0 ^ (x0 >> 17);
     assign x2 = x1 ^ (x1 << 5);
-    assign x3 = x2 + (x2 << 3);
+    assign lin_d[32*i +: 32] = x2;
+    assign x2_q = lin_q[32*i +: 32];
+
+    // stage 3: the rest of the avalanche
+    assign x3 = x2_q + (x2_q << 3);
     assign x4 = x3 ^ (x3 >> 11);
     assign x5 = x4 + (x4 << 15);
     assign hash[32*i +: 32] = x5;
@@ -158,7 +166,10 @@ module cni_bloom #(
     if (in_valid_i) elem_q <= in_data_i;
     if (chi_busy_q) chi_q <= chi_d;
     if (elem_valid_q) out_data_o[DW-1:32*NH] <= ~elem_q[DW-1:32*NH];
-    if (chi_valid_q) acc_q <= acc_d;
+    if (chi_valid_q) begin
+      acc_q <= acc_d;
+      lin_q <= lin_d;
+    end
     if (acc_valid_q) out_data_o[32*NH-1:0] <= hash;
   end
 
