@@ -814,6 +814,11 @@ module cni_pio_engine #(
   logic [15:0]      b_len_now, b_rem_now;
   logic [HW-1:0]    b_carry_now;
   logic [DW-1:0]    bin_m;
+  // The bytes of the beat that still carry payload (byte i: b_rem_now > i), as flip-flops, one
+  // per byte, so the line-wide mask starts from registers instead of compares: `bin_lm_q` for
+  // a first beat (the header's length capped at CapB, > i), loaded with the beat; `b_rm_q` for
+  // the others (b_rem_q > i), kept beside b_rem_q.
+  logic [LineBytes-1:0] bin_lm_q, b_rm_q, b_rm_d, b_rm_next, b_keep;
 
   assign b_t_line    = LineIdxW'(B_LO + 32'(b_par_q));
   assign b_p_line    = LineIdxW'(B_LO + 32'(!b_par_q));
@@ -824,7 +829,10 @@ module cni_pio_engine #(
   assign b_rem_now   = b_first_q ? b_len_now : b_rem_q;
   assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_q;
   for (genvar i = 0; i < LineBytes; i++) begin : g_bmask
-    assign bin_m[8*i +: 8] = (b_rem_now > 16'(i)) ? bin_data_q[8*i +: 8] : 8'h00;
+    assign b_keep[i]       = b_first_q ? bin_lm_q[i] : b_rm_q[i];
+    assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
+    // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
+    assign b_rm_next[i]    = b_rem_now > LB16 + 16'(i);
   end
   // A beat past the last overflow line is consumed without a write.
   assign b_drop    = bin_valid_q && (32'(b_k_q) > 32'(NOvfB));
@@ -845,6 +853,7 @@ module cni_pio_engine #(
     b_trunc_d   = b_trunc_q;
     b_len_d     = b_len_q;
     b_rem_d     = b_rem_q;
+    b_rm_d      = b_rm_q;
     b_carry_d   = b_carry_q;
     b_cnt_d     = b_cnt_q;
     bin_valid_d = b_take || (bin_valid_q && !b_consume);
@@ -872,6 +881,7 @@ module cni_pio_engine #(
           b_trunc_d = b_first_q ? b_trunc_now : b_trunc_q;
           b_len_d   = b_len_now;
           b_rem_d   = (b_rem_now > LB16) ? (b_rem_now - LB16) : 16'd0;
+          b_rm_d    = b_rm_next;
           b_carry_d = bin_m[DW-1:DW-HW];
           if (32'(b_k_q) <= 32'(NOvfB)) b_k_d = b_k_q + 1'b1;
           if (bin_last_q) begin
@@ -924,6 +934,7 @@ module cni_pio_engine #(
       b_trunc_q   <= 1'b0;
       b_len_q     <= '0;
       b_rem_q     <= '0;
+      b_rm_q      <= '0;
       b_cnt_q     <= '0;
       bin_valid_q <= 1'b0;
     end else begin
@@ -937,16 +948,23 @@ module cni_pio_engine #(
       b_trunc_q   <= b_trunc_d;
       b_len_q     <= b_len_d;
       b_rem_q     <= b_rem_d;
+      b_rm_q      <= b_rm_d;
       b_cnt_q     <= b_cnt_d;
       bin_valid_q <= bin_valid_d;
     end
   end
 
-  // Datapath registers: no reset.
+  // Datapath registers: no reset. The beat's data and byte mask are loaded in every cycle after
+  // which the beat register is free (empty, or consumed now), beat or not: a beat is taken only
+  // then, and the register's contents are used only while `bin_valid_q`. So their enable does
+  // not wait for the sender's valid.
   always_ff @(posedge clk_i) begin
     b_carry_q <= b_carry_d;
-    if (b_take) begin
+    if (!bin_valid_q || b_consume) begin
       bin_data_q <= pb_data_i;
+      for (int i = 0; i < LineBytes; i++) bin_lm_q[i] <= pb_len_i > 16'(i) && CapB > i;
+    end
+    if (b_take) begin
       bin_len_q  <= pb_len_i;
       bin_last_q <= pb_last_i;
     end
