@@ -460,6 +460,8 @@ module cni_home_agent #(
   end
   wire [LineBits-1:0] e_data = e.data_msg ? cur_data_q : mem_line;
 
+  localparam logic [7:0] LEN_LINE = 8'(LineBytes);
+
   // Helpers on the current message.
   wire [3:0]           c_src   = cur_hdr_q.src;
   wire [4:0]           c_op    = cur_hdr_q.op;
@@ -484,12 +486,23 @@ module cni_home_agent #(
     // region), the other holders the directory names, and whether they must be snooped first.
     logic [NumAgents-1:0] rel_bit, rel_others;
     logic                 rel_shared, rel_snoop;
+    // The row search's tests of the opcode, the length, the entry and the directory word.
+    logic                 rsp_op_ok, rsp_len_ok;  // a snoop answer's opcode; its length
+    logic                 snp_more;    // the entry still waits for answers or write-backs
+    logic                 req_op_ok, req_len_ok;  // a request's opcode; its length
+    logic                 wb_more;     // a racing write-back: answers or write-backs remain
+    logic                 wb_owner;    // a write-back from the owner (X{R})
+    logic                 fwd_op_ok, dat_op_ok;   // a snoop / a data message's opcode
+    logic                 rec_none;    // no host holds the line
+    logic                 x_other;     // another agent holds the line exclusive
+    logic                 others;      // an agent other than the requester holds the line
+    logic                 upg_sh;      // an Upg from a sharer
   } hlp_t;
   hlp_t hn, hl;
   always_comb begin
     logic [NumAgents-1:0] sh;
     logic [1:0]           st;
-    logic                 src_ok, need_entry;
+    logic                 src_ok, need_entry, snp_data, wbp_add;
     sh              = dir_x[NumAgents-1:0];
     st              = dir_x[NumAgents +: 2];
     src_ok          = {1'b0, c_src} < 5'(NumAgents);
@@ -508,6 +521,26 @@ module cni_home_agent #(
     hn.rel_shared   = park_op_q == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
     hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
     hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
+    snp_data        = c_op == cni_coh_pkg::OP_SNP_DATA;
+    wbp_add         = !snp_data && cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
+                      (ent_wbgot_q & hn.c_bit) == '0;
+    hn.rsp_op_ok    = c_op == cni_coh_pkg::OP_SNP_ACK || snp_data;
+    hn.rsp_len_ok   = cur_hdr_q.len == (snp_data ? LEN_LINE : 8'd0);
+    hn.snp_more     = (ent_pend_q & ~hn.c_bit) != '0 || ent_wbp_q != '0 ||
+                      (wbp_add && hn.c_bit != '0);
+    hn.req_op_ok    = c_op == cni_coh_pkg::OP_RDS || c_op == cni_coh_pkg::OP_RDX ||
+                      c_op == cni_coh_pkg::OP_UPG || c_op == cni_coh_pkg::OP_WB;
+    hn.req_len_ok   = cur_hdr_q.len == ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
+    hn.wb_more      = hit_pend_q != '0 || (hit_wbp_q & ~hn.c_bit) != '0;
+    hn.wb_owner     = st == DIR_X && sh == hn.c_bit;
+    hn.fwd_op_ok    = c_op == cni_coh_pkg::OP_FWD_INV || c_op == cni_coh_pkg::OP_FWD_DOWN ||
+                      c_op == cni_coh_pkg::OP_FWD_DNO;
+    hn.dat_op_ok    = c_op == cni_coh_pkg::OP_DATA_S || c_op == cni_coh_pkg::OP_DATA_E ||
+                      c_op == cni_coh_pkg::OP_DATA_M;
+    hn.rec_none     = st == DIR_I || sh == '0;
+    hn.x_other      = st == DIR_X && sh != hn.c_bit;
+    hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
+    hn.upg_sh       = c_op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
   end
   if (Pipelined != 0) begin : g_hlp_reg
     hlp_t h_q;
@@ -543,8 +576,6 @@ module cni_home_agent #(
     h.len  = ln;
     answer = h;
   endfunction
-
-  localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
   // The decision is made in two parts. The first finds which row of the state tables
   // (docs/endpoint.md) the message falls in: a small code (`row_e`) and the counters it pulses.
@@ -590,9 +621,7 @@ module cni_home_agent #(
   wire [NumAgents-1:0] wb_wbgot   = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q
                                                                 : hit_wbgot_q | c_bit;
   // Grants of a request: UpgAck for an Upg from a sharer, else DataE.
-  wire                 c_upg_sh   = c_op == cni_coh_pkg::OP_UPG && d_state == DIR_S &&
-                                    (d_sharers & c_bit) != '0;
-  wire [4:0]           c_xgrant   = c_upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
+  wire [4:0]           c_xgrant   = hl.upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
 
   // ---- which row (StExec) ----
   row_e              r_row;
@@ -610,15 +639,15 @@ module cni_home_agent #(
 
       // snoop answers: always consumed
       SRC_RSP: begin
-        if (c_op != cni_coh_pkg::OP_SNP_ACK && !c_snp_data) begin
+        if (!hl.rsp_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else if (!c_addr_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (cur_hdr_q.len != (c_snp_data ? LEN_LINE : 8'd0)) begin
+        end else if (!hl.rsp_len_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (!c_ent_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end else if (snp_pend != '0 || snp_wbp != '0) begin
+        end else if (hl.snp_more) begin
           r_row = R_SNP_UPD;
         end else begin
           r_row = (ent_kind_q == K_RECALL) ? R_SNP_EVT : R_SNP_GRANT;
@@ -640,7 +669,7 @@ module cni_home_agent #(
             if (c_rec_wait) begin
               r_row = R_REC_WAIT;
             end else begin
-              r_row = (d_state == DIR_I || d_sharers == '0) ? R_REC_DONE : R_REC_SNOOP;
+              r_row = hl.rec_none ? R_REC_DONE : R_REC_SNOOP;
               r_cnt[CNT_RECALL] = 1'b1;
             end
           end
@@ -648,8 +677,7 @@ module cni_home_agent #(
       end
 
       SRC_FWD: begin
-        if (c_op != cni_coh_pkg::OP_FWD_INV && c_op != cni_coh_pkg::OP_FWD_DOWN &&
-            c_op != cni_coh_pkg::OP_FWD_DNO) begin
+        if (!hl.fwd_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else begin
           r_row = R_FWD_ACK;
@@ -658,8 +686,7 @@ module cni_home_agent #(
       end
 
       SRC_DAT: begin
-        if (c_op != cni_coh_pkg::OP_DATA_S && c_op != cni_coh_pkg::OP_DATA_E &&
-            c_op != cni_coh_pkg::OP_DATA_M) begin
+        if (!hl.dat_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
@@ -669,19 +696,18 @@ module cni_home_agent #(
       // requests
       default: begin
         r_row = R_REQ_ERROR;
-        if (c_op != cni_coh_pkg::OP_RDS && c_op != cni_coh_pkg::OP_RDX &&
-            c_op != cni_coh_pkg::OP_UPG && c_op != cni_coh_pkg::OP_WB) begin
+        if (!hl.req_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
         end else if (!c_addr_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (cur_hdr_q.len != ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0)) begin
+        end else if (!hl.req_len_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
         end else if (c_op == cni_coh_pkg::OP_WB) begin
           r_cnt[CNT_WB] = 1'b1;
           if (c_wb_race) begin
-            if (hit_pend_q != '0 || wb_wbp != '0) r_row = R_WB_RACE;
+            if (hl.wb_more) r_row = R_WB_RACE;
             else r_row = (hit_kind_q == K_RECALL) ? R_WB_RACE_EVT : R_WB_RACE_GNT;
-          end else if (d_state == DIR_X && d_sharers == c_bit) begin
+          end else if (hl.wb_owner) begin
             r_row = R_WB_OWNER;
           end else begin
             r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
@@ -698,12 +724,12 @@ module cni_home_agent #(
             r_cnt[CNT_PARKED] = 1'b1;
           end else if (c_op == cni_coh_pkg::OP_RDS) begin
             if (d_state == DIR_S) r_row = R_GRANT_S_ADD;
-            else if (d_state == DIR_X && d_sharers != c_bit) r_row = R_SNOOP_DOWN;
+            else if (hl.x_other) r_row = R_SNOOP_DOWN;
             else r_row = c_ret_e ? R_GRANT_E : R_GRANT_S;
-          end else if (d_state != DIR_I && (d_sharers & ~c_bit) != '0) begin
+          end else if (hl.others) begin
             r_row = R_SNOOP_INV;
           end else begin
-            r_row = c_upg_sh ? R_UPG_ACK : R_GRANT_E;
+            r_row = hl.upg_sh ? R_UPG_ACK : R_GRANT_E;
           end
         end
       end
