@@ -582,11 +582,14 @@ module cni_pio_engine #(
   logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
   logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
   logic [15:0]      a_rem_q, a_rem_d;   // bytes from the current beat on
+  // Byte i of a beat carries payload if a_rem_q > i: kept as flip-flops beside a_rem_q (one per
+  // byte), so the line-wide output register's mask starts from registers, not compares.
+  logic [LineBytes-1:0] a_rm_q, a_rm_d;
   logic             a_clamp_q, a_clamp_d, a_empty_q, a_empty_d;
   logic [47:0]      a_cnt_q, a_cnt_d;   // messages consumed
   logic [DW-1:0]    a_cur_q, a_cur_d, a_nxt_q, a_nxt_d;
   logic             pa_valid_q, pa_valid_d, pa_last_q, pa_last_d;
-  logic [DW-1:0]    pa_data_q, pa_data_d;
+  logic [DW-1:0]    pa_data_q;
   logic [15:0]      pa_len_q, pa_len_d;
   logic             a_fin, a_trig, a_pa_free;
   logic [LineIdxW-1:0] a_t_line, a_p_line;
@@ -599,7 +602,7 @@ module cni_pio_engine #(
   // Beat = bytes [8, LineBytes) of the current line, then bytes [0, 8) of the next one.
   assign a_beat    = {((a_st_q == AWait) ? mem_rd[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
   for (genvar i = 0; i < LineBytes; i++) begin : g_amask
-    assign a_beat_m[8*i +: 8] = (a_rem_q > 16'(i)) ? a_beat[8*i +: 8] : 8'h00;
+    assign a_beat_m[8*i +: 8] = a_rm_q[i] ? a_beat[8*i +: 8] : 8'h00;
   end
   assign a_hdr_len = mem_rd[15:0];
   // A TRIGGER on the current trigger line of an idle channel starts it (also in the cycle the
@@ -615,13 +618,13 @@ module cni_pio_engine #(
     a_b_d      = a_b_q;
     a_len_d    = a_len_q;
     a_rem_d    = a_rem_q;
+    a_rm_d     = a_rm_q;
     a_clamp_d  = a_clamp_q;
     a_empty_d  = a_empty_q;
     a_cnt_d    = a_cnt_q;
     a_cur_d    = a_cur_q;
     a_nxt_d    = a_nxt_q;
     pa_valid_d = pa_valid_q && !pa_ready_i;
-    pa_data_d  = pa_data_q;
     pa_len_d   = pa_len_q;
     pa_last_d  = pa_last_q;
     a_fin      = 1'b0;
@@ -652,6 +655,7 @@ module cni_pio_engine #(
           a_clamp_d = (a_hdr_len > 16'(CapA));
           a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
           a_rem_d   = a_len_d;
+          for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_hdr_len > 16'(i) && CapA > i;
           a_empty_d = (a_len_d == 16'd0);
           a_b_d     = '0;
           a_st_d    = a_empty_d ? AStatus : ARead;
@@ -673,12 +677,12 @@ module cni_pio_engine #(
           if (a_st_q == AWait) a_nxt_d = mem_rd;
           if (a_pa_free) begin
             pa_valid_d = 1'b1;
-            pa_data_d  = a_beat_m;
             pa_len_d   = a_len_q;
             pa_last_d  = (a_rem_q <= LB16);
             a_cur_d    = (a_st_q == AWait) ? mem_rd : a_nxt_q;
             a_b_d      = a_b_q + 1'b1;
-            a_rem_d    = a_rem_q - LB16;
+            a_rem_d    = (a_rem_q > LB16) ? a_rem_q - LB16 : 16'd0;
+            for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_rem_q > LB16 + 16'(i);
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
           end else begin
             a_st_d = AOut;
@@ -724,6 +728,7 @@ module cni_pio_engine #(
       a_b_q      <= '0;
       a_len_q    <= '0;
       a_rem_q    <= '0;
+      a_rm_q     <= '0;
       a_clamp_q  <= 1'b0;
       a_empty_q  <= 1'b0;
       a_cnt_q    <= '0;
@@ -738,6 +743,7 @@ module cni_pio_engine #(
       a_b_q      <= a_b_d;
       a_len_q    <= a_len_d;
       a_rem_q    <= a_rem_d;
+      a_rm_q     <= a_rm_d;
       a_clamp_q  <= a_clamp_d;
       a_empty_q  <= a_empty_d;
       a_cnt_q    <= a_cnt_d;
@@ -747,11 +753,13 @@ module cni_pio_engine #(
     end
   end
 
-  // Datapath registers: no reset.
+  // Datapath registers: no reset. The output data register is loaded with the masked beat in
+  // every cycle it is free after (empty, or taken now), beat or not: its contents are used only
+  // while pa_valid_q, and a beat is sent only then. So its enable is the output handshake alone.
   always_ff @(posedge clk_i) begin
-    a_cur_q   <= a_cur_d;
-    a_nxt_q   <= a_nxt_d;
-    pa_data_q <= pa_data_d;
+    a_cur_q <= a_cur_d;
+    a_nxt_q <= a_nxt_d;
+    if (a_pa_free) pa_data_q <= a_beat_m;
   end
 
   if (RdReg != 0) begin : g_rd_reg
@@ -801,9 +809,13 @@ module cni_pio_engine #(
   logic [RcBW-1:0]  b_rc_q, b_rc_d;     // recalls issued
   logic [RcBW-1:0]  b_dc_q, b_dc_d;     // recalls done
   logic [RcBW-1:0]  b_k_q, b_k_d;       // line the next beat completes (0 = trigger line)
+  logic             b_kover_q, b_kover_d;  // b_k_q > NOvfB: beats are dropped (a flip-flop)
   logic             b_first_q, b_first_d, b_gotlast_q, b_gotlast_d, b_trunc_q, b_trunc_d;
   logic [15:0]      b_len_q, b_len_d, b_rem_q, b_rem_d;
-  logic [HW-1:0]    b_carry_q, b_carry_d;
+  // The 8 bytes that lead the next line, as taken from the beat, and which of them carry payload
+  // (applied where they are used, so the register's inputs are not masked).
+  logic [HW-1:0]    b_carry_q, b_carry_d, b_carry_m;
+  logic [HW/8-1:0]  b_ckeep_q, b_ckeep_d;
   logic [31:0]      b_cnt_q, b_cnt_d;   // messages delivered
   logic             bin_valid_q, bin_valid_d, bin_last_q;
   logic [DW-1:0]    bin_data_q;
@@ -813,7 +825,7 @@ module cni_pio_engine #(
   logic             b_trunc_now;
   logic [15:0]      b_len_now, b_rem_now;
   logic [HW-1:0]    b_carry_now;
-  logic [DW-1:0]    bin_m;
+  logic [DW-HW-1:0] bin_m;     // the beat's bytes below the 8 that lead the next line, masked
   // The bytes of the beat that still carry payload (byte i: b_rem_now > i), as flip-flops, one
   // per byte, so the line-wide mask starts from registers instead of compares: `bin_lm_q` for
   // a first beat (the header's length capped at CapB, > i), loaded with the beat; `b_rm_q` for
@@ -827,15 +839,20 @@ module cni_pio_engine #(
   // beat, from the registers afterwards.
   assign b_len_now   = b_first_q ? (b_trunc_now ? 16'(CapB) : bin_len_q) : b_len_q;
   assign b_rem_now   = b_first_q ? b_len_now : b_rem_q;
-  assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_q;
+  for (genvar j = 0; j < HW / 8; j++) begin : g_bcarry
+    assign b_carry_m[8*j +: 8] = b_ckeep_q[j] ? b_carry_q[8*j +: 8] : 8'h00;
+  end
+  assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_m;
   for (genvar i = 0; i < LineBytes; i++) begin : g_bmask
     assign b_keep[i]       = b_first_q ? bin_lm_q[i] : b_rm_q[i];
-    assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
+    if (i < LineBytes - HW / 8) begin : g_m
+      assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
+    end
     // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
     assign b_rm_next[i]    = b_rem_now > LB16 + 16'(i);
   end
   // A beat past the last overflow line is consumed without a write.
-  assign b_drop    = bin_valid_q && (32'(b_k_q) > 32'(NOvfB));
+  assign b_drop    = bin_valid_q && b_kover_q;
   assign b_consume = bin_valid_q && (b_drop || b_mgnt);
   assign pb_ready_o = (b_st_q == BRecv) && !b_gotlast_q && (!bin_valid_q || b_consume);
   assign b_take     = pb_valid_i && pb_ready_o;
@@ -848,6 +865,7 @@ module cni_pio_engine #(
     b_rc_d      = b_rc_q;
     b_dc_d      = b_dc_q;
     b_k_d       = b_k_q;
+    b_kover_d   = b_kover_q;
     b_first_d   = b_first_q;
     b_gotlast_d = b_gotlast_q || (b_take && pb_last_i);
     b_trunc_d   = b_trunc_q;
@@ -855,12 +873,13 @@ module cni_pio_engine #(
     b_rem_d     = b_rem_q;
     b_rm_d      = b_rm_q;
     b_carry_d   = b_carry_q;
+    b_ckeep_d   = b_ckeep_q;
     b_cnt_d     = b_cnt_q;
     bin_valid_d = b_take || (bin_valid_q && !b_consume);
     b_fin       = 1'b0;
     b_mreq      = 1'b0;
     b_maddr     = (b_k_q == '0) ? b_t_line : LineIdxW'(B_LO + 32'd1 + 32'(b_k_q));
-    b_mwdata    = {bin_m[DW-HW-1:0], b_carry_now};
+    b_mwdata    = {bin_m, b_carry_now};
     b_creq      = 1'b0;
     b_cop       = cni_coh_pkg::CMD_ARM;
     b_cline     = b_p_line;
@@ -882,8 +901,12 @@ module cni_pio_engine #(
           b_len_d   = b_len_now;
           b_rem_d   = (b_rem_now > LB16) ? (b_rem_now - LB16) : 16'd0;
           b_rm_d    = b_rm_next;
-          b_carry_d = bin_m[DW-1:DW-HW];
-          if (32'(b_k_q) <= 32'(NOvfB)) b_k_d = b_k_q + 1'b1;
+          b_carry_d = bin_data_q[DW-1:DW-HW];
+          b_ckeep_d = b_keep[LineBytes-1 -: HW/8];
+          if (!b_kover_q) begin
+            b_k_d     = b_k_q + 1'b1;
+            b_kover_d = 32'(b_k_q) == 32'(NOvfB);
+          end
           if (bin_last_q) begin
             // The last 8 bytes of this beat still carry payload: they lead line k+1.
             b_st_d = ((b_rem_now > LB8) && (32'(b_k_q) < 32'(NOvfB))) ? BTail : BArm;
@@ -892,7 +915,7 @@ module cni_pio_engine #(
       end
       BTail: begin
         b_mreq   = 1'b1;
-        b_mwdata = {{(DW-HW){1'b0}}, b_carry_q};
+        b_mwdata = {{(DW-HW){1'b0}}, b_carry_m};
         if (b_mgnt) b_st_d = BArm;
       end
       BArm: begin
@@ -917,6 +940,7 @@ module cni_pio_engine #(
       b_rc_d      = '0;
       b_dc_d      = '0;
       b_k_d       = '0;
+      b_kover_d   = 1'b0;
       b_first_d   = 1'b1;
       b_gotlast_d = 1'b0;
     end
@@ -929,6 +953,7 @@ module cni_pio_engine #(
       b_rc_q      <= '0;
       b_dc_q      <= '0;
       b_k_q       <= '0;
+      b_kover_q   <= 1'b0;
       b_first_q   <= 1'b1;
       b_gotlast_q <= 1'b0;
       b_trunc_q   <= 1'b0;
@@ -943,6 +968,7 @@ module cni_pio_engine #(
       b_rc_q      <= b_rc_d;
       b_dc_q      <= b_dc_d;
       b_k_q       <= b_k_d;
+      b_kover_q   <= b_kover_d;
       b_first_q   <= b_first_d;
       b_gotlast_q <= b_gotlast_d;
       b_trunc_q   <= b_trunc_d;
@@ -960,6 +986,7 @@ module cni_pio_engine #(
   // not wait for the sender's valid.
   always_ff @(posedge clk_i) begin
     b_carry_q <= b_carry_d;
+    b_ckeep_q <= b_ckeep_d;
     if (!bin_valid_q || b_consume) begin
       bin_data_q <= pb_data_i;
       for (int i = 0; i < LineBytes; i++) bin_lm_q[i] <= pb_len_i > 16'(i) && CapB > i;
@@ -993,6 +1020,13 @@ module cni_pio_engine #(
       assert (!(crdy_push && !crdy_in_ready)) else $error("cni_pio_engine: ready FIFO overflow");
       // The memory port always serves C when it asks (C's FSM relies on it).
       assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: C lost the memory port");
+      // The flip-flops kept beside counters agree with them.
+      assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)))
+        else $error("cni_pio_engine: (b) overflow flag disagrees with the line count");
+      for (int i = 0; i < LineBytes; i++) begin
+        assert (a_rm_q[i] == (a_rem_q > 16'(i)) && b_rm_q[i] == (b_rem_q > 16'(i)))
+          else $error("cni_pio_engine: a byte mask disagrees with its remaining count");
+      end
     end
   end
 `endif
