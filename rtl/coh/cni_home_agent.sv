@@ -232,7 +232,10 @@ module cni_home_agent #(
   // A PARK entry's timeout flag is registered (the 32-bit compares stay out of the selection
   // path), so it rises one cycle after the timer reaches the limit. For one cycle after its entry
   // is freed or converted it may still be set; the decision re-checks the entry (SRC_TMO).
-  logic [TtEntries-1:0] tmo_vec;
+  // Registered beside the flags: whether any is set, and the lowest one set (one-hot), so the
+  // input selection starts from a flip-flop.
+  logic [TtEntries-1:0] tmo_vec, tmo_nx, tmo_1h_q;
+  logic                 tmo_any_q;
   logic [TtW:0]         free_cnt;
   logic [TtW-1:0]       free_idx;
   logic                 free_any;
@@ -241,6 +244,20 @@ module cni_home_agent #(
   logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup and the free count see
 
   assign tmo_vec = tt_tmo_q;
+  always_comb begin
+    for (int k = 0; k < TtEntries; k++) begin
+      tmo_nx[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK && tt_timer_q[k] >= cfg_park_timeout_i;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tmo_any_q <= 1'b0;
+      tmo_1h_q  <= '0;
+    end else begin
+      tmo_any_q <= |tmo_nx;
+      tmo_1h_q  <= tmo_nx & (~tmo_nx + 1'b1);
+    end
+  end
   always_comb begin
     free_cnt = '0;
     free_idx = '0;
@@ -255,8 +272,10 @@ module cni_home_agent #(
         free_idx = TtW'(k);
         free_any = 1'b1;
       end
-      if (tmo_vec[k]) tmo_idx = TtW'(k);
       if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
+    end
+    for (int k = 0; k < TtEntries; k++) begin
+      if (tmo_1h_q[k]) tmo_idx = tmo_idx | TtW'(k);
     end
   end
 
@@ -286,7 +305,7 @@ module cni_home_agent #(
   always_comb begin
     sel_any = 1'b1;
     sel_hdr = rsp_hdr_i;
-    if (|tmo_vec) sel_src = SRC_TMO;
+    if (tmo_any_q) sel_src = SRC_TMO;
     else if (rsp_valid_i) sel_src = SRC_RSP;
     else if (cmd_valid_i && !cmd_defer_q) sel_src = SRC_CMD;
     else if (fwd_valid_i) sel_src = SRC_FWD;
@@ -309,10 +328,11 @@ module cni_home_agent #(
       default: sel_dec = '0;
     endcase
     // Pipelined, a header's line is taken as it stands and checked in StRead (off this path):
-    // only messages found in range use it.
+    // only messages found in range use it. A timeout's decision uses its table entry alone (the
+    // Retry's address comes from the entry), not the line, the directory word or the lookup, so
+    // it takes whatever line the header branch gives.
     unique case (sel_src)
       SRC_CMD: sel_line = cmd_line_i;
-      SRC_TMO: sel_line = tt_line_q[tmo_idx];
       default: sel_line = (Pipelined != 0) ? sel_hdr.addr[OffW +: LineIdxW]
                                            : sel_dec[LineIdxW-1:0];
     endcase
@@ -1181,8 +1201,7 @@ module cni_home_agent #(
       end
     end else begin
       for (int k = 0; k < TtEntries; k++) begin
-        tt_tmo_q[k] <= tt_valid_q[k] && tt_kind_q[k] == K_PARK &&
-                       tt_timer_q[k] >= cfg_park_timeout_i;
+        tt_tmo_q[k] <= tmo_nx[k];
         if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tmo_vec[k]) begin
           tt_timer_q[k] <= tt_timer_q[k] + 1'b1;
         end
