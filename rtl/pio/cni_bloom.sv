@@ -22,10 +22,11 @@
 // folds the registered group into each hash's accumulator (the rotations are wiring: each
 // registered chi bit feeds one XOR tree per hash), and registers beside it the linear start of
 // stage 3 on the accumulator's next value (seed, final rotation, three xorshifts); 3 is the
-// two 32-bit adders and the xorshift between them, into the registered result. Latency M + 3 cycles: 4 with one group (the
-// default), 7 with FoldWords = words / 4. Fewer words per cycle make the network between the
-// chi register and the accumulators smaller, for FPGA routing (docs/fpga.md, "ECP5: timing and
-// routing"). No multipliers (the products above are constants).
+// two 32-bit adders and the xorshift between them, into the registered result. Latency M + 3
+// cycles: 4 with one group (the default), 7 with FoldWords = words / 4. Fewer words per cycle
+// make the network between the chi register and the accumulators smaller, for FPGA routing
+// (docs/fpga.md, "ECP5: timing and routing"). No multipliers (the products above are
+// constants).
 //
 // Parameters:
 //   LineBytes - element and result size in bytes (multiple of 4, >= 32)
