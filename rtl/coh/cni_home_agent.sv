@@ -194,6 +194,7 @@ module cni_home_agent #(
   logic [NumAgents-1:0] snp_vec_q;
   logic [4:0]           snp_op_q;
   logic [TtW-1:0]       snp_ent_q, gnt_ent_q;
+  logic                 gnt_upg_q;   // the deferred grant is an UpgAck (registered with its entry)
   logic                 cmd_defer_q;
 
   // ---- address decode of an incoming header -------------------------------------------------
@@ -1031,7 +1032,7 @@ module cni_home_agent #(
 
   // Outputs.
   wire [3:0] snp_dst   = lowest(snp_vec_q);
-  wire       gnt_upg   = tt_grant_q[gnt_ent_q] == cni_coh_pkg::OP_UPG_ACK;
+  wire       gnt_upg   = gnt_upg_q;
   wire       gnt_ready = gnt_upg ? orsp_ready_i : odat_ready_i;
   always_comb begin
     ofwd_valid_o = 1'b0;
@@ -1142,6 +1143,7 @@ module cni_home_agent #(
       snp_op_q      <= '0;
       snp_ent_q     <= '0;
       gnt_ent_q     <= '0;
+      gnt_upg_q     <= 1'b0;
       cmd_defer_q   <= 1'b0;
     end else begin
       state_q <= state_d;
@@ -1166,6 +1168,8 @@ module cni_home_agent #(
         snp_op_q  <= e.snp_op;
         snp_ent_q <= e.snp_ent;
         gnt_ent_q <= e.gnt_ent;
+        // the entry's grant was set when it was made (or converted), never at this commit
+        gnt_upg_q <= tt_grant_q[e.gnt_ent] == cni_coh_pkg::OP_UPG_ACK;
       end
       if (state_q == StSnoop && snp_fire) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
     end

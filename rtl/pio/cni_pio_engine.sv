@@ -580,6 +580,7 @@ module cni_pio_engine #(
   logic [RcAW-1:0]  a_rc_q, a_rc_d;     // recalls issued
   logic [RcAW-1:0]  a_dc_q, a_dc_d;     // recalls done
   logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
+  logic             a_bend_q, a_bend_d;  // a_b_q >= NOvfA: no overflow line left (a flip-flop)
   logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
   logic [15:0]      a_rem_q, a_rem_d;   // bytes from the current beat on
   // Byte i of a beat carries payload if a_rem_q > i: kept as flip-flops beside a_rem_q (one per
@@ -616,6 +617,7 @@ module cni_pio_engine #(
     a_rc_d     = a_rc_q;
     a_dc_d     = a_dc_q;
     a_b_d      = a_b_q;
+    a_bend_d   = a_bend_q;
     a_len_d    = a_len_q;
     a_rem_d    = a_rem_q;
     a_rm_d     = a_rm_q;
@@ -658,12 +660,13 @@ module cni_pio_engine #(
           for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_hdr_len > 16'(i) && CapA > i;
           a_empty_d = (a_len_d == 16'd0);
           a_b_d     = '0;
+          a_bend_d  = NOvfA == 0;
           a_st_d    = a_empty_d ? AStatus : ARead;
         end
       end
       ARead: begin
         // Line b+1 holds the tail of beat b; past the last overflow line it is zero.
-        if (32'(a_b_q) < 32'(NOvfA)) begin
+        if (!a_bend_q) begin
           a_mreq  = 1'b1;
           a_maddr = LineIdxW'(A_OV + 32'(a_b_q));
           if (a_mgnt) a_st_d = AWait;
@@ -681,6 +684,7 @@ module cni_pio_engine #(
             pa_last_d  = (a_rem_q <= LB16);
             a_cur_d    = (a_st_q == AWait) ? mem_rd : a_nxt_q;
             a_b_d      = a_b_q + 1'b1;
+            a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
             a_rem_d    = (a_rem_q > LB16) ? a_rem_q - LB16 : 16'd0;
             for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_rem_q > LB16 + 16'(i);
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
@@ -726,6 +730,7 @@ module cni_pio_engine #(
       a_rc_q     <= '0;
       a_dc_q     <= '0;
       a_b_q      <= '0;
+      a_bend_q   <= NOvfA == 0;
       a_len_q    <= '0;
       a_rem_q    <= '0;
       a_rm_q     <= '0;
@@ -741,6 +746,7 @@ module cni_pio_engine #(
       a_rc_q     <= a_rc_d;
       a_dc_q     <= a_dc_d;
       a_b_q      <= a_b_d;
+      a_bend_q   <= a_bend_d;
       a_len_q    <= a_len_d;
       a_rem_q    <= a_rem_d;
       a_rm_q     <= a_rm_d;
@@ -980,20 +986,18 @@ module cni_pio_engine #(
     end
   end
 
-  // Datapath registers: no reset. The beat's data and byte mask are loaded in every cycle after
-  // which the beat register is free (empty, or consumed now), beat or not: a beat is taken only
-  // then, and the register's contents are used only while `bin_valid_q`. So their enable does
-  // not wait for the sender's valid.
+  // Datapath registers: no reset. The beat register (data, length, last flag, byte mask) is
+  // loaded in every cycle after which it is free (empty, or consumed now), beat or not: a beat
+  // is taken only then, and the register's contents are used only while `bin_valid_q`. So its
+  // enable does not wait for the sender's valid.
   always_ff @(posedge clk_i) begin
     b_carry_q <= b_carry_d;
     b_ckeep_q <= b_ckeep_d;
     if (!bin_valid_q || b_consume) begin
       bin_data_q <= pb_data_i;
-      for (int i = 0; i < LineBytes; i++) bin_lm_q[i] <= pb_len_i > 16'(i) && CapB > i;
-    end
-    if (b_take) begin
       bin_len_q  <= pb_len_i;
       bin_last_q <= pb_last_i;
+      for (int i = 0; i < LineBytes; i++) bin_lm_q[i] <= pb_len_i > 16'(i) && CapB > i;
     end
   end
 
@@ -1021,8 +1025,8 @@ module cni_pio_engine #(
       // The memory port always serves C when it asks (C's FSM relies on it).
       assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: C lost the memory port");
       // The flip-flops kept beside counters agree with them.
-      assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)))
-        else $error("cni_pio_engine: (b) overflow flag disagrees with the line count");
+      assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)) && a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
+        else $error("cni_pio_engine: an overflow flag disagrees with its line count");
       for (int i = 0; i < LineBytes; i++) begin
         assert (a_rm_q[i] == (a_rem_q > 16'(i)) && b_rm_q[i] == (b_rem_q > 16'(i)))
           else $error("cni_pio_engine: a byte mask disagrees with its remaining count");
