@@ -263,6 +263,8 @@ module cni_fpga_exerciser #(
   logic [LinkW-1:0] link_bits;
   logic [PioW-1:0]  pio_bits;
   logic [31:0]      link_fold, pio_fold;
+  logic [2:0]       n_sent_inc_q;   // messages sent last cycle (0..4)
+  logic [1:0]       n_recv_inc_q;   // messages received last cycle (0..3)
 
   assign link_bits = {tx_fwd_valid_i, tx_fwd_hdr_i, tx_rsp_valid_i, tx_rsp_hdr_i,
                       tx_dat_valid_i, tx_dat_hdr_i, tx_dat_data_i};
@@ -284,8 +286,20 @@ module cni_fpga_exerciser #(
     end else begin
       sig_link_o <= misr(sig_link_o, link_fold);
       if (pa_valid_i && pa_ready_o) sig_pio_o <= misr(sig_pio_o, pio_fold);
-      n_sent_o <= n_sent_o + 32'(send[0]) + 32'(send[1]) + 32'(send[2]) + 32'(send[3]);
-      n_recv_o <= n_recv_o + 32'(tx_fwd_valid_i) + 32'(tx_rsp_valid_i) + 32'(tx_dat_valid_i);
+      n_sent_o <= n_sent_o + 32'(n_sent_inc_q);
+      n_recv_o <= n_recv_o + 32'(n_recv_inc_q);
+    end
+  end
+
+  // The counts add the previous cycle's messages, registered as small sums, so the 32-bit adders
+  // start from flip-flops instead of the core's link handshakes (a count is one cycle late).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      n_sent_inc_q <= '0;
+      n_recv_inc_q <= '0;
+    end else begin
+      n_sent_inc_q <= 3'(send[0]) + 3'(send[1]) + 3'(send[2]) + 3'(send[3]);
+      n_recv_inc_q <= 2'(tx_fwd_valid_i) + 2'(tx_rsp_valid_i) + 2'(tx_dat_valid_i);
     end
   end
 

@@ -658,7 +658,7 @@ module cni_pio_engine #(
           a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
           a_rem_d   = a_len_d;
           for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_hdr_len > 16'(i) && CapA > i;
-          a_empty_d = (a_len_d == 16'd0);
+          a_empty_d = (a_hdr_len == 16'd0);  // CapA > 0: the clamp never empties a message
           a_b_d     = '0;
           a_bend_d  = NOvfA == 0;
           a_st_d    = a_empty_d ? AStatus : ARead;
@@ -685,7 +685,7 @@ module cni_pio_engine #(
             a_cur_d    = (a_st_q == AWait) ? mem_rd : a_nxt_q;
             a_b_d      = a_b_q + 1'b1;
             a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
-            a_rem_d    = (a_rem_q > LB16) ? a_rem_q - LB16 : 16'd0;
+            a_rem_d    = a_rem_q - LB16;
             for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_rem_q > LB16 + 16'(i);
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
           end else begin
@@ -1027,8 +1027,10 @@ module cni_pio_engine #(
       // The flip-flops kept beside counters agree with them.
       assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)) && a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
         else $error("cni_pio_engine: an overflow flag disagrees with its line count");
+      // (After an (a) message's last beat its count wraps, unused until the next header.)
       for (int i = 0; i < LineBytes; i++) begin
-        assert (a_rm_q[i] == (a_rem_q > 16'(i)) && b_rm_q[i] == (b_rem_q > 16'(i)))
+        assert (b_rm_q[i] == (b_rem_q > 16'(i)) && (a_rm_q[i] == (a_rem_q > 16'(i)) ||
+                !(a_st_q inside {ARead, AWait, AOut})))
           else $error("cni_pio_engine: a byte mask disagrees with its remaining count");
       end
     end
