@@ -118,6 +118,16 @@ module cni_pio_engine #(
   localparam logic [15:0] LB16  = 16'(LineBytes);
   localparam logic [15:0] LB8   = 16'(LineBytes - 8);
 
+  // Byte masks of a beat, kept as flip-flops beside the (a) and (b) byte counts (bit i: byte i
+  // carries payload). `len_mask`: the first beat of a message of `len` bytes capped at `cap`;
+  // `next_mask`: the beat after one with `rem` bytes from its start on.
+  function automatic logic [LineBytes-1:0] len_mask(input logic [15:0] len, input int cap);
+    for (int i = 0; i < LineBytes; i++) len_mask[i] = len > 16'(i) && cap > i;
+  endfunction
+  function automatic logic [LineBytes-1:0] next_mask(input logic [15:0] rem);
+    for (int i = 0; i < LineBytes; i++) next_mask[i] = rem > LB16 + 16'(i);
+  endfunction
+
   // ---- elaboration checks ---------------------------------------------------------------------
   if (LineBytes < 32 || (LineBytes & (LineBytes - 1)) != 0) begin : g_bad_line
     $error("cni_pio_engine: LineBytes must be a power of two >= 32");
@@ -657,7 +667,7 @@ module cni_pio_engine #(
           a_clamp_d = (a_hdr_len > 16'(CapA));
           a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
           a_rem_d   = a_len_d;
-          for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_hdr_len > 16'(i) && CapA > i;
+          a_rm_d    = len_mask(a_hdr_len, CapA);
           a_empty_d = (a_hdr_len == 16'd0);  // CapA > 0: the clamp never empties a message
           a_b_d     = '0;
           a_bend_d  = NOvfA == 0;
@@ -686,7 +696,7 @@ module cni_pio_engine #(
             a_b_d      = a_b_q + 1'b1;
             a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
             a_rem_d    = a_rem_q - LB16;
-            for (int i = 0; i < LineBytes; i++) a_rm_d[i] = a_rem_q > LB16 + 16'(i);
+            a_rm_d     = next_mask(a_rem_q);
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
           end else begin
             a_st_d = AOut;
@@ -854,9 +864,9 @@ module cni_pio_engine #(
     if (i < LineBytes - HW / 8) begin : g_m
       assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
     end
-    // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
-    assign b_rm_next[i]    = b_rem_now > LB16 + 16'(i);
   end
+  // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
+  assign b_rm_next = next_mask(b_rem_now);
   // A beat past the last overflow line is consumed without a write.
   assign b_drop    = bin_valid_q && b_kover_q;
   assign b_consume = bin_valid_q && (b_drop || b_mgnt);
@@ -997,7 +1007,7 @@ module cni_pio_engine #(
       bin_data_q <= pb_data_i;
       bin_len_q  <= pb_len_i;
       bin_last_q <= pb_last_i;
-      for (int i = 0; i < LineBytes; i++) bin_lm_q[i] <= pb_len_i > 16'(i) && CapB > i;
+      bin_lm_q   <= len_mask(pb_len_i, CapB);
     end
   end
 
