@@ -1,20 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-# PIO engine under unit test (tests/pio): checking build of cni_pio_engine with small
+# PIO engine under unit test (tests/pio): checking builds of cni_pio_engine with small
 # parameters. The parameters are exported to the tests as CNI_PIO_* compile definitions.
 # One list, <SV parameter>:<C++ macro suffix>:<value>.
 set(CNI_PIO_PARAMS
   LineBytes:LINE_BYTES:128 LineIdxW:LINE_IDX_W:8 CBase:CBASE:16 CPairs:CPAIRS:16
-  ABase:ABASE:48 NOvfA:NOVFA:76 BBase:BBASE:126 NOvfB:NOVFB:76)
-set(CNI_PIO_GARGS "")
-set(CNI_PIO_DEFS "")
-foreach(p ${CNI_PIO_PARAMS})
-  string(REPLACE ":" ";" pl ${p})
-  list(GET pl 0 sv)
-  list(GET pl 1 cxx)
-  list(GET pl 2 v)
-  list(APPEND CNI_PIO_GARGS -G${sv}=${v})
-  list(APPEND CNI_PIO_DEFS CNI_PIO_${cxx}=${v})
-endforeach()
+  ABase:ABASE:48 NOvfA:NOVFA:76 BBase:BBASE:126 NOvfB:NOVFB:76
+  EvtReg:EVT_REG:0 RdReg:RD_REG:0 ReqReg:REQ_REG:0)
+# The pipelined engine (the endpoint's Pipelined configuration, the ECP5 board's): the same
+# geometry with its event, read-data and request registers.
+set(CNI_PIO_PIPE_PARAMS ${CNI_PIO_PARAMS})
+list(TRANSFORM CNI_PIO_PIPE_PARAMS REPLACE "^((EvtReg|RdReg|ReqReg):.*):0$" "\\1:1")
 
 set(CNI_PIO_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
@@ -22,19 +17,35 @@ set(CNI_PIO_RTL
   ${PROJECT_SOURCE_DIR}/rtl/pio/cni_bloom.sv
   ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_engine.sv)
 
-add_library(cni_rtl_pio_chk STATIC)
-verilate(cni_rtl_pio_chk
-  SOURCES ${CNI_PIO_RTL}
-  TOP_MODULE cni_pio_engine
-  PREFIX Vcni_pio_engine
-  TRACE_FST
-  VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_PIO_GARGS})
-# Verilator's runtime headers are not project code: consumers include them as system headers so
-# the tests' -Wall -Wextra -Werror applies to the tests only.
-get_target_property(CNI_PIO_VINC cni_rtl_pio_chk INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_pio_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${CNI_PIO_VINC})
-target_compile_definitions(cni_rtl_pio_chk PUBLIC ${CNI_PIO_DEFS})
-target_include_directories(cni_rtl_pio_chk PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+# cni_pio_model(<library> <params>...): a checking build of the engine (class Vcni_pio_engine)
+# with the parameters given as <SV parameter>:<C++ macro suffix>:<value>.
+function(cni_pio_model lib)
+  set(gargs "")
+  set(defs "")
+  foreach(p ${ARGN})
+    string(REPLACE ":" ";" pl ${p})
+    list(GET pl 0 sv)
+    list(GET pl 1 cxx)
+    list(GET pl 2 v)
+    list(APPEND gargs -G${sv}=${v})
+    list(APPEND defs CNI_PIO_${cxx}=${v})
+  endforeach()
+  add_library(${lib} STATIC)
+  verilate(${lib}
+    SOURCES ${CNI_PIO_RTL}
+    TOP_MODULE cni_pio_engine
+    PREFIX Vcni_pio_engine
+    TRACE_FST
+    VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs})
+  # Verilator's runtime headers are not project code: consumers include them as system headers
+  # so the tests' -Wall -Wextra -Werror applies to the tests only.
+  get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
+  set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+  target_compile_definitions(${lib} PUBLIC ${defs})
+  target_include_directories(${lib} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+endfunction()
+cni_pio_model(cni_rtl_pio_chk ${CNI_PIO_PARAMS})
+cni_pio_model(cni_rtl_pio_pipe ${CNI_PIO_PIPE_PARAMS})
 
 # tests/pio links cni_tb for the header-only reference models in tb/. While tb/ has no compiled
 # sources that library does not exist yet; stand in with a header-only one.

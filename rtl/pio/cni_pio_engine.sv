@@ -298,9 +298,15 @@ module cni_pio_engine #(
   logic [DW-1:0]       c_mwdata, b_mwdata, a_mwdata;
   logic                c_mgnt, b_mgnt, a_mgnt;
 
+  // With ReqReg, a (b) request granted in the cycle (c) asks waits in its register while (c)'s
+  // takes the port (`b_hold`, below), so (b) is granted whenever that register is not holding, a
+  // condition of two flip-flops: neither (b)'s beat handshake nor its line-wide beat register
+  // waits for (c)'s request. (a) is granted only when neither (c) nor (b) uses the port next.
+  logic b_hold;
+
   assign c_mgnt = c_mreq;
-  assign b_mgnt = b_mreq && !c_mreq;
-  assign a_mgnt = a_mreq && !c_mreq && !b_mreq;
+  assign b_mgnt = b_mreq && ((ReqReg != 0) ? !b_hold : !c_mreq);
+  assign a_mgnt = a_mreq && !c_mreq && !b_mreq && !b_hold;
 
   // Read data as used: the port's output, or (RdReg) a register behind it. A read's data is
   // there RdWait = 1 + RdReg + ReqReg cycles after the request; the states that wait for read
@@ -311,13 +317,17 @@ module cni_pio_engine #(
 
   // The request: chosen by the priority and sent to the port directly, or (ReqReg) through
   // registers, so the block RAMs' address and data start from flip-flops. With ReqReg each
-  // channel's request is registered every cycle (no enable) beside a one-hot record of the
-  // grant, and the choice is made behind the registers: neither a line-wide register's enable
-  // nor a select of the choice then depends on the arbitration. One request a cycle either way,
-  // in order, so the engine reads its own writes; the home agent reads a line the engine wrote
-  // only after a command the engine gives in or after the cycle of the write's request, and a
-  // command takes more than one cycle to reach the home's memory read. `s_*`: what the choice
-  // sees, the requests as they are or those registers.
+  // channel's request is registered beside a record of its grant, and the choice is made behind
+  // the registers: neither a line-wide register's enable nor a select of the choice then depends
+  // on the arbitration. (c) and (a) register theirs every cycle (no enable); (b)'s register
+  // holds a write that (c) keeps from the port (`b_hold`: (c) never asks in two cycles in a row,
+  // so for one cycle) and loads in every other cycle. The engine reads its own writes: (a) and
+  // (c) requests keep their order, and (b) writes only (b) lines, which the engine never reads.
+  // The home agent reads a line the engine wrote only after a command the engine gives in or
+  // after the cycle the write's request was granted ((c), (a)), or two cycles or more after it
+  // ((b): its RELEASE follows its ARM), and a command takes more than one cycle to reach the
+  // home's memory read, so every write is in memory by then. `s_*`: what the choice sees, the
+  // requests as they are or those registers.
   logic                s_c, s_b, s_a, s_cwe, s_awe;
   logic [LineIdxW-1:0] s_caddr, s_baddr, s_aaddr;
   logic [DW-1:0]       s_cwd, s_bwd, s_awd;
@@ -330,7 +340,7 @@ module cni_pio_engine #(
         s_a <= 1'b0;
       end else begin
         s_c <= c_mgnt;
-        s_b <= b_mgnt;
+        s_b <= b_mgnt || b_hold;
         s_a <= a_mgnt;
       end
     end
@@ -338,12 +348,15 @@ module cni_pio_engine #(
       s_cwe   <= c_mwe;
       s_awe   <= a_mwe;
       s_caddr <= c_maddr;
-      s_baddr <= b_maddr;
       s_aaddr <= a_maddr;
       s_cwd   <= c_mwdata;
-      s_bwd   <= b_mwdata;
       s_awd   <= a_mwdata;
+      if (!b_hold) begin
+        s_baddr <= b_maddr;
+        s_bwd   <= b_mwdata;
+      end
     end
+    assign b_hold = s_b && s_c;
   end else begin : g_req_direct
     assign s_c     = c_mreq;
     assign s_b     = b_mreq;
@@ -356,6 +369,7 @@ module cni_pio_engine #(
     assign s_cwd   = c_mwdata;
     assign s_bwd   = b_mwdata;
     assign s_awd   = a_mwdata;
+    assign b_hold  = 1'b0;
   end
 
   always_comb begin
@@ -1034,6 +1048,10 @@ module cni_pio_engine #(
       assert (!(crdy_push && !crdy_in_ready)) else $error("cni_pio_engine: ready FIFO overflow");
       // The memory port always serves C when it asks (C's FSM relies on it).
       assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: C lost the memory port");
+      // With ReqReg (where `s_*` are the registered grants) an (a) request reaches the port
+      // alone, and a held (b) write waits one cycle only.
+      assert (ReqReg == 0 || (!(s_a && (s_b || s_c)) && !(b_hold && c_mgnt)))
+        else $error("cni_pio_engine: memory port B requests collide");
       // The flip-flops kept beside counters agree with them.
       assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)) && a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
         else $error("cni_pio_engine: an overflow flag disagrees with its line count");

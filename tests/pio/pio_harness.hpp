@@ -47,6 +47,10 @@ inline constexpr unsigned kNOvfB = CNI_PIO_NOVFB;
 inline constexpr unsigned kCapA = (kLineBytes - 8) + kNOvfA * kLineBytes;
 inline constexpr unsigned kCapB = (kLineBytes - 8) + kNOvfB * kLineBytes;
 inline constexpr unsigned kWords = kLineBytes / 4;
+// The engine's pipeline registers (docs/pio.md, "Parameters"): 1 in the pipelined flavor.
+inline constexpr unsigned kEvtReg = CNI_PIO_EVT_REG;
+inline constexpr unsigned kRdReg = CNI_PIO_RD_REG;
+inline constexpr unsigned kReqReg = CNI_PIO_REQ_REG;
 
 using Line = std::array<uint8_t, kLineBytes>;
 using Bytes = std::vector<uint8_t>;
@@ -381,6 +385,7 @@ class PioBench : public ::testing::Test {
     if (mem_en) {
       ASSERT_LT(mem_addr, kNumLines);
       home_.check_engine_access(mem_addr, mem_we);
+      mem_cycles_[mem_addr].push_back(cycle_);
       if (mem_we) {
         home_.mem[mem_addr] = wdata;
         ++mem_writes_[mem_addr];
@@ -505,6 +510,7 @@ class PioBench : public ::testing::Test {
   bool rd_pending_ = false;
   Line rd_data_{};
   std::map<unsigned, unsigned> mem_writes_;
+  std::map<unsigned, std::vector<uint64_t>> mem_cycles_;  // line -> cycles port B accessed it
   uint64_t cnt_c_ = 0, cnt_a_ = 0, cnt_b_ = 0;
   // (a)
   std::unique_ptr<AMsg> a_cur_;
