@@ -387,20 +387,32 @@ module cni_pio_engine #(
   end
 
   // ---- reset ARMs: every group-0 (c) line, then (a) and (b) control line 0 ----------------------
-  logic [InitW-1:0] init_q;
+  // The request and the line of the next ARM are flip-flops kept beside the count, so every
+  // command grant starts from registers (simulation checks them against the count).
+  logic [InitW-1:0]    init_q;
+  logic                init_req_q;
+  logic [LineIdxW-1:0] init_line_q;
+
+  function automatic logic [LineIdxW-1:0] init_line_of(input logic [InitW-1:0] n);
+    init_line_of = (32'(n) < 32'(CPairs)) ? LineIdxW'(C_LO + 32'(n)) :
+                   (32'(n) == 32'(CPairs)) ? LineIdxW'(A_LO) : LineIdxW'(B_LO);
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      init_q <= '0;
+      init_q      <= '0;
+      init_req_q  <= 1'b1;
+      init_line_q <= LineIdxW'(C_LO);
     end else if (init_gnt) begin
-      init_q <= init_q + 1'b1;
+      init_q      <= init_q + 1'b1;
+      init_req_q  <= init_q != InitW'(InitN - 1);
+      init_line_q <= init_line_of(init_q + 1'b1);
     end
   end
 
-  assign init_req  = (init_q != InitW'(InitN));
+  assign init_req  = init_req_q;
   assign init_op   = cni_coh_pkg::CMD_ARM;
-  assign init_line = (32'(init_q) < 32'(CPairs)) ? LineIdxW'(C_LO + 32'(init_q)) :
-                     (32'(init_q) == 32'(CPairs)) ? LineIdxW'(A_LO) : LineIdxW'(B_LO);
+  assign init_line = init_line_q;
 
   // =============================================================================================
   // Protocol (c): per-pair parity/busy/recalled bits, a FIFO of lines to recall and a FIFO of
@@ -1053,6 +1065,9 @@ module cni_pio_engine #(
       assert (ReqReg == 0 || (!(s_a && (s_b || s_c)) && !(b_hold && c_mgnt)))
         else $error("cni_pio_engine: memory port B requests collide");
       // The flip-flops kept beside counters agree with them.
+      assert (init_req_q == (init_q != InitW'(InitN)) &&
+              (!init_req_q || init_line_q == init_line_of(init_q)))
+        else $error("cni_pio_engine: the reset ARM's request or line disagrees with its count");
       assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)) && a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
         else $error("cni_pio_engine: an overflow flag disagrees with its line count");
       // (After an (a) message's last beat its count wraps, unused until the next header.)
