@@ -118,15 +118,18 @@ module cni_fpga_exerciser #(
   end
 
   // ---- receive-side credits (one counter per channel: REQ, FWD, RSP, DAT) ----------------------
+  // A returned credit is counted one cycle after the core returns it (`credit_back` is a
+  // register): the core's credit returns come from its home agent's take of a message, so the
+  // counters start from flip-flops. Counting late only holds a message back a cycle more.
   logic [CrW-1:0] cr_q [4];
   logic [3:0]     send, credit_back;
 
-  assign credit_back = {rx_dat_credit_i, rx_rsp_credit_i, rx_fwd_credit_i, rx_req_credit_i};
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      credit_back <= '0;
       for (int c = 0; c < 4; c++) cr_q[c] <= CrW'(RxDepth);
     end else begin
+      credit_back <= {rx_dat_credit_i, rx_rsp_credit_i, rx_fwd_credit_i, rx_req_credit_i};
       for (int c = 0; c < 4; c++) begin
         if (send[c] && !credit_back[c]) cr_q[c] <= cr_q[c] - 1'b1;
         else if (!send[c] && credit_back[c]) cr_q[c] <= cr_q[c] + 1'b1;
