@@ -1081,7 +1081,48 @@ module cni_home_agent #(
   // from the message register and not through `e_data`'s choice. Its write enable only matters
   // with the port enabled, and the port reads in one state only, so the enable is "not that
   // state".
+  //
+  // Pipelined, the memory's port is driven from flip-flops (its enables reach every block RAM
+  // of the line memory, across the device): the read is registered in StIdle for the StRead
+  // cycle (`ma_rd_q`, with the line's range check), the init sweep is a flag (`init_run_q`, the
+  // same cycles as StInit), and a commit's write is registered and done in the next cycle
+  // (`ma_wr_q`). That cycle never reads the port (only StRead does, and never right after a
+  // commit), and it still has the message's data and line: the message register and
+  // `cur_line_q` are loaded at the end of StIdle at the earliest. The write lands one cycle
+  // later than the commit; the next reader is a later message's StRead (two cycles or more
+  // after the commit) or the PIO engine after the event the commit raises, which it sees one
+  // cycle after the commit at the earliest and acts on through its event and request registers.
   localparam state_e StMemRd = (Pipelined != 0) ? StRead : StIdle;
+  logic ma_rd_q, ma_wr_q, init_run_q;
+  if (Pipelined != 0) begin : g_ma_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ma_rd_q    <= 1'b0;
+        ma_wr_q    <= 1'b0;
+        init_run_q <= 1'b1;
+      end else begin
+        ma_rd_q    <= state_q == StIdle && sel_any && 32'(sel_line) < 32'(NumLines);
+        ma_wr_q    <= state_q == StApply && e_commit && e.mem_we;
+        init_run_q <= state_d == StInit;
+      end
+    end
+    // The flags: the init sweep's flag is StInit, a read comes only in StRead, and a write never
+    // in the same cycle.
+    wire ma_ok = init_run_q == (state_q == StInit) && !(ma_rd_q && ma_wr_q) &&
+                 (!ma_rd_q || state_q == StRead);
+`ifdef SYNTHESIS
+`elsif FORMAL
+    always_comb assert (ma_ok);
+`else
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) assert (ma_ok) else $error("cni_home_agent: a memory port flag disagrees");
+    end
+`endif
+  end else begin : g_ma_direct
+    assign ma_rd_q    = 1'b0;
+    assign ma_wr_q    = 1'b0;
+    assign init_run_q = 1'b0;
+  end
   always_comb begin
     dir_en      = 1'b0;
     dir_we      = 1'b0;
@@ -1110,7 +1151,6 @@ module cni_home_agent #(
           mem_addr_o = sel_line;
         end
       end
-      StRead: mem_en_o = Pipelined != 0 && 32'(cur_line_q) < 32'(NumLines);
       StApply: begin
         dir_en   = e_commit && e.dir_we;
         dir_we   = 1'b1;
@@ -1118,6 +1158,11 @@ module cni_home_agent #(
       end
       default: ;
     endcase
+    if (Pipelined != 0) begin
+      mem_en_o    = init_run_q || ma_rd_q || ma_wr_q;
+      mem_we_o    = !ma_rd_q;
+      mem_wdata_o = init_run_q ? '0 : cur_data_q;
+    end
   end
 
   // Counter pulses: decisions plus one per snoop sent.
