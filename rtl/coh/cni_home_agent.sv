@@ -303,40 +303,41 @@ module cni_home_agent #(
   wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
   wire  [LineIdxW:0]   cur_dec = decode(cur_hdr_q.addr);  // (Pipelined: checked in StRead)
 
+  // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
+  // and two registers, and the header, the decode and the line are AND-OR terms of the channels'
+  // heads under it, so the directory's address in StIdle is a few levels from flip-flops.
+  // Priority: a timeout, the response channel, a command not deferred, FWD, DAT, requests, a
+  // deferred command. A timeout takes the response channel's header (its decision uses its
+  // table entry alone).
+  logic take_tmo, take_rsp, take_cmd, take_fwd, take_dat, take_req;
   always_comb begin
-    sel_any = 1'b1;
-    sel_hdr = rsp_hdr_i;
-    if (tmo_any_q) sel_src = SRC_TMO;
-    else if (rsp_valid_i) sel_src = SRC_RSP;
-    else if (cmd_valid_i && !cmd_defer_q) sel_src = SRC_CMD;
-    else if (fwd_valid_i) sel_src = SRC_FWD;
-    else if (dat_valid_i) sel_src = SRC_DAT;
-    else if (req_valid_i) sel_src = SRC_REQ;
-    else if (cmd_valid_i) sel_src = SRC_CMD;
-    else begin
-      sel_src = SRC_REQ;
-      sel_any = 1'b0;
-    end
-    unique case (sel_src)
-      SRC_FWD: sel_hdr = fwd_hdr_i;
-      SRC_DAT: sel_hdr = dat_hdr_i;
-      SRC_REQ: sel_hdr = req_hdr_i;
-      default: sel_hdr = rsp_hdr_i;
-    endcase
-    unique case (sel_src)
-      SRC_RSP: sel_dec = rsp_dec;
-      SRC_REQ: sel_dec = req_dec;
-      default: sel_dec = '0;
-    endcase
+    logic before_fwd;
+    before_fwd = tmo_any_q || rsp_valid_i || (cmd_valid_i && !cmd_defer_q);
+    take_tmo   = tmo_any_q;
+    take_rsp   = !tmo_any_q && rsp_valid_i;
+    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_valid_i &&
+                 (!cmd_defer_q || !(fwd_valid_i || dat_valid_i || req_valid_i));
+    take_fwd   = !before_fwd && fwd_valid_i;
+    take_dat   = !before_fwd && !fwd_valid_i && dat_valid_i;
+    take_req   = !before_fwd && !fwd_valid_i && !dat_valid_i && req_valid_i;
+    sel_any    = take_tmo || take_rsp || take_cmd || take_fwd || take_dat || take_req;
+    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD :
+                 take_fwd ? SRC_FWD : take_dat ? SRC_DAT : SRC_REQ;
+    sel_hdr    = ({$bits(sel_hdr){take_fwd}} & fwd_hdr_i) |
+                 ({$bits(sel_hdr){take_dat}} & dat_hdr_i) |
+                 ({$bits(sel_hdr){take_req}} & req_hdr_i) |
+                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rsp_hdr_i);
+    sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
     // Pipelined, a header's line is taken as it stands and checked in StRead (off this path):
     // only messages found in range use it. A timeout's decision uses its table entry alone (the
     // Retry's address comes from the entry), not the line, the directory word or the lookup, so
     // it takes whatever line the header branch gives.
-    unique case (sel_src)
-      SRC_CMD: sel_line = cmd_line_i;
-      default: sel_line = (Pipelined != 0) ? sel_hdr.addr[OffW +: LineIdxW]
-                                           : sel_dec[LineIdxW-1:0];
-    endcase
+    if (Pipelined != 0) begin
+      sel_line = ({LineIdxW{take_cmd}} & cmd_line_i) |
+                 ({LineIdxW{!take_cmd}} & sel_hdr.addr[OffW +: LineIdxW]);
+    end else begin
+      sel_line = take_cmd ? cmd_line_i : sel_dec[LineIdxW-1:0];
+    end
   end
 
   // ---- table lookup of the message (registered for StExec) ------------------------------------
