@@ -613,8 +613,13 @@ module cni_pio_engine #(
 
   a_state_e         a_st_q, a_st_d;
   logic             a_par_q, a_par_d;
-  logic [RcAW-1:0]  a_rc_q, a_rc_d;     // recalls issued
+  // The next line to RECALL (the payload control line, then each overflow line), whether it is
+  // the first, whether all 1 + NOvfA have been asked for, and whether all their RECALL_DONEs are
+  // in: flip-flops, so the command choice and the state start from registers.
+  logic [LineIdxW-1:0] a_rl_q, a_rl_d;
+  logic             a_rfirst_q, a_rfirst_d, a_rall_q, a_rall_d;
   logic [RcAW-1:0]  a_dc_q, a_dc_d;     // recalls done
+  logic             a_dall_q, a_dall_d;  // a_dc_q == 1 + NOvfA (a flip-flop)
   logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
   logic             a_bend_q, a_bend_d;  // a_b_q >= NOvfA: no overflow line left (a flip-flop)
   logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
@@ -623,7 +628,7 @@ module cni_pio_engine #(
   // byte), so the line-wide output register's mask starts from registers, not compares.
   logic [LineBytes-1:0] a_rm_q, a_rm_d;
   logic             a_clamp_q, a_clamp_d, a_empty_q, a_empty_d;
-  logic [47:0]      a_cnt_q, a_cnt_d;   // messages consumed
+  logic [47:0]      a_cnt_q;           // messages consumed
   logic [DW-1:0]    a_cur_q, a_cur_d, a_nxt_q, a_nxt_d;
   logic             pa_valid_q, pa_valid_d, pa_last_q, pa_last_d;
   logic [DW-1:0]    pa_data_q;
@@ -650,7 +655,9 @@ module cni_pio_engine #(
   always_comb begin
     a_st_d     = a_st_q;
     a_par_d    = a_par_q;
-    a_rc_d     = a_rc_q;
+    a_rl_d     = a_rl_q;
+    a_rfirst_d = a_rfirst_q;
+    a_rall_d   = a_rall_q;
     a_dc_d     = a_dc_q;
     a_b_d      = a_b_q;
     a_bend_d   = a_bend_q;
@@ -659,7 +666,6 @@ module cni_pio_engine #(
     a_rm_d     = a_rm_q;
     a_clamp_d  = a_clamp_q;
     a_empty_d  = a_empty_q;
-    a_cnt_d    = a_cnt_q;
     a_cur_d    = a_cur_q;
     a_nxt_d    = a_nxt_q;
     pa_valid_d = pa_valid_q && !pa_ready_i;
@@ -674,14 +680,18 @@ module cni_pio_engine #(
     a_cop      = cni_coh_pkg::CMD_ARM;
     a_cline    = a_p_line;
     a_rreq     = 1'b0;
-    a_rline    = (a_rc_q == '0) ? a_p_line : LineIdxW'(A_LO + 32'd1 + 32'(a_rc_q));
+    a_rline    = a_rl_q;
     unique case (a_st_q)
       AIdle: ;
       ARecall: begin
-        a_rreq = (32'(a_rc_q) != 32'(NOvfA + 1));
-        if (a_rgnt) a_rc_d = a_rc_q + 1'b1;
+        a_rreq = !a_rall_q;
+        if (a_rgnt) begin
+          a_rfirst_d = 1'b0;
+          a_rl_d     = a_rfirst_q ? LineIdxW'(A_OV) : a_rl_q + 1'b1;
+          a_rall_d   = !a_rfirst_q && 32'(a_rl_q) == A_HI - 32'd1;
+        end
         if (ev.done && ((el == 32'(a_p_line)) || ev.a_ovf)) a_dc_d = a_dc_q + 1'b1;
-        if (32'(a_dc_q) == 32'(NOvfA + 1)) a_st_d = AHdr;
+        if (a_dall_q) a_st_d = AHdr;
       end
       AHdr: begin
         a_mreq = 1'b1;
@@ -746,25 +756,30 @@ module cni_pio_engine #(
         if (a_cgnt) begin
           a_fin   = 1'b1;
           a_par_d = !a_par_q;
-          a_cnt_d = a_cnt_q + 48'd1;
           a_st_d  = AIdle;
         end
       end
       default: a_st_d = AIdle;
     endcase
     if (a_trig) begin
-      a_st_d = ARecall;
-      a_rc_d = '0;
-      a_dc_d = '0;
+      a_st_d     = ARecall;
+      a_rl_d     = LineIdxW'(A_LO + 32'(!a_par_d));  // the new payload control line
+      a_rfirst_d = 1'b1;
+      a_rall_d   = 1'b0;
+      a_dc_d     = '0;
     end
+    a_dall_d = 32'(a_dc_d) == 32'(NOvfA + 1);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       a_st_q     <= AIdle;
       a_par_q    <= 1'b0;
-      a_rc_q     <= '0;
+      a_rl_q     <= LineIdxW'(A_LO + 32'd1);
+      a_rfirst_q <= 1'b1;
+      a_rall_q   <= 1'b0;
       a_dc_q     <= '0;
+      a_dall_q   <= 1'b0;
       a_b_q      <= '0;
       a_bend_q   <= NOvfA == 0;
       a_len_q    <= '0;
@@ -779,8 +794,11 @@ module cni_pio_engine #(
     end else begin
       a_st_q     <= a_st_d;
       a_par_q    <= a_par_d;
-      a_rc_q     <= a_rc_d;
+      a_rl_q     <= a_rl_d;
+      a_rfirst_q <= a_rfirst_d;
+      a_rall_q   <= a_rall_d;
       a_dc_q     <= a_dc_d;
+      a_dall_q   <= a_dall_d;
       a_b_q      <= a_b_d;
       a_bend_q   <= a_bend_d;
       a_len_q    <= a_len_d;
@@ -788,7 +806,9 @@ module cni_pio_engine #(
       a_rm_q     <= a_rm_d;
       a_clamp_q  <= a_clamp_d;
       a_empty_q  <= a_empty_d;
-      a_cnt_q    <= a_cnt_d;
+      // messages consumed: counted from the registered pulse, one cycle after the RELEASE
+      // (the next status is written many cycles later)
+      if (cnt_a_msg_o) a_cnt_q <= a_cnt_q + 48'd1;
       pa_valid_q <= pa_valid_d;
       pa_last_q  <= pa_last_d;
       pa_len_q   <= pa_len_d;
@@ -848,8 +868,11 @@ module cni_pio_engine #(
 
   b_state_e         b_st_q, b_st_d;
   logic             b_par_q, b_par_d;
-  logic [RcBW-1:0]  b_rc_q, b_rc_d;     // recalls issued
+  // The next line to RECALL and the flags kept beside it, as for (a).
+  logic [LineIdxW-1:0] b_rl_q, b_rl_d;
+  logic             b_rfirst_q, b_rfirst_d, b_rall_q, b_rall_d;
   logic [RcBW-1:0]  b_dc_q, b_dc_d;     // recalls done
+  logic             b_dall_q, b_dall_d;  // b_dc_q == 1 + NOvfB (a flip-flop)
   logic [RcBW-1:0]  b_k_q, b_k_d;       // line the next beat completes (0 = trigger line)
   logic             b_kover_q, b_kover_d;  // b_k_q > NOvfB: beats are dropped (a flip-flop)
   logic             b_first_q, b_first_d, b_gotlast_q, b_gotlast_d, b_trunc_q, b_trunc_d;
@@ -858,7 +881,7 @@ module cni_pio_engine #(
   // (applied where they are used, so the register's inputs are not masked).
   logic [HW-1:0]    b_carry_q, b_carry_d, b_carry_m;
   logic [HW/8-1:0]  b_ckeep_q, b_ckeep_d;
-  logic [31:0]      b_cnt_q, b_cnt_d;   // messages delivered
+  logic [31:0]      b_cnt_q;           // messages delivered
   logic             bin_valid_q, bin_valid_d, bin_last_q;
   logic [DW-1:0]    bin_data_q;
   logic [15:0]      bin_len_q;
@@ -904,7 +927,9 @@ module cni_pio_engine #(
   always_comb begin
     b_st_d      = b_st_q;
     b_par_d     = b_par_q;
-    b_rc_d      = b_rc_q;
+    b_rl_d      = b_rl_q;
+    b_rfirst_d  = b_rfirst_q;
+    b_rall_d    = b_rall_q;
     b_dc_d      = b_dc_q;
     b_k_d       = b_k_q;
     b_kover_d   = b_kover_q;
@@ -916,7 +941,6 @@ module cni_pio_engine #(
     b_rm_d      = b_rm_q;
     b_carry_d   = b_carry_q;
     b_ckeep_d   = b_ckeep_q;
-    b_cnt_d     = b_cnt_q;
     bin_valid_d = b_take || (bin_valid_q && !b_consume);
     b_fin       = 1'b0;
     b_mreq      = 1'b0;
@@ -926,14 +950,18 @@ module cni_pio_engine #(
     b_cop       = cni_coh_pkg::CMD_ARM;
     b_cline     = b_p_line;
     b_rreq      = 1'b0;
-    b_rline     = (b_rc_q == '0) ? b_p_line : LineIdxW'(B_LO + 32'd1 + 32'(b_rc_q));
+    b_rline     = b_rl_q;
     unique case (b_st_q)
       BIdle: ;
       BRecall: begin
-        b_rreq = (32'(b_rc_q) != 32'(NOvfB + 1));
-        if (b_rgnt) b_rc_d = b_rc_q + 1'b1;
+        b_rreq = !b_rall_q;
+        if (b_rgnt) begin
+          b_rfirst_d = 1'b0;
+          b_rl_d     = b_rfirst_q ? LineIdxW'(B_OV) : b_rl_q + 1'b1;
+          b_rall_d   = !b_rfirst_q && 32'(b_rl_q) == B_HI - 32'd1;
+        end
         if (ev.done && ((el == 32'(b_p_line)) || ev.b_ovf)) b_dc_d = b_dc_q + 1'b1;
-        if (32'(b_dc_q) == 32'(NOvfB + 1)) b_st_d = BRecv;
+        if (b_dall_q) b_st_d = BRecv;
       end
       BRecv: begin
         b_mreq = bin_valid_q && !b_drop;
@@ -971,7 +999,6 @@ module cni_pio_engine #(
         if (b_cgnt) begin
           b_fin   = 1'b1;
           b_par_d = !b_par_q;
-          b_cnt_d = b_cnt_q + 32'd1;
           b_st_d  = BIdle;
         end
       end
@@ -979,21 +1006,27 @@ module cni_pio_engine #(
     endcase
     if (b_trig) begin
       b_st_d      = BRecall;
-      b_rc_d      = '0;
+      b_rl_d      = LineIdxW'(B_LO + 32'(!b_par_d));  // the new payload control line
+      b_rfirst_d  = 1'b1;
+      b_rall_d    = 1'b0;
       b_dc_d      = '0;
       b_k_d       = '0;
       b_kover_d   = 1'b0;
       b_first_d   = 1'b1;
       b_gotlast_d = 1'b0;
     end
+    b_dall_d = 32'(b_dc_d) == 32'(NOvfB + 1);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       b_st_q      <= BIdle;
       b_par_q     <= 1'b0;
-      b_rc_q      <= '0;
+      b_rl_q      <= LineIdxW'(B_LO + 32'd1);
+      b_rfirst_q  <= 1'b1;
+      b_rall_q    <= 1'b0;
       b_dc_q      <= '0;
+      b_dall_q    <= 1'b0;
       b_k_q       <= '0;
       b_kover_q   <= 1'b0;
       b_first_q   <= 1'b1;
@@ -1007,8 +1040,11 @@ module cni_pio_engine #(
     end else begin
       b_st_q      <= b_st_d;
       b_par_q     <= b_par_d;
-      b_rc_q      <= b_rc_d;
+      b_rl_q      <= b_rl_d;
+      b_rfirst_q  <= b_rfirst_d;
+      b_rall_q    <= b_rall_d;
       b_dc_q      <= b_dc_d;
+      b_dall_q    <= b_dall_d;
       b_k_q       <= b_k_d;
       b_kover_q   <= b_kover_d;
       b_first_q   <= b_first_d;
@@ -1017,7 +1053,9 @@ module cni_pio_engine #(
       b_len_q     <= b_len_d;
       b_rem_q     <= b_rem_d;
       b_rm_q      <= b_rm_d;
-      b_cnt_q     <= b_cnt_d;
+      // messages delivered: counted from the registered pulse, one cycle after the RELEASE
+      // (the next header is written many cycles later)
+      if (cnt_b_msg_o) b_cnt_q <= b_cnt_q + 32'd1;
       bin_valid_q <= bin_valid_d;
     end
   end
@@ -1068,6 +1106,9 @@ module cni_pio_engine #(
       assert (init_req_q == (init_q != InitW'(InitN)) &&
               (!init_req_q || init_line_q == init_line_of(init_q)))
         else $error("cni_pio_engine: the reset ARM's request or line disagrees with its count");
+      assert (a_dall_q == (32'(a_dc_q) == 32'(NOvfA + 1)) &&
+              b_dall_q == (32'(b_dc_q) == 32'(NOvfB + 1)))
+        else $error("cni_pio_engine: a RECALL_DONE flag disagrees with its count");
       assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)) && a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
         else $error("cni_pio_engine: an overflow flag disagrees with its line count");
       // (After an (a) message's last beat its count wraps, unused until the next header.)
