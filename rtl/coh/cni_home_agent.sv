@@ -365,6 +365,55 @@ module cni_home_agent #(
   logic [7:0]           l_park_tag;
   logic [4:0]           l_park_op;
   wire  [TtW-1:0]       l_ent = lk_tag[TtW-1:0];
+  // Which entries' line is the message's (`lk_match`). Pipelined, the compares are made in StIdle,
+  // each channel's head against each entry in parallel with the selection, and registered for
+  // StRead (an entry's line changes only at a commit, never between the two), so StRead only
+  // adds the valid bits; the read enable's range check is made the same way (`lk_inmem`).
+  logic [TtEntries-1:0] lk_match;
+  logic                 lk_inmem;   // (Pipelined) the selected line is in the RAMs
+  if (Pipelined != 0) begin : g_lk_pre
+    wire [LineIdxW-1:0] rsp_line = rsp_hdr_i.addr[OffW +: LineIdxW];
+    wire [LineIdxW-1:0] fwd_line = fwd_hdr_i.addr[OffW +: LineIdxW];
+    wire [LineIdxW-1:0] dat_line = dat_hdr_i.addr[OffW +: LineIdxW];
+    wire [LineIdxW-1:0] req_line = req_hdr_i.addr[OffW +: LineIdxW];
+    logic [TtEntries-1:0] m_q;
+    // the registered compares are those of the line taken (simulation checks it)
+    always_ff @(posedge clk_i) begin
+      if (state_q == StIdle) begin
+        for (int k = 0; k < TtEntries; k++) begin
+          m_q[k] <= (take_cmd && tt_line_q[k] == cmd_line_i) ||
+                    ((take_tmo || take_rsp) && tt_line_q[k] == rsp_line) ||
+                    (take_fwd && tt_line_q[k] == fwd_line) ||
+                    (take_dat && tt_line_q[k] == dat_line) ||
+                    (take_req && tt_line_q[k] == req_line);
+        end
+      end
+    end
+    assign lk_match = m_q;
+    assign lk_inmem = (take_cmd && 32'(cmd_line_i) < 32'(NumLines)) ||
+                      ((take_tmo || take_rsp) && 32'(rsp_line) < 32'(NumLines)) ||
+                      (take_fwd && 32'(fwd_line) < 32'(NumLines)) ||
+                      (take_dat && 32'(dat_line) < 32'(NumLines)) ||
+                      (take_req && 32'(req_line) < 32'(NumLines));
+`ifndef SYNTHESIS
+`ifndef FORMAL
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else if (state_q == StRead) begin
+        for (int k = 0; k < TtEntries; k++) begin
+          assert (m_q[k] == (tt_line_q[k] == cur_line_q))
+            else $error("cni_home_agent: a registered line compare disagrees");
+        end
+      end
+    end
+`endif
+`endif
+  end else begin : g_lk_now
+    always_comb begin
+      for (int k = 0; k < TtEntries; k++) lk_match[k] = tt_line_q[k] == lk_line;
+    end
+    assign lk_inmem = 1'b0;
+  end
   always_comb begin
     l_hit_idx   = '0;
     l_park_idx  = '0;
@@ -376,7 +425,7 @@ module cni_home_agent #(
     l_park_tag  = '0;
     l_park_op   = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
+      l_hit[k]  = lk_valid[k] && lk_match[k];
       l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
       if (l_hit[k]) begin
         l_hit_idx   = l_hit_idx | TtW'(k);
@@ -1102,7 +1151,7 @@ module cni_home_agent #(
         ma_wr_q    <= 1'b0;
         init_run_q <= 1'b1;
       end else begin
-        ma_rd_q    <= state_q == StIdle && sel_any && 32'(sel_line) < 32'(NumLines);
+        ma_rd_q    <= state_q == StIdle && lk_inmem;
         ma_wr_q    <= state_q == StApply && e_commit && e.mem_we;
         init_run_q <= state_d == StInit;
       end
@@ -1115,14 +1164,18 @@ module cni_home_agent #(
 `elsif FORMAL
     always_comb assert (ma_ok);
 `else
-    always_ff @(posedge clk_i) begin
-      if (rst_ni) assert (ma_ok) else $error("cni_home_agent: a memory port flag disagrees");
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else begin
+        assert (ma_ok) else $error("cni_home_agent: a memory port flag disagrees");
+      end
     end
 `endif
   end else begin : g_ma_direct
     assign ma_rd_q    = 1'b0;
     assign ma_wr_q    = 1'b0;
     assign init_run_q = 1'b0;
+    wire unused_lk_inmem = lk_inmem;  // the range check of the pipelined read
   end
   always_comb begin
     dir_en      = 1'b0;
