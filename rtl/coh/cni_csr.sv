@@ -8,7 +8,8 @@
 //   NumLines  - reported in GEOMETRY
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
-//               per direction; writes need AW and W together; unmapped addresses answer SLVERR
+//               per direction; writes need AW and W together and are answered two cycles after
+//               they are taken; unmapped addresses answer SLVERR
 //   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
 //   cfg_*_o   - configuration to the home agent
 `default_nettype none
@@ -47,24 +48,30 @@ module cni_csr #(
   localparam logic [1:0]  RESP_OKAY = 2'b00, RESP_SLVERR = 2'b10;
 
   logic [31:0] cnt_q [NumCnt];
-  logic        clear;
+  logic        clear_q;   // clear every counter (a CTRL write taken in the last cycle)
+  logic        wr_q;      // a write was taken in the last cycle: answer it now
 
   // ---- writes -------------------------------------------------------------------------------
-  wire wr = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o;
+  // A write is decoded when it is taken; the counters' clear is registered first (it reaches
+  // every counter bit), and the response follows one cycle later, so it comes after the clear.
+  wire wr = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o && !wr_q;
   assign s_axil_awready_o = wr;
   assign s_axil_wready_o  = wr;
-  assign clear = wr && s_axil_awaddr_i == A_CTRL && s_axil_wstrb_i[0] && s_axil_wdata_i[0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cfg_ret_excl_o     <= 4'hF;
       cfg_park_timeout_o <= 32'h0100_0000;
+      clear_q            <= 1'b0;
+      wr_q               <= 1'b0;
       s_axil_bvalid_o    <= 1'b0;
       s_axil_bresp_o     <= RESP_OKAY;
     end else begin
+      clear_q <= wr && s_axil_awaddr_i == A_CTRL && s_axil_wstrb_i[0] && s_axil_wdata_i[0];
+      wr_q    <= wr;
       if (s_axil_bvalid_o && s_axil_bready_i) s_axil_bvalid_o <= 1'b0;
+      if (wr_q) s_axil_bvalid_o <= 1'b1;
       if (wr) begin
-        s_axil_bvalid_o <= 1'b1;
         s_axil_bresp_o  <= RESP_OKAY;
         unique case (s_axil_awaddr_i)
           A_RET_EXCL: if (s_axil_wstrb_i[0]) cfg_ret_excl_o <= s_axil_wdata_i[3:0];
@@ -92,7 +99,7 @@ module cni_csr #(
     end else begin
       cnt_pulse_q <= cnt_i;
       for (int i = 0; i < NumCnt; i++) begin
-        if (clear) cnt_q[i] <= '0;
+        if (clear_q) cnt_q[i] <= '0;
         else if (cnt_pulse_q[i]) cnt_q[i] <= cnt_q[i] + 1'b1;
       end
     end

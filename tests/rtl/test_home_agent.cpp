@@ -25,6 +25,27 @@ TEST_F(HomeAgent, ReadSharedOnUnsharedLineReturnsExclusive) {
   EXPECT_EQ(ep->counter(csr::kRdS), 1u);
 }
 
+// CTRL bit 0 clears every counter; the next read after the write's response sees zero, and
+// counting goes on from there.
+TEST_F(HomeAgent, CtrlWriteClearsEveryCounter) {
+  ep->send(req(Op::RdS, kHost1, line(3)));
+  expect(Op::DataE, kHost1, line(3));
+  ep->send(req(Op::RdX, kHost2, line(4)));
+  expect(Op::DataE, kHost2, line(4));
+  ASSERT_EQ(ep->counter(csr::kRdS), 1u);
+  ASSERT_EQ(ep->counter(csr::kRdX), 1u);
+  ep->csr_write(csr::kCtrl, 0x0);  // bit 0 clear: nothing happens
+  EXPECT_EQ(ep->counter(csr::kRdS), 1u);
+  ep->csr_write(csr::kCtrl, 0x1);
+  for (unsigned c = 0; c < csr::kNumCounters; ++c) {
+    EXPECT_EQ(ep->counter(static_cast<csr::Counter>(c)), 0u)
+        << csr::counter_name(static_cast<csr::Counter>(c));
+  }
+  ep->send(req(Op::RdS, kHost1, line(5)));
+  expect(Op::DataE, kHost1, line(5));
+  EXPECT_EQ(ep->counter(csr::kRdS), 1u);
+}
+
 TEST_F(HomeAgent, ReadSharedGrantsSharedWhenRegionReturnsShared) {
   ep->csr_write(csr::kRetExcl, 0xE);  // region 0 (plain memory) answers RdS with DataS
   ep->send(req(Op::RdS, kHost1, line(3)));
