@@ -241,19 +241,24 @@ module cni_fpga_exerciser #(
   // (b): a beat is offered with probability 1/4 and held until taken; its length field is small
   // (0..511 bytes), last by rnd[23]. The data is the live shift register: the core samples it on
   // the handshake.
+  // (a): taken with probability 1/2 (always while PIO traffic is off), from a register: the
+  // ready fans out to the core's line-wide (a) registers.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pb_valid_o <= 1'b0;
       pb_len_o   <= '0;
       pb_last_o  <= 1'b0;
-    end else if (!pb_valid_o || pb_ready_i) begin
-      pb_valid_o <= en_pio_i && rnd_q[21:20] == 2'b11;
-      pb_len_o   <= {7'd0, rnd_q[32:24]};
-      pb_last_o  <= rnd_q[23];
+      pa_ready_o <= 1'b1;
+    end else begin
+      pa_ready_o <= !en_pio_i || rnd_q[22];
+      if (!pb_valid_o || pb_ready_i) begin
+        pb_valid_o <= en_pio_i && rnd_q[21:20] == 2'b11;
+        pb_len_o   <= {7'd0, rnd_q[32:24]};
+        pb_last_o  <= rnd_q[23];
+      end
     end
   end
   assign pb_data_o  = data_q;
-  assign pa_ready_o = !en_pio_i || rnd_q[22];
 
   // ---- signatures and counts -------------------------------------------------------------------
   localparam int LinkW = 3 * (HdrW + 1) + LineBits;

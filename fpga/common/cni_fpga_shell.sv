@@ -111,6 +111,8 @@ module cni_fpga_shell #(
   logic [5:0]  loc_addr;
   logic [31:0] loc_wdata, loc_rdata;
   logic [1:0]  ctrl_q;
+  logic [1:0]  en_q;      // CTRL's traffic bits once the core is initialized (registered: the
+                          // init flag comes from the home agent's state)
   logic [31:0] seed_lo_q;
   logic        seed_valid;
   logic [31:0] sig_link, sig_pio, n_sent, n_recv;
@@ -118,10 +120,14 @@ module cni_fpga_shell #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ctrl_q    <= '0;
+      en_q      <= '0;
       seed_lo_q <= '0;
-    end else if (loc_valid && loc_we) begin
-      if (loc_addr == 6'd0) ctrl_q <= loc_wdata[1:0];
-      if (loc_addr == 6'd1) seed_lo_q <= loc_wdata;
+    end else begin
+      en_q <= ctrl_q & {2{init_done}};
+      if (loc_valid && loc_we) begin
+        if (loc_addr == 6'd0) ctrl_q <= loc_wdata[1:0];
+        if (loc_addr == 6'd1) seed_lo_q <= loc_wdata;
+      end
     end
   end
   assign seed_valid = loc_valid && loc_we && loc_addr == 6'd2;
@@ -143,7 +149,7 @@ module cni_fpga_shell #(
     .RxDepth (RxDepth), .TxCredits (TxCredits)
   ) u_ex (
     .clk_i, .rst_ni,
-    .en_link_i (ctrl_q[0] && init_done), .en_pio_i (ctrl_q[1] && init_done),
+    .en_link_i (en_q[0]), .en_pio_i (en_q[1]),
     .seed_valid_i (seed_valid), .seed_i ({loc_wdata, seed_lo_q}),
     .agent_id_i (AGENT_ID),
     .rx_req_valid_o (rx_req_valid), .rx_req_hdr_o (rx_req_hdr), .rx_req_data_o (rx_req_data),
