@@ -231,10 +231,12 @@ module cni_home_agent #(
 
   // ---- timers, free entries, event selection -----------------------------------------------
   // A PARK entry's timeout flag is registered (the 32-bit compares stay out of the selection
-  // path), so it rises one cycle after the timer reaches the limit. For one cycle after its entry
-  // is freed or converted it may still be set; the decision re-checks the entry (SRC_TMO).
-  // Registered beside the flags: whether any is set, and the lowest one set (one-hot), so the
-  // input selection starts from a flip-flop.
+  // path), so it rises one cycle after the timer reaches the limit. Registered beside the flags:
+  // whether any is set, and the lowest one set (one-hot), so the input selection starts from a
+  // flip-flop; with `Pipelined` they are registered from the flags themselves (one cycle later
+  // again), so the compares end at the flags. Either may still name an entry for a cycle or two
+  // after it was freed, converted or even made again: the decision re-checks that the entry is a
+  // PARK entry whose own flag is set (SRC_TMO), and a timeout that no longer holds does nothing.
   logic [TtEntries-1:0] tmo_vec, tmo_nx, tmo_1h_q;
   logic                 tmo_any_q;
   logic [TtW:0]         free_cnt;
@@ -255,8 +257,8 @@ module cni_home_agent #(
       tmo_any_q <= 1'b0;
       tmo_1h_q  <= '0;
     end else begin
-      tmo_any_q <= |tmo_nx;
-      tmo_1h_q  <= tmo_nx & (~tmo_nx + 1'b1);
+      tmo_any_q <= (Pipelined != 0) ? |tt_tmo_q : |tmo_nx;
+      tmo_1h_q  <= (Pipelined != 0) ? tt_tmo_q & (~tt_tmo_q + 1'b1) : tmo_nx & (~tmo_nx + 1'b1);
     end
   end
   always_comb begin
@@ -702,7 +704,8 @@ module cni_home_agent #(
     r_cnt = '0;
     unique case (cur_src_q)
       SRC_TMO: begin
-        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK) begin
+        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK &&
+            tt_tmo_q[cur_tmo_ent_q]) begin
           r_row = R_TMO_RETRY;
           r_cnt[CNT_RETRY_TMO] = 1'b1;
         end
