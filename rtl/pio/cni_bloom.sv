@@ -38,6 +38,8 @@
 //   out_valid_o, out_data_o  - one-cycle pulse M + 3 cycles after in_valid_i; out_data_o holds
 //                              the result from that pulse until two cycles after the next
 //                              in_valid_i
+//   out_valid_next_o         - out_valid_o of the next cycle (a flip-flop), so a user can
+//                              register what it does with the result
 `default_nettype none
 
 module cni_bloom #(
@@ -49,7 +51,8 @@ module cni_bloom #(
   input  wire logic                   in_valid_i,
   input  wire logic [LineBytes*8-1:0] in_data_i,
   output logic                        out_valid_o,
-  output logic [LineBytes*8-1:0]      out_data_o
+  output logic [LineBytes*8-1:0]      out_data_o,
+  output logic                        out_valid_next_o
 );
 
   localparam int DW = LineBytes * 8;
@@ -161,6 +164,7 @@ module cni_bloom #(
       out_valid_o  <= acc_valid_q;
     end
   end
+  assign out_valid_next_o = acc_valid_q;
 
   // The tail needs no hashing: it goes straight to the output register in stage 1.
   always_ff @(posedge clk_i) begin

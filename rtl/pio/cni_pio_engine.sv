@@ -424,6 +424,7 @@ module cni_pio_engine #(
   logic [PairW-1:0]  c_j_q, c_j_d;      // pair being computed
   logic              c_tg_q, c_tg_d;    // its trigger group (= parity)
   logic              c_fin;             // RELEASE(T) taken: flip parity, clear busy
+  logic              c_creq_now, c_creq_q;
   logic [CPairs-1:0] c_par_q, c_par_d, c_busy_q, c_busy_d, c_rdy_q, c_rdy_d;
   logic [CPairs-1:0] c_trig, c_done;
 
@@ -512,13 +513,14 @@ module cni_pio_engine #(
   );
 
   // Accelerator.
-  logic          bloom_in_valid, bloom_out_valid;
+  logic          bloom_in_valid, bloom_out_valid, bloom_out_valid_next;
   logic [DW-1:0] bloom_out;
 
   cni_bloom #(.LineBytes(LineBytes), .FoldWords(BloomFoldWords)) u_bloom (
     .clk_i, .rst_ni,
     .in_valid_i(bloom_in_valid), .in_data_i(mem_rd),
-    .out_valid_o(bloom_out_valid), .out_data_o(bloom_out)
+    .out_valid_o(bloom_out_valid), .out_data_o(bloom_out),
+    .out_valid_next_o(bloom_out_valid_next)
   );
 
   // Lines of the pair in the compute unit.
@@ -538,7 +540,7 @@ module cni_pio_engine #(
     c_mwe          = 1'b0;
     c_maddr        = crdy_p_line;
     c_mwdata       = bloom_out;
-    c_creq         = 1'b0;
+    c_creq_now     = 1'b0;
     c_cop          = cni_coh_pkg::CMD_ARM;
     c_cline        = c_p_line;
     unique case (c_st_q)
@@ -564,16 +566,16 @@ module cni_pio_engine #(
           c_mreq  = 1'b1;
           c_mwe   = 1'b1;
           c_maddr = c_t_line;
-          c_creq  = 1'b1;
+          c_creq_now = 1'b1;
           c_st_d  = c_cgnt ? CRel : CArm;
         end
       end
       CArm: begin
-        c_creq = 1'b1;
+        c_creq_now = 1'b1;
         if (c_cgnt) c_st_d = CRel;
       end
       CRel: begin
-        c_creq  = 1'b1;
+        c_creq_now = 1'b1;
         c_cop   = cni_coh_pkg::CMD_RELEASE;
         c_cline = c_t_line;
         if (c_cgnt) begin
@@ -584,6 +586,18 @@ module cni_pio_engine #(
       default: c_st_d = CIdle;
     endcase
   end
+
+  // (c)'s command request as the grants see it: registered from the next state (in CHash, from
+  // the accelerator's result valid of the next cycle), so every grant starts from flip-flops.
+  // It equals the request the state machine makes (`c_creq_now`; simulation checks it).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_creq_q <= 1'b0;
+    end else begin
+      c_creq_q <= c_st_d == CArm || c_st_d == CRel || (c_st_d == CHash && bloom_out_valid_next);
+    end
+  end
+  assign c_creq = c_creq_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1096,6 +1110,8 @@ module cni_pio_engine #(
       // Each pair has at most one entry in each FIFO, so they never overflow.
       assert (!(crec_push && !crec_in_ready)) else $error("cni_pio_engine: recall FIFO overflow");
       assert (!(crdy_push && !crdy_in_ready)) else $error("cni_pio_engine: ready FIFO overflow");
+      assert (c_creq_q == c_creq_now)
+        else $error("cni_pio_engine: the registered (c) command request disagrees");
       // The memory port always serves C when it asks (C's FSM relies on it).
       assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: C lost the memory port");
       // With ReqReg (where `s_*` are the registered grants) an (a) request reaches the port
