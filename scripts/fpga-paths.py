@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Estimate register-to-register paths of a synthesized ECP5 netlist, before place and route.
 
-    scripts/fpga-paths.py NETLIST.json [--over NS] [--top N] [--json OUT]
+    scripts/fpga-paths.py NETLIST.json [--over NS] [--top N] [--json OUT] [--routed REPORT.json]
 
 NETLIST.json is the flat `synth_ecp5 -json` netlist (`build/fpga/ecp5/fpga.json`). Every path
 starts at a flip-flop or a block RAM output and ends at a flip-flop input (data, clock enable,
@@ -22,6 +22,12 @@ routed timing reports:
 
 Paths are grouped by the source line of their end point (the `always_ff` that the flip-flop
 came from); each group shows its longest path's estimate, start, levels and named nets.
+
+With --routed, the end points are ranked by their routed arrival instead: nextpnr's detailed net
+timings (`--report --detailed-timing-report`) give the arrival at every flip-flop and RAM input
+of the placed and routed netlist, not only along the one critical path it prints. Each group
+shows its latest routed arrival (before the sink's setup time) and, for its latest end point,
+the estimated path's start and levels, which say what logic the routed time runs through.
 """
 import argparse
 import collections
@@ -197,30 +203,84 @@ def analyse(doc, over):
             "groups": list(groups.values())}
 
 
+def routed(doc, report, over):
+    """End points ranked by their routed arrival from nextpnr's detailed net timings, grouped
+    like analyse(); a LUT RAM's write ports (split into new cells by nextpnr) count under the
+    memory."""
+    nl = Netlist(doc)
+    arr = {}
+    for net in report.get("detailed_net_timings", []):
+        for e in net.get("endpoints", []):
+            d = e.get("delay", 0.0)
+            d = max(d) if isinstance(d, list) else d
+            port = "DI" if e.get("port") == "M" else e.get("port", "")
+            key = (e.get("cell", ""), port)
+            arr[key] = max(arr.get(key, 0.0), d)
+    ends = sorted(((a, c, p) for (c, p), a in arr.items()), key=lambda e: -e[0])
+    groups = collections.OrderedDict()
+    for ns, cn, port in ends:
+        if ns < over:
+            break
+        cell = nl.cells.get(cn)
+        if cell is None:
+            key = "RAM " + cn.split("$")[0].rsplit(".", 2)[0]
+        else:
+            key = end_of(nl, cn, cell)
+        if key not in groups:
+            g = {"ns": round(ns, 2), "end": key, "port": port, "count": 0, "levels": 0,
+                 "start_type": "", "start": "", "named": []}
+            bits = cell["connections"].get(port, []) if cell else []
+            if bits and isinstance(bits[0], int):
+                nl.arrive(bits[0])
+                p = nl.path(bits[0])
+                if p:
+                    start = p[-1]
+                    g["levels"] = sum(1 for _, t, _, _ in p if t not in CLK_Q)
+                    g["start_type"] = start[1]
+                    g["start"] = src_of(start[3]) if start[1] in CLK_Q else start[2]
+            groups[key] = g
+        groups[key]["count"] += 1
+    hist = collections.Counter(int(a) for a, *_ in ends)
+    return {"endpoints": len(ends), "max_ns": round(ends[0][0], 2) if ends else 0.0,
+            "histogram": {str(k): hist[k] for k in sorted(hist)},
+            "groups": list(groups.values())}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("netlist")
     ap.add_argument("--over", type=float, default=9.0, help="list end points above NS ns")
     ap.add_argument("--top", type=int, default=15, help="groups to print")
     ap.add_argument("--json", help="write the whole result here")
+    ap.add_argument("--routed", metavar="REPORT",
+                    help="rank by routed arrival from this nextpnr report (--detailed-timing-report)")
     a = ap.parse_args()
     try:
         with open(a.netlist) as f:
             doc = json.load(f)
-        r = analyse(doc, a.over)
+        if a.routed:
+            with open(a.routed) as f:
+                r = routed(doc, json.load(f), a.over)
+        else:
+            r = analyse(doc, a.over)
     except (OSError, ValueError, KeyError) as e:
-        print("fpga-paths: %s: %s" % (a.netlist, e), file=sys.stderr)
+        print("fpga-paths: %s: %s" % (a.routed or a.netlist, e), file=sys.stderr)
         return 2
     if a.json:
         with open(a.json, "w") as f:
             json.dump(r, f, indent=1)
-    mhz = 1000.0 / r["max_ns"] if r["max_ns"] else 0.0
-    print("estimated longest path %.2f ns (%.0f MHz) over %d end points" %
-          (r["max_ns"], mhz, r["endpoints"]))
+    if a.routed:
+        print("latest routed arrival %.2f ns over %d end points (before setup; nextpnr)" %
+              (r["max_ns"], r["endpoints"]))
+    else:
+        mhz = 1000.0 / r["max_ns"] if r["max_ns"] else 0.0
+        print("estimated longest path %.2f ns (%.0f MHz) over %d end points" %
+              (r["max_ns"], mhz, r["endpoints"]))
     print("end points per ns: " + " ".join("%s:%d" % kv for kv in r["histogram"].items()))
+    est = " (estimated path)" if a.routed else ""
     for g in r["groups"][:a.top]:
-        print("%6.2f ns %3d levels %5d end points  %s (%s)" %
-              (g["ns"], g["levels"], g["count"], g["end"], g["port"]))
+        print("%6.2f ns %3d levels%s %5d end points  %s (%s)" %
+              (g["ns"], g["levels"], est, g["count"], g["end"], g["port"]))
         print("          from %s %s" % (g["start_type"], g["start"]))
         for n in g["named"]:
             print("          via %s" % n)

@@ -14,7 +14,8 @@
 # the two runs in parallel. Outputs go to
 # $BUILD/fpga/<target>/ (BUILD defaults to build): logs, stat-*.json, the netlist, the P&R report
 # (pnr-report.json), the bitstream, and summary.json that scripts/fpga-report.py reads; for ecp5
-# also paths.txt, the longest paths estimated before place and route (scripts/fpga-paths.py).
+# also paths.txt, the longest paths estimated before place and route, and routed.txt, the end
+# points ranked by their routed arrival (scripts/fpga-paths.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -132,6 +133,9 @@ case "$target" in
       else
         (cd "$out" && $ECPPACK --compress fpga.config fpga.bit > ecppack.log 2>&1)
         log "bitstream $out/fpga.bit"
+        python3 scripts/fpga-paths.py "$out/fpga.json" --routed "$out/pnr-report.json" \
+          --over 8.0 --top 30 > "$out/routed.txt"
+        log "$(head -1 "$out/routed.txt") ($out/routed.txt)"
       fi
     else
       status=pnr-failed

@@ -116,6 +116,32 @@ class PathEstimate(unittest.TestCase):
         r = fp.analyse(n.doc(), 0.0)
         self.assertGreater(r["max_ns"], 0.52)
 
+    def test_routed_ranks_end_points_by_nextpnr_arrival(self):
+        n = Net()
+        a = n.ff("a", "0", "x.sv:1")
+        n.ff("deep", n.lut("l2", n.lut("l1", a)), "x.sv:2")   # deeper, but routed short
+        n.ff("far", a, "x.sv:3")                              # no logic, routed far
+        n.ff("far2", a, "x.sv:3")
+        n.cell("u.fifo.mem_q.0.1", "TRELLIS_DPR16X4", {"WRE": a}, {})
+        report = {"detailed_net_timings": [
+            {"net": "n1", "endpoints": [
+                {"cell": "deep", "port": "M", "delay": [2.0, 2.5]},
+                {"cell": "far", "port": "M", "delay": [6.0, 7.25]},
+                {"cell": "far2", "port": "CE", "delay": 3.0},
+                # nextpnr splits a LUT RAM into new cells: counted under the memory
+                {"cell": "u.fifo.mem_q.0.1$DPRAM_COMB3", "port": "WD", "delay": 4.0}]}]}
+        r = fp.routed(n.doc(), report, 0.0)
+        self.assertEqual(r["max_ns"], 7.25)
+        self.assertEqual(r["endpoints"], 4)
+        ends = [(g["end"], g["ns"], g["count"]) for g in r["groups"]]
+        self.assertEqual(ends[0], ("x.sv:3", 7.25, 2))
+        self.assertIn(("RAM u.fifo.mem_q", 4.0, 1), ends)
+        deep = [g for g in r["groups"] if g["end"] == "x.sv:2"][0]
+        self.assertEqual((deep["ns"], deep["port"], deep["levels"], deep["start"]),
+                         (2.5, "DI", 2, "x.sv:1"))   # the estimated path names its logic
+        self.assertEqual([g["end"] for g in fp.routed(n.doc(), report, 5.0)["groups"]],
+                         ["x.sv:3"])
+
     def test_command_line_and_errors(self):
         n = Net()
         n.ff("c", n.lut("l", n.ff("a", "0", "x.sv:1")), "x.sv:3")
@@ -130,6 +156,16 @@ class PathEstimate(unittest.TestCase):
             self.assertIn("x.sv:3", out)
             with open(os.path.join(d, "r.json")) as f:
                 self.assertEqual(json.load(f)["groups"][0]["end"], "x.sv:3")
+            rep = os.path.join(d, "pnr-report.json")
+            with open(rep, "w") as f:
+                json.dump({"detailed_net_timings": [{"net": "x", "endpoints": [
+                    {"cell": "c", "port": "M", "delay": 3.5}]}]}, f)
+            out = subprocess.run([sys.executable, SCRIPT, path, "--routed", rep, "--over", "0"],
+                                 capture_output=True, text=True, check=True).stdout
+            self.assertIn("latest routed arrival 3.50 ns over 1 end points", out)
+            bad = subprocess.run([sys.executable, SCRIPT, path, "--routed",
+                                  os.path.join(d, "none.json")], capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 2)
             bad = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "none.json")],
                                  capture_output=True, text=True)
             self.assertEqual(bad.returncode, 2)
