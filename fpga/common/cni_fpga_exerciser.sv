@@ -271,6 +271,10 @@ module cni_fpga_exerciser #(
   logic [LinkW-1:0] link_bits;
   logic [PioW-1:0]  pio_bits;
   logic [31:0]      link_fold, pio_fold;
+  // The folds and the (a) handshake are registered before the signatures take them (the folds
+  // are XOR trees over the core's line-wide outputs): a signature is one cycle late.
+  logic [31:0]      link_fold_q, pio_fold_q;
+  logic             pa_take_q;
   logic [2:0]       n_sent_inc_q;   // messages sent last cycle (0..4)
   logic [1:0]       n_recv_inc_q;   // messages received last cycle (0..3)
 
@@ -292,8 +296,8 @@ module cni_fpga_exerciser #(
       n_sent_o   <= '0;
       n_recv_o   <= '0;
     end else begin
-      sig_link_o <= misr(sig_link_o, link_fold);
-      if (pa_valid_i && pa_ready_o) sig_pio_o <= misr(sig_pio_o, pio_fold);
+      sig_link_o <= misr(sig_link_o, link_fold_q);
+      if (pa_take_q) sig_pio_o <= misr(sig_pio_o, pio_fold_q);
       n_sent_o <= n_sent_o + 32'(n_sent_inc_q);
       n_recv_o <= n_recv_o + 32'(n_recv_inc_q);
     end
@@ -303,9 +307,15 @@ module cni_fpga_exerciser #(
   // start from flip-flops instead of the core's link handshakes (a count is one cycle late).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      link_fold_q  <= '0;
+      pio_fold_q   <= '0;
+      pa_take_q    <= 1'b0;
       n_sent_inc_q <= '0;
       n_recv_inc_q <= '0;
     end else begin
+      link_fold_q  <= link_fold;
+      pio_fold_q   <= pio_fold;
+      pa_take_q    <= pa_valid_i && pa_ready_o;
       n_sent_inc_q <= 3'(send[0]) + 3'(send[1]) + 3'(send[2]) + 3'(send[3]);
       n_recv_inc_q <= 2'(tx_fwd_valid_i) + 2'(tx_rsp_valid_i) + 2'(tx_dat_valid_i);
     end
