@@ -210,6 +210,12 @@ module cni_home_agent #(
     end
   endfunction
 
+  // A device line's address: DevBase is aligned to the window (elaboration check), so the line's
+  // bits are ORed in, without an adder's carry chain.
+  function automatic logic [47:0] line_addr(input logic [LineIdxW-1:0] line);
+    line_addr = DevBase | (48'(line) << OffW);
+  endfunction
+
   // Commands and timeouts name a device line; requests and snoop answers if their header
   // decodes to one (snoops and data to the device decode as out of range).
   function automatic logic in_range(input logic [2:0] src, input logic dec_ok);
@@ -873,7 +879,7 @@ module cni_home_agent #(
         x.hdr.src  = agent_id_i;
         x.hdr.dst  = tt_src_q[cur_tmo_ent_q];
         x.hdr.tag  = tt_tag_q[cur_tmo_ent_q];
-        x.hdr.addr = DevBase + (48'(tt_line_q[cur_tmo_ent_q]) << OffW);
+        x.hdr.addr = line_addr(tt_line_q[cur_tmo_ent_q]);
         x.free     = 1'b1;
         x.free_idx = cur_tmo_ent_q;
       end
@@ -925,7 +931,7 @@ module cni_home_agent #(
           x.hdr.src  = agent_id_i;
           x.hdr.dst  = park_src_q;
           x.hdr.tag  = park_tag_q;
-          x.hdr.addr = DevBase + (48'(cur_line_q) << OffW);
+          x.hdr.addr = line_addr(cur_line_q);
           x.hdr.len  = LEN_LINE;
         end
       end
@@ -1107,7 +1113,7 @@ module cni_home_agent #(
         ofwd_hdr_o.src  = agent_id_i;
         ofwd_hdr_o.dst  = snp_dst;
         ofwd_hdr_o.tag  = 8'(snp_ent_q);
-        ofwd_hdr_o.addr = DevBase + (48'(tt_line_q[snp_ent_q]) << OffW);
+        ofwd_hdr_o.addr = line_addr(tt_line_q[snp_ent_q]);
       end
       StGrant: begin
         odat_hdr_o      = '0;
@@ -1115,7 +1121,7 @@ module cni_home_agent #(
         odat_hdr_o.src  = agent_id_i;
         odat_hdr_o.dst  = tt_src_q[gnt_ent_q];
         odat_hdr_o.tag  = tt_tag_q[gnt_ent_q];
-        odat_hdr_o.addr = DevBase + (48'(tt_line_q[gnt_ent_q]) << OffW);
+        odat_hdr_o.addr = line_addr(tt_line_q[gnt_ent_q]);
         odat_data_o     = cur_data_q;
         orsp_hdr_o      = odat_hdr_o;
         if (gnt_upg) begin
