@@ -189,6 +189,38 @@ def critical_path(report, src=None):
             "through": cells[:40]}
 
 
+SEED_FMAX = re.compile(r"Max frequency for clock '([^']+)': ([\d.]+) MHz")
+
+
+def pick_seed(d, seeds):
+    """The fastest of the place-and-route runs of `seeds` in directory d (each logged to
+    pnr-seed<N>.log): nextpnr's last Fmax line of each log (the routed one, or the placement
+    estimate of a --no-route run), the lowest over clocks. Writes seeds.json ({seed: MHz or
+    null for a run that failed}) and returns the best seed, or None if every run failed."""
+    d = Path(d)
+    res = {}
+    for s in seeds:
+        log = d / f"pnr-seed{s}.log"
+        ok = (d / f"pnr-seed{s}.ok").exists()
+        found = SEED_FMAX.findall(log.read_text()) if ok and log.exists() else []
+        last = {}
+        for clk, mhz in found:
+            last[clk] = float(mhz)          # later lines (routed) replace earlier ones
+        res[str(s)] = round(min(last.values()), 2) if last else None
+    (d / "seeds.json").write_text(json.dumps(res) + "\n")
+    done = [(v, int(k)) for k, v in res.items() if v is not None]
+    return max(done)[1] if done else None
+
+
+def seeds_text(s):
+    """'seed 2 (the fastest of seeds 1, 2: 96.8, 101.1 MHz)' from a summary."""
+    seeds = s.get("seeds") or {}
+    if len(seeds) < 2:
+        return f"seed {s['seed']}"
+    mhz = ", ".join("failed" if v is None else f"{v:.1f}" for v in seeds.values())
+    return f"seed {s['seed']} (the fastest of seeds {', '.join(seeds)}: {mhz} MHz)"
+
+
 def summarize(d):
     d = Path(d)
     flow = json.loads((d / "flow.json").read_text())
@@ -219,6 +251,8 @@ def summarize(d):
         "board": flow["board"], "constraints": flow["constraints"], "command": flow["command"],
         "yosys": flow["yosys"], "synth_seconds": flow["synth_seconds"],
         "pnr_seconds": flow["pnr_seconds"], "seed": flow["seed"],
+        "seeds": (json.loads((d / "seeds.json").read_text()) if (d / "seeds.json").exists()
+                  else {}),
         "config": core_params(d / "src" / "fpga" / flow["board"] / "fpga.sv"),
         "core": resources(target, totals(hier, core, memo)),
         "design_hier": resources(target, totals(hier, top_hier, memo)),
@@ -329,7 +363,7 @@ def render(build):
         cfg = ", ".join(f"{k} {v}" for k, v in s["config"].items())
         pnr = ("" if s["status"] == "synth-only" else
                f", {'placement' if s['status'] == 'placed' else 'place-and-route'} "
-               f"{s['pnr_seconds']} s, seed {s['seed']}")
+               f"{s['pnr_seconds']} s, {seeds_text(s)}")
         out.append(f"Command: `{s['command']}` ({s['yosys']}, board top "
                    f"`fpga/{s['board']}/fpga.sv`, constraints `{s['constraints']}`; synthesis "
                    f"{s['synth_seconds']} s{pnr}).")
@@ -382,9 +416,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--summarize", metavar="DIR")
+    ap.add_argument("--pick-seed", nargs="+", metavar=("DIR", "SEED"),
+                    help="print the fastest seed of DIR's pnr-seed<N>.log runs")
     ap.add_argument("--build", default="build")
     ap.add_argument("--doc", default="docs/fpga.md")
     a = ap.parse_args()
+    if a.pick_seed:
+        best = pick_seed(a.pick_seed[0], a.pick_seed[1:])
+        if best is None:
+            print("fpga-report: every place-and-route run failed", file=sys.stderr)
+            return 1
+        print(best)
+        return 0
     if a.summarize:
         summarize(a.summarize)
         return 0
