@@ -156,7 +156,6 @@ module cni_pio_engine #(
     logic                trig, done;
     logic                c, c_g;      // in (c) region; group of the line
     logic [PairW-1:0]    c_j;         // pair index
-    logic [CPairs-1:0]   c_1h;        // the pair, one-hot (none outside the (c) region)
     logic                a_ctl, a_g, a_ovf;
     logic                b_ctl, b_g, b_ovf;
     logic [LineIdxW-1:0] line;
@@ -203,9 +202,6 @@ module cni_pio_engine #(
     evd.c     = (l >= C_LO) && (l < C_HI);
     evd.c_g   = (l >= C_MID);
     evd.c_j   = PairW'(evd.c_g ? (l - C_MID) : (l - C_LO));
-    for (int k = 0; k < CPairs; k++) begin
-      evd.c_1h[k] = (l == C_LO + 32'(k)) || (l == C_MID + 32'(k));
-    end
     evd.a_ctl = (l == A_LO) || (l == A_LO + 32'd1);
     evd.a_g   = (l == A_LO + 32'd1);
     evd.a_ovf = (l >= A_OV) && (l < A_HI);
@@ -426,7 +422,6 @@ module cni_pio_engine #(
 
   c_state_e          c_st_q, c_st_d;
   logic [PairW-1:0]  c_j_q, c_j_d;      // pair being computed
-  logic [CPairs-1:0] c_j_1h_q;          // the same, one-hot
   logic              c_tg_q, c_tg_d;    // its trigger group (= parity)
   logic              c_fin;             // RELEASE(T) taken: flip parity, clear busy
   logic              c_creq_now, c_creq_q;
@@ -435,8 +430,8 @@ module cni_pio_engine #(
 
   for (genvar k = 0; k < CPairs; k++) begin : g_pair
     logic fin_k, hit_k, par_k, busy_k, rdy_k;
-    assign fin_k  = c_fin && c_j_1h_q[k];
-    assign hit_k  = ev.c_1h[k];
+    assign fin_k  = c_fin && (c_j_q == PairW'(k));
+    assign hit_k  = ev.c && (ev.c_j == PairW'(k));
     // An event in the cycle a pair finishes sees the pair already finished.
     assign par_k  = fin_k ? !c_par_q[k] : c_par_q[k];
     assign busy_k = fin_k ? 1'b0 : c_busy_q[k];
@@ -608,7 +603,6 @@ module cni_pio_engine #(
     if (!rst_ni) begin
       c_st_q   <= CIdle;
       c_j_q    <= '0;
-      c_j_1h_q <= CPairs'(1);
       c_tg_q   <= 1'b0;
       c_par_q  <= '0;
       c_busy_q <= '0;
@@ -616,7 +610,6 @@ module cni_pio_engine #(
     end else begin
       c_st_q   <= c_st_d;
       c_j_q    <= c_j_d;
-      c_j_1h_q <= CPairs'(1) << c_j_d;
       c_tg_q   <= c_tg_d;
       c_par_q  <= c_par_d;
       c_busy_q <= c_busy_d;
@@ -1117,8 +1110,6 @@ module cni_pio_engine #(
       // Each pair has at most one entry in each FIFO, so they never overflow.
       assert (!(crec_push && !crec_in_ready)) else $error("cni_pio_engine: recall FIFO overflow");
       assert (!(crdy_push && !crdy_in_ready)) else $error("cni_pio_engine: ready FIFO overflow");
-      assert (c_j_1h_q == CPairs'(1) << c_j_q && ev.c_1h == (ev.c ? CPairs'(1) << ev.c_j : '0))
-        else $error("cni_pio_engine: a one-hot pair index disagrees");
       assert (c_creq_q == c_creq_now)
         else $error("cni_pio_engine: the registered (c) command request disagrees");
       // The memory port always serves C when it asks (C's FSM relies on it).
