@@ -374,10 +374,9 @@ module cni_home_agent #(
   logic [4:0]           l_park_op;
   wire  [TtW-1:0]       l_ent = lk_tag[TtW-1:0];
   // Which entries' line is the message's (`lk_match`). Pipelined, the compares are made in StIdle,
-  // each channel's head against each entry, and registered per channel; StRead takes the
-  // registered channel's and adds the valid bits (an entry's line changes only at a commit,
-  // never between the two). The read enable's range check is made per channel in StIdle and
-  // chosen by the selection there (`lk_inmem`).
+  // each channel's head against each entry in parallel with the selection, and registered for
+  // StRead (an entry's line changes only at a commit, never between the two), so StRead only
+  // adds the valid bits; the read enable's range check is made the same way (`lk_inmem`).
   logic [TtEntries-1:0] lk_match;
   logic                 lk_inmem;   // (Pipelined) the selected line is in the RAMs
   if (Pipelined != 0) begin : g_lk_pre
@@ -385,28 +384,18 @@ module cni_home_agent #(
     wire [LineIdxW-1:0] fwd_line = fwd_hdr_i.addr[OffW +: LineIdxW];
     wire [LineIdxW-1:0] dat_line = dat_hdr_i.addr[OffW +: LineIdxW];
     wire [LineIdxW-1:0] req_line = req_hdr_i.addr[OffW +: LineIdxW];
-    logic [TtEntries-1:0] eq_cmd_q, eq_rsp_q, eq_fwd_q, eq_dat_q, eq_req_q, m_q;
+    logic [TtEntries-1:0] m_q;
+    // the registered compares are those of the line taken (simulation checks it)
     always_ff @(posedge clk_i) begin
       if (state_q == StIdle) begin
         for (int k = 0; k < TtEntries; k++) begin
-          eq_cmd_q[k] <= tt_line_q[k] == cmd_line_i;
-          eq_rsp_q[k] <= tt_line_q[k] == rsp_line;
-          eq_fwd_q[k] <= tt_line_q[k] == fwd_line;
-          eq_dat_q[k] <= tt_line_q[k] == dat_line;
-          eq_req_q[k] <= tt_line_q[k] == req_line;
+          m_q[k] <= (take_cmd && tt_line_q[k] == cmd_line_i) ||
+                    ((take_tmo || take_rsp) && tt_line_q[k] == rsp_line) ||
+                    (take_fwd && tt_line_q[k] == fwd_line) ||
+                    (take_dat && tt_line_q[k] == dat_line) ||
+                    (take_req && tt_line_q[k] == req_line);
         end
       end
-    end
-    // the registered compares of the line taken (simulation checks them); a timeout takes the
-    // response channel's line (its decision uses no lookup)
-    always_comb begin
-      unique case (cur_src_q)
-        SRC_CMD: m_q = eq_cmd_q;
-        SRC_FWD: m_q = eq_fwd_q;
-        SRC_DAT: m_q = eq_dat_q;
-        SRC_REQ: m_q = eq_req_q;
-        default: m_q = eq_rsp_q;
-      endcase
     end
     assign lk_match = m_q;
     assign lk_inmem = (take_cmd && 32'(cmd_line_i) < 32'(NumLines)) ||
