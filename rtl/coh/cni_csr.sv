@@ -8,7 +8,7 @@
 //   NumLines  - reported in GEOMETRY
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
-//               per direction; writes need AW and W together; both are answered two cycles after
+//               per direction; writes need AW and W together and are answered two cycles after
 //               they are taken; unmapped addresses answer SLVERR
 //   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
 //   cfg_*_o   - configuration to the home agent
@@ -106,48 +106,40 @@ module cni_csr #(
   end
 
   // ---- reads --------------------------------------------------------------------------------
-  // A read is decoded when it is taken (a one-hot choice among the registers, registered) and
-  // answered in the next cycle with the chosen register, so neither the address compares nor
-  // the wide multiplexer is in front of the other: answered two cycles after it is taken.
-  localparam int NReg = 4;  // ID, GEOMETRY, RET_EXCL, PARK_TIMEOUT
-  logic              rd_q;                  // a read was taken in the last cycle: answer it now
-  logic [NReg-1:0]   rsel_reg_q;
-  logic [NumCnt-1:0] rsel_cnt_q;
-  logic [31:0]       rdata;
-  logic [31:0]       rreg [NReg];
-
-  assign rreg[0] = 32'h434E_4931;
-  assign rreg[1] = {16'(NumLines), 8'd0, 8'(LineBytes)};
-  assign rreg[2] = {28'd0, cfg_ret_excl_o};
-  assign rreg[3] = cfg_park_timeout_o;
-
+  logic [31:0] rdata;
+  logic        rok;
   always_comb begin
     rdata = '0;
-    for (int r = 0; r < NReg; r++) if (rsel_reg_q[r]) rdata = rdata | rreg[r];
-    for (int i = 0; i < NumCnt; i++) if (rsel_cnt_q[i]) rdata = rdata | cnt_q[i];
+    rok   = 1'b1;
+    unique case (s_axil_araddr_i)
+      A_ID:       rdata = 32'h434E_4931;
+      A_GEOM:     rdata = {16'(NumLines), 8'd0, 8'(LineBytes)};
+      A_RET_EXCL: rdata = {28'd0, cfg_ret_excl_o};
+      A_PARK_TMO: rdata = cfg_park_timeout_o;
+      default: begin
+        rok = 1'b0;
+        for (int i = 0; i < NumCnt; i++) begin
+          if (s_axil_araddr_i == A_CNT + 12'(4 * i)) begin
+            rdata = cnt_q[i];
+            rok   = 1'b1;
+          end
+        end
+      end
+    endcase
   end
 
-  assign s_axil_arready_o = !s_axil_rvalid_o && !rd_q;
+  assign s_axil_arready_o = !s_axil_rvalid_o;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rd_q            <= 1'b0;
-      rsel_reg_q      <= '0;
-      rsel_cnt_q      <= '0;
       s_axil_rvalid_o <= 1'b0;
       s_axil_rdata_o  <= '0;
       s_axil_rresp_o  <= RESP_OKAY;
     end else begin
-      rd_q <= s_axil_arvalid_i && s_axil_arready_o;
-      if (s_axil_arvalid_i && s_axil_arready_o) begin
-        rsel_reg_q <= {s_axil_araddr_i == A_PARK_TMO, s_axil_araddr_i == A_RET_EXCL,
-                       s_axil_araddr_i == A_GEOM, s_axil_araddr_i == A_ID};
-        for (int i = 0; i < NumCnt; i++) rsel_cnt_q[i] <= s_axil_araddr_i == A_CNT + 12'(4 * i);
-      end
       if (s_axil_rvalid_o && s_axil_rready_i) s_axil_rvalid_o <= 1'b0;
-      if (rd_q) begin
+      if (s_axil_arvalid_i && s_axil_arready_o) begin
         s_axil_rvalid_o <= 1'b1;
         s_axil_rdata_o  <= rdata;
-        s_axil_rresp_o  <= (rsel_reg_q != '0 || rsel_cnt_q != '0) ? RESP_OKAY : RESP_SLVERR;
+        s_axil_rresp_o  <= rok ? RESP_OKAY : RESP_SLVERR;
       end
     end
   end
