@@ -177,25 +177,30 @@ def end_of(nl, name, cell):
     return s
 
 
-def analyse(doc, over):
-    nl = Netlist(doc)
-    ends = sorted(nl.endpoints(), key=lambda e: -e[0])
+def group_ends(nl, ends, over, named=True):
+    """Groups end points (ns, cell, port, bit), latest first, by where they end (end_of; a
+    cell the netlist lacks is a LUT RAM's write port that nextpnr split off, counted under its
+    memory) down to `over` ns; each group describes the longest path into its latest end point:
+    start, logic levels and, if `named`, the nets the RTL named along it."""
     groups = collections.OrderedDict()
     for ns, cn, port, bit in ends:
         if ns < over:
             break
-        key = end_of(nl, cn, nl.cells[cn])
+        cell = nl.cells.get(cn)
+        key = (end_of(nl, cn, cell) if cell is not None
+               else "RAM " + cn.split("$")[0].rsplit(".", 2)[0])
         if key not in groups:
+            nl.arrive(bit)
             p = nl.path(bit)
             # nets the RTL named (Yosys names the others after the cells they connect)
-            named = [n for _, _, n, _ in p[1:] if not n.startswith("$") and
-                     not any(k in n for k in ("LUT4", "TRELLIS", "CCU2C", "PFUMX", "L6MUX"))]
+            nets = [n for _, _, n, _ in p[1:] if not n.startswith("$") and
+                    not any(k in n for k in ("LUT4", "TRELLIS", "CCU2C", "PFUMX", "L6MUX"))]
             start = p[-1] if p else (0.0, "", "", {})
             groups[key] = {"ns": round(ns, 2), "end": key, "port": port, "count": 0,
                            "levels": sum(1 for _, t, _, _ in p if t not in CLK_Q),
                            "start_type": start[1],
                            "start": src_of(start[3]) if start[1] in CLK_Q else start[2],
-                           "named": named[:4]}
+                           "named": nets[:4] if named else []}
         groups[key]["count"] += 1
     hist = collections.Counter(int(ns) for ns, *_ in ends)
     return {"endpoints": len(ends), "max_ns": round(ends[0][0], 2) if ends else 0.0,
@@ -203,10 +208,14 @@ def analyse(doc, over):
             "groups": list(groups.values())}
 
 
+def analyse(doc, over):
+    nl = Netlist(doc)
+    return group_ends(nl, sorted(nl.endpoints(), key=lambda e: -e[0]), over)
+
+
 def routed(doc, report, over):
     """End points ranked by their routed arrival from nextpnr's detailed net timings, grouped
-    like analyse(); a LUT RAM's write ports (split into new cells by nextpnr) count under the
-    memory."""
+    like analyse()."""
     nl = Netlist(doc)
     arr = {}
     for net in report.get("detailed_net_timings", []):
@@ -216,34 +225,11 @@ def routed(doc, report, over):
             port = "DI" if e.get("port") == "M" else e.get("port", "")
             key = (e.get("cell", ""), port)
             arr[key] = max(arr.get(key, 0.0), d)
-    ends = sorted(((a, c, p) for (c, p), a in arr.items()), key=lambda e: -e[0])
-    groups = collections.OrderedDict()
-    for ns, cn, port in ends:
-        if ns < over:
-            break
-        cell = nl.cells.get(cn)
-        if cell is None:
-            key = "RAM " + cn.split("$")[0].rsplit(".", 2)[0]
-        else:
-            key = end_of(nl, cn, cell)
-        if key not in groups:
-            g = {"ns": round(ns, 2), "end": key, "port": port, "count": 0, "levels": 0,
-                 "start_type": "", "start": "", "named": []}
-            bits = cell["connections"].get(port, []) if cell else []
-            if bits and isinstance(bits[0], int):
-                nl.arrive(bits[0])
-                p = nl.path(bits[0])
-                if p:
-                    start = p[-1]
-                    g["levels"] = sum(1 for _, t, _, _ in p if t not in CLK_Q)
-                    g["start_type"] = start[1]
-                    g["start"] = src_of(start[3]) if start[1] in CLK_Q else start[2]
-            groups[key] = g
-        groups[key]["count"] += 1
-    hist = collections.Counter(int(a) for a, *_ in ends)
-    return {"endpoints": len(ends), "max_ns": round(ends[0][0], 2) if ends else 0.0,
-            "histogram": {str(k): hist[k] for k in sorted(hist)},
-            "groups": list(groups.values())}
+    ends = []
+    for (cn, port), ns in arr.items():
+        bits = nl.cells[cn]["connections"].get(port, []) if cn in nl.cells else []
+        ends.append((ns, cn, port, bits[0] if bits else None))
+    return group_ends(nl, sorted(ends, key=lambda e: -e[0]), over, named=False)
 
 
 def main():
