@@ -189,7 +189,14 @@ def critical_path(report, src=None):
             "through": cells[:40]}
 
 
-SEED_FMAX = re.compile(r"Max frequency for clock '([^']+)': ([\d.]+) MHz")
+NEXTPNR_FMAX = re.compile(r"Max frequency for clock '([^']+)': ([\d.]+) MHz \((?:PASS|FAIL) "
+                          r"at ([\d.]+) MHz\)")
+
+
+def log_fmax(text):
+    """{clock: (achieved, target MHz)} from nextpnr's log: its last Fmax line of each clock (the
+    routed one after the placement estimate; the estimate of a --no-route run)."""
+    return {c: (float(a), float(t)) for c, a, t in NEXTPNR_FMAX.findall(text)}
 
 
 def pick_seed(d, seeds):
@@ -202,11 +209,8 @@ def pick_seed(d, seeds):
     for s in seeds:
         log = d / f"pnr-seed{s}.log"
         ok = (d / f"pnr-seed{s}.ok").exists()
-        found = SEED_FMAX.findall(log.read_text()) if ok and log.exists() else []
-        last = {}
-        for clk, mhz in found:
-            last[clk] = float(mhz)          # later lines (routed) replace earlier ones
-        res[str(s)] = round(min(last.values()), 2) if last else None
+        last = log_fmax(log.read_text()) if ok and log.exists() else {}
+        res[str(s)] = round(min(a for a, _ in last.values()), 2) if last else None
     (d / "seeds.json").write_text(json.dumps(res) + "\n")
     done = [(v, int(k)) for k, v in res.items() if v is not None]
     return max(done)[1] if done else None
@@ -272,10 +276,8 @@ def summarize(d):
                                for k, v in r.get("fmax", {}).items()}
         else:
             # --no-route: the report has no timing; nextpnr logs its post-placement estimate
-            est = re.findall(r"Max frequency for clock '([^']+)': ([\d.]+) MHz \((?:PASS|FAIL) "
-                             r"at ([\d.]+) MHz\)", (d / "pnr.log").read_text())
-            summary["fmax"] = {c: {"achieved": float(a), "constraint": float(t)}
-                               for c, a, t in est}
+            summary["fmax"] = {c: {"achieved": a, "constraint": t}
+                               for c, (a, t) in log_fmax((d / "pnr.log").read_text()).items()}
     it = d / "icetime.rpt"
     if it.exists():
         m = re.search(r"Total path delay:\s*([\d.]+)\s*ns\s*\(([\d.]+)\s*MHz\)", it.read_text())

@@ -127,12 +127,11 @@ case "$target" in
     [ $no_route -eq 1 ] && route=(--no-route)
     # Routed Fmax varies by several MHz from seed to seed on one netlist: the seeds of SEEDS run
     # side by side (one core each) and the fastest is kept (its log, report and bitstream).
-    seed_list=("${ecp5_seeds[@]}")
-    log "nextpnr-ecp5, seeds ${seed_list[*]} (logs $out/pnr-seed<N>.log)"
+    log "nextpnr-ecp5, seeds ${ecp5_seeds[*]} (logs $out/pnr-seed<N>.log)"
     rm -f "$out"/pnr-seed*.log "$out"/pnr-seed*.ok "$out"/pnr-report-seed*.json \
           "$out"/fpga-seed*.config "$out/seeds.json"
     pids=()
-    for s in "${seed_list[@]}"; do
+    for s in "${ecp5_seeds[@]}"; do
       r=("${route[@]}")
       [ $no_route -eq 1 ] || r+=(--textcfg "fpga-seed$s.config")
       (cd "$out" && $NEXTPNR_ECP5 --85k --package CABGA381 --speed 6 --json fpga.json \
@@ -141,7 +140,7 @@ case "$target" in
           > /dev/null 2>&1 && touch "pnr-seed$s.ok") & pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || true; done
-    if SEED=$(python3 scripts/fpga-report.py --pick-seed "$out" "${seed_list[@]}"); then
+    if SEED=$(python3 scripts/fpga-report.py --pick-seed "$out" "${ecp5_seeds[@]}"); then
       log "seed $SEED is the fastest ($(tr -d '\n"{}' < "$out/seeds.json" | sed 's/null/failed/g') MHz)"
       cp "$out/pnr-seed$SEED.log" "$out/pnr.log"
       cp "$out/pnr-report-seed$SEED.json" "$out/pnr-report.json"
@@ -158,7 +157,7 @@ case "$target" in
         log "$(head -1 "$out/routed.txt") ($out/routed.txt)"
       fi
     else
-      SEED=${seed_list[0]}
+      SEED=${ecp5_seeds[0]}
       cp "$out/pnr-seed$SEED.log" "$out/pnr.log" 2>/dev/null || true
       status=pnr-failed
     fi
