@@ -2,7 +2,9 @@
 // Home agent for device-homed lines: directory (sharer vector, armed bit), transaction table,
 // snoop issue and answer collection, write-back acceptance, parked (delayed) requests with a
 // per-request timer that answers Retry, engine commands (ARM/RECALL/RELEASE/DISARM) and events,
-// and malformed-message handling. State table: docs/endpoint.md; protocol: docs/protocol.md.
+// and malformed-message handling. A pipeline: it takes one message per cycle and answers
+// messages on different lines without waiting for one another. State table and pipeline:
+// docs/endpoint.md; protocol: docs/protocol.md.
 //
 // Parameters:
 //   LineBytes            - coherence line size (64 or 128)
@@ -11,18 +13,20 @@
 //   MemLines, CPairs,
 //   NOvfA, NOvfB         - region sizes (docs/endpoint.md, "Address map")
 //   TtEntries, TtReserve - transaction-table size and entries kept for engine RECALLs
-//   Pipelined            - 0: take a message and decide in the next cycle (StIdle, StExec);
-//                          1: register every step for FPGA clock rates (StIdle, StRead, StDir,
-//                          StExec, StBuild, StCommit: four more cycles per message;
-//                          docs/endpoint.md)
+//   Pipelined            - 0: two stages (take; decide and apply): an answer 2 cycles after the
+//                          message is at the head of its FIFO;
+//                          1: six stages for FPGA clock rates (take, read, conditions, row,
+//                          build, apply): 4 more cycles per message, still one message a cycle
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
-//   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block)
+//   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block);
+//                                       a message is taken (ready) when it enters the pipeline
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
 //                                       snoop must not overtake them (docs/protocol.md rule 8)
 //   evt_*                             - events to device engines (the engine may stall them)
-//   cmd_*                             - commands from device engines (this block may stall them)
+//   cmd_*                             - commands from device engines (this block may stall them;
+//                                       a command is taken, ready, when it is applied)
 //   mem_*                             - port A of the line memory (synchronous read)
 //   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
 //   cfg_park_timeout_i                - cycles before a parked request is answered Retry
@@ -48,7 +52,7 @@ module cni_home_agent #(
 ) (
   input  wire logic                      clk_i,
   input  wire logic                      rst_ni,
-  input  wire logic [3:0]                agent_id_i,
+  input  wire logic [cni_coh_pkg::AGENT_W-1:0] agent_id_i,
   // inbound
   input  wire logic                      req_valid_i,
   output logic                           req_ready_o,
@@ -104,13 +108,20 @@ module cni_home_agent #(
   localparam int CNT_RECALL = 9, CNT_ERR0 = 10;  // 10..14 = ERR_OPCODE..ERR_CREDIT (ERR_CREDIT
                                                  // pulses come from the link layer)
 
-  localparam int OffW   = $clog2(LineBytes);
-  localparam int TtW    = $clog2(TtEntries);
-  localparam int C0     = MemLines;
-  localparam int A0     = C0 + 2 * CPairs;
-  localparam int B0     = A0 + 2 + NOvfA;
-  localparam int DirW   = 1 + 2 + NumAgents;  // {armed, state, sharers}
-  localparam int SpanW  = LineIdxW + OffW;     // address bits of the device window
+  localparam int  AgW    = cni_coh_pkg::AGENT_W;
+  localparam int  OpW    = cni_coh_pkg::OP_W;
+  localparam int  TagW   = cni_coh_pkg::TAG_W;
+  localparam int  OffW   = $clog2(LineBytes);
+  localparam int  TtW    = $clog2(TtEntries);
+  localparam int  C0     = MemLines;
+  localparam int  A0     = C0 + 2 * CPairs;
+  localparam int  B0     = A0 + 2 + NOvfA;
+  localparam int  DirW   = 1 + 2 + NumAgents;  // {armed, state, sharers}
+  localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
+  localparam bit  P      = Pipelined != 0;
+  // Pipelined: line-wide data of the messages in flight lives in two small buffers indexed by a
+  // slot that travels with the message (at most 6 are in flight, so 8 slots never collide).
+  localparam int  SlotW  = 3;
 
   localparam logic [1:0] DIR_I = 2'd0, DIR_S = 2'd1, DIR_X = 2'd2;
   localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
@@ -118,46 +129,64 @@ module cni_home_agent #(
   // Input sources.
   localparam logic [2:0] SRC_TMO = 3'd0, SRC_RSP = 3'd1, SRC_CMD = 3'd2, SRC_FWD = 3'd3,
                          SRC_DAT = 3'd4, SRC_REQ = 3'd5;
-  // Output channel of a decision (snoops leave from StSnoop, never from a decision).
-  localparam logic [1:0] O_NONE = 2'd0, O_RSP = 2'd2, O_DAT = 2'd3;
 
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
-  if (NumAgents > 16 || NumAgents < 2) $error("NumAgents must be 2..16");
+  if (NumAgents > (1 << AgW) || NumAgents < 2) $error("NumAgents must be 2..2**AGENT_W");
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
 
-  typedef enum logic [3:0] {
-    StInit, StIdle, StRead, StDir, StExec, StBuild, StCommit, StSnoop, StGrant
-  } state_e;
-  state_e state_q, state_d;
+  // ---- message in flight and what travels with it ------------------------------------------
+  typedef struct packed {
+    logic [2:0]                    src;
+    cni_coh_pkg::hdr_t             hdr;
+    logic [cni_coh_pkg::CMD_W-1:0] cmd;
+    logic [LineIdxW-1:0]           line;       // the line the message names (interlock, RAMs)
+    logic [TtW-1:0]                tmo_ent;    // SRC_TMO: the timed-out entry
+    logic [SlotW-1:0]              slot;       // Pipelined: its line-wide data's slot
+    logic                          may_write;  // a snoop answer with data or a write-back
+    logic                          may_alloc;  // a request or a RECALL: may take a table entry
+  } msg_t;
 
-  // ---- directory RAM (synchronous read) --------------------------------------------------------
+  // What the decision needs from the transaction table, looked up by the message's line and tag.
+  typedef struct packed {
+    logic                 hit_any;
+    logic [TtW-1:0]       hit_idx;
+    logic [1:0]           hit_kind;
+    logic [NumAgents-1:0] hit_pend, hit_wbp, hit_wbgot;
+    logic [AgW-1:0]       hit_src;
+    logic [TagW-1:0]      hit_tag;
+    logic [OpW-1:0]       hit_grant;
+    logic                 park_hit;
+    logic [TtW-1:0]       park_idx;
+    logic [AgW-1:0]       park_src;
+    logic [TagW-1:0]      park_tag;
+    logic [OpW-1:0]       park_op;
+    logic                 ent_match;   // the tag names a live non-PARK entry of this line
+    logic [1:0]           ent_kind;
+    logic [NumAgents-1:0] ent_pend, ent_wbp, ent_wbgot;
+    logic [AgW-1:0]       ent_src;
+    logic [TagW-1:0]      ent_tag;
+    logic [OpW-1:0]       ent_grant;
+    logic                 room;        // a request may take an entry (beyond the reserve)
+    logic                 free_any;
+    logic [TtW-1:0]       free_idx;    // the entry an allocation takes
+    logic                 inrange;     // the message names a device line
+    logic [1:0]           region;
+  } lk_t;
+
+  // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
   // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
   // the full geometry and fails to map it ("invalid OPTION_ABITS/WIDTH combination").
   (* ram_style = "block" *) logic [DirW-1:0] dir_q [NumLines];
   logic [DirW-1:0]     dir_rd_q;
-  logic                dir_en, dir_we;
-  logic [LineIdxW-1:0] dir_addr;
+  logic                dir_re, dir_we;
+  logic [LineIdxW-1:0] dir_raddr, dir_waddr;
   logic [DirW-1:0]     dir_wd;
 
   always_ff @(posedge clk_i) begin
-    if (dir_en) begin
-      if (dir_we) dir_q[dir_addr] <= dir_wd;
-      else dir_rd_q <= dir_q[dir_addr];
-    end
-  end
-
-  // What the decision reads: the RAM's output, or (Pipelined) a register behind it, so the
-  // decision starts from a flip-flop instead of the block RAM's slow clock-to-output. Pipelined,
-  // the directory is read with the selection in StIdle and registered in StRead.
-  logic [DirW-1:0] dir_x;
-  if (Pipelined != 0) begin : g_dir_reg
-    logic [DirW-1:0] dir_x_q;
-    always_ff @(posedge clk_i) if (state_q == StRead) dir_x_q <= dir_rd_q;
-    assign dir_x = dir_x_q;
-  end else begin : g_dir_direct
-    assign dir_x = dir_rd_q;
+    if (dir_we) dir_q[dir_waddr] <= dir_wd;
+    if (dir_re) dir_rd_q <= dir_q[dir_raddr];
   end
 
   // ---- transaction table (one array per field) ----------------------------------------------
@@ -165,37 +194,19 @@ module cni_home_agent #(
   logic [TtEntries-1:0] tt_tmo_q;                 // PARK entry past its timeout (registered)
   logic [1:0]           tt_kind_q  [TtEntries];
   logic [LineIdxW-1:0]  tt_line_q  [TtEntries];
-  logic [3:0]           tt_src_q   [TtEntries];
-  logic [7:0]           tt_tag_q   [TtEntries];
-  logic [4:0]           tt_op_q    [TtEntries];   // the request's opcode
-  logic [4:0]           tt_grant_q [TtEntries];   // DataS/DataE/UpgAck at completion
+  logic [AgW-1:0]       tt_src_q   [TtEntries];
+  logic [TagW-1:0]      tt_tag_q   [TtEntries];
+  logic [OpW-1:0]       tt_op_q    [TtEntries];   // the request's opcode
+  logic [OpW-1:0]       tt_grant_q [TtEntries];   // DataS/DataE/UpgAck at completion
   logic [NumAgents-1:0] tt_pend_q  [TtEntries];
   logic [NumAgents-1:0] tt_wbp_q   [TtEntries];
   logic [NumAgents-1:0] tt_wbgot_q [TtEntries];
   logic [31:0]          tt_timer_q [TtEntries];
 
-  // ---- current message --------------------------------------------------------------------
-  logic [2:0]          cur_src_q;
-  cni_coh_pkg::hdr_t   cur_hdr_q;
-  logic [LineBits-1:0] cur_data_q;
-  logic [cni_coh_pkg::CMD_W-1:0] cur_cmd_q;
-  logic [LineIdxW-1:0] cur_line_q;
-  logic                cur_inrange_q;
-  logic [1:0]          cur_region_q;
-  logic [TtW-1:0]      cur_tmo_ent_q;
-
-  // init sweep: walks every line after reset and is zero afterwards, while `cur_line_q` is zero
-  // until the first message is taken; so outside StIdle the RAMs' line is `ram_line`, the OR of
-  // the two, with no state select.
+  logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
-  wire  [LineIdxW-1:0] ram_line = cur_line_q | init_q;
-
-  // snoop sequencer / deferred grant
-  logic [NumAgents-1:0] snp_vec_q;
-  logic [4:0]           snp_op_q;
-  logic [TtW-1:0]       snp_ent_q, gnt_ent_q;
-  logic                 gnt_upg_q;   // the deferred grant is an UpgAck (registered with its entry)
-  logic                 cmd_defer_q;
+  logic                cmd_defer_q;  // a RECALL had to wait: it yields to every other input
+  logic                cmd_busy_q;   // a command is in the pipeline (taken when applied)
 
   // ---- address decode of an incoming header -------------------------------------------------
   // DevBase is aligned to the window (elaboration check), so the decode needs no subtraction:
@@ -230,9 +241,13 @@ module cni_home_agent #(
     else region_of = 2'd3;
   endfunction
 
-  function automatic logic [3:0] lowest(input logic [NumAgents-1:0] v);
+  function automatic logic [AgW-1:0] lowest(input logic [NumAgents-1:0] v);
     lowest = '0;
-    for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = 4'(i);
+    for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
+  endfunction
+
+  function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
+    onehot = TtEntries'(1) << i;
   endfunction
 
   // ---- timers, free entries, event selection -----------------------------------------------
@@ -243,16 +258,13 @@ module cni_home_agent #(
   // again), so the compares end at the flags. Either may still name an entry for a cycle or two
   // after it was freed, converted or even made again: the decision re-checks that the entry is a
   // PARK entry whose own flag is set (SRC_TMO), and a timeout that no longer holds does nothing.
-  logic [TtEntries-1:0] tmo_vec, tmo_nx, tmo_1h_q;
+  logic [TtEntries-1:0] tmo_nx, tmo_1h_q;
   logic                 tmo_any_q;
-  logic [TtW:0]         free_cnt;
-  logic [TtW-1:0]       free_idx;
-  logic                 free_any;
   logic [TtW-1:0]       tmo_idx, evt_idx;
+  logic [LineIdxW-1:0]  tmo_line;
   logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
-  logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup and the free count see
+  logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup sees
 
-  assign tmo_vec = tt_tmo_q;
   always_comb begin
     for (int k = 0; k < TtEntries; k++) begin
       tmo_nx[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK && tt_timer_q[k] >= cfg_park_timeout_i;
@@ -263,28 +275,22 @@ module cni_home_agent #(
       tmo_any_q <= 1'b0;
       tmo_1h_q  <= '0;
     end else begin
-      tmo_any_q <= (Pipelined != 0) ? |tt_tmo_q : |tmo_nx;
-      tmo_1h_q  <= (Pipelined != 0) ? tt_tmo_q & (~tt_tmo_q + 1'b1) : tmo_nx & (~tmo_nx + 1'b1);
+      tmo_any_q <= P ? |tt_tmo_q : |tmo_nx;
+      tmo_1h_q  <= P ? tt_tmo_q & (~tt_tmo_q + 1'b1) : tmo_nx & (~tmo_nx + 1'b1);
     end
   end
   always_comb begin
-    free_cnt = '0;
-    free_idx = '0;
-    free_any = 1'b0;
-    tmo_idx  = '0;
     evt_idx  = '0;
-    for (int k = 0; k < TtEntries; k++) begin
-      if (!lk_valid[k]) free_cnt = free_cnt + 1'b1;
-    end
+    tmo_idx  = '0;
+    tmo_line = '0;
     for (int k = TtEntries - 1; k >= 0; k--) begin
-      if (!lk_valid[k]) begin
-        free_idx = TtW'(k);
-        free_any = 1'b1;
-      end
       if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
     end
     for (int k = 0; k < TtEntries; k++) begin
-      if (tmo_1h_q[k]) tmo_idx = tmo_idx | TtW'(k);
+      if (tmo_1h_q[k]) begin
+        tmo_idx  = tmo_idx | TtW'(k);
+        tmo_line = tmo_line | tt_line_q[k];
+      end
     end
   end
 
@@ -297,33 +303,56 @@ module cni_home_agent #(
     valid_nx = tt_valid_q;
     if (evt_take && tt_kind_q[evt_idx] == K_RECALL) valid_nx[evt_idx] = 1'b0;
   end
-  assign lk_valid = (Pipelined != 0) ? tt_valid_q : valid_nx;
+  assign lk_valid = P ? tt_valid_q : valid_nx;
 
-  // ---- input selection (StIdle) --------------------------------------------------------------
-  logic [2:0]          sel_src;
+  // ==== the pipeline ============================================================================
+  // Stages: T take (select an input, read the directory; without Pipelined also look the
+  // message up and read the memory), then, Pipelined: R read (look up, check the address, read
+  // the memory), D conditions, X row, B build, C apply; without: D, where the conditions, the
+  // row, the record and the apply are all wires of one cycle. Every stage moves in lock step
+  // when the apply stage is empty or applies (`adv`): only an output channel that is not ready
+  // stalls the pipeline. A message is not taken while one on its line is in flight (so every
+  // message sees the directory, the table and the memory as the one before it left them) or
+  // when its memory read would meet the memory write of the message being applied.
+  logic   take, adv;
+  // The records travel whole from stage to stage; the later stages use only some fields.
+  /* verilator lint_off UNUSEDSIGNAL */
+  msg_t   m_t, m_r, m_d, m_x, m_b, m_c;   // the message in each stage (T: the selection)
+  lk_t    lk_l, lk_d, lk_x, lk_b;          // the lookup: made in the lookup stage, carried on
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic   v_r, v_d, v_x, v_b, v_c;         // each stage holds a message
+  logic   e_commit;
+  logic [SlotW-1:0] slot_q;                // Pipelined: the slot of the next message taken
+  logic   e_mem_we;                        // the decision in the apply stage writes the memory
+  logic [TtW-1:0] e_alloc_idx;             // ... and the entry it allocates (if it does)
+
+  // ---- input selection (T) --------------------------------------------------------------------
   logic                sel_any;
   cni_coh_pkg::hdr_t   sel_hdr;
   logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
+  logic [2:0]          sel_src;
   // Only snoop answers and requests name a device line; each channel decodes its own header, in
   // parallel with the selection (snoops and data to the device decode as out of range).
   wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
   wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
-  wire  [LineIdxW:0]   cur_dec = decode(cur_hdr_q.addr);  // (Pipelined: checked in StRead)
+  wire                 cmd_avail = cmd_valid_i && !cmd_busy_q;
+  wire                 pipe_empty = !(v_r || v_d || v_x || v_b || v_c);
 
   // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
-  // and two registers, and the header, the decode and the line are AND-OR terms of the channels'
-  // heads under it, so the directory's address in StIdle is a few levels from flip-flops.
-  // Priority: a timeout, the response channel, a command not deferred, FWD, DAT, requests, a
-  // deferred command. A timeout takes the response channel's header (its decision uses its
-  // table entry alone).
+  // and registers, and the header, the decode and the line are AND-OR terms of the channels'
+  // heads under it. Priority: a timeout, the response channel, a command not deferred, FWD, DAT,
+  // requests, a deferred command. A timeout waits until the pipeline is empty (it is rare; the
+  // entry it answers is then changed by nothing else in flight), and nothing is taken
+  // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
+  // applied: a RECALL that must wait stays at the engine's port).
   logic take_tmo, take_rsp, take_cmd, take_fwd, take_dat, take_req;
   always_comb begin
     logic before_fwd;
-    before_fwd = tmo_any_q || rsp_valid_i || (cmd_valid_i && !cmd_defer_q);
-    take_tmo   = tmo_any_q;
+    before_fwd = tmo_any_q || rsp_valid_i || (cmd_avail && !cmd_defer_q);
+    take_tmo   = tmo_any_q && pipe_empty;
     take_rsp   = !tmo_any_q && rsp_valid_i;
-    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_valid_i &&
+    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_avail &&
                  (!cmd_defer_q || !(fwd_valid_i || dat_valid_i || req_valid_i));
     take_fwd   = !before_fwd && fwd_valid_i;
     take_dat   = !before_fwd && !fwd_valid_i && dat_valid_i;
@@ -336,221 +365,181 @@ module cni_home_agent #(
                  ({$bits(sel_hdr){take_req}} & req_hdr_i) |
                  ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rsp_hdr_i);
     sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
-    // Pipelined, a header's line is taken as it stands and checked in StRead (off this path):
-    // only messages found in range use it. A timeout's decision uses its table entry alone (the
-    // Retry's address comes from the entry), not the line, the directory word or the lookup, so
-    // it takes whatever line the header branch gives.
-    if (Pipelined != 0) begin
-      sel_line = ({LineIdxW{take_cmd}} & cmd_line_i) |
-                 ({LineIdxW{!take_cmd}} & sel_hdr.addr[OffW +: LineIdxW]);
+    // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
+    // messages found in range use it. A timeout names its entry's line.
+    if (P) begin
+      sel_line = ({LineIdxW{take_cmd}} & cmd_line_i) | ({LineIdxW{take_tmo}} & tmo_line) |
+                 ({LineIdxW{!take_cmd && !take_tmo}} & sel_hdr.addr[OffW +: LineIdxW]);
     end else begin
-      sel_line = take_cmd ? cmd_line_i : sel_dec[LineIdxW-1:0];
+      sel_line = take_cmd ? cmd_line_i : take_tmo ? tmo_line : sel_dec[LineIdxW-1:0];
     end
   end
 
-  // ---- table lookup of the message (registered for StExec) ------------------------------------
-  // Done in StIdle on the selection, or (Pipelined) in StRead on the registered line and tag.
+  // What the selected message will do to the memory: a write (snoop data, a write-back), or a
+  // read for an answer with the memory's line (everything else that names a line).
+  wire t_may_write = (take_rsp && rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA) ||
+                     (take_req && req_hdr_i.op == cni_coh_pkg::OP_WB);
+  wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
+  wire t_may_alloc = (take_req && req_hdr_i.op != cni_coh_pkg::OP_WB) ||
+                     (take_cmd && cmd_op_i == cni_coh_pkg::CMD_RECALL);
+
+  // Interlock: the lines of the messages in flight. A stage's line counts while it holds a
+  // message; the apply stage's too, since it writes the directory in the cycle T reads it.
+  logic line_busy;
+  always_comb begin
+    line_busy = v_d && m_d.line == sel_line;
+    if (P) begin
+      line_busy = line_busy || (v_r && m_r.line == sel_line) || (v_x && m_x.line == sel_line) ||
+                  (v_b && m_b.line == sel_line) || (v_c && m_c.line == sel_line);
+    end
+  end
+  // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
+  // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
+  // when the message in the apply stage writes.
+  wire mem_clash = t_needs_read && v_c && (P ? e_mem_we : m_c.may_write);
+  assign take = adv && sel_any && !line_busy && !mem_clash && !init_run_q;
+
+  always_comb begin
+    m_t           = '0;
+    m_t.src       = sel_src;
+    m_t.hdr       = sel_hdr;
+    m_t.cmd       = cmd_op_i;
+    m_t.line      = sel_line;
+    m_t.tmo_ent   = tmo_idx;
+    m_t.slot      = slot_q;
+    m_t.may_write = t_may_write;
+    m_t.may_alloc = t_may_alloc;
+  end
+
+  // Line-wide data: without Pipelined, the message register of the D stage, loaded with the
+  // stage (only a response or a request carries data; the response channel goes first, and the
+  // data is used only after such a message is taken); the memory's line is the RAM's output.
+  // Pipelined, the message's data is written into its slot in every cycle (the slot moves on
+  // when a message is taken), the memory's line into the slot of the message that read it, and
+  // the apply stage reads both at its slot.
+  logic [LineBits-1:0] msg_line, mem_line, wr_line;
+  wire  [LineBits-1:0] in_data = rsp_valid_i ? rsp_data_i : req_data_i;
+
+  // ---- stage registers ----------------------------------------------------------------------
+  // T -> R (Pipelined; without it the lookup stage is T itself)
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_r (.clk_i, .en_i(adv), .d_i(m_t), .q_o(m_r));
+  // lookup stage -> D (always a register: the take)
+  msg_t m_l;
+  assign m_l = P ? m_r : m_t;
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(1'b1)) u_m_d (.clk_i, .en_i(adv), .d_i(m_l), .q_o(m_d));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(1'b1)) u_lk_d (.clk_i, .en_i(adv), .d_i(lk_l), .q_o(lk_d));
+  // D -> X -> B -> C (Pipelined)
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_x (.clk_i, .en_i(adv), .d_i(m_d), .q_o(m_x));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_b (.clk_i, .en_i(adv), .d_i(m_x), .q_o(m_b));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_c (.clk_i, .en_i(adv), .d_i(m_b), .q_o(m_c));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_x (.clk_i, .en_i(adv), .d_i(lk_d), .q_o(lk_x));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_b (.clk_i, .en_i(adv), .d_i(lk_x), .q_o(lk_b));
+
+  // valid bits (reset)
+  logic v_r_q, v_d_q, v_x_q, v_b_q, v_c_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_r_q <= 1'b0;
+      v_d_q <= 1'b0;
+      v_x_q <= 1'b0;
+      v_b_q <= 1'b0;
+      v_c_q <= 1'b0;
+    end else if (adv) begin
+      v_r_q <= take;
+      v_d_q <= P ? v_r_q : take;
+      v_x_q <= v_d_q;
+      v_b_q <= v_x_q;
+      v_c_q <= v_b_q;
+    end
+  end
+  assign v_r = P && v_r_q;
+  assign v_d = v_d_q;
+  assign v_x = P ? v_x_q : v_d_q;
+  assign v_b = P ? v_b_q : v_d_q;
+  assign v_c = P ? v_c_q : v_d_q;
+  assign adv = !v_c || e_commit;
+
+  // ---- table lookup (the lookup stage: T, or R when Pipelined) ---------------------------------
   // The table holds at most one entry per line (every allocation requires no hit), so the hit
-  // vector is one-hot or zero, and the hit entry's index and fields are ORs of its terms (one
-  // AND-OR level instead of an encoder in front of a multiplexer). Until the decision is
-  // applied the table only changes by the engine taking an event (which frees a RECALL entry
-  // that has nothing pending) and by timers. Without Pipelined the lookup sees the table as it
-  // will be in the next cycle (`valid_nx`), so the registered copies decide exactly as the live
-  // table would; only while the decision waits for an output channel may a RECALL entry freed
-  // meanwhile still count as busy (the message is retried or deferred), and a free entry or the
-  // reserve only grows. Pipelined, the lookup sees the valid bits as they are (`lk_valid`, no
-  // event selection in its path): an entry freed in that cycle or later, up to the commit, is
-  // handled the same way.
-  wire                  lk_load = (Pipelined != 0) ? state_q == StRead
-                                                 : state_q == StIdle && sel_any;
-  wire [LineIdxW-1:0]   lk_line = (Pipelined != 0) ? cur_line_q : sel_line;
-  wire [7:0]            lk_tag  = (Pipelined != 0) ? cur_hdr_q.tag : sel_hdr.tag;
-  logic [TtEntries-1:0] l_hit, l_park;
-  logic [TtW-1:0]       l_hit_idx, l_park_idx;
-  logic [1:0]           l_hit_kind;
-  logic [NumAgents-1:0] l_hit_pend, l_hit_wbp, l_hit_wbgot;
-  logic [3:0]           l_park_src;
-  logic [7:0]           l_park_tag;
-  logic [4:0]           l_park_op;
-  wire  [TtW-1:0]       l_ent = lk_tag[TtW-1:0];
-  // Which entries' line is the message's (`lk_match`). Pipelined, the compares are made in StIdle,
-  // each channel's head against each entry in parallel with the selection, and registered for
-  // StRead (an entry's line changes only at a commit, never between the two), so StRead only
-  // adds the valid bits; the read enable's range check is made the same way (`lk_inmem`).
-  logic [TtEntries-1:0] lk_match;
-  logic                 lk_inmem;   // (Pipelined) the selected line is in the RAMs
-  if (Pipelined != 0) begin : g_lk_pre
-    wire [LineIdxW-1:0] rsp_line = rsp_hdr_i.addr[OffW +: LineIdxW];
-    wire [LineIdxW-1:0] fwd_line = fwd_hdr_i.addr[OffW +: LineIdxW];
-    wire [LineIdxW-1:0] dat_line = dat_hdr_i.addr[OffW +: LineIdxW];
-    wire [LineIdxW-1:0] req_line = req_hdr_i.addr[OffW +: LineIdxW];
-    logic [TtEntries-1:0] m_q;
-    // the registered compares are those of the line taken (simulation checks it)
-    always_ff @(posedge clk_i) begin
-      if (state_q == StIdle) begin
-        for (int k = 0; k < TtEntries; k++) begin
-          m_q[k] <= (take_cmd && tt_line_q[k] == cmd_line_i) ||
-                    ((take_tmo || take_rsp) && tt_line_q[k] == rsp_line) ||
-                    (take_fwd && tt_line_q[k] == fwd_line) ||
-                    (take_dat && tt_line_q[k] == dat_line) ||
-                    (take_req && tt_line_q[k] == req_line);
-        end
-      end
+  // vector is one-hot or zero, and the hit entry's index and fields are ORs of its terms. The
+  // table changes after the lookup only by messages on other lines (the interlock), by the
+  // engine taking an event (which frees a RECALL entry that has nothing pending) and by the
+  // timers: a freed entry may still count as busy (the request is retried, the RECALL waits),
+  // and a free entry an older message in flight may take is not offered (`resv`).
+  wire [LineIdxW-1:0] lk_line = m_l.line;
+  wire [TagW-1:0]     lk_tag  = m_l.hdr.tag;
+  wire [TtW-1:0]      l_ent   = lk_tag[TtW-1:0];
+  logic [TtEntries-1:0] l_hit, l_park, resv, l_free;
+  wire  [LineIdxW:0]    r_dec = decode(m_r.hdr.addr);  // (Pipelined: the address check in R)
+  always_comb begin
+    resv = '0;
+    if (v_d && m_d.may_alloc) resv = resv | onehot(lk_d.free_idx);
+    if (P) begin
+      if (v_x && m_x.may_alloc) resv = resv | onehot(lk_x.free_idx);
+      if (v_b && m_b.may_alloc) resv = resv | onehot(lk_b.free_idx);
+      if (v_c && m_c.may_alloc) resv = resv | onehot(e_alloc_idx);
     end
-    assign lk_match = m_q;
-    assign lk_inmem = (take_cmd && 32'(cmd_line_i) < 32'(NumLines)) ||
-                      ((take_tmo || take_rsp) && 32'(rsp_line) < 32'(NumLines)) ||
-                      (take_fwd && 32'(fwd_line) < 32'(NumLines)) ||
-                      (take_dat && 32'(dat_line) < 32'(NumLines)) ||
-                      (take_req && 32'(req_line) < 32'(NumLines));
-`ifndef SYNTHESIS
-`ifndef FORMAL
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else if (state_q == StRead) begin
-        for (int k = 0; k < TtEntries; k++) begin
-          assert (m_q[k] == (tt_line_q[k] == cur_line_q))
-            else $error("cni_home_agent: a registered line compare disagrees");
-        end
-      end
-    end
-`endif
-`endif
-  end else begin : g_lk_now
-    always_comb begin
-      for (int k = 0; k < TtEntries; k++) lk_match[k] = tt_line_q[k] == lk_line;
-    end
-    assign lk_inmem = 1'b0;
+    l_free = ~lk_valid & ~resv;
   end
   always_comb begin
-    l_hit_idx   = '0;
-    l_park_idx  = '0;
-    l_hit_kind  = '0;
-    l_hit_pend  = '0;
-    l_hit_wbp   = '0;
-    l_hit_wbgot = '0;
-    l_park_src  = '0;
-    l_park_tag  = '0;
-    l_park_op   = '0;
+    lk_l = '0;
     for (int k = 0; k < TtEntries; k++) begin
-      l_hit[k]  = lk_valid[k] && lk_match[k];
+      l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
       l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
       if (l_hit[k]) begin
-        l_hit_idx   = l_hit_idx | TtW'(k);
-        l_hit_kind  = l_hit_kind | tt_kind_q[k];
-        l_hit_pend  = l_hit_pend | tt_pend_q[k];
-        l_hit_wbp   = l_hit_wbp | tt_wbp_q[k];
-        l_hit_wbgot = l_hit_wbgot | tt_wbgot_q[k];
+        lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
+        lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
+        lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
+        lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
+        lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
+        lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
+        lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
+        lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
       end
       if (l_park[k]) begin
-        l_park_idx = l_park_idx | TtW'(k);
-        l_park_src = l_park_src | tt_src_q[k];
-        l_park_tag = l_park_tag | tt_tag_q[k];
-        l_park_op  = l_park_op | tt_op_q[k];
+        lk_l.park_idx = lk_l.park_idx | TtW'(k);
+        lk_l.park_src = lk_l.park_src | tt_src_q[k];
+        lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
+        lk_l.park_op  = lk_l.park_op | tt_op_q[k];
       end
     end
-  end
-
-  logic                 hit_any_q, park_hit_q, ent_match_q, room_q, free_any_q;
-  logic [TtW-1:0]       hit_idx_q, park_idx_q, free_idx_q;
-  logic [1:0]           hit_kind_q, ent_kind_q;
-  logic [NumAgents-1:0] hit_pend_q, hit_wbp_q, hit_wbgot_q;
-  logic [NumAgents-1:0] ent_pend_q, ent_wbp_q, ent_wbgot_q;
-  logic [3:0]           park_src_q, ent_src_q;
-  logic [7:0]           park_tag_q, ent_tag_q;
-  logic [4:0]           park_op_q, ent_grant_q;
-
-  always_ff @(posedge clk_i) begin
-    if (lk_load) begin
-      hit_any_q   <= l_hit != '0;
-      hit_idx_q   <= l_hit_idx;
-      hit_kind_q  <= l_hit_kind;
-      hit_pend_q  <= l_hit_pend;
-      hit_wbp_q   <= l_hit_wbp;
-      hit_wbgot_q <= l_hit_wbgot;
-      park_hit_q  <= l_park != '0;
-      park_idx_q  <= l_park_idx;
-      park_src_q  <= l_park_src;
-      park_tag_q  <= l_park_tag;
-      park_op_q   <= l_park_op;
-      ent_match_q <= (lk_tag < 8'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
-      ent_kind_q  <= tt_kind_q[l_ent];
-      ent_pend_q  <= tt_pend_q[l_ent];
-      ent_wbp_q   <= tt_wbp_q[l_ent];
-      ent_wbgot_q <= tt_wbgot_q[l_ent];
-      ent_src_q   <= tt_src_q[l_ent];
-      ent_tag_q   <= tt_tag_q[l_ent];
-      ent_grant_q <= tt_grant_q[l_ent];
-      room_q      <= free_cnt > (TtW + 1)'(TtReserve);
-      free_any_q  <= free_any;
-      free_idx_q  <= free_idx;
+    lk_l.hit_any   = l_hit != '0;
+    lk_l.park_hit  = l_park != '0;
+    lk_l.ent_match = (lk_tag < TagW'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
+    lk_l.ent_kind  = tt_kind_q[l_ent];
+    lk_l.ent_pend  = tt_pend_q[l_ent];
+    lk_l.ent_wbp   = tt_wbp_q[l_ent];
+    lk_l.ent_wbgot = tt_wbgot_q[l_ent];
+    lk_l.ent_src   = tt_src_q[l_ent];
+    lk_l.ent_tag   = tt_tag_q[l_ent];
+    lk_l.ent_grant = tt_grant_q[l_ent];
+    begin
+      logic [TtW:0] free_cnt;
+      free_cnt = '0;
+      for (int k = 0; k < TtEntries; k++) if (l_free[k]) free_cnt = free_cnt + 1'b1;
+      lk_l.room = free_cnt > (TtW + 1)'(TtReserve);
     end
+    lk_l.free_any = l_free != '0;
+    for (int k = TtEntries - 1; k >= 0; k--) if (l_free[k]) lk_l.free_idx = TtW'(k);
+    lk_l.region  = region_of(lk_line);
+    lk_l.inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
   end
 
-  // ---- decision (StExec; Pipelined: StExec and StBuild) -----------------------------------------
-  wire [NumAgents-1:0] d_sharers = dir_x[NumAgents-1:0];
-  wire [1:0]           d_state   = dir_x[NumAgents +: 2];
-  wire                 d_armed   = dir_x[NumAgents + 2];
-
-  // Decision outputs (one record): computed in StExec from registers; applied when the answer's
-  // channel takes it (`e_commit`) in StExec, or, with `Pipelined`, built in StBuild from the
-  // registered row, registered, and applied in StCommit.
-  typedef struct packed {
-    logic [1:0]           out;
-    cni_coh_pkg::hdr_t    hdr;
-    logic                 data_msg; // data: the message's (SnpData, WB), else the memory's line
-    logic                 pop, stall_cmd, mem_we, dir_we;
-    logic [DirW-1:0]      dir_wd;
-    logic                 alloc;
-    logic [1:0]           alloc_kind;
-    logic [NumAgents-1:0] alloc_pend;
-    logic [4:0]           alloc_grant;
-    logic                 alloc_evt;
-    logic                 upd;
-    logic [TtW-1:0]       upd_idx;
-    logic [NumAgents-1:0] upd_pend, upd_wbp, upd_wbgot;
-    logic                 upd_evt;
-    logic                 free;
-    logic [TtW-1:0]       free_idx;
-    logic                 conv;     // the PARK entry at park_idx_q becomes a SNOOP transaction
-    logic [NumAgents-1:0] conv_pend;
-    logic [4:0]           conv_grant;
-    logic [NumCnt-1:0]    cnt;
-    logic [3:0]           next;     // a state_e
-    logic [NumAgents-1:0] snp_vec;  // snoop sequencer / deferred grant, loaded at commit
-    logic [4:0]           snp_op;
-    logic [TtW-1:0]       snp_ent, gnt_ent;
-  } dec_t;
-  dec_t x, e;     // the decision being made; the decision being applied
-  logic e_commit;
-  // Both data sources hold still until the decision is applied: the message register, and the
-  // memory's read port (port A reads nothing else meanwhile). With `Pipelined` the memory's line
-  // is taken from a register behind the read port, loaded every cycle: the line is read in
-  // StRead and applied in StCommit, three cycles later, so the register holds it by then, and
-  // the outgoing data channel starts from a flip-flop instead of the block RAM's slow
-  // clock-to-output.
-  logic [LineBits-1:0] mem_line;
-  if (Pipelined != 0) begin : g_mrd_reg
-    logic [LineBits-1:0] mem_line_q;
-    always_ff @(posedge clk_i) mem_line_q <= mem_rdata_i;
-    assign mem_line = mem_line_q;
-  end else begin : g_mrd_direct
-    assign mem_line = mem_rdata_i;
-  end
-  wire [LineBits-1:0] e_data = e.data_msg ? cur_data_q : mem_line;
+  // ---- directory word ---------------------------------------------------------------------------
+  // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
+  // behind it loaded as the message leaves R (so the decision starts from a flip-flop).
+  logic [DirW-1:0] dir_x;
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
+  logic [DirW-1:0] dir_xx, dir_b;
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
 
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
-  // Helpers on the current message.
-  wire [3:0]           c_src   = cur_hdr_q.src;
-  wire [4:0]           c_op    = cur_hdr_q.op;
-  wire [7:0]           c_tag   = cur_hdr_q.tag;
-  wire [47:0]          c_addr  = cur_hdr_q.addr;
-  wire [TtW-1:0]       c_ent   = cur_hdr_q.tag[TtW-1:0];
-
-  // Conditions the decision starts from. They depend on the message, the lookup and the
-  // directory word only, so with `Pipelined` they are registered in StDir (from the directory
-  // register); without, they are the wires. (A CSR change then counts one cycle later.)
+  // ---- conditions (D) ---------------------------------------------------------------------------
+  // They depend on the message, the lookup and the directory word only, so with `Pipelined`
+  // they are registered into X; without, they are the wires. (A CSR change then counts one
+  // cycle later.)
   typedef struct packed {
     logic [NumAgents-1:0] c_bit;       // the requester's bit (none if out of range)
     logic                 c_ret_e;     // the line's region returns RdS exclusive
@@ -582,86 +571,60 @@ module cni_home_agent #(
     logic [NumAgents-1:0] sh;
     logic [1:0]           st;
     logic                 src_ok, need_entry, snp_data, wbp_add;
+    logic [OpW-1:0]       op;
+    op              = m_d.hdr.op;
     sh              = dir_x[NumAgents-1:0];
     st              = dir_x[NumAgents +: 2];
-    src_ok          = {1'b0, c_src} < 5'(NumAgents);
-    hn.c_bit        = src_ok ? NumAgents'(1) << c_src : '0;
-    hn.c_ret_e      = cfg_ret_excl_i[cur_region_q];
-    hn.c_addr_ok    = cur_inrange_q && cur_hdr_q.dst == agent_id_i && src_ok;
-    hn.c_ent_ok     = ent_match_q && cur_inrange_q && ((ent_pend_q & hn.c_bit) != '0);
+    src_ok          = {1'b0, m_d.hdr.src} < (AgW + 1)'(NumAgents);
+    hn.c_bit        = src_ok ? NumAgents'(1) << m_d.hdr.src : '0;
+    hn.c_ret_e      = cfg_ret_excl_i[lk_d.region];
+    hn.c_addr_ok    = lk_d.inrange && m_d.hdr.dst == agent_id_i && src_ok;
+    hn.c_ent_ok     = lk_d.ent_match && lk_d.inrange && ((lk_d.ent_pend & hn.c_bit) != '0);
     need_entry      = dir_x[NumAgents + 2] ||
                       (st == DIR_X && sh != hn.c_bit) ||
-                      (c_op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
-    hn.c_busy       = hit_any_q || (!room_q && need_entry);
-    hn.c_wb_race    = hit_any_q && ((hit_pend_q | hit_wbp_q) & hn.c_bit) != '0 &&
-                      hit_kind_q != K_PARK;
-    hn.c_rec_wait   = hit_any_q || !free_any_q;
-    hn.rel_bit      = NumAgents'(1) << park_src_q;
-    hn.rel_shared   = park_op_q == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
+                      (op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
+    hn.c_busy       = lk_d.hit_any || (!lk_d.room && need_entry);
+    hn.c_wb_race    = lk_d.hit_any && ((lk_d.hit_pend | lk_d.hit_wbp) & hn.c_bit) != '0 &&
+                      lk_d.hit_kind != K_PARK;
+    hn.c_rec_wait   = lk_d.hit_any || !lk_d.free_any;
+    hn.rel_bit      = NumAgents'(1) << lk_d.park_src;
+    hn.rel_shared   = lk_d.park_op == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
     hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
     hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
-    snp_data        = c_op == cni_coh_pkg::OP_SNP_DATA;
-    wbp_add         = !snp_data && cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
-                      (ent_wbgot_q & hn.c_bit) == '0;
-    hn.rsp_op_ok    = c_op == cni_coh_pkg::OP_SNP_ACK || snp_data;
-    hn.rsp_len_ok   = cur_hdr_q.len == (snp_data ? LEN_LINE : 8'd0);
-    hn.snp_more     = (ent_pend_q & ~hn.c_bit) != '0 || ent_wbp_q != '0 ||
+    snp_data        = op == cni_coh_pkg::OP_SNP_DATA;
+    wbp_add         = !snp_data && m_d.hdr.flags[cni_coh_pkg::FLAG_WBP] &&
+                      (lk_d.ent_wbgot & hn.c_bit) == '0;
+    hn.rsp_op_ok    = op == cni_coh_pkg::OP_SNP_ACK || snp_data;
+    hn.rsp_len_ok   = m_d.hdr.len == (snp_data ? LEN_LINE : 8'd0);
+    hn.snp_more     = (lk_d.ent_pend & ~hn.c_bit) != '0 || lk_d.ent_wbp != '0 ||
                       (wbp_add && hn.c_bit != '0);
-    hn.req_op_ok    = c_op == cni_coh_pkg::OP_RDS || c_op == cni_coh_pkg::OP_RDX ||
-                      c_op == cni_coh_pkg::OP_UPG || c_op == cni_coh_pkg::OP_WB;
-    hn.req_len_ok   = cur_hdr_q.len == ((c_op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
-    hn.wb_more      = hit_pend_q != '0 || (hit_wbp_q & ~hn.c_bit) != '0;
+    hn.req_op_ok    = op == cni_coh_pkg::OP_RDS || op == cni_coh_pkg::OP_RDX ||
+                      op == cni_coh_pkg::OP_UPG || op == cni_coh_pkg::OP_WB;
+    hn.req_len_ok   = m_d.hdr.len == ((op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
+    hn.wb_more      = lk_d.hit_pend != '0 || (lk_d.hit_wbp & ~hn.c_bit) != '0;
     hn.wb_owner     = st == DIR_X && sh == hn.c_bit;
-    hn.fwd_op_ok    = c_op == cni_coh_pkg::OP_FWD_INV || c_op == cni_coh_pkg::OP_FWD_DOWN ||
-                      c_op == cni_coh_pkg::OP_FWD_DNO;
-    hn.dat_op_ok    = c_op == cni_coh_pkg::OP_DATA_S || c_op == cni_coh_pkg::OP_DATA_E ||
-                      c_op == cni_coh_pkg::OP_DATA_M;
+    hn.fwd_op_ok    = op == cni_coh_pkg::OP_FWD_INV || op == cni_coh_pkg::OP_FWD_DOWN ||
+                      op == cni_coh_pkg::OP_FWD_DNO;
+    hn.dat_op_ok    = op == cni_coh_pkg::OP_DATA_S || op == cni_coh_pkg::OP_DATA_E ||
+                      op == cni_coh_pkg::OP_DATA_M;
     hn.rec_none     = st == DIR_I || sh == '0;
     hn.x_other      = st == DIR_X && sh != hn.c_bit;
     hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
-    hn.upg_sh       = c_op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
+    hn.upg_sh       = op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
   end
-  if (Pipelined != 0) begin : g_hlp_reg
-    hlp_t h_q;
-    always_ff @(posedge clk_i) if (state_q == StDir) h_q <= hn;
-    assign hl = h_q;
-  end else begin : g_hlp_direct
-    assign hl = hn;
-  end
-  wire [NumAgents-1:0] c_bit        = hl.c_bit;
-  wire                 c_ret_e      = hl.c_ret_e;
-  wire                 c_addr_ok    = hl.c_addr_ok;
-  wire                 c_ent_ok     = hl.c_ent_ok;
-  wire                 c_busy       = hl.c_busy;
-  wire                 c_wb_race    = hl.c_wb_race;
-  wire                 c_rec_wait   = hl.c_rec_wait;
-  wire [NumAgents-1:0] rel_bit      = hl.rel_bit;
-  wire                 rel_shared   = hl.rel_shared;
-  wire [NumAgents-1:0] rel_others   = hl.rel_others;
-  wire                 rel_snoop    = hl.rel_snoop;
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .en_i(adv), .d_i(hn), .q_o(hl));
+  /* verilator lint_off UNUSEDSIGNAL */
+  hlp_t hb;  // (B builds the record from some of the conditions)
+  /* verilator lint_on UNUSEDSIGNAL */
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .en_i(adv), .d_i(hl), .q_o(hb));
 
-  // Header for an answer to the current message.
-  // (returns the packed bits: the pinned Yosys subset has no typedef return types)
-  function automatic logic [cni_coh_pkg::HDR_W-1:0] answer(
-      input logic [4:0] op, input logic [3:0] self, input logic [3:0] to,
-      input logic [7:0] tag, input logic [47:0] addr, input logic [7:0] ln);
-    cni_coh_pkg::hdr_t h;
-    h      = '0;
-    h.op   = op;
-    h.src  = self;
-    h.dst  = to;
-    h.tag  = tag;
-    h.addr = addr;
-    h.len  = ln;
-    answer = h;
-  endfunction
-
+  // ---- which row (X) ----------------------------------------------------------------------------
   // The decision is made in two parts. The first finds which row of the state tables
   // (docs/endpoint.md) the message falls in: a small code (`row_e`) and the counters it pulses.
   // The second builds that row's answer (the `dec_t` record) from the code and the registers.
-  // Without `Pipelined` both are wires of StExec; with it, the row is registered in StExec and
-  // the record built and registered in StBuild, so no condition drives the wide fields of the
-  // record directly (each condition had hundreds of loads: routing, not logic, set the clock).
+  // Without `Pipelined` both are wires; with it, the row is registered into B and the record
+  // built there and registered into C, so no condition drives the wide fields of the record
+  // directly (each condition had hundreds of loads: routing, not logic, set the clock).
   typedef enum logic [4:0] {
     R_NONE,         // nothing (dropped with an error count; a stale timeout; DAT in)
     R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the line stays armed)
@@ -678,7 +641,7 @@ module cni_home_agent #(
     R_REQ_ERROR,    // request: Error answer (the counters say why)
     R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
     R_WB_RACE_EVT,  //   completing a RECALL: event
-    R_WB_RACE_GNT,  //   completing a SNOOP: deferred grant (StGrant)
+    R_WB_RACE_GNT,  //   completing a SNOOP: WbAck and the requester's grant together
     R_WB_OWNER,     // write-back from the owner: memory, dir -> I, WbAck
     R_RETRY,        // request retried: line busy or no entry free
     R_PARK,         // request on an armed line: parked (PARK entry, TRIGGER)
@@ -690,28 +653,15 @@ module cni_home_agent #(
     R_UPG_ACK       // Upg from a sharer with no other holder: UpgAck, dir -> X{R}
   } row_e;
 
-  // Entry updates of a snoop answer (tag = entry) and of a racing write-back (the hit entry).
-  wire                 c_snp_data = c_op == cni_coh_pkg::OP_SNP_DATA;
-  wire [NumAgents-1:0] snp_pend   = ent_pend_q & ~c_bit;
-  wire [NumAgents-1:0] snp_wbp    = (!c_snp_data && cur_hdr_q.flags[cni_coh_pkg::FLAG_WBP] &&
-                                     (ent_wbgot_q & c_bit) == '0) ? ent_wbp_q | c_bit
-                                                                  : ent_wbp_q;
-  wire [NumAgents-1:0] wb_wbp     = hit_wbp_q & ~c_bit;
-  wire [NumAgents-1:0] wb_wbgot   = ((hit_wbp_q & c_bit) != '0) ? hit_wbgot_q
-                                                                : hit_wbgot_q | c_bit;
-  // Grants of a request: UpgAck for an Upg from a sharer, else DataE.
-  wire [4:0]           c_xgrant   = hl.upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
-
-  // ---- which row (StExec) ----
+  wire [OpW-1:0] x_op = m_x.hdr.op;
   row_e              r_row;
   logic [NumCnt-1:0] r_cnt;
   always_comb begin
     r_row = R_NONE;
     r_cnt = '0;
-    unique case (cur_src_q)
+    unique case (m_x.src)
       SRC_TMO: begin
-        if (tt_valid_q[cur_tmo_ent_q] && tt_kind_q[cur_tmo_ent_q] == K_PARK &&
-            tt_tmo_q[cur_tmo_ent_q]) begin
+        if (tt_valid_q[m_x.tmo_ent] && tt_kind_q[m_x.tmo_ent] == K_PARK && tt_tmo_q[m_x.tmo_ent]) begin
           r_row = R_TMO_RETRY;
           r_cnt[CNT_RETRY_TMO] = 1'b1;
         end
@@ -721,32 +671,32 @@ module cni_home_agent #(
       SRC_RSP: begin
         if (!hl.rsp_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!c_addr_ok) begin
+        end else if (!hl.c_addr_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
         end else if (!hl.rsp_len_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (!c_ent_ok) begin
+        end else if (!hl.c_ent_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
         end else if (hl.snp_more) begin
           r_row = R_SNP_UPD;
         end else begin
-          r_row = (ent_kind_q == K_RECALL) ? R_SNP_EVT : R_SNP_GRANT;
+          r_row = (lk_x.ent_kind == K_RECALL) ? R_SNP_EVT : R_SNP_GRANT;
         end
       end
 
       // engine commands
       SRC_CMD: begin
-        unique case (cur_cmd_q)
+        unique case (m_x.cmd)
           cni_coh_pkg::CMD_ARM, cni_coh_pkg::CMD_DISARM: r_row = R_SET_ARM;
           cni_coh_pkg::CMD_RELEASE: begin
             r_row = R_SET_ARM;
-            if (park_hit_q) begin
-              r_row = rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
+            if (lk_x.park_hit) begin
+              r_row = hl.rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
               r_cnt[CNT_RELEASED] = 1'b1;
             end
           end
           default: begin  // CMD_RECALL
-            if (c_rec_wait) begin
+            if (hl.c_rec_wait) begin
               r_row = R_REC_WAIT;
             end else begin
               r_row = hl.rec_none ? R_REC_DONE : R_REC_SNOOP;
@@ -778,34 +728,34 @@ module cni_home_agent #(
         r_row = R_REQ_ERROR;
         if (!hl.req_op_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!c_addr_ok) begin
+        end else if (!hl.c_addr_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
         end else if (!hl.req_len_ok) begin
           r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (c_op == cni_coh_pkg::OP_WB) begin
+        end else if (x_op == cni_coh_pkg::OP_WB) begin
           r_cnt[CNT_WB] = 1'b1;
-          if (c_wb_race) begin
+          if (hl.c_wb_race) begin
             if (hl.wb_more) r_row = R_WB_RACE;
-            else r_row = (hit_kind_q == K_RECALL) ? R_WB_RACE_EVT : R_WB_RACE_GNT;
+            else r_row = (lk_x.hit_kind == K_RECALL) ? R_WB_RACE_EVT : R_WB_RACE_GNT;
           end else if (hl.wb_owner) begin
             r_row = R_WB_OWNER;
           end else begin
             r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
           end
         end else begin
-          r_cnt[CNT_RDS] = (c_op == cni_coh_pkg::OP_RDS);
-          r_cnt[CNT_RDX] = (c_op == cni_coh_pkg::OP_RDX);
-          r_cnt[CNT_UPG] = (c_op == cni_coh_pkg::OP_UPG);
-          if (c_busy) begin
+          r_cnt[CNT_RDS] = (x_op == cni_coh_pkg::OP_RDS);
+          r_cnt[CNT_RDX] = (x_op == cni_coh_pkg::OP_RDX);
+          r_cnt[CNT_UPG] = (x_op == cni_coh_pkg::OP_UPG);
+          if (hl.c_busy) begin
             r_row = R_RETRY;
             r_cnt[CNT_RETRY_BUSY] = 1'b1;
-          end else if (d_armed) begin
+          end else if (dir_xx[NumAgents + 2]) begin
             r_row = R_PARK;   // delayed response: park until the engine releases the line
             r_cnt[CNT_PARKED] = 1'b1;
-          end else if (c_op == cni_coh_pkg::OP_RDS) begin
-            if (d_state == DIR_S) r_row = R_GRANT_S_ADD;
+          end else if (x_op == cni_coh_pkg::OP_RDS) begin
+            if (dir_xx[NumAgents +: 2] == DIR_S) r_row = R_GRANT_S_ADD;
             else if (hl.x_other) r_row = R_SNOOP_DOWN;
-            else r_row = c_ret_e ? R_GRANT_E : R_GRANT_S;
+            else r_row = hl.c_ret_e ? R_GRANT_E : R_GRANT_S;
           end else if (hl.others) begin
             r_row = R_SNOOP_INV;
           end else begin
@@ -816,97 +766,126 @@ module cni_home_agent #(
     endcase
   end
 
-  // The row the record is built from: registered in StExec with `Pipelined`.
   row_e              b_row;
   logic [NumCnt-1:0] b_cnt;
-  if (Pipelined != 0) begin : g_row_reg
-    row_e              row_q;
-    logic [NumCnt-1:0] cnt_q;
-    always_ff @(posedge clk_i) begin
-      if (state_q == StExec) begin
-        row_q <= r_row;
-        cnt_q <= r_cnt;
-      end
-    end
-    assign b_row = row_q;
-    assign b_cnt = cnt_q;
-  end else begin : g_row_direct
-    assign b_row = r_row;
-    assign b_cnt = r_cnt;
-  end
+  cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .en_i(adv), .d_i(r_row), .q_o(b_row));
+  cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
 
-  // ---- the row's answer (StExec, or StBuild when Pipelined) ----
+  // ---- the row's answer (B) ---------------------------------------------------------------------
+  // Header for an answer (returns the packed bits: the pinned Yosys subset has no typedef
+  // return types).
+  function automatic logic [cni_coh_pkg::HDR_W-1:0] answer(
+      input logic [OpW-1:0] op, input logic [AgW-1:0] self, input logic [AgW-1:0] to,
+      input logic [TagW-1:0] tag, input logic [47:0] addr, input logic [7:0] ln);
+    cni_coh_pkg::hdr_t h;
+    h      = '0;
+    h.op   = op;
+    h.src  = self;
+    h.dst  = to;
+    h.tag  = tag;
+    h.addr = addr;
+    h.len  = ln;
+    answer = h;
+  endfunction
+
+  // Decision record: built in B from the row; applied in C when its output channels take it.
+  typedef struct packed {
+    logic                 out_rsp, out_dat;  // an answer on RSP / on DAT (both: WbAck + grant)
+    cni_coh_pkg::hdr_t    rsp_hdr, dat_hdr;
+    logic                 data_msg; // DAT data: the message's (SnpData, WB), else the memory's
+    logic                 pop, stall_cmd, mem_we, dir_we;
+    logic [DirW-1:0]      dir_wd;
+    logic                 alloc;
+    logic [TtW-1:0]       alloc_idx;
+    logic [1:0]           alloc_kind;
+    logic [NumAgents-1:0] alloc_pend;
+    logic [OpW-1:0]       alloc_grant;
+    logic                 alloc_evt;
+    logic                 upd;
+    logic [TtW-1:0]       upd_idx;
+    logic [NumAgents-1:0] upd_pend, upd_wbp, upd_wbgot;
+    logic                 upd_evt;
+    logic                 free;
+    logic [TtW-1:0]       free_idx;
+    logic                 conv;     // the PARK entry at conv_idx becomes a SNOOP transaction
+    logic [TtW-1:0]       conv_idx;
+    logic [NumAgents-1:0] conv_pend;
+    logic [OpW-1:0]       conv_grant;
+    logic [NumCnt-1:0]    cnt;
+    logic                 snp;      // snoops to send: a job for the snoop sequencer
+    logic [NumAgents-1:0] snp_vec;
+    logic [OpW-1:0]       snp_op;
+    logic [TtW-1:0]       snp_ent;
+  } dec_t;
+  dec_t x, e;     // the decision being built; the decision being applied
+
+  wire [AgW-1:0]       c_src   = m_b.hdr.src;
+  wire [TagW-1:0]      c_tag   = m_b.hdr.tag;
+  wire [47:0]          c_addr  = m_b.hdr.addr;
+  wire [TtW-1:0]       c_ent   = m_b.hdr.tag[TtW-1:0];
+  wire [NumAgents-1:0] c_bit   = hb.c_bit;
+  wire [NumAgents-1:0] d_sharers = dir_b[NumAgents-1:0];
+  wire                 d_armed   = dir_b[NumAgents + 2];
+
+  // Entry updates of a snoop answer (tag = entry) and of a racing write-back (the hit entry).
+  wire                 c_snp_data = m_b.hdr.op == cni_coh_pkg::OP_SNP_DATA;
+  wire [NumAgents-1:0] snp_pend   = lk_b.ent_pend & ~c_bit;
+  wire [NumAgents-1:0] snp_wbp    = (!c_snp_data && m_b.hdr.flags[cni_coh_pkg::FLAG_WBP] &&
+                                     (lk_b.ent_wbgot & c_bit) == '0) ? lk_b.ent_wbp | c_bit
+                                                                     : lk_b.ent_wbp;
+  wire [NumAgents-1:0] wb_wbp     = lk_b.hit_wbp & ~c_bit;
+  wire [NumAgents-1:0] wb_wbgot   = ((lk_b.hit_wbp & c_bit) != '0) ? lk_b.hit_wbgot
+                                                                   : lk_b.hit_wbgot | c_bit;
+  // Grants of a request: UpgAck for an Upg from a sharer, else DataE.
+  wire [OpW-1:0]       c_xgrant   = hb.upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
+
   always_comb begin
-    x.out         = O_NONE;
-    x.hdr         = '0;
-    x.data_msg    = 1'b0;
-    x.pop         = cur_src_q != SRC_TMO;
-    x.stall_cmd   = 1'b0;
-    x.mem_we      = 1'b0;
-    x.dir_we      = 1'b0;
-    x.dir_wd      = dir_x;
-    x.alloc       = 1'b0;
+    x             = '0;
+    x.dir_wd      = dir_b;
+    x.pop         = m_b.src != SRC_TMO;
     x.alloc_kind  = K_SNOOP;
-    x.alloc_pend  = '0;
-    x.alloc_grant = '0;
-    x.alloc_evt   = 1'b0;
-    x.upd         = 1'b0;
+    x.alloc_idx   = lk_b.free_idx;
     x.upd_idx     = c_ent;
-    x.upd_pend    = '0;
-    x.upd_wbp     = '0;
-    x.upd_wbgot   = '0;
-    x.upd_evt     = 1'b0;
-    x.free        = 1'b0;
     x.free_idx    = c_ent;
-    x.conv        = 1'b0;
-    x.conv_pend   = '0;
-    x.conv_grant  = '0;
+    x.conv_idx    = lk_b.park_idx;
+    x.snp_ent     = lk_b.free_idx;
     x.cnt         = b_cnt;
-    x.next        = StIdle;
-    x.snp_vec     = snp_vec_q;
-    x.snp_op      = snp_op_q;
-    x.snp_ent     = snp_ent_q;
-    x.gnt_ent     = gnt_ent_q;
-    if (cur_src_q == SRC_REQ) begin
-      x.hdr = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-    end
+    x.rsp_hdr     = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
 
     unique case (b_row)
       R_TMO_RETRY: begin
-        x.out      = O_RSP;
-        x.hdr      = '0;
-        x.hdr.op   = cni_coh_pkg::OP_RETRY;
-        x.hdr.src  = agent_id_i;
-        x.hdr.dst  = tt_src_q[cur_tmo_ent_q];
-        x.hdr.tag  = tt_tag_q[cur_tmo_ent_q];
-        x.hdr.addr = line_addr(tt_line_q[cur_tmo_ent_q]);
+        x.out_rsp  = 1'b1;
+        x.rsp_hdr  = answer(cni_coh_pkg::OP_RETRY, agent_id_i, tt_src_q[m_b.tmo_ent],
+                            tt_tag_q[m_b.tmo_ent], line_addr(tt_line_q[m_b.tmo_ent]), 8'd0);
         x.free     = 1'b1;
-        x.free_idx = cur_tmo_ent_q;
+        x.free_idx = m_b.tmo_ent;
       end
 
       R_SNP_UPD, R_SNP_EVT, R_SNP_GRANT: begin
         x.upd       = b_row != R_SNP_GRANT;
         x.upd_pend  = snp_pend;
-        x.upd_wbgot = ent_wbgot_q;
+        x.upd_wbgot = lk_b.ent_wbgot;
         x.upd_wbp   = snp_wbp;
         x.upd_evt   = b_row == R_SNP_EVT;
         x.mem_we    = c_snp_data;
         x.data_msg  = c_snp_data;
         if (b_row == R_SNP_GRANT) begin  // the SNOOP is complete: grant the requester
-          x.free     = 1'b1;
-          x.out      = (ent_grant_q == cni_coh_pkg::OP_UPG_ACK) ? O_RSP : O_DAT;
-          x.hdr.op   = ent_grant_q;
-          x.hdr.src  = agent_id_i;
-          x.hdr.dst  = ent_src_q;
-          x.hdr.tag  = ent_tag_q;
-          x.hdr.addr = cur_hdr_q.addr;
-          x.hdr.len  = (x.out == O_DAT) ? LEN_LINE : 8'd0;
+          x.free = 1'b1;
+          if (lk_b.ent_grant == cni_coh_pkg::OP_UPG_ACK) begin
+            x.out_rsp = 1'b1;
+            x.rsp_hdr = answer(lk_b.ent_grant, agent_id_i, lk_b.ent_src, lk_b.ent_tag, c_addr,
+                               8'd0);
+          end else begin
+            x.out_dat = 1'b1;
+            x.dat_hdr = answer(lk_b.ent_grant, agent_id_i, lk_b.ent_src, lk_b.ent_tag, c_addr,
+                               LEN_LINE);
+          end
         end
       end
 
       R_SET_ARM: begin
         x.dir_we = 1'b1;
-        x.dir_wd = {cur_cmd_q == cni_coh_pkg::CMD_ARM, dir_x[DirW-2:0]};
+        x.dir_wd = {m_b.cmd == cni_coh_pkg::CMD_ARM, dir_b[DirW-2:0]};
       end
 
       // The parked request is answered as if it arrived now on the unarmed line: hosts the
@@ -914,25 +893,23 @@ module cni_home_agent #(
       // the ARM) are snooped first; the PARK entry becomes the SNOOP.
       R_REL_GRANT, R_REL_SNOOP: begin
         x.dir_we = 1'b1;
-        x.dir_wd = rel_shared ? {1'b0, DIR_S, rel_others | rel_bit} : {1'b0, DIR_X, rel_bit};
+        x.dir_wd = hb.rel_shared ? {1'b0, DIR_S, hb.rel_others | hb.rel_bit}
+                                 : {1'b0, DIR_X, hb.rel_bit};
         if (b_row == R_REL_SNOOP) begin
           x.conv       = 1'b1;
-          x.conv_pend  = rel_others;
-          x.conv_grant = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-          x.snp_vec    = rel_others;
-          x.snp_op     = rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
-          x.snp_ent    = park_idx_q;
-          x.next       = StSnoop;
+          x.conv_pend  = hb.rel_others;
+          x.conv_grant = hb.rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
+          x.snp        = 1'b1;
+          x.snp_vec    = hb.rel_others;
+          x.snp_op     = hb.rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
+          x.snp_ent    = lk_b.park_idx;
         end else begin
           x.free     = 1'b1;
-          x.free_idx = park_idx_q;
-          x.out      = O_DAT;
-          x.hdr.op   = rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-          x.hdr.src  = agent_id_i;
-          x.hdr.dst  = park_src_q;
-          x.hdr.tag  = park_tag_q;
-          x.hdr.addr = line_addr(cur_line_q);
-          x.hdr.len  = LEN_LINE;
+          x.free_idx = lk_b.park_idx;
+          x.out_dat  = 1'b1;
+          x.dat_hdr  = answer(hb.rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E,
+                              agent_id_i, lk_b.park_src, lk_b.park_tag, line_addr(m_b.line),
+                              LEN_LINE);
         end
       end
 
@@ -950,59 +927,64 @@ module cni_home_agent #(
           x.alloc_evt = 1'b1;
         end else begin
           x.alloc_pend = d_sharers;
+          x.snp        = 1'b1;
           x.snp_vec    = d_sharers;
           x.snp_op     = cni_coh_pkg::OP_FWD_INV;
-          x.snp_ent    = free_idx_q;
-          x.next       = StSnoop;
         end
       end
 
       R_FWD_ACK: begin
-        x.out = O_RSP;
-        x.hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.out_rsp = 1'b1;
+        x.rsp_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
       end
 
-      R_REQ_ERROR, R_PARK: begin
-        x.out = (b_row == R_PARK) ? O_NONE : O_RSP;
-        if (b_row == R_PARK) begin
-          x.alloc      = 1'b1;
-          x.alloc_kind = K_PARK;
-          x.alloc_evt  = 1'b1;
-        end
+      R_REQ_ERROR: x.out_rsp = 1'b1;
+
+      R_PARK: begin
+        x.alloc      = 1'b1;
+        x.alloc_kind = K_PARK;
+        x.alloc_evt  = 1'b1;
       end
 
       R_WB_RACE, R_WB_RACE_EVT, R_WB_RACE_GNT, R_WB_OWNER: begin
-        x.out      = O_RSP;
-        x.hdr      = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.out_rsp  = 1'b1;
+        x.rsp_hdr  = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
         x.mem_we   = 1'b1;
         x.data_msg = 1'b1;
         if (b_row == R_WB_OWNER) begin
           x.dir_we = 1'b1;
           x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+        end else if (b_row == R_WB_RACE_GNT) begin
+          // The write-back completes the SNOOP: the requester's grant leaves with its data
+          // beside the WbAck. The grant carries the line; an UpgAck (only a write-back from an
+          // agent the directory named as a sharer, a protocol violation, gets here with one)
+          // becomes DataE, which a requester in SM also takes.
+          x.free     = 1'b1;
+          x.free_idx = lk_b.hit_idx;
+          x.out_dat  = 1'b1;
+          x.dat_hdr  = answer((lk_b.hit_grant == cni_coh_pkg::OP_UPG_ACK) ?
+                              cni_coh_pkg::OP_DATA_E : lk_b.hit_grant, agent_id_i,
+                              lk_b.hit_src, lk_b.hit_tag, c_addr, LEN_LINE);
         end else begin  // absorbed into the transaction
           x.upd       = 1'b1;
-          x.upd_idx   = hit_idx_q;
-          x.upd_pend  = hit_pend_q;
+          x.upd_idx   = lk_b.hit_idx;
+          x.upd_pend  = lk_b.hit_pend;
           x.upd_wbp   = wb_wbp;
           x.upd_wbgot = wb_wbgot;
           x.upd_evt   = b_row == R_WB_RACE_EVT;
-          if (b_row == R_WB_RACE_GNT) begin
-            x.gnt_ent = hit_idx_q;
-            x.next    = StGrant;
-          end
         end
       end
 
       R_RETRY: begin
-        x.out = O_RSP;
-        x.hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.out_rsp = 1'b1;
+        x.rsp_hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
       end
 
       R_GRANT_E, R_GRANT_S, R_GRANT_S_ADD: begin
-        x.out    = O_DAT;
-        x.hdr    = answer((b_row == R_GRANT_E) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_S,
-                          agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
-        x.dir_we = 1'b1;
+        x.out_dat = 1'b1;
+        x.dat_hdr = answer((b_row == R_GRANT_E) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_S,
+                           agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
+        x.dir_we  = 1'b1;
         unique case (b_row)
           R_GRANT_E: x.dir_wd = {1'b0, DIR_X, c_bit};
           R_GRANT_S: x.dir_wd = {1'b0, DIR_S, c_bit};
@@ -1011,10 +993,9 @@ module cni_home_agent #(
       end
 
       R_SNOOP_DOWN, R_SNOOP_INV: begin
-        x.alloc   = 1'b1;
-        x.dir_we  = 1'b1;
-        x.snp_ent = free_idx_q;
-        x.next    = StSnoop;
+        x.alloc  = 1'b1;
+        x.dir_we = 1'b1;
+        x.snp    = 1'b1;
         if (b_row == R_SNOOP_DOWN) begin
           x.alloc_pend  = d_sharers;
           x.alloc_grant = cni_coh_pkg::OP_DATA_S;
@@ -1031,266 +1012,211 @@ module cni_home_agent #(
       end
 
       R_UPG_ACK: begin
-        x.out    = O_RSP;
-        x.hdr    = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-        x.dir_we = 1'b1;
-        x.dir_wd = {1'b0, DIR_X, c_bit};
+        x.out_rsp = 1'b1;
+        x.rsp_hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
+        x.dir_we  = 1'b1;
+        x.dir_wd  = {1'b0, DIR_X, c_bit};
       end
 
       default: ;  // R_NONE
     endcase
   end
 
-  // ---- the decision applied (StExec, or StCommit when Pipelined) -------------------------------
-  localparam state_e StApply = (Pipelined != 0) ? StCommit : StExec;
-  if (Pipelined != 0) begin : g_dec_reg
-    dec_t dec_q;
-    always_ff @(posedge clk_i) if (state_q == StBuild) dec_q <= x;
-    assign e = dec_q;
-  end else begin : g_dec_direct
-    assign e = x;
-  end
+  // ---- the decision applied (C) -----------------------------------------------------------------
+  cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .en_i(adv), .d_i(x), .q_o(e));
+  assign e_mem_we    = e.mem_we;
+  assign e_alloc_idx = e.alloc_idx;
+
+  // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
+  // sequencer, which a job bypasses when both are empty
+  logic snp_busy_q, snp_fire, snp_last, job_valid, job_take;
+  logic [NumAgents-1:0] snp_vec_q;
+  logic [OpW-1:0]       snp_op_q;
+  logic [TtW-1:0]       snp_ent_q;
+  logic [NumAgents+OpW+TtW-1:0] job_out;
+  wire  job_push = v_c && e.snp && e_commit;
+  wire  job_direct = job_push && !snp_busy_q && !job_valid;
+  logic job_room;
+  cni_fifo #(.Width(NumAgents + OpW + TtW), .Depth(TtEntries)) u_jobs (
+    .clk_i, .rst_ni,
+    .in_valid_i  (job_push && !job_direct),
+    .in_ready_o  (job_room),
+    .in_data_i   ({e.snp_vec, e.snp_op, e.snp_ent}),
+    .out_valid_o (job_valid),
+    .out_ready_i (job_take),
+    .out_data_o  (job_out),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o     ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+  assign snp_last = (snp_vec_q & (snp_vec_q - 1'b1)) == '0;  // one snoop left to send
+  assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
+  assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last));
 
   always_comb begin
-    unique case (e.out)
-      O_RSP:   e_commit = orsp_ready_i;
-      O_DAT:   e_commit = odat_ready_i;
+    unique case ({e.out_rsp, e.out_dat})
+      2'b10:   e_commit = orsp_ready_i;
+      2'b01:   e_commit = odat_ready_i;
+      2'b11:   e_commit = orsp_ready_i && odat_ready_i;
       default: e_commit = 1'b1;
     endcase
+    if (e.snp && !job_room) e_commit = 1'b0;
   end
 
-  // ---- state machine ------------------------------------------------------------------------
-  wire snp_last = (snp_vec_q & (snp_vec_q - 1'b1)) == '0;  // one snoop left to send
-  wire snp_fire = ofwd_ready_i && !ofwd_hold_i;             // a snoop leaves this cycle
-  always_comb begin
-    state_d = state_q;
-    unique case (state_q)
-      StInit:  if (init_q == LineIdxW'(NumLines - 1)) state_d = StIdle;
-      StIdle:  if (sel_any) state_d = (Pipelined != 0) ? StRead : StExec;
-      StRead:  state_d = StDir;
-      StDir:   state_d = StExec;
-      StExec:  if (Pipelined != 0) state_d = StBuild;
-               else if (e_commit) state_d = state_e'(e.next);
-      StBuild: state_d = StCommit;
-      StCommit: if (e_commit) state_d = state_e'(e.next);
-      StSnoop: if (snp_fire && snp_last) state_d = StIdle;
-      StGrant: if (gnt_ready) state_d = StIdle;
-      default: state_d = StIdle;
-    endcase
-  end
+  wire apply = v_c && e_commit;
 
-  assign init_done_o = (state_q != StInit);
+  // Input handshakes: link messages when taken, a command when applied.
+  assign rsp_ready_o = take && take_rsp;
+  assign fwd_ready_o = take && take_fwd;
+  assign dat_ready_o = take && take_dat;
+  assign req_ready_o = take && take_req;
+  assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
 
-  // Input handshakes: a message is consumed when its decision commits.
-  wire exec_fire = (state_q == StApply) && e_commit && e.pop;
-  assign rsp_ready_o = exec_fire && cur_src_q == SRC_RSP;
-  assign cmd_ready_o = exec_fire && cur_src_q == SRC_CMD;
-  assign fwd_ready_o = exec_fire && cur_src_q == SRC_FWD;
-  assign dat_ready_o = exec_fire && cur_src_q == SRC_DAT;
-  assign req_ready_o = exec_fire && cur_src_q == SRC_REQ;
+  // The message being applied (the formal checks probe it).
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [2:0] cur_src_q = m_c.src;
+  /* verilator lint_on UNUSEDSIGNAL */
 
-  // Outputs.
-  wire [3:0] snp_dst   = lowest(snp_vec_q);
-  wire       gnt_upg   = gnt_upg_q;
-  wire       gnt_ready = gnt_upg ? orsp_ready_i : odat_ready_i;
-  always_comb begin
-    ofwd_valid_o = 1'b0;
-    orsp_valid_o = 1'b0;
-    odat_valid_o = 1'b0;
-    ofwd_hdr_o   = e.hdr;
-    orsp_hdr_o   = e.hdr;
-    odat_hdr_o   = e.hdr;
-    odat_data_o  = e_data;
-    unique case (state_q)
-      StApply: begin
-        orsp_valid_o = (e.out == O_RSP);
-        odat_valid_o = (e.out == O_DAT);
-      end
-      StSnoop: begin
-        ofwd_valid_o    = !ofwd_hold_i;
-        ofwd_hdr_o      = '0;
-        ofwd_hdr_o.op   = snp_op_q;
-        ofwd_hdr_o.src  = agent_id_i;
-        ofwd_hdr_o.dst  = snp_dst;
-        ofwd_hdr_o.tag  = 8'(snp_ent_q);
-        ofwd_hdr_o.addr = line_addr(tt_line_q[snp_ent_q]);
-      end
-      StGrant: begin
-        odat_hdr_o      = '0;
-        odat_hdr_o.op   = tt_grant_q[gnt_ent_q];
-        odat_hdr_o.src  = agent_id_i;
-        odat_hdr_o.dst  = tt_src_q[gnt_ent_q];
-        odat_hdr_o.tag  = tt_tag_q[gnt_ent_q];
-        odat_hdr_o.addr = line_addr(tt_line_q[gnt_ent_q]);
-        odat_data_o     = cur_data_q;
-        orsp_hdr_o      = odat_hdr_o;
-        if (gnt_upg) begin
-          orsp_valid_o = 1'b1;
-        end else begin
-          odat_valid_o   = 1'b1;
-          odat_hdr_o.len = LEN_LINE;
-        end
-      end
-      default: ;
-    endcase
-  end
-
-  // Directory and memory port A. The memory is written only with a message's line (a decision
-  // sets `mem_we` only with `data_msg`) or, in the init sweep, zeros, so its write data comes
-  // from the message register and not through `e_data`'s choice. Its write enable only matters
-  // with the port enabled, and the port reads in one state only, so the enable is "not that
-  // state".
-  //
-  // Pipelined, the memory's port is driven from flip-flops (its enables reach every block RAM
-  // of the line memory, across the device): the read is registered in StIdle for the StRead
-  // cycle (`ma_rd_q`, with the line's range check), the init sweep is a flag (`init_run_q`, the
-  // same cycles as StInit), and a commit's write is registered and done in the next cycle
-  // (`ma_wr_q`). That cycle never reads the port (only StRead does, and never right after a
-  // commit), and it still has the message's data and line: the message register and
-  // `cur_line_q` are loaded at the end of StIdle at the earliest. The write lands one cycle
-  // later than the commit; the next reader is a later message's StRead (two cycles or more
-  // after the commit) or the PIO engine after the event the commit raises, which it sees one
-  // cycle after the commit at the earliest and acts on through its event and request registers.
-  localparam state_e StMemRd = (Pipelined != 0) ? StRead : StIdle;
-  logic ma_rd_q, ma_wr_q, init_run_q;
-  if (Pipelined != 0) begin : g_ma_reg
+  // ---- line-wide data -----------------------------------------------------------------------
+  logic                ma_rd_q, ma_wr_q;  // Pipelined: the memory read in R; a write after C
+  logic [LineIdxW-1:0] ma_wline_q;
+  if (P) begin : g_slots
+    logic [LineBits-1:0] dbuf_q [1 << SlotW];
+    logic [LineBits-1:0] mbuf_q [1 << SlotW];
+    logic [LineBits-1:0] wdata_q;
+    logic                rd_land_q;
+    logic [SlotW-1:0]    rd_slot_q;
+    always_ff @(posedge clk_i) begin
+      dbuf_q[slot_q] <= in_data;
+      if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;
+      wdata_q <= dbuf_q[m_c.slot];
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         ma_rd_q    <= 1'b0;
         ma_wr_q    <= 1'b0;
-        init_run_q <= 1'b1;
+        rd_land_q  <= 1'b0;
+        rd_slot_q  <= '0;
+        ma_wline_q <= '0;
       end else begin
-        ma_rd_q    <= state_q == StIdle && lk_inmem;
-        ma_wr_q    <= state_q == StApply && e_commit && e.mem_we;
-        init_run_q <= state_d == StInit;
+        ma_rd_q    <= take && t_needs_read && 32'(sel_line) < 32'(NumLines);
+        rd_land_q  <= ma_rd_q;
+        rd_slot_q  <= m_r.slot;
+        ma_wr_q    <= apply && e.mem_we;
+        ma_wline_q <= m_c.line;
       end
     end
-    // The flags: the init sweep's flag is StInit, a read comes only in StRead, and a write never
-    // in the same cycle.
-    wire ma_ok = init_run_q == (state_q == StInit) && !(ma_rd_q && ma_wr_q) &&
-                 (!ma_rd_q || state_q == StRead);
-`ifdef SYNTHESIS
-`elsif FORMAL
-    always_comb assert (ma_ok);
-`else
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (ma_ok) else $error("cni_home_agent: a memory port flag disagrees");
-      end
-    end
-`endif
-  end else begin : g_ma_direct
+    assign msg_line = dbuf_q[m_c.slot];
+    assign mem_line = mbuf_q[m_c.slot];
+    assign wr_line  = wdata_q;
+  end else begin : g_direct
+    logic [LineBits-1:0] data_q;
+    always_ff @(posedge clk_i) if (adv) data_q <= in_data;
+    assign msg_line   = data_q;
+    assign mem_line   = mem_rdata_i;
+    assign wr_line    = data_q;
     assign ma_rd_q    = 1'b0;
     assign ma_wr_q    = 1'b0;
-    assign init_run_q = 1'b0;
-    wire unused_lk_inmem = lk_inmem;  // the range check of the pipelined read
+    assign ma_wline_q = '0;
   end
+  wire [LineBits-1:0] e_data = e.data_msg ? msg_line : mem_line;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) slot_q <= '0;
+    else if (take) slot_q <= slot_q + 1'b1;
+  end
+
+  // ---- RAM ports ----------------------------------------------------------------------------
+  // Directory: read at the take, written when a decision is applied or by the init sweep.
+  // Memory, without Pipelined: read at the take, written in the cycle a decision is applied
+  // (the two never meet: `mem_clash`); with it, driven from flip-flops: the read in R
+  // (`ma_rd_q`, registered at the take, with the line's range check), the init sweep's flag,
+  // and a decision's write in the cycle after it is applied (`ma_wr_q`, with the line and the
+  // data registered beside it). A write lands one cycle after its decision: the next reader of
+  // the line is a later message's R (the interlock keeps it behind), or the PIO engine after the
+  // event the decision raises, which it acts on through its event and request registers three
+  // cycles or more later.
   always_comb begin
-    dir_en      = 1'b0;
-    dir_we      = 1'b0;
-    dir_addr    = ram_line;
-    dir_wd      = e.dir_wd;
-    mem_en_o    = 1'b0;
-    mem_we_o    = state_q != StMemRd;
-    mem_addr_o  = ram_line;
-    mem_wdata_o = (state_q == StInit) ? '0 : cur_data_q;
-    unique case (state_q)
-      StInit: begin
-        dir_en   = 1'b1;
-        dir_we   = 1'b1;
-        dir_wd   = '0;
-        mem_en_o = 1'b1;
-      end
-      // reads: with the message's selection, or (Pipelined) the directory with the selection
-      // and the memory from the registered line. Pipelined, a header's line may lie beyond the
-      // RAMs (the address check comes later): the directory word read then is not used, and
-      // the memory is not read.
-      StIdle: begin
-        dir_en   = sel_any;
-        dir_addr = sel_line;
-        if (Pipelined == 0) begin
-          mem_en_o   = sel_any;
-          mem_addr_o = sel_line;
-        end
-      end
-      StApply: begin
-        dir_en   = e_commit && e.dir_we;
-        dir_we   = 1'b1;
-        mem_en_o = e_commit && e.mem_we;
-      end
-      default: ;
-    endcase
-    if (Pipelined != 0) begin
+    dir_re    = take;
+    dir_raddr = sel_line;
+    dir_we    = init_run_q || (apply && e.dir_we);
+    dir_waddr = init_run_q ? init_q : m_c.line;
+    dir_wd    = init_run_q ? '0 : e.dir_wd;
+    if (P) begin
       mem_en_o    = init_run_q || ma_rd_q || ma_wr_q;
       mem_we_o    = !ma_rd_q;
-      mem_wdata_o = init_run_q ? '0 : cur_data_q;
+      mem_addr_o  = init_run_q ? init_q : ma_rd_q ? m_r.line : ma_wline_q;
+      mem_wdata_o = init_run_q ? '0 : wr_line;
+    end else begin
+      mem_en_o    = init_run_q || (apply && e.mem_we) || (take && t_needs_read);
+      mem_we_o    = init_run_q || (apply && e.mem_we);
+      mem_addr_o  = init_run_q ? init_q : mem_we_o ? m_c.line : sel_line;
+      mem_wdata_o = init_run_q ? '0 : wr_line;
     end
+  end
+
+  // ---- outputs --------------------------------------------------------------------------------
+  assign orsp_valid_o = v_c && e.out_rsp && (!e.out_dat || odat_ready_i) &&
+                        (!e.snp || job_room);
+  assign odat_valid_o = v_c && e.out_dat && (!e.out_rsp || orsp_ready_i) &&
+                        (!e.snp || job_room);
+  assign orsp_hdr_o   = e.rsp_hdr;
+  assign odat_hdr_o   = e.dat_hdr;
+  assign odat_data_o  = e_data;
+
+  wire [AgW-1:0] snp_dst = lowest(snp_vec_q);
+  always_comb begin
+    ofwd_valid_o    = snp_busy_q && !ofwd_hold_i;
+    ofwd_hdr_o      = '0;
+    ofwd_hdr_o.op   = snp_op_q;
+    ofwd_hdr_o.src  = agent_id_i;
+    ofwd_hdr_o.dst  = snp_dst;
+    ofwd_hdr_o.tag  = TagW'(snp_ent_q);
+    ofwd_hdr_o.addr = line_addr(tt_line_q[snp_ent_q]);
   end
 
   // Counter pulses: decisions plus one per snoop sent.
   always_comb begin
     cnt_o = '0;
-    if (state_q == StApply && e_commit) cnt_o = e.cnt;
-    if (state_q == StSnoop && snp_fire) cnt_o[CNT_SNOOP] = 1'b1;
+    if (apply) cnt_o = e.cnt;
+    if (snp_fire) cnt_o[CNT_SNOOP] = 1'b1;
   end
+
+  assign init_done_o = !init_run_q;
 
   // ---- registers ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q       <= StInit;
-      init_q        <= '0;
-      cur_src_q     <= SRC_REQ;
-      cur_hdr_q     <= '0;
-      cur_cmd_q     <= '0;
-      cur_line_q    <= '0;
-      cur_inrange_q <= 1'b0;
-      cur_region_q  <= '0;
-      cur_tmo_ent_q <= '0;
-      snp_vec_q     <= '0;
-      snp_op_q      <= '0;
-      snp_ent_q     <= '0;
-      gnt_ent_q     <= '0;
-      gnt_upg_q     <= 1'b0;
-      cmd_defer_q   <= 1'b0;
+      init_run_q  <= 1'b1;
+      init_q      <= '0;
+      cmd_defer_q <= 1'b0;
+      cmd_busy_q  <= 1'b0;
+      snp_busy_q  <= 1'b0;
+      snp_vec_q   <= '0;
+      snp_op_q    <= '0;
+      snp_ent_q   <= '0;
     end else begin
-      state_q <= state_d;
-      if (state_q == StInit) init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
-      if (state_q == StIdle && sel_any) begin
-        cur_src_q     <= sel_src;
-        cur_hdr_q     <= sel_hdr;
-        cur_cmd_q     <= cmd_op_i;
-        cur_tmo_ent_q <= tmo_idx;
-        cur_line_q    <= sel_line;
-        if (Pipelined == 0) cur_inrange_q <= in_range(sel_src, sel_dec[LineIdxW]);
-        // a deferred RECALL gets its turn again once anything else has been looked at
-        if (sel_src != SRC_CMD) cmd_defer_q <= 1'b0;
+      if (init_run_q) begin
+        init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
+        if (init_q == LineIdxW'(NumLines - 1)) init_run_q <= 1'b0;
       end
-      if (lk_load) cur_region_q <= region_of(lk_line);
-      if (Pipelined != 0 && state_q == StRead) begin
-        cur_inrange_q <= in_range(cur_src_q, cur_dec[LineIdxW]);
+      // a deferred RECALL gets its turn again once anything else has been taken
+      if (take && !take_cmd) cmd_defer_q <= 1'b0;
+      if (apply && e.stall_cmd) cmd_defer_q <= 1'b1;
+      if (take && take_cmd) cmd_busy_q <= 1'b1;
+      else if (apply && m_c.src == SRC_CMD) cmd_busy_q <= 1'b0;
+      // snoop sequencer
+      if (job_direct) begin
+        snp_busy_q <= 1'b1;
+        {snp_vec_q, snp_op_q, snp_ent_q} <= {e.snp_vec, e.snp_op, e.snp_ent};
+      end else if (job_take) begin
+        snp_busy_q <= 1'b1;
+        {snp_vec_q, snp_op_q, snp_ent_q} <= job_out;
+      end else if (snp_fire) begin
+        snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
+        if (snp_last) snp_busy_q <= 1'b0;
       end
-      if (state_q == StApply && e.stall_cmd) cmd_defer_q <= 1'b1;
-      if (state_q == StApply && e_commit) begin
-        snp_vec_q <= e.snp_vec;
-        snp_op_q  <= e.snp_op;
-        snp_ent_q <= e.snp_ent;
-        gnt_ent_q <= e.gnt_ent;
-        // the entry's grant was set when it was made (or converted), never at this commit
-        gnt_upg_q <= tt_grant_q[e.gnt_ent] == cni_coh_pkg::OP_UPG_ACK;
-      end
-      if (state_q == StSnoop && snp_fire) snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
     end
-  end
-
-  // Message data is held separately (wide, no reset needed). It is loaded in every StIdle cycle,
-  // not only when a message is taken, and from the response channel whenever that has one: only
-  // a message of the response or the request channel carries data, the response channel goes
-  // before the request channel, and the data is used only after such a message is taken. So
-  // the line-wide register's enable and select need neither the input arbitration nor the
-  // timers.
-  always_ff @(posedge clk_i) begin
-    if (state_q == StIdle) cur_data_q <= rsp_valid_i ? rsp_data_i : req_data_i;
   end
 
   // Transaction table.
@@ -1314,7 +1240,7 @@ module cni_home_agent #(
     end else begin
       for (int k = 0; k < TtEntries; k++) begin
         tt_tmo_q[k] <= tmo_nx[k];
-        if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tmo_vec[k]) begin
+        if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tt_tmo_q[k]) begin
           tt_timer_q[k] <= tt_timer_q[k] + 1'b1;
         end
       end
@@ -1323,20 +1249,20 @@ module cni_home_agent #(
         tt_evt_q[evt_idx] <= 1'b0;
         if (tt_kind_q[evt_idx] == K_RECALL) tt_valid_q[evt_idx] <= 1'b0;
       end
-      if (state_q == StApply && e_commit) begin
+      if (apply) begin
         if (e.alloc) begin
-          tt_valid_q[free_idx_q] <= 1'b1;
-          tt_evt_q[free_idx_q]   <= e.alloc_evt;
-          tt_kind_q[free_idx_q]  <= e.alloc_kind;
-          tt_line_q[free_idx_q]  <= cur_line_q;
-          tt_src_q[free_idx_q]   <= c_src;
-          tt_tag_q[free_idx_q]   <= cur_hdr_q.tag;
-          tt_op_q[free_idx_q]    <= c_op;
-          tt_grant_q[free_idx_q] <= e.alloc_grant;
-          tt_pend_q[free_idx_q]  <= e.alloc_pend;
-          tt_wbp_q[free_idx_q]   <= '0;
-          tt_wbgot_q[free_idx_q] <= '0;
-          tt_timer_q[free_idx_q] <= '0;
+          tt_valid_q[e.alloc_idx] <= 1'b1;
+          tt_evt_q[e.alloc_idx]   <= e.alloc_evt;
+          tt_kind_q[e.alloc_idx]  <= e.alloc_kind;
+          tt_line_q[e.alloc_idx]  <= m_c.line;
+          tt_src_q[e.alloc_idx]   <= m_c.hdr.src;
+          tt_tag_q[e.alloc_idx]   <= m_c.hdr.tag;
+          tt_op_q[e.alloc_idx]    <= m_c.hdr.op;
+          tt_grant_q[e.alloc_idx] <= e.alloc_grant;
+          tt_pend_q[e.alloc_idx]  <= e.alloc_pend;
+          tt_wbp_q[e.alloc_idx]   <= '0;
+          tt_wbgot_q[e.alloc_idx] <= '0;
+          tt_timer_q[e.alloc_idx] <= '0;
         end
         if (e.upd) begin
           tt_pend_q[e.upd_idx]  <= e.upd_pend;
@@ -1349,16 +1275,33 @@ module cni_home_agent #(
           tt_evt_q[e.free_idx]   <= 1'b0;
         end
         if (e.conv) begin
-          tt_kind_q[park_idx_q]  <= K_SNOOP;
-          tt_evt_q[park_idx_q]   <= 1'b0;
-          tt_grant_q[park_idx_q] <= e.conv_grant;
-          tt_pend_q[park_idx_q]  <= e.conv_pend;
-          tt_wbp_q[park_idx_q]   <= '0;
-          tt_wbgot_q[park_idx_q] <= '0;
+          tt_kind_q[e.conv_idx]  <= K_SNOOP;
+          tt_evt_q[e.conv_idx]   <= 1'b0;
+          tt_grant_q[e.conv_idx] <= e.conv_grant;
+          tt_pend_q[e.conv_idx]  <= e.conv_pend;
+          tt_wbp_q[e.conv_idx]   <= '0;
+          tt_wbgot_q[e.conv_idx] <= '0;
         end
       end
-      if (state_q == StGrant && gnt_ready) tt_valid_q[gnt_ent_q] <= 1'b0;
     end
   end
+
+  // ---- checks ---------------------------------------------------------------------------------
+  // The interlock's promise: no two messages in flight name one line; an allocation takes a
+  // free entry; a write and a read never share the memory's port (Pipelined).
+  wire chk_alloc = !(apply && e.alloc && tt_valid_q[e.alloc_idx]);
+  wire chk_port  = !(ma_rd_q && ma_wr_q);
+`ifdef SYNTHESIS
+`elsif FORMAL
+  always_comb assert (chk_alloc && chk_port);
+`else
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (chk_alloc) else $error("cni_home_agent: an allocation takes a live entry");
+      assert (chk_port) else $error("cni_home_agent: a memory read meets a write");
+    end
+  end
+`endif
 
 endmodule

@@ -357,6 +357,7 @@ std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cy
 }
 
 void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
+void Endpoint::set_auto_tx_credits(bool on) { d_->opt.auto_tx_credits = on; }
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
 void Endpoint::on_rx(std::function<void(const Msg&, uint64_t)> fn) { d_->rx_cb = std::move(fn); }

@@ -105,6 +105,8 @@ class Endpoint {
   std::optional<TxMsg> wait_for(proto::Op op, proto::Addr addr, unsigned max_cycles = 2000);
   // Return tx credits by hand (when auto_tx_credits is off).
   void return_tx_credit(proto::Chan ch);
+  // Switch Options::auto_tx_credits (tests that let the device's transmit side fill up).
+  void set_auto_tx_credits(bool on);
   // Callback on every emitted message (SimDevice forwards them into the fabric).
   void on_emit(std::function<void(const TxMsg&)> fn);
   // Callback on every message entering the device port (the cycle it is presented).

@@ -118,6 +118,11 @@ module cni_nonsynth_fv_home #(
   logic [31:0]         tmo_q;
   logic [3:0]          ret_excl_q;  // RET_EXCL: a free constant per run
   logic [3:0]          stall_fwd_q, stall_rsp_q, stall_dat_q;
+  // well-formed FWDs the home took and has not answered yet, oldest first
+  localparam int FqDepth = 8;
+  logic [3:0]          fq_n_q;
+  logic [3:0]          fq_src_q [FqDepth];
+  logic [7:0]          fq_tag_q [FqDepth];
 
   // ---- the home agent -------------------------------------------------------------------------
   // FV_NO_STALL: the hosts take every message at once (fewer interleavings, for short runs)
@@ -277,9 +282,12 @@ module cni_nonsynth_fv_home #(
       p_resp_fits:     assert (!ans_fire || ans_fits);
       // the hosts here send only well-formed requests: Error only answers the malformed ones
       p_no_error:      assert (!ans_fire || ans.op != cni_coh_pkg::OP_ERROR || ans_junk);
+      // a SnpAck answers the oldest well-formed FWD the home took and has not answered (the
+      // home is a pipeline: FWDs are answered in the order it takes them)
       p_snpack_answers_fwd: assert (!((rsp_fire) && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK) ||
-                                    (fwp_v_q && fwd_ready && orsp_hdr.dst == fwp_hdr_q.src &&
-                                     orsp_hdr.tag == fwp_hdr_q.tag));
+                                    (fq_n_q != '0 && orsp_hdr.dst == fq_src_q[0] &&
+                                     orsp_hdr.tag == fq_tag_q[0]));
+      p_fwd_queue:     assert (fq_n_q <= 4'(FqDepth));
       // a snoop goes to a host that holds a tracked line, is FwdInv/FwdDown, names a table
       // entry, and never reaches an agent whose answer for that line is still on its way
       p_snoop_ok:      assert (!fwd_fire || (snp_slot_ok && !snp_busy &&
@@ -534,7 +542,33 @@ module cni_nonsynth_fv_home #(
       stall_fwd_q <= '0;
       stall_rsp_q <= '0;
       stall_dat_q <= '0;
+      fq_n_q      <= '0;
+      for (int i = 0; i < FqDepth; i++) begin
+        fq_src_q[i] <= '0;
+        fq_tag_q[i] <= '0;
+      end
     end else begin
+      // the FWD answer queue: pop on a SnpAck, push a well-formed FWD the home takes
+      begin
+        logic [3:0] n;
+        logic       fwd_ok;
+        n = fq_n_q;
+        if (rsp_fire && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK && n != '0) begin
+          for (int i = 0; i < FqDepth - 1; i++) begin
+            fq_src_q[i] <= fq_src_q[i + 1];
+            fq_tag_q[i] <= fq_tag_q[i + 1];
+          end
+          n = n - 1'b1;
+        end
+        fwd_ok = fwp_hdr_q.op == cni_coh_pkg::OP_FWD_INV || fwp_hdr_q.op == cni_coh_pkg::OP_FWD_DOWN ||
+                 fwp_hdr_q.op == cni_coh_pkg::OP_FWD_DNO;
+        if (fwp_v_q && fwd_ready && fwd_ok && n < 4'(FqDepth)) begin
+          fq_src_q[n[2:0]] <= fwp_hdr_q.src;
+          fq_tag_q[n[2:0]] <= fwp_hdr_q.tag;
+          n = n + 1'b1;
+        end
+        fq_n_q <= n;
+      end
       // ages
       for (int s = 0; s < NS; s++) begin
         if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] != 8'hFF) age_q[s] <= age_q[s] + 1'b1;
