@@ -7,7 +7,7 @@
 # single-line RPC over the device (two link round trips) lands near the paper's ~900 ns.
 
 line_bytes = 128                 # 002 s3: 128-byte cache lines
-sim.seed = 1                     # seed of the model's random parts (link jitter); cni-bench --seed sets it
+sim.seed = 1                     # seed of the model's random parts (link jitter, network loss/corruption); cni-bench --seed sets it
 
 # Host topology
 host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other node
@@ -58,3 +58,14 @@ dram.bandwidth_gib_s = 63.6      # 002 s3: 4 controllers x 2133 MT/s x 8 B
 device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
+
+# Network between the nodes' MACs (sim::Network, docs/network.md), per link direction
+net.topology = switch            # model parameter, not from the paper: every node's MAC on one store-and-forward switch (switch, p2p or loopback)
+net.nodes = 2                    # model parameter, not from the paper: two Enzian machines
+net.latency_ns = 250             # model parameter, not from the paper: MAC + PCS/PMA + cable per link; 002 s5.2 measures inside the server in near-end loopback
+net.bandwidth_gbit_s = 100       # 002 s5.2: 100 Gb/s Ethernet MACs
+net.gap_bytes = 20               # IEEE 802.3 preamble + SFD (8 B) and inter-frame gap (12 B): 003's 812,744 frames/s of 1518 B at 10 Gb/s
+net.buffer_frames = 256          # model parameter, not from the paper: frames per buffer (port TX queue, switch output queue, port RX buffer); covers the credit loop of 64 B frames
+net.max_frame_bytes = 9600       # 002 s5.2: 9600-byte jumbo frames (12 B header + payload + 4 B FCS)
+net.loss_rate = 0                # model parameter, not from the paper: loss injection per link crossing, off
+net.corrupt_rate = 0             # model parameter, not from the paper: one-bit corruption per link crossing, off

@@ -120,18 +120,23 @@ void Kernel::run(const std::function<bool()>& done) {
   }
 }
 
-ClockDomain::ClockDomain(Kernel& k, std::string name, double freq_mhz)
-    : k_(k), name_(std::move(name)) {
+Time clock_period(const std::string& what, double freq_mhz) {
   if (!(freq_mhz > 0.0)) {
-    throw std::invalid_argument("ClockDomain '" + name_ + "': frequency must be > 0 MHz, got " +
+    throw std::invalid_argument(what + ": frequency must be > 0 MHz, got " +
                                 std::to_string(freq_mhz));
   }
-  period_ = static_cast<Time>(std::llround(1e6 / freq_mhz));
-  if (period_ == 0) {
-    throw std::invalid_argument("ClockDomain '" + name_ + "': frequency " +
-                                std::to_string(freq_mhz) + " MHz is above 1 THz");
+  const auto period = static_cast<Time>(std::llround(1e6 / freq_mhz));
+  if (period == 0) {
+    throw std::invalid_argument(what + ": frequency " + std::to_string(freq_mhz) +
+                                " MHz is above 1 THz");
   }
+  return period;
 }
+
+ClockDomain::ClockDomain(Kernel& k, std::string name, double freq_mhz)
+    : k_(k),
+      name_(std::move(name)),
+      period_(clock_period("ClockDomain '" + name_ + "'", freq_mhz)) {}
 
 ClockDomain::~ClockDomain() { k_.cancel(next_); }
 

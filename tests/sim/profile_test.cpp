@@ -8,21 +8,11 @@
 #include <fstream>
 #include <string>
 
+#include "error_of.hpp"
+
 using namespace cni::sim;
 
-namespace {
-// The message of the ProfileError that `fn` throws (fails the test if none).
-template <class Fn>
-std::string error_of(Fn fn) {
-  try {
-    fn();
-  } catch (const ProfileError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ProfileError thrown";
-  return {};
-}
-}  // namespace
+using cni::sim::test::error_of;
 
 TEST(Profile, EnzianEciCarriesThePaperNumbers) {
   const Profile p = Profile::load("enzian-eci");
@@ -85,44 +75,52 @@ TEST(Profile, OverrideChangesValueAndDumpMarksIt) {
 
 TEST(Profile, UnknownKeyErrorNamesKeyAndSuggestsCloseOnes) {
   Profile p = Profile::load("enzian-eci");
-  const std::string msg = error_of([&] { p.set("link.one_way=100"); });
+  const std::string msg = error_of<ProfileError>([&] { p.set("link.one_way=100"); });
   EXPECT_NE(msg.find("unknown key 'link.one_way'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("link.one_way_ns"), std::string::npos) << msg;
 }
 
 TEST(Profile, BadNumberErrorNamesKeyAndValue) {
   Profile p = Profile::load("enzian-eci");
-  const std::string msg = error_of([&] { p.set("cache.hit_ns=fast"); });
+  const std::string msg = error_of<ProfileError>([&] { p.set("cache.hit_ns=fast"); });
   EXPECT_NE(msg.find("'fast'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("cache.hit_ns"), std::string::npos) << msg;
-  const std::string b = error_of([&] { p.set("home.forward_owned=yes"); });
+  const std::string b = error_of<ProfileError>([&] { p.set("home.forward_owned=yes"); });
   EXPECT_NE(b.find("home.forward_owned"), std::string::npos) << b;
-  EXPECT_NE(error_of([&] { p.set("no equals sign"); }).find("key=value"), std::string::npos);
+  EXPECT_NE(error_of<ProfileError>([&] { p.set("no equals sign"); }).find("key=value"),
+            std::string::npos);
 }
 
 TEST(Profile, MissingKeyErrorNamesKeyAndProfile) {
   const Profile p = Profile::load("enzian-eci");
-  const std::string msg = error_of([&] { (void)p.get_double("cache.nonexistent_ns"); });
+  const std::string msg =
+      error_of<ProfileError>([&] { (void)p.get_double("cache.nonexistent_ns"); });
   EXPECT_NE(msg.find("cache.nonexistent_ns"), std::string::npos) << msg;
   EXPECT_NE(msg.find("enzian-eci"), std::string::npos) << msg;
 }
 
 TEST(Profile, GetIntRejectsFractionAndTextRejectsNumberGetter) {
   const Profile p = Profile::parse("t", "x = 1.5\ny = abc\n", "test");
-  EXPECT_NE(error_of([&] { (void)p.get_int("x"); }).find("not an integer"), std::string::npos);
-  EXPECT_NE(error_of([&] { (void)p.get_double("y"); }).find("not a number"), std::string::npos);
-  EXPECT_NE(error_of([&] { (void)p.get_bool("x"); }).find("not true or false"), std::string::npos);
+  EXPECT_NE(error_of<ProfileError>([&] { (void)p.get_int("x"); }).find("not an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of<ProfileError>([&] { (void)p.get_double("y"); }).find("not a number"),
+            std::string::npos);
+  EXPECT_NE(error_of<ProfileError>([&] { (void)p.get_bool("x"); }).find("not true or false"),
+            std::string::npos);
 }
 
 TEST(Profile, MalformedLinesNameTheLine) {
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(error_of<ProfileError>([] {
               Profile::parse("t", "a = 1\nbroken line\n", "f.profile");
             }).find("f.profile:2"),
             std::string::npos);
-  EXPECT_NE(error_of([] { Profile::parse("t", "a = 1\na = 2\n", "f.profile"); }).find("twice"),
+  EXPECT_NE(error_of<ProfileError>([] {
+              Profile::parse("t", "a = 1\na = 2\n", "f.profile");
+            }).find("twice"),
             std::string::npos);
-  EXPECT_NE(error_of([] { Profile::parse("t", "a =\n", "f.profile"); }).find("no value"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<ProfileError>([] { Profile::parse("t", "a =\n", "f.profile"); }).find("no value"),
+      std::string::npos);
 }
 
 TEST(Profile, LoadsFromFilePathAndReportsUnknownName) {
@@ -135,7 +133,7 @@ TEST(Profile, LoadsFromFilePathAndReportsUnknownName) {
   EXPECT_EQ(p.name(), "mini");
   EXPECT_EQ(p.get_int("line_bytes"), 64);
   std::remove(path.c_str());
-  const std::string msg = error_of([] { Profile::load("no-such-profile"); });
+  const std::string msg = error_of<ProfileError>([] { Profile::load("no-such-profile"); });
   EXPECT_NE(msg.find("no-such-profile"), std::string::npos) << msg;
   EXPECT_NE(msg.find("enzian-eci"), std::string::npos) << msg;
 }

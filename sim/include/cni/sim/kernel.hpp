@@ -18,6 +18,9 @@ using Time = uint64_t;
 // Nanoseconds to Time, rounded to the nearest picosecond. Throws on negative or NaN input.
 Time ns(double nanoseconds);
 inline double to_ns(Time t) { return static_cast<double>(t) / 1000.0; }
+// Period of a `freq_mhz` clock, rounded to the picosecond. Throws std::invalid_argument
+// starting with `what` unless the frequency is in (0, 1 THz].
+Time clock_period(const std::string& what, double freq_mhz);
 
 // Handle of a scheduled event, for Kernel::cancel.
 struct EventId {

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// The network model (docs/network.md): carries frames between the MAC ports of N nodes over
+// point-to-point links, a store-and-forward switch, or a per-node loopback. Every link
+// direction has a latency, a serializing bandwidth and FIFO order; every buffer is finite and
+// a frame moves on only when the next buffer has room (credits), so back-pressure reaches the
+// sending port and nothing is dropped for lack of space. Seeded loss and bit corruption can be
+// injected per link crossing; a receiver sees a corrupted frame fail its FCS check.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cni/sim/frame.hpp"
+#include "cni/sim/kernel.hpp"
+
+namespace cni::sim {
+
+class Profile;
+
+enum class NetTopology {
+  Switch,        // every node has a link to and from one switch (star)
+  PointToPoint,  // a link per ordered pair of nodes (full mesh)
+  Loopback,      // every node's frames come back to it (a MAC in near-end loopback)
+};
+const char* topology_name(NetTopology t);
+
+struct NetParams {
+  NetTopology topology = NetTopology::Switch;  // net.topology = switch | p2p | loopback
+  unsigned nodes = 2;                          // net.nodes
+  Time latency = 0;                 // net.latency_ns: per link, end of serialization to arrival
+  double bandwidth_gbit_s = 0.0;    // net.bandwidth_gbit_s: per link direction; 0 = unlimited
+  unsigned gap_bytes = 0;           // net.gap_bytes: wire bytes per frame besides the frame itself
+                                    // (Ethernet preamble + inter-frame gap: 20)
+  unsigned buffer_frames = 64;      // net.buffer_frames: capacity of every buffer
+  unsigned max_frame_bytes = 9600;  // net.max_frame_bytes: header + payload + FCS
+  double loss_rate = 0.0;           // net.loss_rate: probability a link crossing loses a frame
+  double corrupt_rate = 0.0;        // net.corrupt_rate: probability it flips one bit of it
+  uint64_t seed = 1;                // sim.seed: seeds every link's loss/corruption stream
+
+  // Reads the net.* keys and sim.seed; a key the profile lacks keeps the default above.
+  static NetParams from_profile(const Profile& p);
+  // Throws std::invalid_argument naming the bad parameter and its value.
+  void validate() const;
+};
+
+// Counters of one link direction.
+struct NetLinkStats {
+  uint64_t frames = 0;     // transmitted onto the link
+  uint64_t bytes = 0;      // frame bytes transmitted (gap bytes excluded)
+  uint64_t delivered = 0;  // arrived at the far end (corrupted ones included)
+  uint64_t dropped = 0;    // lost on the link (loss injection)
+  uint64_t corrupted = 0;  // arrived with a bit flipped on this link
+  Time busy = 0;           // serialization time
+  Time blocked = 0;        // time a frame was ready to go but the next buffer was full
+};
+
+// Counters of one node's port.
+struct NetPortStats {
+  uint64_t tx_frames = 0, tx_bytes = 0;  // accepted by try_send
+  uint64_t rx_frames = 0, rx_bytes = 0;  // handed to the receive handler, bad ones included
+  uint64_t rx_bad_fcs = 0;               // received with a failing FCS (delivered with tuser)
+  uint64_t lost = 0;                     // frames this port sent that a link dropped
+  Time blocked = 0;                      // from a refused try_send to the on_space call
+};
+
+class Network {
+ public:
+  // The switch, as a link end in link_stats().
+  static constexpr unsigned kSwitch = ~0u;
+  using RxHandler = std::function<void(const Frame&)>;
+
+  // Builds the topology; throws std::invalid_argument on bad parameters (NetParams::validate).
+  Network(Kernel& k, const NetParams& p);
+  ~Network();
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  // --- a node's port ---
+  // True when try_send of a frame from `src` to `dst` would be accepted now.
+  bool can_send(unsigned src, unsigned dst) const;
+  // Queue `f` at port f.src, towards f.dst (ignored by the loopback topology). Returns false,
+  // taking nothing, when the port's transmit buffer towards f.dst is full; on_space is then
+  // called once when a slot of that port frees. Throws std::invalid_argument naming the bad
+  // value for an unknown node, a frame to its own sender (except in loopback), or a frame size
+  // outside [kMinFrameBytes, max_frame_bytes].
+  bool try_send(const Frame& f);
+  void on_space(unsigned node, std::function<void()> fn);
+  // Frames for `node` go to `fn` (tuser set when the FCS check failed), in arrival order,
+  // while the port is ready; a port with no handler discards what it receives.
+  void on_receive(unsigned node, RxHandler fn);
+  // The port's tready: while false, arriving frames wait in its receive buffer (which, when
+  // full, holds back the link into it). Setting it true delivers what waits, at once.
+  void set_rx_ready(unsigned node, bool ready);
+
+  // --- counters ---
+  // The link from `from` to `to` (node ids or kSwitch); throws std::out_of_range naming both.
+  const NetLinkStats& link_stats(unsigned from, unsigned to) const;
+  const NetPortStats& port_stats(unsigned node) const;
+  // Frames accepted and neither delivered nor dropped yet.
+  uint64_t in_flight() const { return in_flight_; }
+  unsigned num_nodes() const { return params_.nodes; }
+  const NetParams& params() const { return params_; }
+
+ private:
+  struct Link;
+  struct Item {
+    Frame f;
+    Link* via = nullptr;  // the link whose credit this slot holds; null: the sending port's
+  };
+  // A finite buffer; `credits` is the room its senders may still claim.
+  struct Buffer {
+    std::deque<Item> q;
+    unsigned credits = 0;
+    Link* owner = nullptr;      // the link that transmits from it; null: a port's receive buffer
+    unsigned port = 0;          // the port it belongs to when owner is null
+    std::deque<Link*> waiters;  // links whose head frame waits for a credit here, in order
+  };
+  struct Port {
+    Buffer rx;
+    bool ready = true;
+    bool draining = false;
+    bool want_space = false;
+    Time blocked_since = 0;
+    RxHandler on_rx;
+    std::function<void()> on_space;
+    NetPortStats stats;
+  };
+
+  void check_node(unsigned n, const char* what, const char* role) const;
+  Link& first_hop(unsigned src, unsigned dst) const;
+  Buffer& next_buffer(const Link& l, const Frame& f);
+  Link& link_between(unsigned from, unsigned to) const;
+  void add_link(unsigned from, unsigned to);
+  void pump(Link& l);
+  void arrive(Link& l);
+  void credit_back(Buffer& b, Link* via);
+  void port_space(unsigned node);
+  void drain_rx(unsigned node);
+
+  Kernel& k_;
+  NetParams params_;
+  std::vector<Port> ports_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::map<std::pair<unsigned, unsigned>, Link*> by_ends_;
+  uint64_t in_flight_ = 0;
+};
+
+}  // namespace cni::sim

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: Apache-2.0
+// Frames move buffer to buffer: a port's transmit buffer is the queue of its first link; a
+// link transmits its head frame when it is idle and the frame's next buffer (the switch's
+// output queue, or the receiving port's buffer) has a credit; the credit comes back one link
+// latency after the frame leaves that buffer. A frame that arrives is in the next buffer.
+#include "cni/sim/network.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "cni/sim/profile.hpp"
+#include "params.hpp"
+
+namespace cni::sim {
+
+namespace {
+
+// splitmix64: a small, fully specified generator, one per link.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // True with probability p.
+  bool chance(double p) { return p > 0.0 && static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
+};
+
+std::string end_name(unsigned e) {
+  return e == Network::kSwitch ? "the switch" : "node " + std::to_string(e);
+}
+
+}  // namespace
+
+const char* topology_name(NetTopology t) {
+  switch (t) {
+    case NetTopology::Switch:
+      return "switch";
+    case NetTopology::PointToPoint:
+      return "p2p";
+    case NetTopology::Loopback:
+      return "loopback";
+  }
+  return "?";
+}
+
+NetParams NetParams::from_profile(const Profile& p) {
+  using namespace detail;
+  NetParams n;
+  if (p.has("net.topology")) {
+    const std::string t = p.get_string("net.topology");
+    bool found = false;
+    for (NetTopology c : {NetTopology::Switch, NetTopology::PointToPoint, NetTopology::Loopback}) {
+      if (t == topology_name(c)) {
+        n.topology = c;
+        found = true;
+      }
+    }
+    if (!found) {
+      throw ProfileError("profile " + p.name() + ": net.topology = '" + t +
+                         "' is not switch, p2p or loopback");
+    }
+  }
+  if (p.has("net.nodes")) n.nodes = uint_param(p, "net.nodes", 1, 256);
+  if (p.has("net.latency_ns")) n.latency = ns_param(p, "net.latency_ns");
+  if (p.has("net.bandwidth_gbit_s")) n.bandwidth_gbit_s = p.get_double("net.bandwidth_gbit_s");
+  if (p.has("net.gap_bytes")) n.gap_bytes = uint_param(p, "net.gap_bytes", 0, 1u << 16);
+  if (p.has("net.buffer_frames")) n.buffer_frames = uint_param(p, "net.buffer_frames", 1, 1u << 20);
+  if (p.has("net.max_frame_bytes")) {
+    n.max_frame_bytes =
+        uint_param(p, "net.max_frame_bytes", kMinFrameBytes, kMinFrameBytes + 0xFFFF);
+  }
+  if (p.has("net.loss_rate")) n.loss_rate = p.get_double("net.loss_rate");
+  if (p.has("net.corrupt_rate")) n.corrupt_rate = p.get_double("net.corrupt_rate");
+  if (p.has("sim.seed")) n.seed = static_cast<uint64_t>(p.get_int("sim.seed"));
+  n.validate();
+  return n;
+}
+
+void NetParams::validate() const {
+  auto bad = [](const std::string& what) {
+    throw std::invalid_argument("network parameters: " + what);
+  };
+  if (nodes == 0 || nodes > 256)
+    bad("net.nodes = " + std::to_string(nodes) + " is outside [1, 256]");
+  if (!(bandwidth_gbit_s >= 0.0) || !std::isfinite(bandwidth_gbit_s)) {
+    bad("net.bandwidth_gbit_s = " + std::to_string(bandwidth_gbit_s) +
+        " must be >= 0 (0: unlimited)");
+  }
+  if (buffer_frames == 0) bad("net.buffer_frames = 0: every buffer needs room for a frame");
+  if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMinFrameBytes + 0xFFFF) {
+    bad("net.max_frame_bytes = " + std::to_string(max_frame_bytes) + " is outside [" +
+        std::to_string(kMinFrameBytes) + ", " + std::to_string(kMinFrameBytes + 0xFFFF) + "]");
+  }
+  for (auto [key, v] :
+       {std::pair{"net.loss_rate", loss_rate}, {"net.corrupt_rate", corrupt_rate}}) {
+    if (!(v >= 0.0 && v <= 1.0))
+      bad(std::string(key) + " = " + std::to_string(v) + " is outside [0, 1]");
+  }
+}
+
+// One direction of a link. Its queue is the buffer it transmits from; `wire` holds the frames
+// on the link, in arrival order.
+struct Network::Link {
+  struct Flight {
+    Frame f;
+    Buffer* target;
+    bool lost;
+    bool corrupted;
+  };
+  unsigned from = 0, to = 0;
+  Buffer queue;
+  std::deque<Flight> wire;
+  Time busy_until = 0;
+  bool wake_scheduled = false;
+  bool blocked = false;
+  Time blocked_since = 0;
+  Rng rng{0};
+  NetLinkStats stats;
+};
+
+Network::Network(Kernel& k, const NetParams& p) : k_(k), params_(p) {
+  params_.validate();
+  const unsigned n = params_.nodes;
+  ports_.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    ports_[i].rx.credits = params_.buffer_frames;
+    ports_[i].rx.port = i;
+  }
+  for (unsigned a = 0; a < n; ++a) {
+    switch (params_.topology) {
+      case NetTopology::Switch:
+        add_link(a, kSwitch);
+        add_link(kSwitch, a);
+        break;
+      case NetTopology::PointToPoint:
+        for (unsigned b = 0; b < n; ++b) {
+          if (b != a) add_link(a, b);
+        }
+        break;
+      case NetTopology::Loopback:
+        add_link(a, a);
+        break;
+    }
+  }
+}
+
+Network::~Network() = default;
+
+void Network::add_link(unsigned from, unsigned to) {
+  auto l = std::make_unique<Link>();
+  l->from = from;
+  l->to = to;
+  l->queue.credits = params_.buffer_frames;
+  l->queue.owner = l.get();
+  l->rng.s = params_.seed * 0x9E3779B97F4A7C15ull + links_.size() + 1;
+  by_ends_[{from, to}] = l.get();
+  links_.push_back(std::move(l));
+}
+
+void Network::check_node(unsigned n, const char* what, const char* role) const {
+  if (n >= params_.nodes) {
+    throw std::invalid_argument(std::string("Network::") + what + ": " + role + " node " +
+                                std::to_string(n) + " does not exist (" +
+                                std::to_string(params_.nodes) + " nodes, " +
+                                topology_name(params_.topology) + ")");
+  }
+}
+
+Network::Link& Network::link_between(unsigned from, unsigned to) const {
+  auto it = by_ends_.find({from, to});
+  if (it == by_ends_.end()) {
+    throw std::out_of_range("Network: no link from " + end_name(from) + " to " + end_name(to) +
+                            " (" + topology_name(params_.topology) + ")");
+  }
+  return *it->second;
+}
+
+Network::Link& Network::first_hop(unsigned src, unsigned dst) const {
+  switch (params_.topology) {
+    case NetTopology::Switch:
+      return link_between(src, kSwitch);
+    case NetTopology::PointToPoint:
+      return link_between(src, dst);
+    case NetTopology::Loopback:
+      break;
+  }
+  return link_between(src, src);
+}
+
+Network::Buffer& Network::next_buffer(const Link& l, const Frame& f) {
+  if (l.to == kSwitch) return link_between(kSwitch, f.dst).queue;
+  return ports_[l.to].rx;
+}
+
+bool Network::can_send(unsigned src, unsigned dst) const {
+  check_node(src, "can_send", "source");
+  if (params_.topology != NetTopology::Loopback) check_node(dst, "can_send", "destination");
+  return first_hop(src, dst).queue.credits > 0;
+}
+
+bool Network::try_send(const Frame& f) {
+  check_node(f.src, "try_send", "source");
+  if (params_.topology != NetTopology::Loopback) {
+    check_node(f.dst, "try_send", "destination");
+    if (f.dst == f.src) {
+      throw std::invalid_argument("Network::try_send: node " + std::to_string(f.src) +
+                                  " sends a frame to itself (only the loopback topology "
+                                  "returns frames to their sender)");
+    }
+  }
+  const size_t size = f.bytes.size();
+  if (size == 0) throw std::invalid_argument("Network::try_send: an empty frame (0 bytes)");
+  if (size < kMinFrameBytes || size > params_.max_frame_bytes) {
+    throw std::invalid_argument("Network::try_send: a frame of " + std::to_string(size) +
+                                " bytes is outside [" + std::to_string(kMinFrameBytes) + ", " +
+                                std::to_string(params_.max_frame_bytes) +
+                                "] (header + FCS, net.max_frame_bytes)");
+  }
+  Link& l = first_hop(f.src, f.dst);
+  Port& p = ports_[f.src];
+  if (l.queue.credits == 0) {
+    if (!p.want_space) {
+      p.want_space = true;
+      p.blocked_since = k_.now();
+    }
+    return false;
+  }
+  --l.queue.credits;
+  l.queue.q.push_back(Item{f, nullptr});
+  p.stats.tx_frames++;
+  p.stats.tx_bytes += size;
+  ++in_flight_;
+  pump(l);
+  return true;
+}
+
+void Network::on_space(unsigned node, std::function<void()> fn) {
+  check_node(node, "on_space", "port");
+  ports_[node].on_space = std::move(fn);
+}
+
+void Network::on_receive(unsigned node, RxHandler fn) {
+  check_node(node, "on_receive", "port");
+  ports_[node].on_rx = std::move(fn);
+}
+
+void Network::set_rx_ready(unsigned node, bool ready) {
+  check_node(node, "set_rx_ready", "port");
+  ports_[node].ready = ready;
+  if (ready) drain_rx(node);
+}
+
+const NetLinkStats& Network::link_stats(unsigned from, unsigned to) const {
+  return link_between(from, to).stats;
+}
+
+const NetPortStats& Network::port_stats(unsigned node) const {
+  if (node >= params_.nodes) {
+    throw std::out_of_range("Network::port_stats: no node " + std::to_string(node) + " (" +
+                            std::to_string(params_.nodes) + " nodes)");
+  }
+  return ports_[node].stats;
+}
+
+void Network::pump(Link& l) {
+  while (!l.wake_scheduled && !l.queue.q.empty()) {
+    if (k_.now() < l.busy_until) {
+      l.wake_scheduled = true;
+      k_.at(l.busy_until, [this, &l] {
+        l.wake_scheduled = false;
+        pump(l);
+      });
+      return;
+    }
+    Buffer& target = next_buffer(l, l.queue.q.front().f);
+    if (target.credits == 0) {
+      if (!l.blocked) {
+        l.blocked = true;
+        l.blocked_since = k_.now();
+        target.waiters.push_back(&l);
+      }
+      return;
+    }
+    if (l.blocked) {
+      l.blocked = false;
+      l.stats.blocked += k_.now() - l.blocked_since;
+    }
+    --target.credits;
+    Item it = std::move(l.queue.q.front());
+    l.queue.q.pop_front();
+    credit_back(l.queue, it.via);
+    if (it.via == nullptr) port_space(it.f.src);
+
+    const size_t size = it.f.bytes.size();
+    const Time ser =
+        params_.bandwidth_gbit_s > 0.0
+            ? static_cast<Time>(std::llround(static_cast<double>(size + params_.gap_bytes) *
+                                             8000.0 / params_.bandwidth_gbit_s))
+            : 0;
+    l.busy_until = k_.now() + ser;
+    l.stats.frames++;
+    l.stats.bytes += size;
+    l.stats.busy += ser;
+    const bool lost = l.rng.chance(params_.loss_rate);
+    const bool corrupted = !lost && l.rng.chance(params_.corrupt_rate);
+    if (corrupted) {
+      const uint64_t bit = l.rng.next() % (size * 8);
+      it.f.bytes[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    }
+    l.wire.push_back(Link::Flight{std::move(it.f), &target, lost, corrupted});
+    k_.at(l.busy_until + params_.latency, [this, &l] { arrive(l); });
+  }
+}
+
+void Network::arrive(Link& l) {
+  Link::Flight fl = std::move(l.wire.front());
+  l.wire.pop_front();
+  if (fl.lost) {
+    l.stats.dropped++;
+    ports_[fl.f.src].stats.lost++;
+    --in_flight_;
+    credit_back(*fl.target, &l);
+    return;
+  }
+  l.stats.delivered++;
+  if (fl.corrupted) l.stats.corrupted++;
+  Buffer& b = *fl.target;
+  b.q.push_back(Item{std::move(fl.f), &l});
+  if (b.owner != nullptr) {
+    pump(*b.owner);
+  } else {
+    drain_rx(b.port);
+  }
+}
+
+// A slot of `b` freed: the credit is back with the sender after `via`'s latency (at once for
+// a port's own transmit buffer); then the links waiting for it try again, oldest first.
+void Network::credit_back(Buffer& b, Link* via) {
+  auto give = [this, &b] {
+    ++b.credits;
+    while (b.credits > 0 && !b.waiters.empty()) {
+      Link* w = b.waiters.front();
+      b.waiters.pop_front();
+      pump(*w);
+    }
+  };
+  if (via == nullptr) {
+    give();
+  } else {
+    k_.after(params_.latency, give);
+  }
+}
+
+// A slot of `node`'s transmit buffer freed: a port refused earlier hears of it (in an event of
+// its own, so its handler may send at once).
+void Network::port_space(unsigned node) {
+  Port& p = ports_[node];
+  if (!p.want_space) return;
+  p.want_space = false;
+  p.stats.blocked += k_.now() - p.blocked_since;
+  if (p.on_space)
+    k_.after(0, [&p] {
+      if (p.on_space) p.on_space();
+    });
+}
+
+void Network::drain_rx(unsigned node) {
+  Port& p = ports_[node];
+  if (p.draining) return;
+  p.draining = true;
+  while (p.ready && !p.rx.q.empty()) {
+    Item it = std::move(p.rx.q.front());
+    p.rx.q.pop_front();
+    credit_back(p.rx, it.via);
+    --in_flight_;
+    const bool bad = !fcs_ok(it.f.bytes);
+    it.f.tuser = it.f.tuser || bad;
+    p.stats.rx_frames++;
+    p.stats.rx_bytes += it.f.bytes.size();
+    if (bad) p.stats.rx_bad_fcs++;
+    if (p.on_rx) p.on_rx(it.f);
+  }
+  p.draining = false;
+}
+
+}  // namespace cni::sim
