@@ -58,17 +58,41 @@ package cni_coh_pkg;
   } hdr_t;
   localparam int HDR_W = OP_W + 2 * AGENT_W + TAG_W + FLAGS_W + LEN_W + ADDR_W;  // 81
 
-  // ---- device-internal: home agent <-> device engines --------------------------------------
-  // Commands an engine gives the home agent for one line (line index within the device map).
-  localparam int CMD_W = 2;
-  localparam logic [CMD_W-1:0] CMD_ARM     = 2'd0;  // park RdS/RdX to this line until RELEASE
-  localparam logic [CMD_W-1:0] CMD_RECALL  = 2'd1;  // invalidate host copies; memory current
-  localparam logic [CMD_W-1:0] CMD_RELEASE = 2'd2;  // disarm; answer the parked request if any
-  localparam logic [CMD_W-1:0] CMD_DISARM  = 2'd3;  // disarm without answering anything
+  // ---- device-internal: home agent <-> device engines (the engine bus, docs/endpoint.md) ----
+  // Commands an engine gives the home agent for one line (line index within the device map),
+  // with an argument (CMD_POLICY: a policy; CMD_RESUME: a grant; CMD_NACK: the answer).
+  localparam int CMD_W = 3;
+  localparam logic [CMD_W-1:0] CMD_ARM       = 3'd0;  // policy PARK (park requests until RELEASE)
+  localparam logic [CMD_W-1:0] CMD_RECALL    = 3'd1;  // invalidate host copies; memory current
+  localparam logic [CMD_W-1:0] CMD_RELEASE   = 3'd2;  // policy ALLOW; answer the parked request
+  localparam logic [CMD_W-1:0] CMD_DISARM    = 3'd3;  // policy ALLOW without answering anything
+  localparam logic [CMD_W-1:0] CMD_POLICY    = 3'd4;  // policy := arg, nothing answered
+  localparam logic [CMD_W-1:0] CMD_RESUME    = 3'd5;  // answer the parked request (grant arg)
+  localparam logic [CMD_W-1:0] CMD_RECALL_DN = 3'd6;  // downgrade-only recall: owner keeps S
+  localparam logic [CMD_W-1:0] CMD_NACK      = 3'd7;  // answer the parked request Retry / Error
+  localparam int ARG_W = 2;
 
-  // Events the home agent gives the engines.
+  // Per-line policy, kept in the directory word and set by commands: how the home answers a
+  // request on the line (after the line's busy check).
+  localparam int POL_W = 2;
+  localparam logic [POL_W-1:0] POL_ALLOW  = 2'd0;  // the state tables
+  localparam logic [POL_W-1:0] POL_SHARED = 2'd1;  // RdS granted Shared only; RdX/Upg parked
+  localparam logic [POL_W-1:0] POL_PARK   = 2'd2;  // every request parked (TRIGGER)
+  localparam logic [POL_W-1:0] POL_DENY   = 2'd3;  // every request answered Error
+
+  // CMD_RESUME's grant.
+  localparam logic [ARG_W-1:0] GNT_AUTO = 2'd0;  // as RELEASE: DataE, or DataS for an RdS
+                                                 // outside a return-in-Exclusive region
+  localparam logic [ARG_W-1:0] GNT_S    = 2'd1;  // DataS to an RdS (DataE to RdX/Upg)
+  localparam logic [ARG_W-1:0] GNT_E    = 2'd2;  // DataE
+  // CMD_NACK's answer.
+  localparam logic [ARG_W-1:0] NACK_RETRY = 2'd0;
+  localparam logic [ARG_W-1:0] NACK_ERROR = 2'd1;
+
+  // Events the home agent gives the engines (with the line, and for a TRIGGER the parked
+  // request's opcode and requester).
   localparam int EVT_W = 1;
-  localparam logic [EVT_W-1:0] EVT_TRIGGER     = 1'b0;  // a request parked on an armed line
+  localparam logic [EVT_W-1:0] EVT_TRIGGER     = 1'b0;  // a request parked on the line
   localparam logic [EVT_W-1:0] EVT_RECALL_DONE = 1'b1;  // RECALL finished; memory is current
 
   // ---- malformed-message counter indices -----------------------------------------------------

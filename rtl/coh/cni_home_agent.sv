@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Home agent for device-homed lines: directory (sharer vector, armed bit), transaction table,
-// snoop issue and answer collection, write-back acceptance, parked (delayed) requests with a
-// per-request timer that answers Retry, engine commands (ARM/RECALL/RELEASE/DISARM) and events,
-// and malformed-message handling. A pipeline: it takes one message per cycle and answers
+// Home agent for device-homed lines: directory (sharer vector, per-line policy), transaction
+// table, snoop issue and answer collection, write-back acceptance, parked (delayed) requests
+// with a per-request timer that answers Retry, the engine bus (commands: policy, resume, recall,
+// downgrade-only recall, NACK; events: TRIGGER with the parked request, RECALL_DONE), and
+// malformed-message handling. A pipeline: it takes one message per cycle and answers
 // messages on different lines without waiting for one another. State table and pipeline:
 // docs/endpoint.md; protocol: docs/protocol.md.
 //
@@ -24,9 +25,12 @@
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
 //                                       snoop must not overtake them (docs/protocol.md rule 8)
-//   evt_*                             - events to device engines (the engine may stall them)
+//   evt_*                             - events to device engines (the engine may stall them): the
+//                                       kind, the line, and the parked request's opcode and
+//                                       requester (TRIGGER)
 //   cmd_*                             - commands from device engines (this block may stall them;
-//                                       a command is taken, ready, when it is applied)
+//                                       a command is taken, ready, when it is applied): opcode,
+//                                       argument (policy, grant, NACK answer), line
 //   mem_*                             - port A of the line memory (synchronous read)
 //   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
 //   cfg_park_timeout_i                - cycles before a parked request is answered Retry
@@ -48,7 +52,7 @@ module cni_home_agent #(
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
   localparam int LineIdxW = $clog2(NumLines),
-  localparam int NumCnt   = 15
+  localparam int NumCnt   = 16
 ) (
   input  wire logic                      clk_i,
   input  wire logic                      rst_ni,
@@ -85,9 +89,12 @@ module cni_home_agent #(
   input  wire logic                      evt_ready_i,
   output logic [cni_coh_pkg::EVT_W-1:0]  evt_kind_o,
   output logic [LineIdxW-1:0]            evt_line_o,
+  output logic [cni_coh_pkg::OP_W-1:0]   evt_op_o,
+  output logic [cni_coh_pkg::AGENT_W-1:0] evt_src_o,
   input  wire logic                      cmd_valid_i,
   output logic                           cmd_ready_o,
   input  wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
+  input  wire logic [cni_coh_pkg::ARG_W-1:0] cmd_arg_i,
   input  wire logic [LineIdxW-1:0]       cmd_line_i,
   // line memory, port A
   output logic                           mem_en_o,
@@ -107,6 +114,7 @@ module cni_home_agent #(
   localparam int CNT_RETRY_BUSY = 5, CNT_RETRY_TMO = 6, CNT_PARKED = 7, CNT_RELEASED = 8;
   localparam int CNT_RECALL = 9, CNT_ERR0 = 10;  // 10..14 = ERR_OPCODE..ERR_CREDIT (ERR_CREDIT
                                                  // pulses come from the link layer)
+  localparam int CNT_DENIED = 15;                // requests answered Error by a DENY policy
 
   localparam int  AgW    = cni_coh_pkg::AGENT_W;
   localparam int  OpW    = cni_coh_pkg::OP_W;
@@ -116,7 +124,8 @@ module cni_home_agent #(
   localparam int  C0     = MemLines;
   localparam int  A0     = C0 + 2 * CPairs;
   localparam int  B0     = A0 + 2 + NOvfA;
-  localparam int  DirW   = 1 + 2 + NumAgents;  // {armed, state, sharers}
+  localparam int  PolW   = cni_coh_pkg::POL_W;
+  localparam int  DirW   = PolW + 2 + NumAgents;  // {policy, state, sharers}
   localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
   localparam bit  P      = Pipelined != 0;
   // Pipelined: line-wide data of the messages in flight lives in two small buffers indexed by a
@@ -141,6 +150,7 @@ module cni_home_agent #(
     logic [2:0]                    src;
     cni_coh_pkg::hdr_t             hdr;
     logic [cni_coh_pkg::CMD_W-1:0] cmd;
+    logic [cni_coh_pkg::ARG_W-1:0] arg;
     logic [LineIdxW-1:0]           line;       // the line the message names (interlock, RAMs)
     logic [TtW-1:0]                tmo_ent;    // SRC_TMO: the timed-out entry
     logic [SlotW-1:0]              slot;       // Pipelined: its line-wide data's slot
@@ -298,6 +308,8 @@ module cni_home_agent #(
   assign evt_kind_o  = (tt_kind_q[evt_idx] == K_PARK) ? cni_coh_pkg::EVT_TRIGGER
                                                        : cni_coh_pkg::EVT_RECALL_DONE;
   assign evt_line_o  = tt_line_q[evt_idx];
+  assign evt_op_o    = tt_op_q[evt_idx];
+  assign evt_src_o   = tt_src_q[evt_idx];
   wire   evt_take    = evt_valid_o && evt_ready_i;
   always_comb begin
     valid_nx = tt_valid_q;
@@ -381,7 +393,8 @@ module cni_home_agent #(
                      (take_req && req_hdr_i.op == cni_coh_pkg::OP_WB);
   wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
   wire t_may_alloc = (take_req && req_hdr_i.op != cni_coh_pkg::OP_WB) ||
-                     (take_cmd && cmd_op_i == cni_coh_pkg::CMD_RECALL);
+                     (take_cmd && (cmd_op_i == cni_coh_pkg::CMD_RECALL ||
+                                   cmd_op_i == cni_coh_pkg::CMD_RECALL_DN));
 
   // Interlock: the lines of the messages in flight. A stage's line counts while it holds a
   // message; the apply stage's too, since it writes the directory in the cycle T reads it.
@@ -404,6 +417,7 @@ module cni_home_agent #(
     m_t.src       = sel_src;
     m_t.hdr       = sel_hdr;
     m_t.cmd       = cmd_op_i;
+    m_t.arg       = cmd_arg_i;
     m_t.line      = sel_line;
     m_t.tmo_ent   = tmo_idx;
     m_t.slot      = slot_q;
@@ -542,7 +556,10 @@ module cni_home_agent #(
   // cycle later.)
   typedef struct packed {
     logic [NumAgents-1:0] c_bit;       // the requester's bit (none if out of range)
-    logic                 c_ret_e;     // the line's region returns RdS exclusive
+    logic                 c_ret_e;     // an RdS on an unshared line gets DataE: the region
+                                       // returns RdS exclusive and the policy allows it
+    logic                 pol_park;    // the line's policy parks this request
+    logic                 pol_deny;    // ... or denies it
     logic                 c_addr_ok;   // a device line, addressed to this agent, known source
     logic                 c_ent_ok;    // the tag names a live entry that waits for this source
     logic                 c_busy;      // a request must be retried: the line is busy, or it
@@ -554,6 +571,8 @@ module cni_home_agent #(
     // region), the other holders the directory names, and whether they must be snooped first.
     logic [NumAgents-1:0] rel_bit, rel_others;
     logic                 rel_shared, rel_snoop;
+    logic                 pol_keep;    // RESUME: the answer leaves the line's policy as it is
+    logic                 rcd_snoop;   // RECALL_DN: an owner must be downgraded
     // The row search's tests of the opcode, the length, the entry and the directory word.
     logic                 rsp_op_ok, rsp_len_ok;  // a snoop answer's opcode; its length
     logic                 snp_more;    // the entry still waits for answers or write-backs
@@ -572,15 +591,21 @@ module cni_home_agent #(
     logic [1:0]           st;
     logic                 src_ok, need_entry, snp_data, wbp_add;
     logic [OpW-1:0]       op;
+    logic [PolW-1:0]      pol;
+    logic [cni_coh_pkg::ARG_W-1:0] grant;
     op              = m_d.hdr.op;
     sh              = dir_x[NumAgents-1:0];
     st              = dir_x[NumAgents +: 2];
     src_ok          = {1'b0, m_d.hdr.src} < (AgW + 1)'(NumAgents);
     hn.c_bit        = src_ok ? NumAgents'(1) << m_d.hdr.src : '0;
-    hn.c_ret_e      = cfg_ret_excl_i[lk_d.region];
+    pol             = dir_x[NumAgents + 2 +: PolW];
+    hn.c_ret_e      = cfg_ret_excl_i[lk_d.region] && pol != cni_coh_pkg::POL_SHARED;
+    hn.pol_park     = pol == cni_coh_pkg::POL_PARK ||
+                      (pol == cni_coh_pkg::POL_SHARED && op != cni_coh_pkg::OP_RDS);
+    hn.pol_deny     = pol == cni_coh_pkg::POL_DENY;
     hn.c_addr_ok    = lk_d.inrange && m_d.hdr.dst == agent_id_i && src_ok;
     hn.c_ent_ok     = lk_d.ent_match && lk_d.inrange && ((lk_d.ent_pend & hn.c_bit) != '0);
-    need_entry      = dir_x[NumAgents + 2] ||
+    need_entry      = hn.pol_park ||
                       (st == DIR_X && sh != hn.c_bit) ||
                       (op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
     hn.c_busy       = lk_d.hit_any || (!lk_d.room && need_entry);
@@ -588,7 +613,12 @@ module cni_home_agent #(
                       lk_d.hit_kind != K_PARK;
     hn.c_rec_wait   = lk_d.hit_any || !lk_d.free_any;
     hn.rel_bit      = NumAgents'(1) << lk_d.park_src;
-    hn.rel_shared   = lk_d.park_op == cni_coh_pkg::OP_RDS && !hn.c_ret_e;
+    // a RELEASE answers as the state tables would (GNT_AUTO); a RESUME with its grant
+    grant           = (m_d.cmd == cni_coh_pkg::CMD_RESUME) ? m_d.arg : cni_coh_pkg::GNT_AUTO;
+    hn.rel_shared   = lk_d.park_op == cni_coh_pkg::OP_RDS &&
+                      (grant == cni_coh_pkg::GNT_S || (grant == cni_coh_pkg::GNT_AUTO && !hn.c_ret_e));
+    hn.pol_keep     = m_d.cmd == cni_coh_pkg::CMD_RESUME;
+    hn.rcd_snoop    = st == DIR_X && sh != '0;
     hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
     hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
     snp_data        = op == cni_coh_pkg::OP_SNP_DATA;
@@ -627,16 +657,19 @@ module cni_home_agent #(
   // directly (each condition had hundreds of loads: routing, not logic, set the clock).
   typedef enum logic [4:0] {
     R_NONE,         // nothing (dropped with an error count; a stale timeout; DAT in)
-    R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the line stays armed)
+    R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the policy stays)
     R_SNP_UPD,      // snoop answer: update the entry, more answers to come
     R_SNP_EVT,      //   the last answer of a RECALL: the entry raises its event
     R_SNP_GRANT,    //   the last answer of a SNOOP: grant the requester, free the entry
-    R_SET_ARM,      // ARM, DISARM, RELEASE without a parked request: armed := (cmd == ARM)
-    R_REL_GRANT,    // RELEASE: answer the parked request from memory, free its entry
-    R_REL_SNOOP,    // RELEASE: the PARK entry becomes a SNOOP of the other holders
+    R_SET_POL,      // ARM, DISARM, POLICY, RELEASE without a parked request: set the policy
+    R_REL_GRANT,    // RELEASE/RESUME: answer the parked request from memory, free its entry
+    R_REL_SNOOP,    // RELEASE/RESUME: the PARK entry becomes a SNOOP of the other holders
+    R_NACK,         // NACK: answer the parked request Retry or Error, free its entry
     R_REC_WAIT,     // RECALL must wait (line busy or table full): not consumed, deferred
     R_REC_DONE,     // RECALL of a line no host holds: entry with its event at once, dir -> I
     R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
+    R_RCD_DONE,     // RECALL_DN of a line no one holds exclusive: entry with its event at once
+    R_RCD_SNOOP,    // RECALL_DN: FwdDown the owner, dir -> S{owner}
     R_FWD_ACK,      // snoop to the device (caches no host lines): SnpAck
     R_REQ_ERROR,    // request: Error answer (the counters say why)
     R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
@@ -644,7 +677,8 @@ module cni_home_agent #(
     R_WB_RACE_GNT,  //   completing a SNOOP: WbAck and the requester's grant together
     R_WB_OWNER,     // write-back from the owner: memory, dir -> I, WbAck
     R_RETRY,        // request retried: line busy or no entry free
-    R_PARK,         // request on an armed line: parked (PARK entry, TRIGGER)
+    R_PARK,         // request the line's policy parks: PARK entry, TRIGGER
+    R_DENY,         // request the line's policy denies: Error
     R_GRANT_E,      // DataE, dir -> X{R}
     R_GRANT_S,      // DataS, dir -> S{R}
     R_GRANT_S_ADD,  // DataS, dir -> S plus R
@@ -687,12 +721,22 @@ module cni_home_agent #(
       // engine commands
       SRC_CMD: begin
         unique case (m_x.cmd)
-          cni_coh_pkg::CMD_ARM, cni_coh_pkg::CMD_DISARM: r_row = R_SET_ARM;
-          cni_coh_pkg::CMD_RELEASE: begin
-            r_row = R_SET_ARM;
+          cni_coh_pkg::CMD_ARM, cni_coh_pkg::CMD_DISARM, cni_coh_pkg::CMD_POLICY:
+            r_row = R_SET_POL;
+          cni_coh_pkg::CMD_RELEASE, cni_coh_pkg::CMD_RESUME: begin
+            r_row = (m_x.cmd == cni_coh_pkg::CMD_RELEASE) ? R_SET_POL : R_NONE;
             if (lk_x.park_hit) begin
               r_row = hl.rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
               r_cnt[CNT_RELEASED] = 1'b1;
+            end
+          end
+          cni_coh_pkg::CMD_NACK: if (lk_x.park_hit) r_row = R_NACK;
+          cni_coh_pkg::CMD_RECALL_DN: begin
+            if (hl.c_rec_wait) begin
+              r_row = R_REC_WAIT;
+            end else begin
+              r_row = hl.rcd_snoop ? R_RCD_SNOOP : R_RCD_DONE;
+              r_cnt[CNT_RECALL] = 1'b1;
             end
           end
           default: begin  // CMD_RECALL
@@ -749,9 +793,12 @@ module cni_home_agent #(
           if (hl.c_busy) begin
             r_row = R_RETRY;
             r_cnt[CNT_RETRY_BUSY] = 1'b1;
-          end else if (dir_xx[NumAgents + 2]) begin
-            r_row = R_PARK;   // delayed response: park until the engine releases the line
+          end else if (hl.pol_park) begin
+            r_row = R_PARK;   // delayed response: park until the engine answers it
             r_cnt[CNT_PARKED] = 1'b1;
+          end else if (hl.pol_deny) begin
+            r_cnt[CNT_DENIED] = 1'b1;  // (R_REQ_ERROR would count nothing)
+            r_row = R_DENY;
           end else if (x_op == cni_coh_pkg::OP_RDS) begin
             if (dir_xx[NumAgents +: 2] == DIR_S) r_row = R_GRANT_S_ADD;
             else if (hl.x_other) r_row = R_SNOOP_DOWN;
@@ -825,7 +872,14 @@ module cni_home_agent #(
   wire [TtW-1:0]       c_ent   = m_b.hdr.tag[TtW-1:0];
   wire [NumAgents-1:0] c_bit   = hb.c_bit;
   wire [NumAgents-1:0] d_sharers = dir_b[NumAgents-1:0];
-  wire                 d_armed   = dir_b[NumAgents + 2];
+  wire [PolW-1:0]      d_pol     = dir_b[NumAgents + 2 +: PolW];
+  // the policy a command sets: ARM parks, DISARM and RELEASE allow, POLICY sets its argument
+  wire [PolW-1:0]      cmd_pol   = (m_b.cmd == cni_coh_pkg::CMD_ARM) ? cni_coh_pkg::POL_PARK :
+                                   (m_b.cmd == cni_coh_pkg::CMD_POLICY) ? PolW'(m_b.arg) :
+                                   cni_coh_pkg::POL_ALLOW;
+
+  // the policy a RELEASE (ALLOW) or a RESUME (unchanged) leaves
+  wire [PolW-1:0]      rel_pol   = hb.pol_keep ? d_pol : cni_coh_pkg::POL_ALLOW;
 
   // Entry updates of a snoop answer (tag = entry) and of a racing write-back (the hit entry).
   wire                 c_snp_data = m_b.hdr.op == cni_coh_pkg::OP_SNP_DATA;
@@ -883,18 +937,27 @@ module cni_home_agent #(
         end
       end
 
-      R_SET_ARM: begin
+      R_SET_POL: begin
         x.dir_we = 1'b1;
-        x.dir_wd = {m_b.cmd == cni_coh_pkg::CMD_ARM, dir_b[DirW-2:0]};
+        x.dir_wd = {cmd_pol, dir_b[NumAgents + 1:0]};
       end
 
-      // The parked request is answered as if it arrived now on the unarmed line: hosts the
+      R_NACK: begin
+        x.free     = 1'b1;
+        x.free_idx = lk_b.park_idx;
+        x.out_rsp  = 1'b1;
+        x.rsp_hdr  = answer((m_b.arg == cni_coh_pkg::NACK_ERROR) ? cni_coh_pkg::OP_ERROR :
+                            cni_coh_pkg::OP_RETRY, agent_id_i, lk_b.park_src, lk_b.park_tag,
+                            line_addr(m_b.line), 8'd0);
+      end
+
+      // The parked request is answered as if it arrived now and were let through: hosts the
       // directory still names (the line was armed while held, or a snoop's grant landed after
       // the ARM) are snooped first; the PARK entry becomes the SNOOP.
       R_REL_GRANT, R_REL_SNOOP: begin
         x.dir_we = 1'b1;
-        x.dir_wd = hb.rel_shared ? {1'b0, DIR_S, hb.rel_others | hb.rel_bit}
-                                 : {1'b0, DIR_X, hb.rel_bit};
+        x.dir_wd = hb.rel_shared ? {rel_pol, DIR_S, hb.rel_others | hb.rel_bit}
+                                 : {rel_pol, DIR_X, hb.rel_bit};
         if (b_row == R_REL_SNOOP) begin
           x.conv       = 1'b1;
           x.conv_pend  = hb.rel_others;
@@ -922,7 +985,7 @@ module cni_home_agent #(
         x.alloc      = 1'b1;
         x.alloc_kind = K_RECALL;
         x.dir_we     = 1'b1;
-        x.dir_wd     = {d_armed, DIR_I, NumAgents'(0)};
+        x.dir_wd     = {d_pol, DIR_I, NumAgents'(0)};
         if (b_row == R_REC_DONE) begin
           x.alloc_evt = 1'b1;
         end else begin
@@ -933,12 +996,27 @@ module cni_home_agent #(
         end
       end
 
+      R_RCD_DONE, R_RCD_SNOOP: begin
+        x.alloc      = 1'b1;
+        x.alloc_kind = K_RECALL;
+        if (b_row == R_RCD_DONE) begin
+          x.alloc_evt = 1'b1;
+        end else begin  // the owner keeps a Shared copy
+          x.dir_we     = 1'b1;
+          x.dir_wd     = {d_pol, DIR_S, d_sharers};
+          x.alloc_pend = d_sharers;
+          x.snp        = 1'b1;
+          x.snp_vec    = d_sharers;
+          x.snp_op     = cni_coh_pkg::OP_FWD_DOWN;
+        end
+      end
+
       R_FWD_ACK: begin
         x.out_rsp = 1'b1;
         x.rsp_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
       end
 
-      R_REQ_ERROR: x.out_rsp = 1'b1;
+      R_REQ_ERROR, R_DENY: x.out_rsp = 1'b1;
 
       R_PARK: begin
         x.alloc      = 1'b1;
@@ -953,7 +1031,7 @@ module cni_home_agent #(
         x.data_msg = 1'b1;
         if (b_row == R_WB_OWNER) begin
           x.dir_we = 1'b1;
-          x.dir_wd = {d_armed, DIR_I, NumAgents'(0)};
+          x.dir_wd = {d_pol, DIR_I, NumAgents'(0)};
         end else if (b_row == R_WB_RACE_GNT) begin
           // The write-back completes the SNOOP: the requester's grant leaves with its data
           // beside the WbAck. The grant carries the line; an UpgAck (only a write-back from an
@@ -986,9 +1064,9 @@ module cni_home_agent #(
                            agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
         x.dir_we  = 1'b1;
         unique case (b_row)
-          R_GRANT_E: x.dir_wd = {1'b0, DIR_X, c_bit};
-          R_GRANT_S: x.dir_wd = {1'b0, DIR_S, c_bit};
-          default:   x.dir_wd = {1'b0, DIR_S, d_sharers | c_bit};
+          R_GRANT_E: x.dir_wd = {d_pol, DIR_X, c_bit};
+          R_GRANT_S: x.dir_wd = {d_pol, DIR_S, c_bit};
+          default:   x.dir_wd = {d_pol, DIR_S, d_sharers | c_bit};
         endcase
       end
 
@@ -999,13 +1077,13 @@ module cni_home_agent #(
         if (b_row == R_SNOOP_DOWN) begin
           x.alloc_pend  = d_sharers;
           x.alloc_grant = cni_coh_pkg::OP_DATA_S;
-          x.dir_wd      = {1'b0, DIR_S, d_sharers | c_bit};
+          x.dir_wd      = {d_pol, DIR_S, d_sharers | c_bit};
           x.snp_vec     = d_sharers;
           x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
         end else begin
           x.alloc_pend  = d_sharers & ~c_bit;
           x.alloc_grant = c_xgrant;
-          x.dir_wd      = {1'b0, DIR_X, c_bit};
+          x.dir_wd      = {d_pol, DIR_X, c_bit};
           x.snp_vec     = d_sharers & ~c_bit;
           x.snp_op      = cni_coh_pkg::OP_FWD_INV;
         end
@@ -1015,7 +1093,7 @@ module cni_home_agent #(
         x.out_rsp = 1'b1;
         x.rsp_hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
         x.dir_we  = 1'b1;
-        x.dir_wd  = {1'b0, DIR_X, c_bit};
+        x.dir_wd  = {d_pol, DIR_X, c_bit};
       end
 
       default: ;  // R_NONE

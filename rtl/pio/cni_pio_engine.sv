@@ -22,10 +22,11 @@
 //                      every read takes one cycle more
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
-//   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i
+//   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i, evt_op_i, evt_src_i
 //                                       - events from the home agent; evt_ready_o is always 1
-//                                         (every event is absorbed into bounded state)
-//   cmd_valid_o/cmd_ready_i, cmd_op_o, cmd_line_o
+//                                         (every event is absorbed into bounded state); the
+//                                         parked request's opcode and requester are not needed
+//   cmd_valid_o/cmd_ready_i, cmd_op_o, cmd_arg_o, cmd_line_o
 //                                       - commands to the home agent; the home may stall; a
 //                                         presented command is held until taken (a second
 //                                         granted command waits in a skid register, so no
@@ -66,10 +67,15 @@ module cni_pio_engine #(
   output logic                                 evt_ready_o,
   input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
   input  wire logic [LineIdxW-1:0]             evt_line_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // (the engine bus's; not used here)
+  input  wire logic [cni_coh_pkg::AGENT_W-1:0] evt_src_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // commands to the home agent
   output logic                                 cmd_valid_o,
   input  wire logic                            cmd_ready_i,
   output logic [cni_coh_pkg::CMD_W-1:0]        cmd_op_o,
+  output logic [cni_coh_pkg::ARG_W-1:0]        cmd_arg_o,  // ARM/RECALL/RELEASE: no argument
   output logic [LineIdxW-1:0]                  cmd_line_o,
   // device memory port B
   output logic                                 mem_en_o,
@@ -290,6 +296,7 @@ module cni_pio_engine #(
 
   assign cmd_valid_o = cmd_valid_q;
   assign cmd_op_o    = cmd_op_q;
+  assign cmd_arg_o   = '0;
   assign cmd_line_o  = cmd_line_q;
 
   // Memory port B. Priority: C > B > A (all requests are registered-state based).

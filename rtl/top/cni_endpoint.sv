@@ -36,7 +36,7 @@ module cni_endpoint #(
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_ni,
-  input  wire logic [3:0]          agent_id_i,
+  input  wire logic [cni_coh_pkg::AGENT_W-1:0] agent_id_i,
   // link receive
   input  wire logic                rx_req_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_req_hdr_i,
@@ -95,7 +95,7 @@ module cni_endpoint #(
   output logic                     init_done_o
 );
 
-  localparam int NumCnt = 18;
+  localparam int NumCnt = 19;
   localparam int CBase  = MemLines;
   localparam int ABase  = CBase + 2 * CPairs;
   localparam int BBase  = ABase + 2 + NOvfA;
@@ -196,13 +196,16 @@ module cni_endpoint #(
   logic                            evt_valid, evt_ready, cmd_valid, cmd_ready;
   logic [cni_coh_pkg::EVT_W-1:0]   evt_kind;
   logic [cni_coh_pkg::CMD_W-1:0]   cmd_op;
+  logic [cni_coh_pkg::ARG_W-1:0]   cmd_arg;
+  logic [cni_coh_pkg::OP_W-1:0]    evt_op;
+  logic [cni_coh_pkg::AGENT_W-1:0] evt_src;
   logic [LineIdxW-1:0]             evt_line, cmd_line;
   logic                            ma_en, ma_we, mb_en, mb_we;
   logic [LineIdxW-1:0]             ma_addr, mb_addr;
   logic [LineBits-1:0]             ma_wd, ma_rd, mb_wd, mb_rd;
   logic [3:0]                      cfg_ret_excl;
   logic [31:0]                     cfg_park_timeout;
-  logic [14:0]                     home_cnt;
+  logic [15:0]                     home_cnt;
   logic                            cnt_c, cnt_a, cnt_b;
   logic [NumCnt-1:0]               cnt;
 
@@ -224,9 +227,9 @@ module cni_endpoint #(
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),
     .evt_valid_o (evt_valid), .evt_ready_i (evt_ready), .evt_kind_o (evt_kind),
-    .evt_line_o (evt_line),
+    .evt_line_o (evt_line), .evt_op_o (evt_op), .evt_src_o (evt_src),
     .cmd_valid_i (cmd_valid), .cmd_ready_o (cmd_ready), .cmd_op_i (cmd_op),
-    .cmd_line_i (cmd_line),
+    .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
     .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
@@ -248,9 +251,9 @@ module cni_endpoint #(
   ) u_pio (
     .clk_i, .rst_ni,   // commands wait until the home agent has cleared its RAMs
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),
-    .evt_line_i (evt_line),
+    .evt_line_i (evt_line), .evt_op_i (evt_op), .evt_src_i (evt_src),
     .cmd_valid_o (cmd_valid), .cmd_ready_i (cmd_ready), .cmd_op_o (cmd_op),
-    .cmd_line_o (cmd_line),
+    .cmd_arg_o (cmd_arg), .cmd_line_o (cmd_line),
     .mem_en_o (mb_en), .mem_we_o (mb_we), .mem_addr_o (mb_addr), .mem_wdata_o (mb_wd),
     .mem_rdata_i (mb_rd),
     .pa_valid_o, .pa_ready_i, .pa_data_o, .pa_len_o, .pa_last_o,
@@ -260,7 +263,8 @@ module cni_endpoint #(
 
   // ---- CSR ---------------------------------------------------------------------------------
   always_comb begin
-    cnt = {cnt_b, cnt_a, cnt_c, home_cnt};
+    // home 0..14, PIO 15..17, requests denied by a policy 18
+    cnt = {home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
     cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
   end
 

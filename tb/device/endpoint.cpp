@@ -42,7 +42,7 @@ const char* counter_name(Counter c) {
                                 "snoops",       "retry_busy",   "retry_timeout", "parked",
                                 "released",     "recalls",      "err_opcode",  "err_addr",
                                 "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
-                                "pio_a_messages", "pio_b_messages"};
+                                "pio_a_messages", "pio_b_messages", "denied"};
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr

@@ -53,7 +53,7 @@ inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kRetExcl = 0x010, kPar
 enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
-  kPioBMessages, kNumCounters
+  kPioBMessages, kDenied, kNumCounters
 };
 const char* counter_name(Counter c);
 }  // namespace csr

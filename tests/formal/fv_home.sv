@@ -56,7 +56,7 @@ module cni_nonsynth_fv_home #(
   input wire logic                 dat_en_i,
   // engine
   input wire logic                 cmd_en_i,
-  input wire logic [1:0]           cmd_op_i,
+  input wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
   input wire logic [LW-1:0]        cmd_line_i,
   input wire logic                 evt_ready_i,
   // outputs of the home: the hosts may stall them
@@ -112,7 +112,7 @@ module cni_nonsynth_fv_home #(
   logic                rqp_v_q, rsp_v_q, fwp_v_q, dtp_v_q, cmp_v_q;
   logic [SW-1:0]       rqp_s_q, rsp_s_q;
   cni_coh_pkg::hdr_t   rqp_hdr_q, rsp_hdr_q, fwp_hdr_q, dtp_hdr_q;
-  logic [1:0]          cmp_op_q;
+  logic [cni_coh_pkg::CMD_W-1:0] cmp_op_q;
   logic [LW-1:0]       cmp_line_q;
   logic [3:0]          cmd_gap_q;
   logic [31:0]         tmo_q;
@@ -138,7 +138,7 @@ module cni_nonsynth_fv_home #(
   logic mem_en, mem_we;
   logic [LW-1:0] mem_addr, evt_line;
   logic [0:0] evt_kind;
-  logic [14:0] cnt;
+  logic [15:0] cnt;
   logic init_done;
   logic orsp_valid_raw, odat_valid_raw, orsp_ready_dut, odat_ready_dut;
 
@@ -156,7 +156,9 @@ module cni_nonsynth_fv_home #(
     .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
     .odat_data_o(odat_data),
     .evt_valid_o(evt_valid), .evt_ready_i, .evt_kind_o(evt_kind), .evt_line_o(evt_line),
-    .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_line_i(cmp_line_q),
+    .evt_op_o(), .evt_src_o(),
+    .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_arg_i('0),
+    .cmd_line_i(cmp_line_q),
     .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
     .mem_rdata_i('0),  // data is abstracted away: no property looks at it
     .cfg_ret_excl_i(ret_excl_q), .cfg_park_timeout_i(tmo_q), .cnt_o(cnt),
@@ -315,7 +317,7 @@ module cni_nonsynth_fv_home #(
   logic [2:0]    act [NS];
   logic [NA-1:0] act_junk;
   logic          cmd_pick;
-  logic [1:0]    cmd_pick_op;
+  logic [cni_coh_pkg::CMD_W-1:0] cmd_pick_op;
   logic [LW-1:0] cmd_pick_line;
   logic [NumLines-1:0] armed_nx;
 
@@ -353,6 +355,8 @@ module cni_nonsynth_fv_home #(
   always_comb begin
     if (!rst_q && cmd_pick) begin
       a_cmd_line:   assume (cmd_pick_line < LW'(NumLines));
+      // the PIO engine's commands: ARM, RECALL, RELEASE, DISARM
+      a_cmd_op:     assume (cmd_pick_op <= cni_coh_pkg::CMD_DISARM);
       // engines never RECALL an armed line, and never ARM a line twice
       a_cmd_recall: assume (cmd_pick_op != cni_coh_pkg::CMD_RECALL || !armed_nx[cmd_pick_line]);
       a_cmd_arm:    assume (cmd_pick_op != cni_coh_pkg::CMD_ARM || !armed_nx[cmd_pick_line]);

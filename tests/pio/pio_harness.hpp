@@ -55,7 +55,8 @@ inline constexpr unsigned kReqReg = CNI_PIO_REQ_REG;
 using Line = std::array<uint8_t, kLineBytes>;
 using Bytes = std::vector<uint8_t>;
 
-enum class Cmd : uint8_t { Arm = 0, Recall = 1, Release = 2, Disarm = 3 };  // cni_coh_pkg CMD_*
+// cni_coh_pkg CMD_* (the engine issues only these four)
+enum class Cmd : uint8_t { Arm = 0, Recall = 1, Release = 2, Disarm = 3 };
 enum class Evt : uint8_t { Trigger = 0, RecallDone = 1 };                  // cni_coh_pkg EVT_*
 
 inline const char* cmd_name(Cmd c) {
