@@ -55,7 +55,7 @@ if [ ${#checks[@]} -eq 0 ]; then
 fi
 
 # RTL the harnesses may use: the coherence package first, then common and coherence blocks.
-rtl=(rtl/coh/cni_coh_pkg.sv)
+rtl=(rtl/coh/cni_coh_pkg.sv rtl/top/cni_amap_pkg.sv)
 for f in "$root"/rtl/common/*.sv "$root"/rtl/coh/*.sv; do
   case "$f" in *_pkg.sv) ;; *) rtl+=("${f#"$root"/}") ;; esac
 done

@@ -44,10 +44,11 @@ mapfile -t files < <(scripts/rtl-files.sh)
 out=${BUILD:-build}/synth-check
 mkdir -p "$out"
 # top  parameters (chparam). The endpoint brings the home agent's and the engine's default
-# configurations; each alone is checked pipelined (the ECP5 board's configuration).
+# configurations; each alone is checked pipelined (the ECP5 board's configuration), the home
+# agent with the full address map.
 tops=(
-  "cni_endpoint|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set TtEntries 16 -set TtReserve 4"
-  "cni_home_agent|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
+  "cni_endpoint|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set ScratchLines 8 -set TtEntries 16 -set TtReserve 4"
+  "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_pio_engine|-set CPairs 4 -set NOvfA 4 -set NOvfB 4 -set CBase 16 -set ABase 24 -set BBase 30 -set LineIdxW 6 -set EvtReg 1 -set RdReg 1"
 )
 fail=0

@@ -3,17 +3,21 @@
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
 #   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
 #                                 board configuration, docs/endpoint.md): the same tests
-file(GLOB CNI_RTL_SOURCES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
+# Packages first (file(GLOB) sorts what it finds, so they are listed ahead of it).
+file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
+list(SORT CNI_RTL_PKGS)  # rtl/coh/cni_coh_pkg.sv before rtl/top/cni_amap_pkg.sv
+file(GLOB CNI_RTL_MODULES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/coh/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/pio/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/top/*.sv)
-list(REMOVE_DUPLICATES CNI_RTL_SOURCES)
+list(REMOVE_ITEM CNI_RTL_MODULES ${CNI_RTL_PKGS})
+set(CNI_RTL_SOURCES ${CNI_RTL_PKGS} ${CNI_RTL_MODULES})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
 
 function(cni_endpoint_model flavor)
-  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE" "ARGS"
+  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
+                        "ARGS"
                         ${ARGN})
   if(NOT M_PIPE)
     set(M_PIPE 0)
@@ -29,7 +33,7 @@ function(cni_endpoint_model flavor)
     # (seen on the engine's command grants). Later releases fix it; the flag costs a little speed.
     VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
       -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
-      -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
+      -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
       -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
 
@@ -39,20 +43,17 @@ function(cni_endpoint_model flavor)
   target_include_directories(cni_dev_${flavor} SYSTEM PRIVATE ${VERILATOR_ROOT}/include
                              ${VERILATOR_ROOT}/include/vltstd)
   target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC
-    CNI_DEV_MEM_LINES=${M_MEM} CNI_DEV_CPAIRS=${M_CPAIRS} CNI_DEV_NOVFA=${M_NOVFA}
-    CNI_DEV_NOVFB=${M_NOVFB} CNI_DEV_TT=${M_TT} CNI_DEV_RESERVE=${M_RESERVE} CNI_DEV_RXDEPTH=${M_RXDEPTH}
-    CNI_DEV_TXCREDITS=${M_TXCREDITS} CNI_DEV_PIPELINED=${M_PIPE}
-    CNI_DEV_BUILD="${flavor}")
+  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 
 # The test geometry, shared by the checking builds and the netlist models (tb/rtl_netlist.cmake).
-set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 TT 32 RESERVE 8 RXDEPTH 4 TXCREDITS 4)
+set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 SCRATCH 16 TT 32 RESERVE 8 RXDEPTH 4
+    TXCREDITS 4)
 cni_endpoint_model(chk ${CNI_CHK_GEOMETRY}
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1
   ARGS --assert --x-assign unique --x-initial unique)
-cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 TT 64 RESERVE 16 RXDEPTH 16
+cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
   TXCREDITS 16
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

@@ -93,22 +93,18 @@ endfunction()
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
 # cni_endpoint_netlist(<flavor> PIPE <0|1>): the netlist model cni_rtl_<flavor> and its device
 # adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>").
-cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;TT;RESERVE;RXDEPTH;TXCREDITS" ""
+cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS" ""
                       ${CNI_CHK_GEOMETRY})
 function(cni_endpoint_netlist flavor)
   cmake_parse_arguments(M "" "PIPE" "" ${ARGN})
   cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint
     PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
-           TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
+           ScratchLines=${E_SCRATCH} TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
            TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE})
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
   target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC
-    CNI_DEV_MEM_LINES=${E_MEM} CNI_DEV_CPAIRS=${E_CPAIRS} CNI_DEV_NOVFA=${E_NOVFA}
-    CNI_DEV_NOVFB=${E_NOVFB} CNI_DEV_TT=${E_TT} CNI_DEV_RESERVE=${E_RESERVE}
-    CNI_DEV_RXDEPTH=${E_RXDEPTH} CNI_DEV_TXCREDITS=${E_TXCREDITS} CNI_DEV_PIPELINED=${M_PIPE}
-    CNI_DEV_BUILD="${flavor}")
+  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 cni_endpoint_netlist(netlist PIPE 0)

@@ -22,6 +22,7 @@ module cni_fpga_shell #(
   parameter int          CPairs    = 256,
   parameter int          NOvfA     = 76,
   parameter int          NOvfB     = 76,
+  parameter int          ScratchLines = 0,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
@@ -31,7 +32,8 @@ module cni_fpga_shell #(
   parameter int          ClkDiv    = 868,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
-  localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB
+  localparam int NumLines = cni_amap_pkg::total(
+    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines))
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -65,7 +67,7 @@ module cni_fpga_shell #(
   cni_endpoint #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
     .MemLines (MemLines), .CPairs (CPairs), .NOvfA (NOvfA), .NOvfB (NOvfB),
-    .TtEntries (TtEntries), .TtReserve (TtReserve), .RxDepth (RxDepth), .TxCredits (TxCredits),
+    .ScratchLines (ScratchLines), .TtEntries (TtEntries), .TtReserve (TtReserve), .RxDepth (RxDepth), .TxCredits (TxCredits),
     .BloomFoldWords (BloomFoldWords), .Pipelined (Pipelined)
   ) u_core (
     .clk_i, .rst_ni,

@@ -11,8 +11,9 @@
 //   LineBytes            - coherence line size (64 or 128)
 //   NumAgents            - sharer-vector width; agent ids >= NumAgents are rejected
 //   DevBase              - byte address of device line 0
-//   MemLines, CPairs,
-//   NOvfA, NOvfB         - region sizes (docs/endpoint.md, "Address map")
+//   RegionLines          - lines per region, 32 bits each (cni_amap_pkg; docs/endpoint.md,
+//                          "Address map"): the home agent treats every region alike, beside
+//                          its RET_EXCL bit
 //   TtEntries, TtReserve - transaction-table size and entries kept for engine RECALLs
 //   Pipelined            - 0: two stages (take; decide and apply): an answer 2 cycles after the
 //                          message is at the head of its FIFO;
@@ -42,15 +43,12 @@ module cni_home_agent #(
   parameter int          LineBytes = 128,
   parameter int          NumAgents = 16,
   parameter logic [47:0] DevBase   = 48'h10_0000_0000,
-  parameter int          MemLines  = 1024,
-  parameter int          CPairs    = 256,
-  parameter int          NOvfA     = 76,
-  parameter int          NOvfB     = 76,
+  parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          Pipelined = 0,
   localparam int LineBits = LineBytes * 8,
-  localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
+  localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines),
   localparam int NumCnt   = 16
 ) (
@@ -103,7 +101,7 @@ module cni_home_agent #(
   output logic [LineBits-1:0]            mem_wdata_o,
   input  wire logic [LineBits-1:0]       mem_rdata_i,
   // configuration and status
-  input  wire logic [3:0]                cfg_ret_excl_i,
+  input  wire logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl_i,
   input  wire logic [31:0]               cfg_park_timeout_i,
   output logic [NumCnt-1:0]              cnt_o,
   output logic                           init_done_o
@@ -121,9 +119,8 @@ module cni_home_agent #(
   localparam int  TagW   = cni_coh_pkg::TAG_W;
   localparam int  OffW   = $clog2(LineBytes);
   localparam int  TtW    = $clog2(TtEntries);
-  localparam int  C0     = MemLines;
-  localparam int  A0     = C0 + 2 * CPairs;
-  localparam int  B0     = A0 + 2 + NOvfA;
+  localparam int  NReg   = cni_amap_pkg::NUM_REGIONS;
+  localparam int  RegW   = $clog2(NReg);
   localparam int  PolW   = cni_coh_pkg::POL_W;
   localparam int  DirW   = PolW + 2 + NumAgents;  // {policy, state, sharers}
   localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
@@ -182,7 +179,7 @@ module cni_home_agent #(
     logic                 free_any;
     logic [TtW-1:0]       free_idx;    // the entry an allocation takes
     logic                 inrange;     // the message names a device line
-    logic [1:0]           region;
+    logic [RegW-1:0]      region;
   } lk_t;
 
   // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
@@ -244,11 +241,12 @@ module cni_home_agent #(
                ((src == SRC_REQ || src == SRC_RSP) && dec_ok);
   endfunction
 
-  function automatic logic [1:0] region_of(input logic [LineIdxW-1:0] line);
-    if (line < LineIdxW'(C0)) region_of = 2'd0;
-    else if (line < LineIdxW'(A0)) region_of = 2'd1;
-    else if (line < LineIdxW'(B0)) region_of = 2'd2;
-    else region_of = 2'd3;
+  // The region of a line: the last region whose first line is at or below it.
+  function automatic logic [RegW-1:0] region_of(input logic [LineIdxW-1:0] line);
+    region_of = '0;
+    for (int r = 1; r < NReg; r++) begin
+      if (32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r))) region_of = RegW'(r);
+    end
   endfunction
 
   function automatic logic [AgW-1:0] lowest(input logic [NumAgents-1:0] v);

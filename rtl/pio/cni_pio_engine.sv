@@ -31,10 +31,14 @@
 //                                         presented command is held until taken (a second
 //                                         granted command waits in a skid register, so no
 //                                         grant depends on cmd_ready_i)
-//   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i
+//   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i, mem_gnt_i
 //                                       - device memory port B, synchronous, read data the cycle
 //                                         after mem_en_o && !mem_we_o; with ReqReg the outputs
-//                                         choose among registers by registered grants
+//                                         choose among registers by registered grants; the
+//                                         engine is engine 0 of the engine bus, whose requests
+//                                         are always granted, so it does not look at mem_gnt_i
+//   reg_*                               - its register window on the engine bus (no registers:
+//                                         reads return 0)
 //   pa_valid_o/pa_ready_i, pa_data_o, pa_len_o, pa_last_o
 //                                       - (a) messages out, one beat per line of payload, the
 //                                         consumer may stall; outputs registered
@@ -83,6 +87,14 @@ module cni_pio_engine #(
   output logic [LineIdxW-1:0]                  mem_addr_o,
   output logic [LineBytes*8-1:0]               mem_wdata_o,
   input  wire logic [LineBytes*8-1:0]          mem_rdata_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic                            mem_gnt_i,
+  input  wire logic                            reg_valid_i,
+  input  wire logic                            reg_we_i,
+  input  wire logic [7:0]                      reg_addr_i,
+  input  wire logic [31:0]                     reg_wdata_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic [31:0]                          reg_rdata_o,
   // (a) CPU -> device messages out
   output logic                                 pa_valid_o,
   input  wire logic                            pa_ready_i,
@@ -297,6 +309,7 @@ module cni_pio_engine #(
   assign cmd_valid_o = cmd_valid_q;
   assign cmd_op_o    = cmd_op_q;
   assign cmd_arg_o   = '0;
+  assign reg_rdata_o = '0;
   assign cmd_line_o  = cmd_line_q;
 
   // Memory port B. Priority: C > B > A (all requests are registered-state based).

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The portable OpenCNI device core: coherent-link layer with per-channel credits, home agent
-// (directory, transaction table, delayed responses), device line memory, PIO engine (Enzian
-// protocols a/b/c) and the AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
+// (directory with per-line policies, transaction table, delayed responses), device line memory,
+// the engine bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad
+// engine) and the AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
 //
-// Parameters: see cni_home_agent and docs/endpoint.md ("Parameters").
+// Parameters: docs/endpoint.md ("Parameters"); the region sizes make the address map
+// (cni_amap_pkg).
 // Ports:
 //   agent_id_i           - this device's agent id on the coherence fabric
 //   rx_<ch>_*            - link receive side per channel: valid + message, no ready (credits);
@@ -23,6 +25,7 @@ module cni_endpoint #(
   parameter int          CPairs    = 256,
   parameter int          NOvfA     = 76,
   parameter int          NOvfB     = 76,
+  parameter int          ScratchLines = 64,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
@@ -31,7 +34,9 @@ module cni_endpoint #(
   parameter int          Pipelined      = 0,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
-  localparam int NumLines = MemLines + 2 * CPairs + 2 + NOvfA + 2 + NOvfB,
+  localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
+    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines),
+  localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines)
 ) (
   input  wire logic                clk_i,
@@ -96,9 +101,7 @@ module cni_endpoint #(
 );
 
   localparam int NumCnt = 19;
-  localparam int CBase  = MemLines;
-  localparam int ABase  = CBase + 2 * CPairs;
-  localparam int BBase  = ABase + 2 + NOvfA;
+  localparam int NE     = cni_amap_pkg::NUM_ENGINES;
 
   // ---- link receive ---------------------------------------------------------------------------
   logic                req_valid, req_ready, rsp_valid, rsp_ready;
@@ -192,7 +195,7 @@ module cni_endpoint #(
     .pending_o    (tx_dat_pending)
   );
 
-  // ---- home agent, memory, engine -------------------------------------------------------------
+  // ---- home agent, memory, engine bus --------------------------------------------------------
   logic                            evt_valid, evt_ready, cmd_valid, cmd_ready;
   logic [cni_coh_pkg::EVT_W-1:0]   evt_kind;
   logic [cni_coh_pkg::CMD_W-1:0]   cmd_op;
@@ -203,7 +206,7 @@ module cni_endpoint #(
   logic                            ma_en, ma_we, mb_en, mb_we;
   logic [LineIdxW-1:0]             ma_addr, mb_addr;
   logic [LineBits-1:0]             ma_wd, ma_rd, mb_wd, mb_rd;
-  logic [3:0]                      cfg_ret_excl;
+  logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl;
   logic [31:0]                     cfg_park_timeout;
   logic [15:0]                     home_cnt;
   logic                            cnt_c, cnt_a, cnt_b;
@@ -211,8 +214,8 @@ module cni_endpoint #(
 
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
-    .MemLines (MemLines), .CPairs (CPairs), .NOvfA (NOvfA), .NOvfB (NOvfB),
-    .TtEntries (TtEntries), .TtReserve (TtReserve), .Pipelined (Pipelined)
+    .RegionLines (RegionLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
+    .Pipelined (Pipelined)
   ) u_home (
     .clk_i, .rst_ni, .agent_id_i,
     .req_valid_i (req_valid), .req_ready_o (req_ready), .req_hdr_i (req_hdr),
@@ -243,23 +246,68 @@ module cni_endpoint #(
     .b_en_i (mb_en), .b_we_i (mb_we), .b_addr_i (mb_addr), .b_wd_i (mb_wd), .b_rd_o (mb_rd)
   );
 
+  // The engine bus: events to the owner of their line, one command at a time to the home agent,
+  // memory port B shared by priority, the engines' CSR windows. Engine k's signals are the k-th
+  // slices of the eb_* vectors (`CNI_ENGINE_BUS(k)`).
+  logic [NE-1:0]                       eb_evt_valid, eb_evt_ready, eb_cmd_valid, eb_cmd_ready;
+  logic [NE*cni_coh_pkg::CMD_W-1:0]    eb_cmd_op;
+  logic [NE*cni_coh_pkg::ARG_W-1:0]    eb_cmd_arg;
+  logic [NE*LineIdxW-1:0]              eb_cmd_line, eb_mem_addr;
+  logic [NE-1:0]                       eb_mem_en, eb_mem_we, eb_mem_gnt, eb_reg_valid;
+  logic [NE*LineBits-1:0]              eb_mem_wdata;
+  logic [NE*32-1:0]                    eb_reg_rdata;
+  logic                                reg_valid, reg_we;
+  logic [$clog2(NE + 1)-1:0]           reg_eng;
+  logic [7:0]                          reg_addr;
+  logic [31:0]                         reg_wdata, reg_rdata;
+
+  cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
+    .clk_i, .rst_ni,
+    .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_line_i (evt_line),
+    .cmd_valid_o (cmd_valid), .cmd_ready_i (cmd_ready), .cmd_op_o (cmd_op), .cmd_arg_o (cmd_arg),
+    .cmd_line_o (cmd_line),
+    .mem_en_o (mb_en), .mem_we_o (mb_we), .mem_addr_o (mb_addr), .mem_wdata_o (mb_wd),
+    .reg_valid_i (reg_valid), .reg_eng_i (reg_eng), .reg_rdata_o (reg_rdata),
+    .eb_evt_valid_o (eb_evt_valid), .eb_evt_ready_i (eb_evt_ready),
+    .eb_cmd_valid_i (eb_cmd_valid), .eb_cmd_ready_o (eb_cmd_ready), .eb_cmd_op_i (eb_cmd_op),
+    .eb_cmd_arg_i (eb_cmd_arg), .eb_cmd_line_i (eb_cmd_line),
+    .eb_mem_en_i (eb_mem_en), .eb_mem_we_i (eb_mem_we), .eb_mem_addr_i (eb_mem_addr),
+    .eb_mem_wdata_i (eb_mem_wdata), .eb_mem_gnt_o (eb_mem_gnt),
+    .eb_reg_valid_o (eb_reg_valid), .eb_reg_rdata_i (eb_reg_rdata)
+  );
+
+  // ---- engines (one instantiation each; docs/endpoint.md, "Adding an engine") ----------------
   cni_pio_engine #(
     .LineBytes (LineBytes), .LineIdxW (LineIdxW),
-    .CBase (CBase), .CPairs (CPairs), .ABase (ABase), .NOvfA (NOvfA),
-    .BBase (BBase), .NOvfB (NOvfB), .BloomFoldWords (BloomFoldWords), .EvtReg (Pipelined),
-    .RdReg (Pipelined), .ReqReg (Pipelined)
+    .CBase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_C)), .CPairs (CPairs),
+    .ABase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_A)), .NOvfA (NOvfA),
+    .BBase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_B)), .NOvfB (NOvfB),
+    .BloomFoldWords (BloomFoldWords), .EvtReg (Pipelined), .RdReg (Pipelined),
+    .ReqReg (Pipelined)
   ) u_pio (
-    .clk_i, .rst_ni,   // commands wait until the home agent has cleared its RAMs
-    .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),
-    .evt_line_i (evt_line), .evt_op_i (evt_op), .evt_src_i (evt_src),
-    .cmd_valid_o (cmd_valid), .cmd_ready_i (cmd_ready), .cmd_op_o (cmd_op),
-    .cmd_arg_o (cmd_arg), .cmd_line_o (cmd_line),
-    .mem_en_o (mb_en), .mem_we_o (mb_we), .mem_addr_o (mb_addr), .mem_wdata_o (mb_wd),
-    .mem_rdata_i (mb_rd),
+    `CNI_ENGINE_BUS(cni_amap_pkg::ENG_PIO),
     .pa_valid_o, .pa_ready_i, .pa_data_o, .pa_len_o, .pa_last_o,
     .pb_valid_i, .pb_ready_o, .pb_data_i, .pb_len_i, .pb_last_i,
     .cnt_c_invoke_o (cnt_c), .cnt_a_msg_o (cnt_a), .cnt_b_msg_o (cnt_b)
   );
+
+  if (ScratchLines > 0) begin : g_scratch
+    cni_scratch_engine #(
+      .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Lines (ScratchLines),
+      .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_SCRATCH))
+    ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH));
+  end else begin : g_no_scratch
+    assign eb_evt_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
+    assign eb_cmd_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
+    assign eb_mem_en[cni_amap_pkg::ENG_SCRATCH]    = 1'b0;
+    assign eb_mem_we[cni_amap_pkg::ENG_SCRATCH]    = 1'b0;
+    assign eb_cmd_op[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::CMD_W +: cni_coh_pkg::CMD_W] = '0;
+    assign eb_cmd_arg[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::ARG_W +: cni_coh_pkg::ARG_W] = '0;
+    assign eb_cmd_line[cni_amap_pkg::ENG_SCRATCH * LineIdxW +: LineIdxW] = '0;
+    assign eb_mem_addr[cni_amap_pkg::ENG_SCRATCH * LineIdxW +: LineIdxW] = '0;
+    assign eb_mem_wdata[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
+    assign eb_reg_rdata[cni_amap_pkg::ENG_SCRATCH * 32 +: 32] = '0;
+  end
 
   // ---- CSR ---------------------------------------------------------------------------------
   always_comb begin
@@ -268,7 +316,12 @@ module cni_endpoint #(
     cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
   end
 
-  cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .NumLines(NumLines)) u_csr (
+  // CONFIG: [7:0] table entries, [15:8] reserve, [23:16] receive depth, [30:24] transmit
+  // credits, [31] Pipelined
+  localparam logic [31:0] Config = {Pipelined != 0, 7'(TxCredits), 8'(RxDepth), 8'(TtReserve),
+                                    8'(TtEntries)};
+  cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
+            .Config(Config), .DevBase(DevBase)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
@@ -276,7 +329,9 @@ module cni_endpoint #(
     .s_axil_arvalid_i, .s_axil_arready_o, .s_axil_araddr_i,
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
     .cnt_i (cnt),
-    .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout)
+    .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
+    .reg_valid_o (reg_valid), .reg_eng_o (reg_eng), .reg_we_o (reg_we), .reg_addr_o (reg_addr),
+    .reg_wdata_o (reg_wdata), .reg_rdata_i (reg_rdata)
   );
 
 endmodule

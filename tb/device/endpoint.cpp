@@ -17,23 +17,6 @@ using proto::Chan;
 using proto::Msg;
 using proto::Op;
 
-const DeviceGeometry& built_geometry() {
-  static const DeviceGeometry g = [] {
-    DeviceGeometry d;
-    d.mem_lines = CNI_DEV_MEM_LINES;
-    d.cpairs = CNI_DEV_CPAIRS;
-    d.novfa = CNI_DEV_NOVFA;
-    d.novfb = CNI_DEV_NOVFB;
-    d.tt_entries = CNI_DEV_TT;
-    d.tt_reserve = CNI_DEV_RESERVE;
-    d.rx_depth = CNI_DEV_RXDEPTH;
-    d.tx_credits = CNI_DEV_TXCREDITS;
-    d.pipelined = CNI_DEV_PIPELINED != 0;
-    return d;
-  }();
-  return g;
-}
-
 const char* built_flavor() { return CNI_DEV_BUILD; }
 
 namespace csr {
@@ -88,6 +71,8 @@ struct Endpoint::Impl {
   std::unique_ptr<VerilatedFstC> fst;
   uint64_t cycle = 0;
   unsigned line_bytes = 128;
+  DeviceGeometry geo;
+  bool geo_known = false;
 
   std::deque<Msg> rxq[proto::kNumChannels];
   unsigned rx_credits[proto::kNumChannels] = {};
@@ -261,7 +246,8 @@ Endpoint::Endpoint() : Endpoint(Options{}) {}
 
 Endpoint::Endpoint(const Options& opt) : d_(std::make_unique<Impl>()) {
   d_->opt = opt;
-  d_->line_bytes = built_geometry().line_bytes;
+  // the line size is the width of the model's data ports
+  d_->line_bytes = static_cast<unsigned>(sizeof(Vcni_endpoint::rx_req_data_i));
   d_->ctx = std::make_unique<VerilatedContext>();
   d_->ctx->fatalOnError(false);
   d_->ctx->randReset(2);
@@ -298,19 +284,64 @@ void Endpoint::reset() {
   for (int i = 0; i < 4; ++i) d_->edge();
   t.rst_ni = 1;
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {
-    d_->rx_credits[c] = built_geometry().rx_depth;
+    d_->rx_credits[c] = 0;  // known once the geometry is read
     d_->tx_credit_pending[c] = 0;
   }
-  unsigned guard = built_geometry().num_lines() + 100;
+  unsigned guard = 1u << 20;
   while (!t.init_done_o) {
     if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
     tick();
   }
+  read_geometry();
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) d_->rx_credits[c] = d_->geo.rx_depth;
   // The PIO engine arms its trigger lines after reset, one command per line (the home agent
   // takes 2 + home_extra_cycles() cycles per command; twice that leaves the engine room); let
   // it finish so the device starts quiescent.
-  const auto& g = built_geometry();
+  const auto& g = d_->geo;
   run(2 * (2 + g.home_extra_cycles()) * (g.cpairs + 4));
+}
+
+const DeviceGeometry& Endpoint::geometry() const {
+  if (!d_->geo_known) throw std::logic_error("cni_endpoint: geometry() before reset()");
+  return d_->geo;
+}
+
+void Endpoint::read_geometry() {
+  DeviceGeometry g;
+  uint32_t geom = csr_read(csr::kGeometry);
+  g.line_bytes = geom & 0xFF;
+  unsigned regions = (geom >> 8) & 0xFF;
+  if (g.line_bytes != d_->line_bytes || regions != DeviceGeometry::kNumRegions) {
+    throw std::runtime_error("cni_endpoint: GEOMETRY says " + std::to_string(g.line_bytes) +
+                             "-byte lines and " + std::to_string(regions) +
+                             " regions; this driver knows " + std::to_string(d_->line_bytes) +
+                             " and " + std::to_string(DeviceGeometry::kNumRegions));
+  }
+  uint32_t cfg = csr_read(csr::kConfig);
+  g.tt_entries = cfg & 0xFF;
+  g.tt_reserve = (cfg >> 8) & 0xFF;
+  g.rx_depth = (cfg >> 16) & 0xFF;
+  g.tx_credits = (cfg >> 24) & 0x7F;
+  g.pipelined = (cfg >> 31) != 0;
+  g.dev_base = csr_read(csr::kDevBaseLo) | (uint64_t(csr_read(csr::kDevBaseHi)) << 32);
+  for (unsigned r = 0; r < DeviceGeometry::kNumRegions; ++r) {
+    uint32_t w = csr_read(csr::kRegion + 4 * r);
+    g.regions[r].base = w & 0xFFFF;
+    g.regions[r].lines = w >> 16;
+    uint32_t o = csr_read(csr::kOwner + 4 * r);
+    g.regions[r].owner = o == 0xFFFFFFFFu ? -1 : static_cast<int>(o);
+  }
+  if (g.num_lines() != geom >> 16) {
+    throw std::runtime_error("cni_endpoint: the regions end at line " +
+                             std::to_string(g.num_lines()) + ", GEOMETRY says " +
+                             std::to_string(geom >> 16));
+  }
+  g.mem_lines = g.regions[DeviceGeometry::kMem].lines;
+  g.cpairs = g.regions[DeviceGeometry::kPioC].lines / 2;
+  g.novfa = g.regions[DeviceGeometry::kPioA].lines - 2;
+  g.novfb = g.regions[DeviceGeometry::kPioB].lines - 2;
+  d_->geo = g;
+  d_->geo_known = true;
 }
 
 void Endpoint::tick() {

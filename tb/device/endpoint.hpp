@@ -4,6 +4,7 @@
 // directly to play host agents; SimDevice (sim_device.hpp) plugs it into the host simulation.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,19 +17,30 @@
 
 namespace cni::tb {
 
-// Geometry of the device core this library was built with (docs/endpoint.md, "Address map").
+// Geometry of the device core, read from its CSRs after reset (docs/endpoint.md, "CSR map"):
+// the address map's regions (cni_amap_pkg), the line size, the table and link sizes.
 struct DeviceGeometry {
+  // Regions, in the order of cni_amap_pkg (REG_*); Endpoint::reset() checks the count.
+  enum RegionId : unsigned { kMem = 0, kPioC, kPioA, kPioB, kScratch, kNumRegions };
+  struct Region {
+    unsigned base = 0;   // first line
+    unsigned lines = 0;
+    int owner = -1;      // engine index on the engine bus, -1: plain memory
+  };
   unsigned line_bytes = 128;
-  uint64_t dev_base = 0x10'0000'0000ull;
-  unsigned mem_lines = 0;
-  unsigned cpairs = 0;
-  unsigned novfa = 0;
-  unsigned novfb = 0;
+  uint64_t dev_base = 0;
+  std::array<Region, kNumRegions> regions{};
   unsigned tt_entries = 0;
   unsigned tt_reserve = 0;  // entries only engine RECALLs may take
   unsigned rx_depth = 0;    // receive buffer per channel = credits the device advertises
   unsigned tx_credits = 0;  // credits the device holds per transmit channel
   bool pipelined = false;    // Pipelined (docs/endpoint.md, "Pipelined configuration")
+  // The PIO engine's layout of its regions (docs/pio.md): pairs of (c) lines in two groups,
+  // two control lines then overflow lines for (a) and (b).
+  unsigned mem_lines = 0;
+  unsigned cpairs = 0;
+  unsigned novfa = 0;
+  unsigned novfb = 0;
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
@@ -36,20 +48,26 @@ struct DeviceGeometry {
   unsigned event_extra_cycles() const { return pipelined ? 2 : 0; }
   unsigned cfifo_extra_cycles() const { return pipelined ? 1 : 0; }
 
-  unsigned c0() const { return mem_lines; }
-  unsigned a0() const { return c0() + 2 * cpairs; }
-  unsigned b0() const { return a0() + 2 + novfa; }
-  unsigned num_lines() const { return b0() + 2 + novfb; }
+  unsigned base(RegionId r) const { return regions[r].base; }
+  unsigned c0() const { return base(kPioC); }
+  unsigned a0() const { return base(kPioA); }
+  unsigned b0() const { return base(kPioB); }
+  unsigned num_lines() const { return regions[kNumRegions - 1].base + regions[kNumRegions - 1].lines; }
   uint64_t addr_of(unsigned line) const { return dev_base + uint64_t(line) * line_bytes; }
   uint64_t size_bytes() const { return uint64_t(num_lines()) * line_bytes; }
 };
-const DeviceGeometry& built_geometry();
 // Which Verilator build this library holds ("chk", "pipe" or "fast").
 const char* built_flavor();
 
 namespace csr {
-inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kRetExcl = 0x010, kParkTimeout = 0x014,
-                          kCtrl = 0x018, kCounters = 0x100;
+inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kRetExcl = 0x010,
+                          kParkTimeout = 0x014, kCtrl = 0x018, kDevBaseLo = 0x020,
+                          kDevBaseHi = 0x024, kRegion = 0x040, kOwner = 0x060, kCounters = 0x100,
+                          kEngine = 0x800;
+// An engine's register window (docs/endpoint.md, "Engine bus").
+inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
+  return kEngine + 0x100 * engine + offset;
+}
 enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
@@ -81,11 +99,13 @@ class Endpoint {
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
-  const DeviceGeometry& geometry() const { return built_geometry(); }
+  // Read from the device's CSRs by reset(); throws std::logic_error before the first reset.
+  const DeviceGeometry& geometry() const;
   uint8_t agent_id() const;
   uint64_t cycle() const;
 
-  void reset();          // reset, then clock until the home agent has cleared its RAMs
+  // Reset, then clock until the home agent has cleared its RAMs; reads the geometry.
+  void reset();
   void tick();           // one clock cycle
   void run(unsigned n);  // n clock cycles
 
@@ -132,6 +152,7 @@ class Endpoint {
   proto::Msg make(proto::Op op, uint8_t src, proto::Addr addr, uint8_t tag = 0) const;
 
  private:
+  void read_geometry();
   struct Impl;
   std::unique_ptr<Impl> d_;
 };

@@ -22,7 +22,7 @@ class SimDevice : public sim::Agent {
   struct Config {
     double freq_mhz = 300.0;            // device clock
     double park_timeout_us = 50'000.0;  // parked request -> Retry
-    uint32_t ret_excl_regions = 0xF;    // CSR RET_EXCL
+    uint32_t ret_excl_regions = ~0u;    // CSR RET_EXCL (bit per region: every region)
     double credit_return_ns = 150.0;    // a tx credit travels back over the link
     bool loop_a_to_b = true;            // PIO (a) messages come back on (b)
     bool trace = false;

@@ -37,7 +37,9 @@ module cni_nonsynth_fv_home #(
   parameter int Pipelined   = 0,
   localparam int NS       = NA * NL,        // agent x line slots
   localparam int SW       = $clog2(NS + NA + 1),
-  localparam int NumLines = 1 + 2 + 2 + 1 + 2 + 1,  // MemLines=1, CPairs=1, NOvfA=NOvfB=1
+  // the map: MemLines=1, CPairs=1, NOvfA=NOvfB=1, no scratch-pad
+  localparam logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::region_lines(1, 1, 1, 1, 0),
+  localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LW       = $clog2(NumLines),
   localparam int HW       = cni_coh_pkg::HDR_W
 ) (
@@ -65,7 +67,7 @@ module cni_nonsynth_fv_home #(
   input wire logic                 odat_ready_i,
   input wire logic                 hold_i,
   // configuration
-  input wire logic [3:0]           ret_excl_i,
+  input wire logic [cni_amap_pkg::NUM_REGIONS-1:0] ret_excl_i,
   input wire logic [31:0]          timeout_i
 );
   localparam logic [3:0]  HOME = 4'd15;
@@ -116,7 +118,7 @@ module cni_nonsynth_fv_home #(
   logic [LW-1:0]       cmp_line_q;
   logic [3:0]          cmd_gap_q;
   logic [31:0]         tmo_q;
-  logic [3:0]          ret_excl_q;  // RET_EXCL: a free constant per run
+  logic [cni_amap_pkg::NUM_REGIONS-1:0] ret_excl_q;  // RET_EXCL: a free constant per run
   logic [3:0]          stall_fwd_q, stall_rsp_q, stall_dat_q;
   // well-formed FWDs the home took and has not answered yet, oldest first
   localparam int FqDepth = 8;
@@ -143,8 +145,8 @@ module cni_nonsynth_fv_home #(
   logic orsp_valid_raw, odat_valid_raw, orsp_ready_dut, odat_ready_dut;
 
   cni_home_agent #(
-    .LineBytes(64), .NumAgents(NA), .DevBase(DEV_BASE), .MemLines(1), .CPairs(1), .NOvfA(1),
-    .NOvfB(1), .TtEntries(8), .TtReserve(2), .Pipelined(Pipelined)
+    .LineBytes(64), .NumAgents(NA), .DevBase(DEV_BASE), .RegionLines(RegionLines),
+    .TtEntries(8), .TtReserve(2), .Pipelined(Pipelined)
   ) u_dut (
     .clk_i, .rst_ni(rst_n), .agent_id_i(HOME),
     .req_valid_i(rqp_v_q), .req_ready_o(req_ready), .req_hdr_i(rqp_hdr_q), .req_data_i('0),

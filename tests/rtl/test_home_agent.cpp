@@ -15,7 +15,7 @@ TEST_F(HomeAgent, IdentifiesItselfAndReportsGeometry) {
   uint32_t g = ep->csr_read(csr::kGeometry);
   EXPECT_EQ(g & 0xFF, geo().line_bytes);
   EXPECT_EQ(g >> 16, geo().num_lines());
-  EXPECT_EQ(ep->csr_read(csr::kRetExcl), 0xFu);
+  EXPECT_EQ(ep->csr_read(csr::kRetExcl), (1u << tb::DeviceGeometry::kNumRegions) - 1);
 }
 
 TEST_F(HomeAgent, ReadSharedOnUnsharedLineReturnsExclusive) {
@@ -105,7 +105,7 @@ TEST_F(HomeAgent, SnoopAnswersOfDistinctLinesCompleteOneMessagePerCycle) {
 }
 
 TEST_F(HomeAgent, ReadSharedGrantsSharedWhenRegionReturnsShared) {
-  ep->csr_write(csr::kRetExcl, 0xE);  // region 0 (plain memory) answers RdS with DataS
+  ep->csr_write(csr::kRetExcl, ~0x1u);  // region 0 (plain memory) answers RdS with DataS
   ep->send(req(Op::RdS, kHost1, line(3)));
   expect(Op::DataS, kHost1, line(3));
   ep->send(req(Op::RdS, kHost2, line(3)));

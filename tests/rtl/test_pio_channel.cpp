@@ -122,7 +122,7 @@ TEST_F(PioChannel, TriggerToSnoopTakesAtMostEightDeviceCycles) {
 }
 
 TEST_F(PioChannel, ReturnSharedCostsAnUpgradeNextIteration) {
-  ep->csr_write(csr::kRetExcl, 0xD);  // region 1 (PIO c) answers RdS with DataS ("unopt")
+  ep->csr_write(csr::kRetExcl, ~0x2u);  // region 1 (PIO c) answers RdS with DataS ("unopt")
   acquire(kHost1, g1(0));
   Line args{};
   args[0] = 42;

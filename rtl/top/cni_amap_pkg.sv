@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The device address map: its regions in address order, the engine that owns each, and the
+// layout functions every block uses (the endpoint, the home agent, the engine bus, the CSR
+// block, the formal harness); the C++ side reads the same map from the CSR block at run time
+// (docs/endpoint.md, "Address map"). Adding an engine adds its region(s) here.
+`ifndef CNI_AMAP_PKG_SV
+`define CNI_AMAP_PKG_SV
+`default_nettype none
+
+// A package's constants serve many modules; any one module uses only some of them.
+/* verilator lint_off UNUSEDPARAM */
+package cni_amap_pkg;
+
+  // ---- regions (in address order; a region's index is its RET_EXCL bit) --------------------
+  localparam int NUM_REGIONS = 5;
+  localparam int REG_MEM     = 0;  // plain coherent device memory
+  localparam int REG_PIO_C   = 1;  // PIO (c): two groups of line pairs
+  localparam int REG_PIO_A   = 2;  // PIO (a): two control lines, then overflow lines
+  localparam int REG_PIO_B   = 3;  // PIO (b): the same layout
+  localparam int REG_SCRATCH = 4;  // scratch-pad engine (docs/endpoint.md, worked example)
+
+  // ---- engines (on the engine bus, in priority order: lower index first) --------------------
+  localparam int NUM_ENGINES = 2;
+  localparam int ENG_PIO     = 0;
+  localparam int ENG_SCRATCH = 1;
+  localparam int ENG_NONE    = NUM_ENGINES;  // plain memory: no engine
+
+  // The engine that owns a region.
+  function automatic int owner(input int r);
+    if (r == REG_PIO_C || r == REG_PIO_A || r == REG_PIO_B) owner = ENG_PIO;
+    else if (r == REG_SCRATCH) owner = ENG_SCRATCH;
+    else owner = ENG_NONE;
+  endfunction
+
+  // ---- layout -------------------------------------------------------------------------------
+  // Line counts of the regions, 32 bits each (region r at [32r +: 32]), from the sizes the
+  // endpoint is built with.
+  localparam int LW = NUM_REGIONS * 32;
+  function automatic logic [LW-1:0] region_lines(input int mem_lines, input int c_pairs,
+                                                 input int novf_a, input int novf_b,
+                                                 input int scratch_lines);
+    region_lines = '0;
+    region_lines[REG_MEM * 32 +: 32]     = 32'(mem_lines);
+    region_lines[REG_PIO_C * 32 +: 32]   = 32'(2 * c_pairs);
+    region_lines[REG_PIO_A * 32 +: 32]   = 32'(2 + novf_a);
+    region_lines[REG_PIO_B * 32 +: 32]   = 32'(2 + novf_b);
+    region_lines[REG_SCRATCH * 32 +: 32] = 32'(scratch_lines);
+  endfunction
+
+  // Lines of region r.
+  function automatic int lines(input logic [LW-1:0] rl, input int r);
+    lines = int'(rl[r * 32 +: 32]);
+  endfunction
+
+  // First line of region r (r = NUM_REGIONS: the total).
+  function automatic int base(input logic [LW-1:0] rl, input int r);
+    base = 0;
+    for (int i = 0; i < NUM_REGIONS; i++) if (i < r) base = base + int'(rl[i * 32 +: 32]);
+  endfunction
+
+  function automatic int total(input logic [LW-1:0] rl);
+    total = base(rl, NUM_REGIONS);
+  endfunction
+
+  // The full geometry (the benchmark build; docs/endpoint.md, "Parameters").
+  localparam logic [LW-1:0] FULL_LINES = region_lines(1024, 256, 76, 76, 64);
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
+
+// The engine-bus connections every engine takes (docs/endpoint.md, "Engine bus"): the clock and
+// reset and its slice of cni_endpoint's bus signals. `CNI_ENGINE_BUS(k)` inside an engine's
+// instantiation connects it as engine k. (Defined here, beside the map, because this file is
+// read before every module that uses it.)
+`define CNI_ENGINE_BUS(k) \
+  .clk_i, .rst_ni, \
+  .evt_valid_i (eb_evt_valid[k]), .evt_ready_o (eb_evt_ready[k]), .evt_kind_i (evt_kind), \
+  .evt_line_i (evt_line), .evt_op_i (evt_op), .evt_src_i (evt_src), \
+  .cmd_valid_o (eb_cmd_valid[k]), .cmd_ready_i (eb_cmd_ready[k]), \
+  .cmd_op_o (eb_cmd_op[(k) * cni_coh_pkg::CMD_W +: cni_coh_pkg::CMD_W]), \
+  .cmd_arg_o (eb_cmd_arg[(k) * cni_coh_pkg::ARG_W +: cni_coh_pkg::ARG_W]), \
+  .cmd_line_o (eb_cmd_line[(k) * LineIdxW +: LineIdxW]), \
+  .mem_en_o (eb_mem_en[k]), .mem_we_o (eb_mem_we[k]), \
+  .mem_addr_o (eb_mem_addr[(k) * LineIdxW +: LineIdxW]), \
+  .mem_wdata_o (eb_mem_wdata[(k) * LineBits +: LineBits]), .mem_gnt_i (eb_mem_gnt[k]), \
+  .mem_rdata_i (mb_rd), \
+  .reg_valid_i (eb_reg_valid[k]), .reg_we_i (reg_we), .reg_addr_i (reg_addr), \
+  .reg_wdata_i (reg_wdata), .reg_rdata_o (eb_reg_rdata[(k) * 32 +: 32])
+
+
+`endif

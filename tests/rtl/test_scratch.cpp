@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scratch-pad engine (rtl/top/cni_scratch_engine.sv), the worked example of an engine on the
+// engine bus (docs/endpoint.md, "Adding an engine"): its register window, its coherent line
+// reads and writes (RECALL_DN, RECALL), and the home agent's policies it sets (SHARED, DENY,
+// PARK answered by NACK), seen from the hosts' side of the link.
+#include <algorithm>
+#include <cstring>
+
+#include "fixture.hpp"
+
+namespace cni::test {
+namespace {
+
+using Geo = tb::DeviceGeometry;
+
+class Scratch : public EndpointTest {
+ protected:
+  static constexpr unsigned kEngine = 1;  // cni_amap_pkg::ENG_SCRATCH
+  enum SpOp : uint32_t { kRead = 0, kWrite = 1, kPolicy = 2 };
+  enum Policy : uint32_t { kAllow = 0, kShared = 1, kPark = 2, kDeny = 3 };
+
+  Addr sline(unsigned l) const { return line(geo().base(Geo::kScratch) + l); }
+  uint32_t reg(uint32_t off) { return ep->csr_read(csr::engine_reg(kEngine, off)); }
+  void set_reg(uint32_t off, uint32_t v) { ep->csr_write(csr::engine_reg(kEngine, off), v); }
+  void start(SpOp op, unsigned l, Policy p = kAllow) {
+    set_reg(0x00, (uint32_t(l) << 16) | (uint32_t(p) << 8) | op);
+  }
+  bool busy() { return reg(0x00) & 1; }
+  unsigned ops_done() { return reg(0x00) >> 16; }
+  void put_buffer(const std::array<uint8_t, proto::kMaxLineBytes>& d) {
+    for (unsigned w = 0; w < geo().line_bytes / 4; ++w) {
+      uint32_t v;
+      std::memcpy(&v, &d[4 * w], 4);
+      set_reg(0x80 + 4 * w, v);
+    }
+  }
+  std::array<uint8_t, proto::kMaxLineBytes> get_buffer() {
+    std::array<uint8_t, proto::kMaxLineBytes> d{};
+    for (unsigned w = 0; w < geo().line_bytes / 4; ++w) {
+      uint32_t v = reg(0x80 + 4 * w);
+      std::memcpy(&d[4 * w], &v, 4);
+    }
+    return d;
+  }
+  void wait_idle() {
+    for (unsigned i = 0; i < 200 && busy(); ++i) ep->run(5);
+    ASSERT_FALSE(busy());
+  }
+  static std::array<uint8_t, proto::kMaxLineBytes> first(const std::array<uint8_t, proto::kMaxLineBytes>& d,
+                                                         unsigned n) {
+    std::array<uint8_t, proto::kMaxLineBytes> r{};
+    std::copy(d.begin(), d.begin() + n, r.begin());
+    return r;
+  }
+};
+
+TEST_F(Scratch, MapNamesEveryRegionWithItsOwner) {
+  const auto& g = geo();
+  unsigned next = 0;
+  for (unsigned r = 0; r < Geo::kNumRegions; ++r) {
+    EXPECT_EQ(g.regions[r].base, next) << "regions follow one another, region " << r;
+    next += g.regions[r].lines;
+  }
+  EXPECT_EQ(next, g.num_lines());
+  EXPECT_EQ(g.regions[Geo::kMem].owner, -1);
+  EXPECT_EQ(g.regions[Geo::kPioC].owner, 0);
+  EXPECT_EQ(g.regions[Geo::kPioA].owner, 0);
+  EXPECT_EQ(g.regions[Geo::kPioB].owner, 0);
+  EXPECT_EQ(g.regions[Geo::kScratch].owner, int(kEngine));
+  EXPECT_GT(g.regions[Geo::kScratch].lines, 0u);
+}
+
+TEST_F(Scratch, DeviceReadPullsAHostsDirtyCopyAndLeavesItShared) {
+  acquire(kHost1, sline(3));
+  start(kRead, 3);
+  Msg f = expect(Op::FwdDown, kHost1, sline(3));
+  ep->send(snoop_answer(f, true, pattern(9)));
+  wait_idle();
+  EXPECT_EQ(first(get_buffer(), geo().line_bytes), first(pattern(9), geo().line_bytes));
+  EXPECT_EQ(ops_done(), 1u);
+  // host 1 kept a Shared copy: another reader joins it without a snoop
+  ep->send(req(Op::RdS, kHost2, sline(3)));
+  EXPECT_EQ(first(expect(Op::DataS, kHost2, sline(3)).data, geo().line_bytes),
+            first(pattern(9), geo().line_bytes));
+}
+
+TEST_F(Scratch, DeviceWriteInvalidatesHostCopiesFirst) {
+  acquire(kHost1, sline(5));
+  put_buffer(pattern(4));
+  start(kWrite, 5);
+  Msg f = expect(Op::FwdInv, kHost1, sline(5));
+  ep->send(snoop_answer(f, false, pattern(0)));
+  wait_idle();
+  ep->send(req(Op::RdS, kHost2, sline(5)));
+  EXPECT_EQ(first(expect(Op::DataE, kHost2, sline(5)).data, geo().line_bytes),
+            first(pattern(4), geo().line_bytes));
+}
+
+TEST_F(Scratch, DeviceReadOfALineNoHostHoldsNeedsNoSnoop) {
+  put_buffer(pattern(7));
+  start(kWrite, 2);
+  wait_idle();
+  put_buffer(pattern(0));
+  start(kRead, 2);
+  wait_idle();
+  EXPECT_EQ(first(get_buffer(), geo().line_bytes), first(pattern(7), geo().line_bytes));
+  EXPECT_TRUE(ep->emitted().empty());
+}
+
+TEST_F(Scratch, SharedPolicyGrantsOnlySharedAndParksWritesWhichTheEngineRefuses) {
+  start(kPolicy, 7, kShared);
+  wait_idle();
+  ep->send(req(Op::RdS, kHost1, sline(7)));
+  expect(Op::DataS, kHost1, sline(7));  // not DataE, though the region returns in Exclusive
+  ep->send(req(Op::RdX, kHost2, sline(7), 21));
+  EXPECT_EQ(expect(Op::Error, kHost2, sline(7)).tag, 21);
+  EXPECT_EQ(reg(0x04), 1u) << "one NACK";
+  EXPECT_EQ(ep->counter(csr::kParked), 1u);
+  // back to ALLOW: the same request is granted (after host 1's copy is invalidated)
+  start(kPolicy, 7, kAllow);
+  wait_idle();
+  ep->send(req(Op::RdX, kHost2, sline(7), 22));
+  Msg f = expect(Op::FwdInv, kHost1, sline(7));
+  ep->send(snoop_answer(f, false, pattern(0)));
+  EXPECT_EQ(expect(Op::DataE, kHost2, sline(7)).tag, 22);
+}
+
+TEST_F(Scratch, DenyPolicyAnswersErrorAndCountsIt) {
+  start(kPolicy, 9, kDeny);
+  wait_idle();
+  ep->send(req(Op::RdS, kHost1, sline(9), 5));
+  EXPECT_EQ(expect(Op::Error, kHost1, sline(9)).tag, 5);
+  ep->send(req(Op::RdX, kHost2, sline(9), 6));
+  EXPECT_EQ(expect(Op::Error, kHost2, sline(9)).tag, 6);
+  EXPECT_EQ(ep->counter(csr::kDenied), 2u);
+  EXPECT_EQ(ep->counter(csr::kErrProto), 0u);
+  // other lines are untouched
+  ep->send(req(Op::RdS, kHost1, sline(10)));
+  expect(Op::DataE, kHost1, sline(10));
+}
+
+TEST_F(Scratch, ParkPolicyParksEveryRequestUntilTheEngineAnswers) {
+  start(kPolicy, 11, kPark);
+  wait_idle();
+  ep->send(req(Op::RdS, kHost1, sline(11), 3));
+  EXPECT_EQ(expect(Op::Error, kHost1, sline(11)).tag, 3);
+  EXPECT_EQ(ep->counter(csr::kParked), 1u);
+  EXPECT_EQ(reg(0x04), 1u);
+}
+
+TEST_F(Scratch, OperationOnALineOutsideTheRegionIsRefused) {
+  start(kRead, geo().regions[Geo::kScratch].lines);
+  EXPECT_EQ(reg(0x00) & 3, 2u) << "not busy, bad line";
+  EXPECT_EQ(ops_done(), 0u);
+  expect_silence(20);
+}
+
+}  // namespace
+}  // namespace cni::test
