@@ -237,7 +237,7 @@ struct EciSystem {
     auto cfg = tb::SimDevice::config_from(p);
     cfg.ret_excl_regions = ret_excl;
     cfg.trace = trace;
-    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(), host.next_free_agent(), cfg);
+    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(0), host.device_agent(0), cfg);
   }
 };
 

@@ -29,7 +29,7 @@ struct System {
     cfg.ret_excl_regions = ret_excl;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     if (info) cfg.trace_name = std::string(info->test_suite_name()) + "." + info->name();
-    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(), host.next_free_agent(), cfg);
+    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(0), host.device_agent(0), cfg);
   }
   uint32_t counter(tb::csr::Counter c) { return dev->endpoint().counter(c); }
 };
