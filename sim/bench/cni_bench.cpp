@@ -26,11 +26,9 @@
 #include "pio_ref.hpp"
 #include "cni/drv/fastforward.hpp"
 #include "cni/drv/pio.hpp"
-#include "cni/sim/fabric.hpp"
 #include "cni/sim/host.hpp"
-#include "cni/sim/kernel.hpp"
 #include "cni/sim/profile.hpp"
-#include "device/sim_device.hpp"
+#include "device/system.hpp"
 
 namespace {
 
@@ -225,21 +223,14 @@ struct SimTotals {
   double wall_s = 0;
 };
 
-// One CPU socket + the Verilated device over the coherent link.
-struct EciSystem {
-  sim::Kernel k;
-  sim::Fabric f;
-  sim::HostSystem host;
-  std::unique_ptr<tb::SimDevice> dev;
-
-  EciSystem(const sim::Profile& p, uint32_t ret_excl, bool trace)
-      : f(k, static_cast<unsigned>(p.get_int("line_bytes"))), host(k, f, p) {
-    auto cfg = tb::SimDevice::config_from(p);
+// The device of the PIO systems (the profile's: one CPU socket + the Verilated device over
+// the coherent link): RET_EXCL and tracing.
+tb::System::Configure eci_device(uint32_t ret_excl, bool trace) {
+  return [ret_excl, trace](unsigned, unsigned, tb::SimDevice::Config& cfg) {
     cfg.ret_excl_regions = ret_excl;
     cfg.trace = trace;
-    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(), host.next_free_agent(), cfg);
-  }
-};
+  };
+}
 
 std::vector<uint8_t> random_payload(std::mt19937_64& rng, size_t n) {
   std::vector<uint8_t> v(n);
@@ -254,33 +245,35 @@ class Bench {
   // Invocation latencies of `payload` bytes on the PIO (c) channel.
   std::vector<double> pio_latencies(uint32_t ret_excl, size_t payload, unsigned iters,
                                     const std::string& what, std::vector<uint32_t>* dev_cycles) {
-    EciSystem sys(p_, ret_excl, o_.trace);
+    tb::System sys(p_, eci_device(ret_excl, o_.trace));
+    tb::SimDevice& dev = sys.device(0, 0);
     std::vector<double> lat;
     const unsigned warm = 4;
     Progress prog(o_.quick, what, iters);
     auto reqs = make_requests(payload, 8);
-    unsigned lb = sys.dev->geometry().line_bytes;
-    sys.host.spawn(0, [&](drv::MemoryPort& m) {
-      drv::PioChannel ch(m, sys.dev->pio_layout());
+    unsigned lb = dev.geometry().line_bytes;
+    sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+      drv::PioChannel ch(m, dev.pio_layout());
       ch.warm_up();
       timed_calls(m, reqs, warm, iters, lb, prog, lat,
                   [&](const std::vector<uint8_t>& req) { return ch.invoke(req); },
-                  [&] { sys.dev->clear_latency_samples(); });
+                  [&] { dev.clear_latency_samples(); });
     });
     run(sys);
-    if (dev_cycles) *dev_cycles = sys.dev->first_response_cycles();
+    if (dev_cycles) *dev_cycles = dev.first_response_cycles();
     return lat;
   }
 
   // Back-to-back invocations for `window_ns` of simulated time.
   Row pio_throughput(size_t payload, double window_ns) {
-    EciSystem sys(p_, 0xF, false);
+    tb::System sys(p_, eci_device(0xF, false));
+    tb::SimDevice& dev = sys.device(0, 0);
     auto reqs = make_requests(payload, 4);
-    unsigned lb = sys.dev->geometry().line_bytes;
+    unsigned lb = dev.geometry().line_bytes;
     std::vector<double> lat;
     uint64_t bytes = 0, elapsed = 0;
-    sys.host.spawn(0, [&](drv::MemoryPort& m) {
-      drv::PioChannel ch(m, sys.dev->pio_layout());
+    sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+      drv::PioChannel ch(m, dev.pio_layout());
       ch.warm_up();
       ch.invoke(reqs[0]);  // one warm-up invocation
       uint64_t start = m.now_ns();
@@ -305,15 +298,16 @@ class Bench {
     return r;
   }
 
-  // FastForward CPU<->CPU RPC between two sockets joined by the same link (002 Fig. 6).
+  // FastForward CPU<->CPU RPC between two sockets joined by the same link (002 Fig. 6); a
+  // host-only system.
   std::vector<double> fastforward(unsigned iters) {
     sim::Profile p = p_;
     p.set("host.sockets", "2");
     p.set("host.cores", "2");
     p.set("host.core_sockets", "0,1");
-    sim::Kernel k;
-    sim::Fabric f(k, static_cast<unsigned>(p.get_int("line_bytes")));
-    sim::HostSystem host(k, f, p);
+    p.set("node.devices", "0");
+    tb::System sys(p);
+    sim::HostSystem& host = sys.node(0).host();
     unsigned lb = static_cast<unsigned>(p.get_int("line_bytes"));
     // each receiver polls a line homed on its own socket
     drv::FastForwardLayout layout;
@@ -341,22 +335,19 @@ class Bench {
       timed_calls(m, reqs, warm, iters, lb, prog, lat,
                   [&](const std::vector<uint8_t>& req) { return client.call(req); }, {});
     });
-    auto w0 = Clock::now();
-    host.run_programs();
-    totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
+    run(sys);
     return lat;
   }
 
   // Plain device-memory reads at an idle device: request at the port -> answer leaving.
   std::vector<uint32_t> plain_read_cycles(unsigned n) {
-    EciSystem sys(p_, 0xF, false);
-    auto base = sys.dev->geometry().dev_base;
-    unsigned lb = sys.dev->geometry().line_bytes;
-    sys.host.spawn(0, [&](drv::MemoryPort& m) {
-      for (unsigned i = 0; i < n; ++i) (void)m.load64(base + uint64_t(i) * lb);
+    tb::System sys(p_, eci_device(0xF, false));
+    tb::SimDevice& dev = sys.device(0, 0);
+    sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+      for (unsigned i = 0; i < n; ++i) (void)m.load64(dev.host_addr(i));
     });
     run(sys);
-    return sys.dev->first_response_cycles();
+    return dev.first_response_cycles();
   }
 
   const SimTotals& totals() const { return totals_; }
@@ -393,12 +384,20 @@ class Bench {
     if (resp != tb::pio_expected_response(req, lb)) ++mismatches_;
   }
 
-  void run(EciSystem& sys) {
+  // Run the programs spawned on `sys`, adding the wall time and its devices' cycles.
+  void run(tb::System& sys) {
+    auto device_cycles = [&sys] {
+      uint64_t c = 0;
+      for (unsigned n = 0; n < sys.num_nodes(); ++n) {
+        for (unsigned d = 0; d < sys.num_devices(n); ++d) c += sys.device(n, d).cycles();
+      }
+      return c;
+    };
     auto w0 = Clock::now();
-    uint64_t c0 = sys.dev->cycles();
-    sys.host.run_programs();
+    uint64_t c0 = device_cycles();
+    sys.run_programs();
     totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
-    totals_.device_cycles += sys.dev->cycles() - c0;
+    totals_.device_cycles += device_cycles() - c0;
   }
 
   const Options& o_;

@@ -9,9 +9,13 @@
 line_bytes = 128                 # 002 s3: 128-byte cache lines
 sim.seed = 1                     # seed of the model's random parts (link jitter, network loss/corruption); cni-bench --seed sets it
 
-# Host topology
-host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other node
-host.cores = 4                   # model parameter, not from the paper: 48 cores in 002 s3, but agent ids are 4 bits, so a run simulates up to 14
+# System: nodes, each its own coherence domain, joined by the network (docs/host-sim.md, "Systems and nodes"); node<i>.<key> overrides a key for node i
+nodes = 1                        # model parameter, not from the paper: one Enzian machine
+node.devices = 1                 # 002 s3: one FPGA on each machine's ECI link
+
+# Host topology (per node)
+host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other ECI node
+host.cores = 4                   # model parameter, not from the paper: 48 cores in 002 s3, but agent ids are 4 bits per node, so a node simulates up to 14
 host.core_sockets = auto         # auto = round-robin over sockets, or a socket per core: 0,0,1
 host.coherence_timeout_ms = 300  # 002 s4: the ThunderX-1 timeout is "hundreds of milliseconds"
 cpu.freq_mhz = 2000              # 002 s3: 2.0 GHz (core.access_ns is one cycle)
@@ -54,14 +58,13 @@ home.forward_owned = true        # model parameter, not from the paper: MOESI ca
 dram.latency_ns = 80             # model parameter, not from the paper: DDR4-2133 access
 dram.bandwidth_gib_s = 63.6      # 002 s3: 4 controllers x 2133 MT/s x 8 B
 
-# Device side (read by the Verilated device adapter; device.agent_id is HostSystem::next_free_agent())
+# Device side (read by the Verilated device adapter; a device's agent id is HostSystem::device_agent(d))
 device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
 
-# Network between the nodes' MACs (sim::Network, docs/network.md), per link direction
+# Network between the nodes' MACs (sim::Network, docs/network.md), per link direction; a port per node (nodes)
 net.topology = switch            # model parameter, not from the paper: every node's MAC on one store-and-forward switch (switch, p2p or loopback)
-net.nodes = 2                    # model parameter, not from the paper: two Enzian machines
 net.latency_ns = 250             # model parameter, not from the paper: MAC + PCS/PMA + cable per link; 002 s5.2 measures inside the server in near-end loopback
 net.bandwidth_gbit_s = 100       # 002 s5.2: 100 Gb/s Ethernet MACs
 net.gap_bytes = 20               # IEEE 802.3 preamble + SFD (8 B) and inter-frame gap (12 B): 003's 812,744 frames/s of 1518 B at 10 Gb/s

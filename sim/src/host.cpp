@@ -15,11 +15,13 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
   using namespace detail;
   const unsigned sockets = uint_param(profile_, "host.sockets", 1, 8);
   const unsigned cores = uint_param(profile_, "host.cores", 1, proto::kMaxAgents);
-  if (sockets + cores + 1 > proto::kMaxAgents) {
+  const unsigned devices =
+      profile_.has("node.devices") ? uint_param(profile_, "node.devices", 0, proto::kMaxAgents) : 1;
+  if (sockets + cores + devices > proto::kMaxAgents) {
     throw ProfileError("profile " + profile_.name() + ": host.sockets (" + std::to_string(sockets) +
-                       ") + host.cores (" + std::to_string(cores) +
-                       ") + 1 device exceed the fabric's " + std::to_string(proto::kMaxAgents) +
-                       " agent ids");
+                       ") + host.cores (" + std::to_string(cores) + ") + node.devices (" +
+                       std::to_string(devices) + ") exceed the fabric's " +
+                       std::to_string(proto::kMaxAgents) + " agent ids");
   }
   if (fabric_.num_nodes() != 0) {
     throw std::invalid_argument("HostSystem: the fabric already has nodes; give it a fresh one");
@@ -71,9 +73,11 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
     for (unsigned b = a + 1; b < sockets; ++b)
       fabric_.connect(socket_nodes_[a], socket_nodes_[b], lp);
   }
-  // The device's own logic models its internal latency, so its node adds none.
-  device_node_ = fabric_.add_node("device", 0, 0);
-  fabric_.connect(socket_nodes_[0], device_node_, lp);
+  // A device's own logic models its internal latency, so its node adds none.
+  for (unsigned d = 0; d < devices; ++d) {
+    device_nodes_.push_back(fabric_.add_node("device" + std::to_string(d), 0, 0));
+    fabric_.connect(socket_nodes_[0], device_nodes_.back(), lp);
+  }
 
   // Homes, caches, cores.
   const HomeParams hp = HomeParams::from_profile(profile_);
@@ -122,8 +126,22 @@ AgentId HostSystem::cache_agent(unsigned core) const {
   return caches_[core]->id();
 }
 
-AgentId HostSystem::next_free_agent() const {
-  return static_cast<AgentId>(homes_.size() + caches_.size());
+void HostSystem::check_device(unsigned d, const char* what) const {
+  if (d >= device_nodes_.size()) {
+    throw std::out_of_range(std::string("HostSystem::") + what + ": no device slot " +
+                            std::to_string(d) +
+                            " (node.devices = " + std::to_string(device_nodes_.size()) + ")");
+  }
+}
+
+NodeId HostSystem::device_node(unsigned d) const {
+  check_device(d, "device_node");
+  return device_nodes_[d];
+}
+
+AgentId HostSystem::device_agent(unsigned d) const {
+  check_device(d, "device_agent");
+  return static_cast<AgentId>(homes_.size() + caches_.size() + d);
 }
 
 NodeId HostSystem::socket_node(unsigned socket) const {
@@ -167,16 +185,22 @@ bool HostSystem::all_done() const {
   return true;
 }
 
+void throw_stalled(const Kernel& k, const std::string& blocked) {
+  throw std::runtime_error("simulation stalled at " + std::to_string(to_ns(k.now())) +
+                           " ns: no events left but " + blocked + " still blocked");
+}
+
+std::string HostSystem::busy_cores() const {
+  std::string names;
+  for (const auto& c : cores_) {
+    if (c->busy()) names += (names.empty() ? "" : ", ") + c->name();
+  }
+  return names;
+}
+
 void HostSystem::run_programs() {
   k_.run([this] { return all_done(); });
-  if (!all_done()) {
-    std::string blocked;
-    for (const auto& c : cores_) {
-      if (c->busy()) blocked += (blocked.empty() ? "" : ", ") + c->name();
-    }
-    throw std::runtime_error("simulation stalled at " + std::to_string(to_ns(k_.now())) +
-                             " ns: no events left but " + blocked + " still blocked");
-  }
+  if (!all_done()) throw_stalled(k_, busy_cores());
 }
 
 void HostSystem::map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target) {

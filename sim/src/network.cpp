@@ -386,4 +386,19 @@ void Network::drain_rx(unsigned node) {
   p.draining = false;
 }
 
+NetPort::NetPort(Network& net, unsigned node) : net_(net), node_(node) {
+  if (node >= net.num_nodes()) {
+    throw std::out_of_range("NetPort: no node " + std::to_string(node) + " (" +
+                            std::to_string(net.num_nodes()) + " nodes)");
+  }
+}
+
+bool NetPort::try_send(const Frame& f) {
+  if (f.src != node_) {
+    throw std::invalid_argument("NetPort::try_send: the port of node " + std::to_string(node_) +
+                                " sends a frame from node " + std::to_string(f.src));
+  }
+  return net_.try_send(f);
+}
+
 }  // namespace cni::sim

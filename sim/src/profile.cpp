@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace cni::sim {
@@ -56,6 +57,27 @@ std::string before_dot(const std::string& k) {
   return p == std::string::npos ? k : k.substr(0, p);
 }
 
+// A per-node override key `node<i>.<rest>` (i without leading zeros).
+struct NodeOverride {
+  unsigned node;
+  std::string rest;
+};
+
+std::optional<NodeOverride> node_override(const std::string& k) {
+  if (k.compare(0, 4, "node") != 0) return std::nullopt;
+  size_t i = 4;
+  while (i < k.size() && k[i] >= '0' && k[i] <= '9') ++i;
+  const size_t digits = i - 4;
+  if (digits == 0 || digits > 9 || (digits > 1 && k[4] == '0') || i + 1 >= k.size() ||
+      k[i] != '.') {
+    return std::nullopt;
+  }
+  return NodeOverride{static_cast<unsigned>(std::stoul(k.substr(4, digits))), k.substr(i + 1)};
+}
+
+// Keys of the whole system, which no node overrides.
+bool system_wide(const std::string& k) { return k == "nodes" || k.rfind("net.", 0) == 0; }
+
 }  // namespace
 
 std::vector<std::string> Profile::available() {
@@ -94,6 +116,7 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
   bool in_header = true;
   size_t lineno = 0;
   size_t pos = 0;
+  std::vector<std::pair<std::string, std::string>> overrides;  // key, where
   while (pos <= text.size()) {
     size_t nl = text.find('\n', pos);
     if (nl == std::string_view::npos) nl = text.size();
@@ -137,6 +160,15 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
     }
     p.entries_.emplace(key, e);
     p.order_.push_back(key);
+    if (node_override(key)) overrides.emplace_back(key, where);
+  }
+  for (const auto& [key, where] : overrides) {
+    Entry& e = p.entries_.at(key);
+    const Entry& target = p.entries_.at(p.override_target(where, key, node_override(key)->rest));
+    if (const std::string why = value_error(key, target, e.value); !why.empty()) {
+      throw ProfileError(where + ": " + why);
+    }
+    e.type = target.type;
   }
   return p;
 }
@@ -144,6 +176,7 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
 std::string Profile::close_keys(const std::string& key) const {
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& k : order_) {
+    if (node_override(k)) continue;
     const size_t d = edit_distance(key, k);
     if (d <= 3 || after_dot(k) == after_dot(key) || before_dot(k) == before_dot(key)) {
       scored.emplace_back(d, k);
@@ -172,25 +205,56 @@ void Profile::set(const std::string& key_eq_value) {
       trim(std::string_view(key_eq_value).substr(eq + 1)));
 }
 
-void Profile::set(const std::string& key, const std::string& value) {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    throw ProfileError("profile " + name_ + ": unknown key '" + key + "' (" + close_keys(key) +
-                       ")");
+std::string Profile::override_target(const std::string& where, const std::string& key,
+                                     const std::string& rest) const {
+  if (has("node." + rest)) return "node." + rest;
+  if (!has(rest)) {
+    throw ProfileError(where + ": unknown key '" + key + "': '" + rest + "' is not a key (" +
+                       close_keys(rest) + ")");
   }
-  Entry& e = it->second;
+  if (system_wide(rest)) {
+    throw ProfileError(where + ": key '" + key + "': '" + rest +
+                       "' is a key of the whole system (nodes, net.*), not of one node");
+  }
+  if (rest.rfind("node.", 0) == 0) {
+    throw ProfileError(where + ": key '" + key + "': a node overrides '" + rest + "' as '" +
+                       key.substr(0, key.size() - rest.size()) + rest.substr(5) + "'");
+  }
+  if (node_override(rest)) {
+    throw ProfileError(where + ": key '" + key + "' overrides the per-node override '" + rest +
+                       "'");
+  }
+  return rest;
+}
+
+std::string Profile::value_error(const std::string& key, const Entry& e, const std::string& value) {
   double d;
   if (e.type == Type::Number && !parse_number(value, d)) {
-    throw ProfileError("profile " + name_ + ": bad value '" + value + "' for key '" + key +
-                       "' (expected a number, current value " + e.value + ")");
+    return "bad value '" + value + "' for key '" + key + "' (expected a number, current value " +
+           e.value + ")";
   }
   if (e.type == Type::Bool && value != "true" && value != "false") {
-    throw ProfileError("profile " + name_ + ": bad value '" + value + "' for key '" + key +
-                       "' (expected true or false)");
+    return "bad value '" + value + "' for key '" + key + "' (expected true or false)";
   }
-  if (value.empty()) throw ProfileError("profile " + name_ + ": empty value for key '" + key + "'");
-  e.value = value;
-  e.overridden = true;
+  if (value.empty()) return "empty value for key '" + key + "'";
+  return {};
+}
+
+void Profile::set(const std::string& key, const std::string& value) {
+  const std::string where = "profile " + name_;
+  const auto o = node_override(key);
+  const auto it = entries_.find(o ? override_target(where, key, o->rest) : key);
+  if (it == entries_.end()) {
+    throw ProfileError(where + ": unknown key '" + key + "' (" + close_keys(key) + ")");
+  }
+  if (const std::string why = value_error(key, it->second, value); !why.empty()) {
+    throw ProfileError(where + ": " + why);
+  }
+  // An override given for the first time is a new key, with its target's type.
+  const auto [e, fresh] = entries_.try_emplace(key, it->second);
+  if (fresh) order_.push_back(key);
+  e->second.value = value;
+  e->second.overridden = true;
 }
 
 bool Profile::has(const std::string& key) const { return entries_.count(key) != 0; }
@@ -236,6 +300,38 @@ bool Profile::get_bool(const std::string& key) const {
 std::string Profile::get_string(const std::string& key) const { return entry(key).value; }
 
 std::vector<std::string> Profile::keys() const { return order_; }
+
+Profile Profile::node_profile(unsigned node, unsigned nodes) const {
+  for (const auto& k : order_) {
+    if (const auto o = node_override(k); o && o->node >= nodes) {
+      throw ProfileError("profile " + name_ + ": key '" + k + "' overrides node " +
+                         std::to_string(o->node) + ", but the system has " + std::to_string(nodes) +
+                         " nodes (nodes = " + std::to_string(nodes) + ": node0 .. node" +
+                         std::to_string(nodes - 1) + ")");
+    }
+  }
+  if (node >= nodes) {
+    throw std::out_of_range("Profile::node_profile: no node " + std::to_string(node) + " of " +
+                            std::to_string(nodes));
+  }
+  Profile p = *this;
+  p.name_ = name_ + " node " + std::to_string(node);
+  p.order_.clear();
+  for (const auto& k : order_) {
+    const auto o = node_override(k);
+    if (!o) {
+      p.order_.push_back(k);
+      continue;
+    }
+    p.entries_.erase(k);
+    if (o->node == node) {
+      Entry& e = p.entries_.at(override_target(name_, k, o->rest));
+      e.value = entries_.at(k).value;
+      e.overridden = true;
+    }
+  }
+  return p;
+}
 
 std::string Profile::dump() const {
   std::string out = "# profile " + name_ + " (" + origin_ + ")\n";

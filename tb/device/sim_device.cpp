@@ -29,6 +29,14 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   return o;
 }
 
+// `m` with its address moved from the window at `from` to the one at `to` when it is one of
+// the `size` bytes of the window at `from`.
+Msg moved(const Msg& m, uint64_t from, uint64_t to, uint64_t size) {
+  Msg out = m;
+  if (m.addr >= from && m.addr - from < size) out.addr = m.addr - from + to;
+  return out;
+}
+
 bool answers_request(Op op) {
   switch (op) {
     case Op::DataS:
@@ -48,13 +56,14 @@ bool answers_request(Op op) {
 SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
                      const Config& cfg)
     : sim::Agent(id), k_(k), f_(f), cfg_(cfg), ep_(endpoint_options(id, cfg)),
+      host_base_(cfg.host_base.value_or(ep_.geometry().dev_base)),
       clk_(k, "device", cfg.freq_mhz) {
   ep_.reset();
   const double cycles = cfg.park_timeout_us * cfg.freq_mhz;
   ep_.csr_write(csr::kParkTimeout, cycles >= 4294967295.0 ? 0xFFFFFFFFu : uint32_t(cycles));
   ep_.csr_write(csr::kRetExcl, cfg.ret_excl_regions);
   f.attach(*this, node);
-  f.map_home(ep_.geometry().dev_base, ep_.geometry().size_bytes(), id);
+  f.map_home(host_base_, ep_.geometry().size_bytes(), id);
   for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
     f.set_rx_credits(id, ch, ep_.geometry().rx_depth);
   }
@@ -73,7 +82,7 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
       awaiting_first_ = false;
     }
     if (answers_request(t.msg.op) && open_reqs_ > 0) --open_reqs_;
-    f_.send(t.msg);
+    f_.send(moved(t.msg, ep_.geometry().dev_base, host_base_, ep_.geometry().size_bytes()));
   });
   // A transmit credit comes back one link latency after the message reached its receiver.
   f.on_deliver([this](const Msg& m, sim::Time) {
@@ -96,13 +105,19 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
 
 SimDevice::~SimDevice() { clk_.stop(); }
 
-void SimDevice::deliver(const Msg& m) { ep_.send(m); }
+void SimDevice::deliver(const Msg& m) {
+  ep_.send(moved(m, host_base_, ep_.geometry().dev_base, ep_.geometry().size_bytes()));
+}
+
+uint64_t SimDevice::host_addr(unsigned line) const {
+  return host_base_ + uint64_t(line) * ep_.geometry().line_bytes;
+}
 
 drv::PioChannelLayout SimDevice::pio_layout() const {
   const auto& g = ep_.geometry();
   drv::PioChannelLayout l;
-  l.group_base[0] = g.addr_of(g.c0());
-  l.group_base[1] = g.addr_of(g.c0() + g.cpairs);
+  l.group_base[0] = host_addr(g.c0());
+  l.group_base[1] = host_addr(g.c0() + g.cpairs);
   l.pairs = g.cpairs;
   l.line_bytes = g.line_bytes;
   return l;

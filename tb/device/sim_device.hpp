@@ -2,11 +2,15 @@
 // The Verilated device core as an agent of the host simulation: messages from the fabric enter
 // the RTL's link ports under its credit protocol, messages the RTL emits go back into the
 // fabric, the RTL is clocked by its own clock domain, and the PIO (a) stream can be looped back
-// into (b) so messages sent by the CPU come back to it.
+// into (b) so messages sent by the CPU come back to it. The host may see the device's lines at
+// another base than the RTL's DevBase (several devices on one node); the adapter moves the
+// addresses of the device's lines between the two windows.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "cni/drv/pio.hpp"
@@ -27,6 +31,7 @@ class SimDevice : public sim::Agent {
     bool loop_a_to_b = true;            // PIO (a) messages come back on (b)
     bool trace = false;
     std::string trace_name = "device";
+    std::optional<uint64_t> host_base;  // where the host sees device line 0; unset: DevBase
   };
   // Config from profile keys device.freq_mhz, device.park_timeout_us, link.one_way_ns.
   static Config config_from(const sim::Profile& p);
@@ -39,8 +44,11 @@ class SimDevice : public sim::Agent {
 
   Endpoint& endpoint() { return ep_; }
   const DeviceGeometry& geometry() const { return ep_.geometry(); }
+  // The host's address of device line 0 (Config::host_base) and of device line `line`.
+  uint64_t host_base() const { return host_base_; }
+  uint64_t host_addr(unsigned line) const;
   uint64_t cycles() const { return ep_.cycle(); }
-  // Layout of the PIO (c) channel, for cni::drv::PioChannel.
+  // Layout of the PIO (c) channel (host addresses), for cni::drv::PioChannel.
   drv::PioChannelLayout pio_layout() const;
 
   // Device-side processing latency, in device cycles, of every request that reached an idle
@@ -54,6 +62,7 @@ class SimDevice : public sim::Agent {
   sim::Fabric& f_;
   Config cfg_;
   Endpoint ep_;
+  uint64_t host_base_;
   sim::ClockDomain clk_;
   unsigned open_reqs_ = 0;          // requests in, not yet answered
   bool awaiting_first_ = false;     // a request reached an idle device; its first output counts

@@ -11,10 +11,12 @@
 #include <string>
 
 #include "coherence_checker.hpp"
+#include "error_of.hpp"
 
 using namespace cni;
 using namespace cni::sim;
 using CS = CacheState;
+using cni::sim::test::error_of;
 
 namespace {
 
@@ -66,15 +68,41 @@ TEST_F(Host, AssignsAgentsNodesAndDramBySocket) {
   EXPECT_EQ(sys->home_agent(1), 1);
   EXPECT_EQ(sys->cache_agent(0), 2);
   EXPECT_EQ(sys->cache_agent(3), 5);
-  EXPECT_EQ(sys->next_free_agent(), 6);
+  EXPECT_EQ(sys->device_agent(0), 6);
   EXPECT_EQ(sys->core_socket(1), 1u);
   EXPECT_EQ(sys->core_socket(2), 0u);
-  EXPECT_EQ(sys->device_node(), 2u);
+  EXPECT_EQ(sys->device_node(0), 2u);
   EXPECT_EQ(f->node_of(sys->cache_agent(1)), sys->socket_node(1));
   EXPECT_EQ(f->home_of(HostSystem::dram_base(1) + 0x1234), 1);
-  EXPECT_NO_THROW((void)f->stats(sys->socket_node(0), sys->device_node()));
-  EXPECT_THROW((void)f->stats(sys->socket_node(1), sys->device_node()), std::out_of_range);
+  EXPECT_NO_THROW((void)f->stats(sys->socket_node(0), sys->device_node(0)));
+  EXPECT_THROW((void)f->stats(sys->socket_node(1), sys->device_node(0)), std::out_of_range);
   EXPECT_THROW((void)f->home_of(HostSystem::dram_base(2)), std::out_of_range);
+}
+
+TEST_F(Host, DeviceSlotsFollowTheCoresAndCountAgainstTheAgentIds) {
+  build({"host.sockets=2", "host.cores=4", "node.devices=3"});
+  EXPECT_EQ(sys->num_devices(), 3u);
+  for (unsigned d = 0; d < 3; ++d) {
+    EXPECT_EQ(sys->device_agent(d), 6 + d);
+    EXPECT_EQ(sys->device_node(d), 2u + d);
+    EXPECT_NO_THROW((void)f->stats(sys->socket_node(0), sys->device_node(d)));
+  }
+  const std::string none = error_of<std::out_of_range>([&] { (void)sys->device_node(3); });
+  EXPECT_NE(none.find("no device slot 3"), std::string::npos) << none;
+
+  // Without devices, 15 cores and a socket fill the 16 agent ids; one device more does not fit.
+  Profile full = Profile::load("enzian-eci");
+  full.set("host.cores=15");
+  full.set("node.devices=0");
+  Kernel k2;
+  Fabric f2(k2);
+  HostSystem host_only(k2, f2, full);
+  EXPECT_EQ(host_only.num_devices(), 0u);
+  EXPECT_EQ(f2.num_nodes(), 1u);
+  full.set("node.devices=1");
+  Fabric f3(k2);
+  const std::string over = error_of<ProfileError>([&] { HostSystem s(k2, f3, full); });
+  EXPECT_NE(over.find("node.devices (1)"), std::string::npos) << over;
 }
 
 TEST_F(Host, ExplicitPlacementAndBadPlacementErrors) {
@@ -389,8 +417,8 @@ class InstantRpcDevice : public Agent {
 
 TEST_F(Host, RpcThroughAnInstantDeviceCostsTwoLinkRoundTripsPlusHostOverhead) {
   build();
-  InstantRpcDevice dev(sys->next_free_agent(), *f);
-  f->attach(dev, sys->device_node());
+  InstantRpcDevice dev(sys->device_agent(0), *f);
+  f->attach(dev, sys->device_node(0));
   f->map_home(InstantRpcDevice::kA, 256, dev.id());
   uint64_t result = 0;
   Time took = 0;

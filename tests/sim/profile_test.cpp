@@ -137,3 +137,76 @@ TEST(Profile, LoadsFromFilePathAndReportsUnknownName) {
   EXPECT_NE(msg.find("no-such-profile"), std::string::npos) << msg;
   EXPECT_NE(msg.find("enzian-eci"), std::string::npos) << msg;
 }
+
+TEST(Profile, PerNodeOverrideSetsItsKeyForThatNodeOnly) {
+  Profile p = Profile::load("enzian-eci");
+  p.set("nodes=4");
+  p.set("node3.host.cores=2");
+  p.set("node3.devices=0");  // a per-node key node.<name> is overridden as node<i>.<name>
+  p.set("node1.link.one_way_ns=500");
+  EXPECT_EQ(p.get_int("node3.host.cores"), 2);
+  EXPECT_NE(p.dump().find("node3.host.cores"), std::string::npos);
+  const Profile n3 = p.node_profile(3, 4);
+  EXPECT_EQ(n3.name(), "enzian-eci node 3");
+  EXPECT_EQ(n3.get_int("host.cores"), 2);
+  EXPECT_EQ(n3.get_int("node.devices"), 0);
+  EXPECT_DOUBLE_EQ(n3.get_double("link.one_way_ns"), 150.0);
+  EXPECT_FALSE(n3.has("node3.host.cores"));
+  EXPECT_NE(n3.dump().find("= 2   # override"), std::string::npos);
+  const Profile n1 = p.node_profile(1, 4);
+  EXPECT_EQ(n1.get_int("host.cores"), 4);
+  EXPECT_EQ(n1.get_int("node.devices"), 1);
+  EXPECT_DOUBLE_EQ(n1.get_double("link.one_way_ns"), 500.0);
+  EXPECT_EQ(p.node_profile(0, 4).get_int("host.cores"), 4);
+}
+
+TEST(Profile, PerNodeOverrideTakesItsKeysType) {
+  Profile p = Profile::load("enzian-eci");
+  const std::string num = error_of<ProfileError>([&] { p.set("node2.host.cores=many"); });
+  EXPECT_NE(num.find("'many'"), std::string::npos) << num;
+  EXPECT_NE(num.find("node2.host.cores"), std::string::npos) << num;
+  const std::string flag = error_of<ProfileError>([&] { p.set("node2.home.forward_owned=1"); });
+  EXPECT_NE(flag.find("true or false"), std::string::npos) << flag;
+  p.set("node2.host.core_sockets=0,0,0,0");
+  EXPECT_EQ(p.node_profile(2, 3).get_string("host.core_sockets"), "0,0,0,0");
+}
+
+TEST(Profile, UnknownOrSystemWidePerNodeKeyIsRejectedNamingIt) {
+  Profile p = Profile::load("enzian-eci");
+  const std::string unknown = error_of<ProfileError>([&] { p.set("node1.host.corez=2"); });
+  EXPECT_NE(unknown.find("unknown key 'node1.host.corez'"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("host.cores"), std::string::npos) << unknown;
+  for (const std::string key : {"node1.net.latency_ns", "node1.nodes"}) {
+    const std::string msg = error_of<ProfileError>([&] { p.set(key, "2"); });
+    EXPECT_NE(msg.find("'" + key + "'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("whole system"), std::string::npos) << msg;
+  }
+  const std::string spelled = error_of<ProfileError>([&] { p.set("node1.node.devices=2"); });
+  EXPECT_NE(spelled.find("'node1.devices'"), std::string::npos) << spelled;
+  const std::string nested = error_of<ProfileError>([&] { p.set("node1.node2.host.cores=2"); });
+  EXPECT_NE(nested.find("node1.node2.host.cores"), std::string::npos) << nested;
+  EXPECT_FALSE(p.has("node1.host.corez"));
+}
+
+TEST(Profile, PerNodeOverridesInAFileAreCheckedNamingTheLine) {
+  const Profile p = Profile::parse("t", "node1.a = 7\na = 1\nflag = false\n", "f.profile");
+  EXPECT_EQ(p.node_profile(1, 2).get_int("a"), 7);
+  EXPECT_EQ(p.node_profile(0, 2).get_int("a"), 1);
+  const std::string unknown =
+      error_of<ProfileError>([] { Profile::parse("t", "a = 1\nnode1.b = 2\n", "f.profile"); });
+  EXPECT_NE(unknown.find("f.profile:2"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("'node1.b'"), std::string::npos) << unknown;
+  const std::string type = error_of<ProfileError>(
+      [] { Profile::parse("t", "flag = false\nnode0.flag = 3\n", "f.profile"); });
+  EXPECT_NE(type.find("f.profile:2"), std::string::npos) << type;
+  EXPECT_NE(type.find("node0.flag"), std::string::npos) << type;
+}
+
+TEST(Profile, OverrideOfANodeOutsideTheSystemIsAnErrorNamingIt) {
+  Profile p = Profile::load("enzian-eci");
+  p.set("node99.host.cores=2");
+  const std::string msg = error_of<ProfileError>([&] { (void)p.node_profile(0, 4); });
+  EXPECT_NE(msg.find("'node99.host.cores'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("node 99"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("4 nodes"), std::string::npos) << msg;
+}

@@ -1,37 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
-// System-test fixture: the host simulation (cores, caches, host home, coherent link) with the
-// Verilated device core (checking build) attached, driven through the driver library.
+// System-test fixture: systems built by tb::System from a profile, with the Verilated device
+// core (checking build) in every device slot, driven through the driver library.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "cni/sim/fabric.hpp"
 #include "cni/sim/host.hpp"
-#include "cni/sim/kernel.hpp"
 #include "cni/sim/profile.hpp"
-#include "device/sim_device.hpp"
+#include "device/system.hpp"
 
 namespace cni::test {
 
-struct System {
-  sim::Kernel k;
-  sim::Fabric f;
-  sim::HostSystem host;
-  std::unique_ptr<tb::SimDevice> dev;
-
-  explicit System(const sim::Profile& p, uint32_t ret_excl = 0xF)
-      : f(k, static_cast<unsigned>(p.get_int("line_bytes"))), host(k, f, p) {
-    auto cfg = tb::SimDevice::config_from(p);
+// Device configuration for tests: RET_EXCL = `ret_excl`, waveforms named after the test.
+inline tb::System::Configure test_devices(uint32_t ret_excl = 0xF) {
+  return [ret_excl](unsigned, unsigned, tb::SimDevice::Config& cfg) {
     cfg.ret_excl_regions = ret_excl;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     if (info) cfg.trace_name = std::string(info->test_suite_name()) + "." + info->name();
-    dev = std::make_unique<tb::SimDevice>(k, f, host.device_node(), host.next_free_agent(), cfg);
-  }
-  uint32_t counter(tb::csr::Counter c) { return dev->endpoint().counter(c); }
+  };
+}
+
+// A system of the profile's node 0 as most tests use it: its host, fabric and first device.
+struct System : tb::System {
+  explicit System(const sim::Profile& p, uint32_t ret_excl = 0xF)
+      : tb::System(p, test_devices(ret_excl)),
+        host(node(0).host()),
+        f(node(0).fabric()),
+        dev(device(0, 0)) {}
+  uint32_t counter(tb::csr::Counter c) { return dev.endpoint().counter(c); }
+
+  sim::HostSystem& host;
+  sim::Fabric& f;
+  tb::SimDevice& dev;
 };
 
 inline sim::Profile profile(std::vector<std::string> sets = {}) {

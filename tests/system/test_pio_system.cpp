@@ -16,7 +16,7 @@ TEST(PioSystem, SingleLineInvocationTakesTwoLinkRoundTrips) {
   std::vector<uint8_t> req(128);
   for (unsigned i = 0; i < req.size(); ++i) req[i] = uint8_t(i * 3 + 1);
   s.host.spawn(0, [&](drv::MemoryPort& m) {
-    drv::PioChannel ch(m, s.dev->pio_layout());
+    drv::PioChannel ch(m, s.dev.pio_layout());
     ch.warm_up();
     for (int i = 0; i < 5; ++i) {
       uint64_t t0 = m.now_ns();

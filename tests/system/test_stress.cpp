@@ -33,15 +33,16 @@ StressResult run_stress(uint64_t seed, uint64_t target, unsigned lines_used, uns
                     "cache.size_kib=1", "cache.ways=2", "l1.size_kib=1", "l1.ways=2",
                     "cache.mshrs=4", "link.one_way_ns=40", "core.store_buffer=4"});
   System s(p);
-  const auto& g = s.dev->geometry();
+  const auto& g = s.dev.geometry();
   const unsigned lb = g.line_bytes;
   tb::CoherenceChecker chk(lb);
-  chk.watch(g.dev_base, uint64_t(g.mem_lines) * lb, /*zero_init=*/true);  // cleared at reset
+  // device memory is cleared at reset
+  chk.watch(s.dev.host_base(), uint64_t(g.mem_lines) * lb, /*zero_init=*/true);
   s.host.set_observer(&chk);
 
   StressResult r;
   s.f.on_send([&](const proto::Msg& m, sim::Time) {
-    if (m.dst == s.dev->id() && m.chan() == proto::Chan::Req) ++r.device_requests;
+    if (m.dst == s.dev.id() && m.chan() == proto::Chan::Req) ++r.device_requests;
   });
   for (unsigned c = 0; c < cores; ++c) {
     s.host.spawn(c, [&, c](drv::MemoryPort& m) {
@@ -49,7 +50,7 @@ StressResult run_stress(uint64_t seed, uint64_t target, unsigned lines_used, uns
       uint64_t stamp = uint64_t(c + 1) << 48;
       while (r.device_requests < target) {
         unsigned l = static_cast<unsigned>(rng() % lines_used);
-        uint64_t addr = g.dev_base + uint64_t(l) * lb + 8 * (rng() % (lb / 8));
+        uint64_t addr = s.dev.host_addr(l) + 8 * (rng() % (lb / 8));
         unsigned op = static_cast<unsigned>(rng() % 100);
         if (op < 45) {
           (void)m.load64(addr);
@@ -84,7 +85,7 @@ StressResult run_stress(uint64_t seed, uint64_t target, unsigned lines_used, uns
   EXPECT_EQ(s.counter(tb::csr::kErrAddr), 0u);
   r.device_wb = s.counter(tb::csr::kWB);
   r.device_snoops = s.counter(tb::csr::kSnoops);
-  EXPECT_FALSE(s.dev->endpoint().got_error());
+  EXPECT_FALSE(s.dev.endpoint().got_error());
   return r;
 }
 

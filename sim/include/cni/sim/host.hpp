@@ -4,12 +4,15 @@
 //    link.* parameters; socket s is home (agent s) of its DRAM at [s << 32, +4 GiB);
 //  - host.cores cores, each a Core (MemoryPort) over its own HostCache (agent S + i), placed
 //    round-robin over the sockets or as host.core_sockets lists;
-//  - node S for the device, linked to socket 0: a device attaches its Agent there with the
-//    id next_free_agent() and maps its own home range in the fabric.
+//  - node.devices device slots (default 1): slot d is node S + d, linked to socket 0; a device
+//    attaches its Agent there with the id device_agent(d) = S + C + d and maps its own home
+//    range in the fabric.
+// Agent ids are 4 bits: sockets + cores + devices <= 16.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cni/drv/mem.hpp"
@@ -38,10 +41,11 @@ class HostSystem {
   unsigned core_socket(unsigned core) const;
   proto::AgentId home_agent(unsigned socket) const;
   proto::AgentId cache_agent(unsigned core) const;
-  // The first agent id not used by the host (for the device).
-  proto::AgentId next_free_agent() const;
   NodeId socket_node(unsigned socket) const;
-  NodeId device_node() const { return device_node_; }
+  unsigned num_devices() const { return static_cast<unsigned>(device_nodes_.size()); }
+  // Device slot d's fabric node and agent id; std::out_of_range naming d when there is none.
+  NodeId device_node(unsigned d) const;
+  proto::AgentId device_agent(unsigned d) const;
   static proto::Addr dram_base(unsigned socket) { return proto::Addr{socket} << 32; }
 
   drv::MemoryPort& port(unsigned core);
@@ -49,6 +53,8 @@ class HostSystem {
   void spawn(unsigned core, std::function<void(drv::MemoryPort&)> program);
   // Every spawned program has finished and its store buffer has drained.
   bool all_done() const;
+  // The names of the cores whose program has not finished, comma-separated.
+  std::string busy_cores() const;
   // Run the kernel until all_done(); throws naming the blocked cores if events run out first.
   void run_programs();
 
@@ -66,17 +72,22 @@ class HostSystem {
 
  private:
   void check_core(unsigned core, const char* what) const;
+  void check_device(unsigned d, const char* what) const;
 
   Kernel& k_;
   Fabric& fabric_;
   Profile profile_;
   std::vector<NodeId> socket_nodes_;
-  NodeId device_node_ = 0;
+  std::vector<NodeId> device_nodes_;
   std::vector<unsigned> core_socket_;
   std::vector<std::unique_ptr<HomeAgent>> homes_;
   std::vector<std::unique_ptr<HostCache>> caches_;
   std::vector<std::unique_ptr<Core>> cores_;
   UncachedMap uncached_;
 };
+
+// Throws std::runtime_error saying the simulation stalled at k.now(), no events left, with
+// the cores named by `blocked` still blocked.
+[[noreturn]] void throw_stalled(const Kernel& k, const std::string& blocked);
 
 }  // namespace cni::sim

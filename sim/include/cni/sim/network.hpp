@@ -151,4 +151,30 @@ class Network {
   uint64_t in_flight_ = 0;
 };
 
+// One node's port on a Network: the end its MAC drives. A port has one owner at a time -- C++
+// code (tests) now, a device's network adapter (its AXI4-Stream MAC port, frames cut into
+// beats with to_beats/from_beats) later -- which holds a reference to it and installs the
+// handlers; a later on_receive or on_space replaces the earlier handler.
+class NetPort {
+ public:
+  NetPort(Network& net, unsigned node);
+  NetPort(const NetPort&) = delete;
+  NetPort& operator=(const NetPort&) = delete;
+
+  unsigned node() const { return node_; }
+  // Network::can_send and try_send from this port; try_send throws std::invalid_argument
+  // naming both nodes when f.src is not this port's node.
+  bool can_send(unsigned dst) const { return net_.can_send(node_, dst); }
+  bool try_send(const Frame& f);
+  void on_space(std::function<void()> fn) { net_.on_space(node_, std::move(fn)); }
+  void on_receive(Network::RxHandler fn) { net_.on_receive(node_, std::move(fn)); }
+  void set_rx_ready(bool ready) { net_.set_rx_ready(node_, ready); }
+  const NetPortStats& stats() const { return net_.port_stats(node_); }
+  Network& network() { return net_; }
+
+ private:
+  Network& net_;
+  unsigned node_;
+};
+
 }  // namespace cni::sim

@@ -3,6 +3,12 @@
 // library). Format: `key = value   # comment` per line, full-line comments, a header comment
 // saying what the profile models and where its numbers come from. Every model reads its
 // parameters from a Profile; tools override them with `--set key=value` (Profile::set).
+//
+// Systems of several nodes (docs/host-sim.md, "Systems and nodes"): a key `node<i>.<key>` is
+// a per-node override, setting <key> for node i only. <key> is any key of the profile except
+// the system-wide ones (`nodes`, `net.*`); a per-node key `node.<name>` is overridden as
+// `node<i>.<name>`. An override is checked where it is given (parse, set): the key it sets
+// must exist and be per-node, and its value must have that key's type.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +38,9 @@ class Profile {
   // Names of the embedded profiles.
   static std::vector<std::string> available();
 
-  // Override one parameter: "key=value". The key must exist (the error lists close keys);
-  // the value must have the key's type (number, true/false, or text).
+  // Override one parameter: "key=value". The key must exist (the error lists close keys),
+  // or be a per-node override of a per-node key; the value must have the key's type (number,
+  // true/false, or text).
   void set(const std::string& key_eq_value);
   void set(const std::string& key, const std::string& value);
 
@@ -50,6 +57,10 @@ class Profile {
   const std::string& description() const { return description_; }
   // Effective parameters, one `key = value` line each, overrides marked; for result headers.
   std::string dump() const;
+  // The parameters of node `node` of a system of `nodes` nodes: every key but the per-node
+  // overrides, with node `node`'s applied (marked as overrides); named "<name> node <node>".
+  // Throws ProfileError naming the first override of a node >= nodes.
+  Profile node_profile(unsigned node, unsigned nodes) const;
 
  private:
   enum class Type { Number, Bool, Text };
@@ -60,6 +71,13 @@ class Profile {
   };
   const Entry& entry(const std::string& key) const;
   std::string close_keys(const std::string& key) const;
+  // Why `value` cannot be given to `key` whose entry (or, for an override, whose target's
+  // entry) is `e`; empty when it can.
+  static std::string value_error(const std::string& key, const Entry& e, const std::string& value);
+  // The key the per-node override `key` = node<i>.<rest> sets; throws ProfileError, its
+  // message starting with `where`, when there is none.
+  std::string override_target(const std::string& where, const std::string& key,
+                              const std::string& rest) const;
 
   std::string name_;
   std::string origin_;

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "device/system.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace cni::tb {
+
+System::System(const sim::Profile& profile, const Configure& configure) : sim::Cluster(profile) {
+  unsigned total = 0;
+  for (unsigned n = 0; n < num_nodes(); ++n) total += num_devices(n);
+  devices_.resize(num_nodes());
+  for (unsigned n = 0; n < num_nodes(); ++n) {
+    sim::Node& nd = node(n);
+    for (unsigned d = 0; d < num_devices(n); ++d) {
+      SimDevice::Config cfg = SimDevice::config_from(nd.profile());
+      cfg.host_base = built_geometry().dev_base + d * kDeviceWindow;
+      if (configure) configure(n, d, cfg);
+      if (total > 1) cfg.trace_name += "-n" + std::to_string(n) + "d" + std::to_string(d);
+      devices_[n].push_back(std::make_unique<SimDevice>(
+          kernel(), nd.fabric(), nd.host().device_node(d), nd.host().device_agent(d), cfg));
+    }
+  }
+}
+
+System::~System() = default;
+
+SimDevice& System::device(unsigned node, unsigned device) {
+  if (node >= devices_.size() || device >= devices_[node].size()) {
+    throw std::out_of_range(
+        "System::device: no device " + std::to_string(device) + " on node " + std::to_string(node) +
+        " (" + std::to_string(devices_.size()) + " nodes" +
+        (node < devices_.size() ? ", " + std::to_string(devices_[node].size()) + " devices on it"
+                                : std::string()) +
+        ")");
+  }
+  return *devices_[node][device];
+}
+
+}  // namespace cni::tb
