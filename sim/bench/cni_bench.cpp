@@ -266,7 +266,7 @@ class Bench {
 
   // Back-to-back invocations for `window_ns` of simulated time.
   Row pio_throughput(size_t payload, double window_ns) {
-    tb::System sys(p_, eci_device(0xF, false));
+    tb::System sys(p_, eci_device(~0u, false));
     tb::SimDevice& dev = sys.device(0, 0);
     auto reqs = make_requests(payload, 4);
     unsigned lb = dev.geometry().line_bytes;
@@ -341,7 +341,7 @@ class Bench {
 
   // Plain device-memory reads at an idle device: request at the port -> answer leaving.
   std::vector<uint32_t> plain_read_cycles(unsigned n) {
-    tb::System sys(p_, eci_device(0xF, false));
+    tb::System sys(p_, eci_device(~0u, false));
     tb::SimDevice& dev = sys.device(0, 0);
     sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
       for (unsigned i = 0; i < n; ++i) (void)m.load64(dev.host_addr(i));
@@ -445,8 +445,8 @@ int run_pio(const Options& o) {
 
   if (o.single) {
     single_samples["eci-exclusive"] =
-        bench.pio_latencies(0xF, lb, o.iterations, "single-line eci-exclusive", &trigger_cycles);
-    single_samples["eci-shared"] = bench.pio_latencies(0xF & ~region_c, lb, o.iterations,
+        bench.pio_latencies(~0u, lb, o.iterations, "single-line eci-exclusive", &trigger_cycles);
+    single_samples["eci-shared"] = bench.pio_latencies(~0u & ~region_c, lb, o.iterations,
                                                        "single-line eci-shared", nullptr);
     single_samples["fastforward"] = bench.fastforward(o.iterations);
     for (const char* v : {"eci-exclusive", "eci-shared", "fastforward"}) {
@@ -469,7 +469,7 @@ int run_pio(const Options& o) {
       r.experiment = "latency";
       r.variant = "eci-exclusive";
       r.payload = s;
-      auto v = bench.pio_latencies(0xF, s, iters, "latency " + std::to_string(s) + " B", nullptr);
+      auto v = bench.pio_latencies(~0u, s, iters, "latency " + std::to_string(s) + " B", nullptr);
       r.lat = stats_of(v);
       r.invocations = v.size();
       rows.push_back(r);

@@ -56,9 +56,9 @@ bool answers_request(Op op) {
 SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
                      const Config& cfg)
     : sim::Agent(id), k_(k), f_(f), cfg_(cfg), ep_(endpoint_options(id, cfg)),
-      host_base_(cfg.host_base.value_or(ep_.geometry().dev_base)),
       clk_(k, "device", cfg.freq_mhz) {
   ep_.reset();
+  host_base_ = ep_.geometry().dev_base + cfg.host_offset;
   const double cycles = cfg.park_timeout_us * cfg.freq_mhz;
   ep_.csr_write(csr::kParkTimeout, cycles >= 4294967295.0 ? 0xFFFFFFFFu : uint32_t(cycles));
   ep_.csr_write(csr::kRetExcl, cfg.ret_excl_regions);

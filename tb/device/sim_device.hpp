@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +30,7 @@ class SimDevice : public sim::Agent {
     bool loop_a_to_b = true;            // PIO (a) messages come back on (b)
     bool trace = false;
     std::string trace_name = "device";
-    std::optional<uint64_t> host_base;  // where the host sees device line 0; unset: DevBase
+    uint64_t host_offset = 0;  // the host sees device line 0 at the device's DevBase + this
   };
   // Config from profile keys device.freq_mhz, device.park_timeout_us, link.one_way_ns.
   static Config config_from(const sim::Profile& p);
@@ -44,7 +43,7 @@ class SimDevice : public sim::Agent {
 
   Endpoint& endpoint() { return ep_; }
   const DeviceGeometry& geometry() const { return ep_.geometry(); }
-  // The host's address of device line 0 (Config::host_base) and of device line `line`.
+  // The host's address of device line 0 (DevBase + Config::host_offset) and of device line `line`.
   uint64_t host_base() const { return host_base_; }
   uint64_t host_addr(unsigned line) const;
   uint64_t cycles() const { return ep_.cycle(); }
@@ -62,7 +61,7 @@ class SimDevice : public sim::Agent {
   sim::Fabric& f_;
   Config cfg_;
   Endpoint ep_;
-  uint64_t host_base_;
+  uint64_t host_base_ = 0;
   sim::ClockDomain clk_;
   unsigned open_reqs_ = 0;          // requests in, not yet answered
   bool awaiting_first_ = false;     // a request reached an idle device; its first output counts

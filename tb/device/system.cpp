@@ -14,7 +14,7 @@ System::System(const sim::Profile& profile, const Configure& configure) : sim::C
     sim::Node& nd = node(n);
     for (unsigned d = 0; d < num_devices(n); ++d) {
       SimDevice::Config cfg = SimDevice::config_from(nd.profile());
-      cfg.host_base = built_geometry().dev_base + d * kDeviceWindow;
+      cfg.host_offset = d * kDeviceWindow;
       if (configure) configure(n, d, cfg);
       if (total > 1) cfg.trace_name += "-n" + std::to_string(n) + "d" + std::to_string(d);
       devices_[n].push_back(std::make_unique<SimDevice>(

@@ -25,7 +25,7 @@ class System : public sim::Cluster {
   using Configure = std::function<void(unsigned node, unsigned device, SimDevice::Config& cfg)>;
 
   // Every device's Config starts as SimDevice::config_from(its node's profile) with its
-  // window's host_base; `configure` may then change it (RET_EXCL, tracing, ...). In a system
+  // window's host_offset; `configure` may then change it (RET_EXCL, tracing, ...). In a system
   // of more than one device, "-n<node>d<device>" is appended to every trace_name so that the
   // waveforms do not overwrite each other.
   explicit System(const sim::Profile& profile, const Configure& configure = {});

@@ -16,7 +16,7 @@
 namespace cni::test {
 
 // Device configuration for tests: RET_EXCL = `ret_excl`, waveforms named after the test.
-inline tb::System::Configure test_devices(uint32_t ret_excl = 0xF) {
+inline tb::System::Configure test_devices(uint32_t ret_excl = ~0u) {
   return [ret_excl](unsigned, unsigned, tb::SimDevice::Config& cfg) {
     cfg.ret_excl_regions = ret_excl;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -26,7 +26,7 @@ inline tb::System::Configure test_devices(uint32_t ret_excl = 0xF) {
 
 // A system of the profile's node 0 as most tests use it: its host, fabric and first device.
 struct System : tb::System {
-  explicit System(const sim::Profile& p, uint32_t ret_excl = 0xF)
+  explicit System(const sim::Profile& p, uint32_t ret_excl = ~0u)
       : tb::System(p, test_devices(ret_excl)),
         host(node(0).host()),
         f(node(0).fabric()),
