@@ -397,3 +397,304 @@ TEST_F(Home, WriteBackArrivingWhileTheGrantLeavesIsNotQueuedBehindTheNextRequest
   EXPECT_EQ(home->stats().errors, 0u);
   EXPECT_EQ(home->queued(), 0u);
 }
+
+// Non-allocating read (RdNA) and write-invalidate (WrInv), docs/protocol.md rule 3.
+
+TEST_F(Home, NonAllocatingReadOfUncachedLineAnswersMemoryAndAddsNoState) {
+  const auto d = pattern(0x21);
+  home->write_memory(kLine, d.data(), 128);
+  req(1, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->got.size(), 1u);
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(c[1]->last().tag, 0x21);
+  EXPECT_EQ(c[1]->last().len, 128);
+  EXPECT_EQ(std::memcmp(c[1]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
+
+TEST_F(Home, NonAllocatingReadOfSharedLineLeavesTheSharers) {
+  HomeParams p = params();
+  p.grant_exclusive = false;
+  build(p);
+  req(1, Op::RdS);
+  run();
+  req(2, Op::RdNA);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(c[1]->got.size(), 1u) << "a sharer is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfDirtyLinePullsTheDataAndOwnerKeepsOwned) {
+  make_owner(1);
+  req(2, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  EXPECT_TRUE(c[2]->got.empty()) << "the answer waits for the owner's data";
+  const auto dirty = pattern(0x66);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
+  uint64_t mem = 1;
+  home->read_memory(kLine, &mem, 8);
+  EXPECT_EQ(mem, 0u) << "the owner keeps the dirty data";
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  EXPECT_EQ(home->dir_sharers(kLine), 0u) << "the requester is not added";
+}
+
+TEST_F(Home, NonAllocatingReadWithoutForwardingUpdatesMemoryAndOwnerKeepsShared) {
+  HomeParams p = params();
+  p.forward_owned = false;
+  build(p);
+  make_owner(1);
+  req(2, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDown);
+  const auto dirty = pattern(0x67);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, dirty.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfCleanExclusiveLineDowngradesTheOwnerToShared) {
+  const auto d = pattern(0x68);
+  home->write_memory(kLine, d.data(), 128);
+  make_owner(1);
+  req(2, Op::RdNA);
+  run();
+  c[1]->answer(c[1]->last(), Op::SnpAck);  // it was E
+  run();
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfOwnedLineSnoopsOnlyTheOwner) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const auto dirty = pattern(0x69);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // 1: M -> O, 2: S
+  run();
+  ASSERT_EQ(home->dir_state(kLine), DirState::O);
+  const size_t seen2 = c[2]->got.size();
+  req(3, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  ASSERT_EQ(c[3]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[3]->last().data.data(), dirty.data(), 128), 0);
+  EXPECT_EQ(c[2]->got.size(), seen2) << "the sharer is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+}
+
+TEST_F(Home, NonAllocatingReadOfOwnedLineRacingItsWriteBackAnswersFromMemory) {
+  make_owner(1);
+  req(2, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);  // 1 is evicting
+  run();
+  EXPECT_TRUE(c[2]->got.empty());
+  const auto d = pattern(0x6A);
+  req(1, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, NonAllocatingReadFromTheRecordedHolderDropsItFromTheDirectory) {
+  make_owner(1);  // X{1}; agent 1 then drops its clean copy silently
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(home->stats().snoops, 0u) << "the requester is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  // Also from a recorded sharer: the other sharer stays.
+  HomeParams p = params();
+  p.grant_exclusive = false;
+  build(p);
+  req(1, Op::RdS);
+  req(2, Op::RdS);
+  run();
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+}
+
+TEST_F(Home, WriteInvalidateInvalidatesEveryCopyDiscardsDirtyDataAndWritesMemory) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const auto dirty = pattern(0x70);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // O{1; 2}
+  run();
+  const auto d = pattern(0x80);
+  req(3, Op::WrInv, kLine, &d);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  EXPECT_TRUE(c[3]->got.empty()) << "WrAck waits for every snoop answer";
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  run();
+  ASSERT_EQ(c[3]->got.size(), 1u);
+  EXPECT_EQ(c[3]->last().op, Op::WrAck);
+  EXPECT_EQ(c[3]->last().tag, 0x23);
+  EXPECT_EQ(c[3]->last().len, 0);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, WriteInvalidateOfUncachedLineIsAnsweredWithoutSnoops) {
+  const auto d = pattern(0x81);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  EXPECT_EQ(home->stats().snoops, 0u);
+  EXPECT_EQ(home->stats().dram_reads, 0u) << "a full-line write reads nothing";
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+}
+
+TEST_F(Home, WriteInvalidateFromTheRecordedHolderSnoopsOnlyTheOthers) {
+  make_owner(1);  // X{1}; agent 1 drops its clean copy silently
+  const auto d = pattern(0x82);
+  req(1, Op::WrInv, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WrAck);
+  EXPECT_EQ(home->stats().snoops, 0u);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
+
+TEST_F(Home, WriteBackRacingAWriteInvalidateIsAbsorbedAndTheWriteInvalidateWins) {
+  make_owner(1);
+  const auto d = pattern(0x83);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);  // 1 is evicting
+  run();
+  EXPECT_TRUE(c[2]->got.empty()) << "WrAck waits for the write-back";
+  const auto wb = pattern(0x11);
+  req(1, Op::WB, kLine, &wb);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0) << "the WrInv's line is written last";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, WriteBackOvertakingTheSnoopOfAWriteInvalidateIsAbsorbed) {
+  make_owner(1);
+  const auto d = pattern(0x84);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  const proto::Msg snoop = c[1]->last();
+  ASSERT_EQ(snoop.op, Op::FwdInv);
+  const auto wb = pattern(0x12);
+  req(1, Op::WB, kLine, &wb);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_TRUE(c[2]->got.empty());
+  c[1]->answer(snoop, Op::SnpAck, nullptr, proto::kFlagWbPending);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, NewOperationsFromTheDirtyOwnerOfAnOwnedLineAreAnsweredError) {
+  make_owner(1);
+  req(2, Op::RdS);
+  run();
+  const auto dirty = pattern(0x85);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // O{1; 2}
+  run();
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::Error);
+  req(1, Op::WrInv, kLine, &dirty);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::Error);
+  EXPECT_EQ(home->stats().errors, 2u);
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+}
+
+TEST_F(Home, WriteInvalidateWithoutItsLineIsMalformed) {
+  c[1]->send(Op::WrInv, 0, kLine, 0x21);  // carries the line...
+  proto::Msg bad;
+  bad.op = Op::WrInv;
+  bad.src = 2;
+  bad.dst = 0;
+  bad.tag = 0x22;
+  bad.addr = kLine;
+  bad.len = 0;  // ...this one does not
+  f->send(bad);
+  proto::Msg rdna;
+  rdna.op = Op::RdNA;
+  rdna.src = 3;
+  rdna.dst = 0;
+  rdna.tag = 0x23;
+  rdna.addr = kLine;
+  rdna.len = 128;  // a read carries no data
+  f->send(rdna);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WrAck);
+  EXPECT_EQ(c[2]->last().op, Op::Error);
+  EXPECT_EQ(c[3]->last().op, Op::Error);
+  EXPECT_EQ(home->stats().errors, 2u);
+}
+
+TEST_F(Home, NewOperationsWaitForABusyLineInOrder) {
+  make_owner(1);
+  req(2, Op::RdX);
+  run();
+  const auto d = pattern(0x86);
+  req(3, Op::WrInv, kLine, &d);
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(home->queued(), 2u);
+  c[1]->answer(c[1]->last(), Op::SnpAck);  // agent 2's RdX completes
+  run();
+  ASSERT_EQ(c[2]->got.size(), 2u);
+  EXPECT_EQ(c[2]->got[0].op, Op::DataE);
+  EXPECT_EQ(c[2]->got[1].op, Op::FwdInv);  // the WrInv snoops the new owner
+  const auto dirty = pattern(0x13);
+  c[2]->answer(c[2]->got[1], Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[3]->last().op, Op::WrAck);
+  ASSERT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[1]->last().data.data(), d.data(), 128), 0)
+      << "the read after the write-invalidate sees its line";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
