@@ -3,13 +3,15 @@
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
 #   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
 #                                 board configuration, docs/endpoint.md): the same tests
+# Packages first (a glob sorts by name, and cni_cache_agent.sv sorts before cni_coh_pkg.sv).
+file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
 file(GLOB CNI_RTL_SOURCES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
      ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/coh/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/pio/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/top/*.sv)
-list(REMOVE_DUPLICATES CNI_RTL_SOURCES)
+list(REMOVE_ITEM CNI_RTL_SOURCES ${CNI_RTL_PKGS})
+list(PREPEND CNI_RTL_SOURCES ${CNI_RTL_PKGS})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
 
 function(cni_endpoint_model flavor)
