@@ -252,8 +252,11 @@ inline sim::HomeParams host_home_params() {
 class SystemBench : public BenchBase {
  protected:
   void SetUp() override { build(host_home_params()); }
-  void build(const sim::HomeParams& hp, RtlCacheAgent::Options o = {}) {
+  // With `reference`, a sim::HostCache takes the agent's place (same id and node): the
+  // reference model an operation stream is compared against.
+  void build(const sim::HomeParams& hp, RtlCacheAgent::Options o = {}, bool reference = false) {
     dev.reset();
+    ref.reset();
     hosts[0].reset();
     hosts[1].reset();
     home.reset();
@@ -273,6 +276,12 @@ class SystemBench : public BenchBase {
                                                   host_cache_params(), "host" + std::to_string(i));
       f->attach(*hosts[i], socket);
       hosts[i]->set_observer(checker.get());
+    }
+    if (reference) {
+      ref = std::make_unique<sim::HostCache>(*k, *f, kDev, host_cache_params(), "reference");
+      f->attach(*ref, device);
+      ref->set_observer(checker.get());
+      return;
     }
     RtlCacheAgent::Options d = dev_options();
     d.oreq_stall = o.oreq_stall;
@@ -316,6 +325,7 @@ class SystemBench : public BenchBase {
   std::unique_ptr<CoherenceChecker> checker;
   std::unique_ptr<sim::HomeAgent> home;
   std::unique_ptr<sim::HostCache> hosts[2];
+  std::unique_ptr<sim::HostCache> ref;  // the reference model in the agent's place
   uint64_t unexpected_home_errors = 0;  // tests that provoke home errors set this
 };
 
