@@ -4,20 +4,14 @@
 # quickly), and its adapter into the host simulation (tb/cache/).
 #   cni_rtl_cache_chk - the Verilated model (class Vcni_cache_agent)
 #   cni_cache_chk     - tb/cache/rtl_cache_agent.cpp on top of it
-# The parameters are exported as CNI_CACHE_<NAME>=<value> compile definitions (the SV name in
-# capitals: LineBytes -> CNI_CACHE_LINEBYTES).
-set(CNI_CACHE_PARAMS LineBytes=64 Sets=2 Ways=2 Mshrs=3 IdW=4 HomeShift=32 BackoffW=16)
-
-set(CNI_CACHE_GARGS "")
-set(CNI_CACHE_DEFS "")
-foreach(p ${CNI_CACHE_PARAMS})
-  string(REPLACE "=" ";" pv ${p})
-  list(GET pv 0 name)
-  list(GET pv 1 value)
-  string(TOUPPER ${name} upper)
-  list(APPEND CNI_CACHE_GARGS -G${name}=${value})
-  list(APPEND CNI_CACHE_DEFS CNI_CACHE_${upper}=${value})
-endforeach()
+# (tb/rtl_netlist.cmake adds cni_cache_netlist: the same adapter on the block's gate netlist.)
+# The parameters are exported to the tests as CNI_CACHE_* compile definitions. One list,
+# <SV parameter>:<C++ macro suffix>:<value> (cni_sv_params, tb/CMakeLists.txt).
+set(CNI_CACHE_PARAMS
+  LineBytes:LINE_BYTES:64 Sets:SETS:2 Ways:WAYS:2 Mshrs:MSHRS:3 IdW:ID_W:4
+  HomeShift:HOME_SHIFT:32 BackoffW:BACKOFF_W:16)
+cni_sv_params(CNI_CACHE CNI_CACHE ${CNI_CACHE_PARAMS})
+list(TRANSFORM CNI_CACHE_SV PREPEND -G OUTPUT_VARIABLE CNI_CACHE_GARGS)
 
 add_library(cni_rtl_cache_chk STATIC)
 verilate(cni_rtl_cache_chk
@@ -32,8 +26,13 @@ get_target_property(CNI_CACHE_VINC cni_rtl_cache_chk INTERFACE_INCLUDE_DIRECTORI
 set_property(TARGET cni_rtl_cache_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
              ${CNI_CACHE_VINC})
 
-add_library(cni_cache_chk STATIC ${CMAKE_CURRENT_SOURCE_DIR}/cache/rtl_cache_agent.cpp)
-target_include_directories(cni_cache_chk PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(cni_cache_chk PUBLIC cni_rtl_cache_chk cni_tb cni_sim)
-target_compile_definitions(cni_cache_chk PUBLIC ${CNI_CACHE_DEFS})
-cni_warnings(cni_cache_chk)
+# cni_cache_adapter(<library> <model>): tb/cache/ on top of a model of the block (this checking
+# build, or its gate netlist: tb/rtl_netlist.cmake).
+function(cni_cache_adapter lib model)
+  add_library(${lib} STATIC ${PROJECT_SOURCE_DIR}/tb/cache/rtl_cache_agent.cpp)
+  target_include_directories(${lib} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
+  target_link_libraries(${lib} PUBLIC ${model} cni_tb cni_sim)
+  target_compile_definitions(${lib} PUBLIC ${CNI_CACHE_DEFS})
+  cni_warnings(${lib})
+endfunction()
+cni_cache_adapter(cni_cache_chk cni_rtl_cache_chk)

@@ -274,46 +274,54 @@ module cni_cache_agent #(
     end
   end
 
-  // ---- lookup of the inbound message's line (snoops) ------------------------------------------
-  wire [LineW-1:0] in_line = in_hdr_i.addr[AddrW-1:OffW];
-  logic [IdxW-1:0] i_way;
-  logic [3:0]      i_st;
-  logic [Ways-1:0] i_hitv;
-  always_comb begin
-    i_way = '0;
-    i_st  = ST_I;
+  // ---- set lookups: the inbound message's line (snoops), the engine request's line ------------
+  // The ways of `line`'s set that hold it (one-hot or zero: a line is in one way at most).
+  function automatic logic [Ways-1:0] hits(input logic [LineW-1:0] line);
+    logic [Ways-1:0] h;
     for (int k = 0; k < Ways; k++) begin
-      i_hitv[k] = wst_q[widx(k, in_line[SetW-1:0])] != ST_I &&
-                  wline_q[widx(k, in_line[SetW-1:0])] == in_line;
-      if (i_hitv[k]) begin
-        i_way = i_way | widx(k, in_line[SetW-1:0]);
-        i_st  = i_st | wst_q[widx(k, in_line[SetW-1:0])];
+      h[k] = wst_q[widx(k, line[SetW-1:0])] != ST_I && wline_q[widx(k, line[SetW-1:0])] == line;
+    end
+    hits = h;
+  endfunction
+
+  // {way index, state} of the hit way (AND-OR terms of the one-hot hits); {0, I} if none.
+  function automatic logic [IdxW+3:0] hit_way(input logic [Ways-1:0] h,
+                                               input logic [SetW-1:0] set);
+    logic [IdxW-1:0] w;
+    logic [3:0]      st;
+    w  = '0;
+    st = ST_I;
+    for (int k = 0; k < Ways; k++) begin
+      if (h[k]) begin
+        w  = w | widx(k, set);
+        st = st | wst_q[widx(k, set)];
       end
     end
-  end
+    hit_way = {w, st};
+  endfunction
 
-  // ---- lookup of the engine request's line: hit, a free way, MI in the set, a victim ---------
-  wire [SetW-1:0]  r_set = r_line[SetW-1:0];
+  wire  [LineW-1:0] in_line = in_hdr_i.addr[AddrW-1:OffW];
+  wire  [SetW-1:0]  r_set   = r_line[SetW-1:0];
+  wire  [Ways-1:0]  i_hitv  = hits(in_line);
+  wire  [Ways-1:0]  r_hitv  = hits(r_line);
+  logic [IdxW-1:0]  i_way, r_way;
+  logic [3:0]       i_st, r_st;
+  assign {i_way, i_st} = hit_way(i_hitv, in_line[SetW-1:0]);
+  assign {r_way, r_st} = hit_way(r_hitv, r_set);
+
+  // The request's set: a free way, a way in MI, a victim.
   logic            r_free, r_mi, r_vic;
-  logic [IdxW-1:0] r_way, r_fway, r_vway;
-  logic [3:0]      r_st, r_vst;
-  logic [Ways-1:0] r_hitv;
+  logic [IdxW-1:0] r_fway, r_vway;
+  logic [3:0]      r_vst;
   always_comb begin
     int kv;
     r_free = 1'b0;
     r_mi   = 1'b0;
     r_vic  = 1'b0;
-    r_way  = '0;
     r_fway = '0;
     r_vway = '0;
-    r_st   = ST_I;
     r_vst  = ST_I;
     for (int k = Ways - 1; k >= 0; k--) begin
-      r_hitv[k] = wst_q[widx(k, r_set)] != ST_I && wline_q[widx(k, r_set)] == r_line;
-      if (r_hitv[k]) begin
-        r_way = r_way | widx(k, r_set);
-        r_st  = r_st | wst_q[widx(k, r_set)];
-      end
       if (wst_q[widx(k, r_set)] == ST_I && !wpin_q[widx(k, r_set)]) begin
         r_free = 1'b1;
         r_fway = widx(k, r_set);

@@ -21,9 +21,9 @@ using proto::Msg;
 using proto::Op;
 
 const CacheGeometry& cache_geometry() {
-  static const CacheGeometry g{CNI_CACHE_LINEBYTES, CNI_CACHE_SETS,      CNI_CACHE_WAYS,
-                               CNI_CACHE_MSHRS,     CNI_CACHE_IDW,       CNI_CACHE_HOMESHIFT,
-                               CNI_CACHE_BACKOFFW};
+  static const CacheGeometry g{CNI_CACHE_LINE_BYTES, CNI_CACHE_SETS,    CNI_CACHE_WAYS,
+                               CNI_CACHE_MSHRS,      CNI_CACHE_ID_W,    CNI_CACHE_HOME_SHIFT,
+                               CNI_CACHE_BACKOFF_W};
   return g;
 }
 

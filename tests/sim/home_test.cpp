@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -62,6 +63,17 @@ class Home : public testing::Test {
     run();
     ASSERT_EQ(c[a]->last().op, Op::DataE);
   }
+  // Agent 1 owns the line; agent `a` sends `op`; agent 1 gets `snoop` and answers SnpData with
+  // `dirty` (or SnpAck without it).
+  void owner_answers(proto::AgentId a, Op op, Op snoop,
+                     const std::array<uint8_t, proto::kMaxLineBytes>* dirty) {
+    make_owner(1);
+    req(a, op);
+    run();
+    ASSERT_EQ(c[1]->last().op, snoop);
+    c[1]->answer(c[1]->last(), dirty ? Op::SnpData : Op::SnpAck, dirty);
+    run();
+  }
   uint64_t word(const proto::Msg& m) const {
     uint64_t w;
     std::memcpy(&w, m.data.data(), 8);
@@ -104,24 +116,15 @@ TEST_F(Home, WithoutGrantExclusiveFirstReaderGetsShared) {
 }
 
 TEST_F(Home, ReadOfCleanOwnedLineDowngradesOwnerAndGrantsShared) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
-  c[1]->answer(c[1]->last(), Op::SnpAck);  // it was E
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, nullptr);  // it was E
   EXPECT_EQ(c[2]->last().op, Op::DataS);
   EXPECT_EQ(home->dir_state(kLine), DirState::S);
   EXPECT_EQ(home->dir_sharers(kLine), (1u << 1) | (1u << 2));
 }
 
 TEST_F(Home, ReadOfDirtyLineIsForwardedAndOwnerKeepsOwned) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x77);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);
   const proto::Msg g = c[2]->last();
   EXPECT_EQ(g.op, Op::DataS);
   EXPECT_EQ(std::memcmp(g.data.data(), dirty.data(), 128), 0);
@@ -149,13 +152,8 @@ TEST_F(Home, WithoutForwardingDirtyReadUpdatesMemory) {
   HomeParams p = params();
   p.forward_owned = false;
   build(p);
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDown);
   const auto dirty = pattern(0x55);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDown, &dirty);
   EXPECT_EQ(c[2]->last().op, Op::DataS);
   uint64_t mem = 0;
   home->read_memory(kLine, &mem, 8);
@@ -334,12 +332,8 @@ TEST_F(Home, MalformedMessagesAreAnsweredOrDroppedAndCounted) {
 // Regression tests for races the random stress found.
 
 TEST_F(Home, OwnedLineWrittenBackAfterSnpAckWithWbPendingEndsShared) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x31);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // 1 keeps O
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // 1 keeps O
   ASSERT_EQ(home->dir_state(kLine), DirState::O);
   req(3, Op::RdS);
   run();
@@ -428,14 +422,8 @@ TEST_F(Home, NonAllocatingReadOfSharedLineLeavesTheSharers) {
 }
 
 TEST_F(Home, NonAllocatingReadOfDirtyLinePullsTheDataAndOwnerKeepsOwned) {
-  make_owner(1);
-  req(2, Op::RdNA);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
-  EXPECT_TRUE(c[2]->got.empty()) << "the answer waits for the owner's data";
   const auto dirty = pattern(0x66);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdNA, Op::FwdDownO, &dirty);
   ASSERT_EQ(c[2]->last().op, Op::DataI);
   EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
   uint64_t mem = 1;
@@ -450,13 +438,8 @@ TEST_F(Home, NonAllocatingReadWithoutForwardingUpdatesMemoryAndOwnerKeepsShared)
   HomeParams p = params();
   p.forward_owned = false;
   build(p);
-  make_owner(1);
-  req(2, Op::RdNA);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDown);
   const auto dirty = pattern(0x67);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdNA, Op::FwdDown, &dirty);
   ASSERT_EQ(c[2]->last().op, Op::DataI);
   EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
   uint8_t mem[128];
@@ -469,11 +452,7 @@ TEST_F(Home, NonAllocatingReadWithoutForwardingUpdatesMemoryAndOwnerKeepsShared)
 TEST_F(Home, NonAllocatingReadOfCleanExclusiveLineDowngradesTheOwnerToShared) {
   const auto d = pattern(0x68);
   home->write_memory(kLine, d.data(), 128);
-  make_owner(1);
-  req(2, Op::RdNA);
-  run();
-  c[1]->answer(c[1]->last(), Op::SnpAck);  // it was E
-  run();
+  owner_answers(2, Op::RdNA, Op::FwdDownO, nullptr);  // it was E
   ASSERT_EQ(c[2]->last().op, Op::DataI);
   EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
   EXPECT_EQ(home->dir_state(kLine), DirState::S);
@@ -481,12 +460,8 @@ TEST_F(Home, NonAllocatingReadOfCleanExclusiveLineDowngradesTheOwnerToShared) {
 }
 
 TEST_F(Home, NonAllocatingReadOfOwnedLineSnoopsOnlyTheOwner) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x69);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // 1: M -> O, 2: S
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // 1: M -> O, 2: S
   ASSERT_EQ(home->dir_state(kLine), DirState::O);
   const size_t seen2 = c[2]->got.size();
   req(3, Op::RdNA);
@@ -542,12 +517,8 @@ TEST_F(Home, NonAllocatingReadFromTheRecordedHolderDropsItFromTheDirectory) {
 }
 
 TEST_F(Home, WriteInvalidateInvalidatesEveryCopyDiscardsDirtyDataAndWritesMemory) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x70);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // O{1; 2}
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // O{1; 2}
   const auto d = pattern(0x80);
   req(3, Op::WrInv, kLine, &d);
   run();
@@ -634,12 +605,8 @@ TEST_F(Home, WriteBackOvertakingTheSnoopOfAWriteInvalidateIsAbsorbed) {
 }
 
 TEST_F(Home, NewOperationsFromTheDirtyOwnerOfAnOwnedLineAreAnsweredError) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x85);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // O{1; 2}
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // O{1; 2}
   req(1, Op::RdNA);
   run();
   EXPECT_EQ(c[1]->last().op, Op::Error);
