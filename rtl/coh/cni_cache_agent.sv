@@ -807,6 +807,12 @@ module cni_cache_agent #(
   end
 
   // ---- output registers ----------------------------------------------------------------------------
+  // A job loads the request register only when it sends something (a clean eviction does not:
+  // it may run while a write-back still waits there), the response register only when it
+  // answers the engine. Both are free then: the jobs that load them are picked only so.
+  wire oreq_load = fire && (row_q == R_ISS || (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB);
+  wire rsp_load  = fire && (row_q == R_DLV || row_q == R_HIT_RD || row_q == R_HIT_WR ||
+                            row_q == R_FLUSH_ACK || row_q == R_BAD);
   // the home of a request's line: addr[HomeShift +: AGENT_W]
   wire [AgentW-1:0] iss_home = maddr_q[m_q][HomeShift - OffW +: AgentW];
   wire [AgentW-1:0] wb_home  = line_q[HomeShift - OffW +: AgentW];
@@ -820,35 +826,26 @@ module cni_cache_agent #(
     end else begin
       if (oreq_valid_q && oreq_ready_i) oreq_valid_q <= 1'b0;
       if (rsp_valid_q && rsp_ready_i) rsp_valid_q <= 1'b0;
-      if (fire) begin
-        if (row_q == R_ISS) begin
-          oreq_valid_q <= 1'b1;
-          oreq_hdr_q   <= mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), 4'd0,
-                                 (mmode_q[m_q] == MD_WRINV) ? LEN_LINE : 8'd0, maddr_q[m_q]);
-        end
-        if ((row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB) begin
-          oreq_valid_q <= 1'b1;
-          oreq_hdr_q   <= mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home,
-                                 {1'b1, (TagW - 1)'(way_q)}, 4'd0, LEN_LINE, line_q);
-        end
-        if (row_q == R_DLV || row_q == R_HIT_RD || row_q == R_HIT_WR ||
-            row_q == R_FLUSH_ACK || row_q == R_BAD) begin
-          rsp_valid_q <= 1'b1;
-          rsp_id_q    <= (row_q == R_DLV) ? mid_q[m_q] : req_id_i;
-          rsp_err_q   <= (row_q == R_DLV) ? err_q : row_q == R_BAD;
-        end
+      if (oreq_load) begin
+        oreq_valid_q <= 1'b1;
+        oreq_hdr_q   <= (row_q == R_ISS) ?
+            mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), 4'd0,
+                   (mmode_q[m_q] == MD_WRINV) ? LEN_LINE : 8'd0, maddr_q[m_q]) :
+            mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home, {1'b1, (TagW - 1)'(way_q)}, 4'd0,
+                   LEN_LINE, line_q);
+      end
+      if (rsp_load) begin
+        rsp_valid_q <= 1'b1;
+        rsp_id_q    <= (row_q == R_DLV) ? mid_q[m_q] : req_id_i;
+        rsp_err_q   <= (row_q == R_DLV) ? err_q : row_q == R_BAD;
       end
     end
   end
 
   // Line-wide data registers (no reset: each is read only with its valid flag).
   always_ff @(posedge clk_i) begin
-    if (fire && (row_q == R_ISS || row_q == R_EVICT || row_q == R_FLUSH_WB)) begin
-      oreq_data_q <= (row_q == R_ISS) ? b_rd : a_rd;
-    end
-    if (fire && (row_q == R_DLV || row_q == R_HIT_RD)) begin
-      rsp_data_q <= (row_q == R_DLV && mmode_q[m_q] == MD_RDNA) ? b_rd : a_rd;
-    end
+    if (oreq_load) oreq_data_q <= (row_q == R_ISS) ? b_rd : a_rd;
+    if (rsp_load) rsp_data_q <= (row_q == R_DLV && mmode_q[m_q] == MD_RDNA) ? b_rd : a_rd;
   end
 
   // Unused: the flags of inbound messages (only SnpAck, which a caching agent never receives,
@@ -857,9 +854,9 @@ module cni_cache_agent #(
 
   // ---- invariants (simulation) -------------------------------------------------------------------
 `ifndef SYNTHESIS
-  // a request is in flight only while the request register is empty or being emptied; a pin
-  // is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line is
-  // pinned; no two MSHRs hold one line; a tag matches at most one way of a set
+  // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
+  // is pinned; no two MSHRs hold one line; a tag matches at most one way of a set; what an
+  // output offers holds until it is taken
   logic [Lines-1:0] pin_chk;
   logic             dup_m;
   always_comb begin
@@ -871,6 +868,26 @@ module cni_cache_agent #(
         if (mv_q[k] && mv_q[j] && maddr_q[k] == maddr_q[j]) dup_m = 1'b1;
       end
     end
+  end
+  // each output as offered in the last cycle, and whether it was offered and not taken
+  logic                                      oreq_wait_q, orsp_wait_q, rsp_wait_q;
+  logic [cni_coh_pkg::HDR_W+LineBits-1:0]    oreq_prev_q, orsp_prev_q;
+  logic [IdW+LineBits:0]                     rsp_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      oreq_wait_q <= 1'b0;
+      orsp_wait_q <= 1'b0;
+      rsp_wait_q  <= 1'b0;
+    end else begin
+      oreq_wait_q <= oreq_valid_o && !oreq_ready_i;
+      orsp_wait_q <= orsp_valid_o && !orsp_ready_i;
+      rsp_wait_q  <= rsp_valid_o && !rsp_ready_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    oreq_prev_q <= {oreq_hdr_o, oreq_data_o};
+    orsp_prev_q <= {orsp_hdr_o, orsp_data_o};
+    rsp_prev_q  <= {rsp_id_o, rsp_err_o, rsp_data_o};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -886,6 +903,12 @@ module cni_cache_agent #(
         else $error("cni_cache_agent: a line matches two ways of its set");
       assert (!(mon_valid_o && mon_from_o == mon_to_o))
         else $error("cni_cache_agent: a state change to the same state");
+      assert (!oreq_wait_q || (oreq_valid_o && {oreq_hdr_o, oreq_data_o} == oreq_prev_q))
+        else $error("cni_cache_agent: a request changed before the link took it");
+      assert (!orsp_wait_q || (orsp_valid_o && {orsp_hdr_o, orsp_data_o} == orsp_prev_q))
+        else $error("cni_cache_agent: a snoop answer changed before the link took it");
+      assert (!rsp_wait_q || (rsp_valid_o && {rsp_id_o, rsp_err_o, rsp_data_o} == rsp_prev_q))
+        else $error("cni_cache_agent: a response changed before the engine took it");
     end
   end
 `endif

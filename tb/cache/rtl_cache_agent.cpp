@@ -326,8 +326,10 @@ void RtlCacheAgent::home_performed(const Msg& m) {
   if (m.dst != id()) return;
   const sim::Time now = k_.now();
   if (m.op == Op::DataI) {
+    // The one RdNA of the line not yet performed (an earlier one that hit may still wait for
+    // the engine to take its response).
     for (auto& [rid, r] : by_id_) {
-      if (r->op == CaOp::RdNA && r->addr == m.addr) {
+      if (r->op == CaOp::RdNA && r->addr == m.addr && !r->performed) {
         r->performed = true;
         std::memcpy(r->expect.data(), m.data.data(), line_bytes());
       }

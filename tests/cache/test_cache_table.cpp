@@ -423,6 +423,32 @@ TEST_F(CacheAgent, FullSetEvictsACleanVictimSilentlyAndADirtyOneByWriteBack) {
   EXPECT_EQ(dev->count(CaCounter::WriteBack), 1u);
 }
 
+// Found by the stress (seed 2, 200 000 requests): a clean eviction used to reload the request
+// register's data while a write-back still waited there for the link.
+TEST_F(CacheAgent, WriteBackWaitingForTheLinkKeepsItsLineWhileACleanLineIsEvicted) {
+  const unsigned sets = cache_geometry().sets, ways = cache_geometry().ways;
+  auto set1 = [&](unsigned k) { return line_addr(1 + k * sets); };
+  const Line dirty = pattern(0x31), fill = pattern(0x41);
+  reach(LS::M, kA, dirty, nullptr);
+  for (unsigned k = 0; k < ways; ++k) reach(LS::E, set1(k), pattern(uint8_t(k)), nullptr);
+  dev->set_stalls(1.0, 0.0, 0.0);  // the link takes no request
+  std::optional<Result> fl, rd;
+  submit(CaOp::Flush, kA, &fl);
+  run_for(sim::ns(100));
+  EXPECT_EQ(dev->state(kA), LS::MI) << "the write-back waits in the request register";
+  submit(CaOp::RdS, set1(ways), &rd);  // its set is full of clean lines: one is dropped
+  run_for(sim::ns(100));
+  EXPECT_EQ(dev->state(set1(0)), LS::I);
+  dev->set_stalls(0.0, 0.0, 0.0);
+  const proto::Msg wb = expect_at_home(Op::WB, kA);
+  EXPECT_TRUE(same_line(wb.data, dirty)) << "the write-back carries its own line";
+  answer(wb, Op::WbAck);
+  const proto::Msg rds = expect_at_home(Op::RdS, set1(ways));
+  answer(rds, Op::DataS, &fill);
+  ASSERT_TRUE(run_until([&] { return fl.has_value() && rd.has_value(); }));
+  EXPECT_TRUE(same_line(rd->data, fill));
+}
+
 TEST_F(CacheAgent, RetryReissuesAfterTheBackOff) {
   Pending pend;
   const Line grant = pattern(2);
