@@ -63,6 +63,15 @@ class Home : public testing::Test {
     run();
     ASSERT_EQ(c[a]->last().op, Op::DataE);
   }
+  // A home without exclusive grants, and agents 1 and 2 sharing the line: S{1, 2}.
+  void share_1_and_2() {
+    HomeParams p = params();
+    p.grant_exclusive = false;
+    build(p);
+    req(1, Op::RdS);
+    req(2, Op::RdS);
+    run();
+  }
   // Agent 1 owns the line; agent `a` sends `op`; agent 1 gets `snoop` and answers SnpData with
   // `dirty` (or SnpAck without it).
   void owner_answers(proto::AgentId a, Op op, Op snoop,
@@ -184,12 +193,7 @@ TEST_F(Home, ReadExclusiveInvalidatesEverySharer) {
 }
 
 TEST_F(Home, UpgradeFromSharerGetsUpgAckAndFromNonSharerGetsData) {
-  HomeParams p = params();
-  p.grant_exclusive = false;
-  build(p);
-  req(1, Op::RdS);
-  req(2, Op::RdS);
-  run();
+  share_1_and_2();
   req(1, Op::Upg);
   run();
   ASSERT_EQ(c[2]->last().op, Op::FwdInv);
@@ -503,12 +507,7 @@ TEST_F(Home, NonAllocatingReadFromTheRecordedHolderDropsItFromTheDirectory) {
   EXPECT_EQ(home->stats().snoops, 0u) << "the requester is not snooped";
   EXPECT_EQ(home->dir_state(kLine), DirState::I);
   // Also from a recorded sharer: the other sharer stays.
-  HomeParams p = params();
-  p.grant_exclusive = false;
-  build(p);
-  req(1, Op::RdS);
-  req(2, Op::RdS);
-  run();
+  share_1_and_2();
   req(1, Op::RdNA);
   run();
   EXPECT_EQ(c[1]->last().op, Op::DataI);
