@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 ALLOW=(
   'Replacing memory \\tt_(kind|line|src|tag|op|grant|pend|wbp|wbgot|timer)_q with list of registers\. See rtl/coh/cni_home_agent\.sv :: transaction-table fields: reset on rst_ni and read in parallel by the line search, timers and event selection, so they are meant to be flip-flops, not RAM'
   'Replacing memory \\cnt_q with list of registers\. See rtl/coh/cni_csr\.sv :: CSR event counters: cleared by reset and CTRL, all incremented in the same cycle, so flip-flops by design'
+  'Replacing memory \\(wst|wline|vic|mph|mmode|mid|maddr|mway|mbe|mtmr)_q with list of registers\. See rtl/coh/cni_cache_agent\.sv :: caching agent: per-way state and line, per-set victim pointers and MSHR fields, reset and searched in parallel (set lookups, MSHR scans, back-off timers), so flip-flops by design; the line data is in cni_dpram'
 )
 
 # check_log LOG LABEL: prints every warning not on the allow-list; fails if there is one.
@@ -50,6 +51,7 @@ tops=(
   "cni_endpoint|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set ScratchLines 8 -set TtEntries 16 -set TtReserve 4"
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_pio_engine|-set CPairs 4 -set NOvfA 4 -set NOvfB 4 -set CBase 16 -set ABase 24 -set BBase 30 -set LineIdxW 6 -set EvtReg 1 -set RdReg 1"
+  "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
 )
 fail=0
 for t in "${tops[@]}"; do

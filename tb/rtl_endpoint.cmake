@@ -3,9 +3,9 @@
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
 #   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
 #                                 board configuration, docs/endpoint.md): the same tests
-# Packages first (file(GLOB) sorts what it finds, so they are listed ahead of it).
+# Packages first (file(GLOB) sorts what it finds: cni_cache_agent.sv sorts before cni_coh_pkg.sv,
+# and cni_coh_pkg.sv must come before rtl/top/cni_amap_pkg.sv, which a sort keeps).
 file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
-list(SORT CNI_RTL_PKGS)  # rtl/coh/cni_coh_pkg.sv before rtl/top/cni_amap_pkg.sv
 file(GLOB CNI_RTL_MODULES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
      ${PROJECT_SOURCE_DIR}/rtl/coh/*.sv

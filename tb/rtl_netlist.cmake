@@ -3,10 +3,11 @@
 # (scripts/fpga-netlist.sh: synth, techmap, ABC, `write_verilog -noattr`), Verilator builds a
 # model of that netlist with the same PREFIX and ports as the RTL model, and the same C++
 # drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist,
-# test_rtl_netlist_pipe, test_pio_netlist).
+# test_rtl_netlist_pipe, test_pio_netlist, test_cache_netlist).
 #   cni_dev_netlist      - cni_endpoint, test geometry of the `chk` model, + tb/device drivers
 #   cni_dev_netlist_pipe - the same, pipelined configuration (Pipelined=1, the `pipe` model's)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
+#   cni_cache_netlist    - cni_cache_agent, the parameters of tb/rtl_cache.cmake, + tb/cache
 #
 # Both steps are build steps (add_custom_command) that depend on the RTL and the scripts, so an
 # RTL change re-synthesizes. verilate() is not used: it runs Verilator at configure time, before
@@ -110,12 +111,19 @@ endfunction()
 cni_endpoint_netlist(netlist PIPE 0)
 cni_endpoint_netlist(netlist_pipe PIPE 1)
 
+# ---- cni_cache_agent, parameters of tb/rtl_cache.cmake (included before this file) -----------
+if(DEFINED CNI_CACHE_PARAMS)
+  cni_netlist_model(cni_rtl_cache_netlist TOP cni_cache_agent PREFIX Vcni_cache_agent
+                    PARAMS ${CNI_CACHE_SV})
+  cni_cache_adapter(cni_cache_netlist cni_rtl_cache_netlist)
+endif()
+
 # ---- cni_pio_engine, parameters of tb/rtl_pio.cmake (included after this file) ----------------
 function(cni_pio_netlist)
   if(NOT DEFINED CNI_PIO_PARAMS)
     return()
   endif()
-  cni_pio_params(pp ${CNI_PIO_PARAMS})
+  cni_sv_params(pp CNI_PIO ${CNI_PIO_PARAMS})
   cni_netlist_model(cni_rtl_pio_netlist TOP cni_pio_engine PREFIX Vcni_pio_engine
                     PARAMS ${pp_SV})
   target_compile_definitions(cni_rtl_pio_netlist INTERFACE ${pp_DEFS})

@@ -17,28 +17,10 @@ set(CNI_PIO_RTL
   ${PROJECT_SOURCE_DIR}/rtl/pio/cni_bloom.sv
   ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_engine.sv)
 
-# cni_pio_params(<out> <params>...): from <SV parameter>:<C++ macro suffix>:<value> entries,
-# <out>_SV (<SV parameter>=<value>, as Verilator's -G and Yosys's chparam take them) and
-# <out>_DEFS (CNI_PIO_<suffix>=<value> compile definitions for the tests).
-function(cni_pio_params out)
-  set(sv_list "")
-  set(defs "")
-  foreach(p ${ARGN})
-    string(REPLACE ":" ";" pl ${p})
-    list(GET pl 0 sv)
-    list(GET pl 1 cxx)
-    list(GET pl 2 v)
-    list(APPEND sv_list ${sv}=${v})
-    list(APPEND defs CNI_PIO_${cxx}=${v})
-  endforeach()
-  set(${out}_SV ${sv_list} PARENT_SCOPE)
-  set(${out}_DEFS ${defs} PARENT_SCOPE)
-endfunction()
-
 # cni_pio_model(<library> <params>...): a checking build of the engine (class Vcni_pio_engine)
 # with the parameters given as above.
 function(cni_pio_model lib)
-  cni_pio_params(pp ${ARGN})
+  cni_sv_params(pp CNI_PIO ${ARGN})
   list(TRANSFORM pp_SV PREPEND -G OUTPUT_VARIABLE gargs)
   add_library(${lib} STATIC)
   verilate(${lib}

@@ -42,6 +42,10 @@ package cni_coh_pkg;
   localparam logic [OP_W-1:0] OP_DATA_S   = 5'h18;  // grant Shared
   localparam logic [OP_W-1:0] OP_DATA_E   = 5'h19;  // grant Exclusive (clean)
   localparam logic [OP_W-1:0] OP_DATA_M   = 5'h1A;  // grant Exclusive, dirty (writeback owed)
+  localparam logic [OP_W-1:0] OP_RDNA     = 5'h05;  // non-allocating read: a copy, no state
+  localparam logic [OP_W-1:0] OP_WRINV    = 5'h06;  // full-line write-invalidate (carries data)
+  localparam logic [OP_W-1:0] OP_WR_ACK   = 5'h16;  // WrInv done: memory written, copies gone
+  localparam logic [OP_W-1:0] OP_DATA_I   = 5'h1B;  // data for RdNA; line left I at requester
 
   // ---- flags ------------------------------------------------------------------------------
   localparam int FLAG_WBP = 0;  // SnpAck: a write-back of this line is in flight from me
@@ -94,6 +98,15 @@ package cni_coh_pkg;
   localparam int EVT_W = 1;
   localparam logic [EVT_W-1:0] EVT_TRIGGER     = 1'b0;  // a request parked on the line
   localparam logic [EVT_W-1:0] EVT_RECALL_DONE = 1'b1;  // RECALL finished; memory is current
+
+  // ---- device caching agent: engine request codes (cni_cache_agent, docs/cache-agent.md) ----
+  localparam int CA_OP_W = 3;
+  localparam logic [CA_OP_W-1:0] CA_RD_S   = 3'd0;  // read; the line allocated shared (or E)
+  localparam logic [CA_OP_W-1:0] CA_RD_X   = 3'd1;  // read; the line allocated exclusive
+  localparam logic [CA_OP_W-1:0] CA_WR     = 3'd2;  // write the enabled bytes (gains M, merges)
+  localparam logic [CA_OP_W-1:0] CA_RD_NA  = 3'd3;  // read without allocating (RdNA on a miss)
+  localparam logic [CA_OP_W-1:0] CA_WR_INV = 3'd4;  // write a full line (WrInv on a miss)
+  localparam logic [CA_OP_W-1:0] CA_FLUSH  = 3'd5;  // write back a dirty line, drop a clean one
 
   // ---- malformed-message counter indices -----------------------------------------------------
   localparam int ERR_OPCODE = 0;  // unknown opcode or opcode on the wrong channel

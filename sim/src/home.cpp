@@ -175,7 +175,7 @@ bool HomeAgent::valid_request(const Msg& m) {
     reject(m, "unaligned address");
     return false;
   }
-  const unsigned want = m.op == Op::WB ? p_.line_bytes : 0;
+  const unsigned want = proto::carries_data(m.op) ? p_.line_bytes : 0;
   if (m.len != want) {
     reject(m, "wrong length");
     return false;
@@ -193,6 +193,8 @@ void HomeAgent::deliver(const Msg& m) {
     case Op::RdX:
     case Op::Upg:
     case Op::WB:
+    case Op::RdNA:
+    case Op::WrInv:
       if (valid_request(m)) on_request(m);
       break;
     case Op::SnpAck:
@@ -287,26 +289,31 @@ void HomeAgent::start(const Msg& m) {
   const AgentId r = m.src;
   const DirEntry& d = t.start;
   uint16_t targets = 0;
-  if (m.op == Op::RdS) {
+  if (m.op == Op::RdS || m.op == Op::RdNA) {
+    // Reads: downgrade another agent's exclusive or owned copy (the owner is never the
+    // requester here: an O owner's own read was rejected above, an X owner's is a re-grant).
     t.own = false;
-    t.grant = Op::DataS;
+    t.grant = m.op == Op::RdNA ? Op::DataI : Op::DataS;
     if (d.st == DirState::I || (d.st == DirState::X && d.owner == r)) {
-      if (p_.grant_exclusive) t.grant = Op::DataE;
+      if (m.op == Op::RdS && p_.grant_exclusive) t.grant = Op::DataE;
     } else if (d.st == DirState::X || d.st == DirState::O) {
       targets = bit(d.owner);
       t.snoop = p_.forward_owned ? Op::FwdDownO : Op::FwdDown;
     }
   } else {
+    // RdX, Upg, WrInv: invalidate every other holder.
     t.own = true;
     const bool holder = (d.st == DirState::S && (d.sharers & bit(r))) ||
                         (d.st == DirState::O && (d.owner == r || (d.sharers & bit(r))));
-    t.grant = (m.op == Op::Upg && holder) ? Op::UpgAck : Op::DataE;
+    t.grant = m.op == Op::WrInv                ? Op::WrAck
+              : (m.op == Op::Upg && holder) ? Op::UpgAck
+                                            : Op::DataE;
     t.snoop = Op::FwdInv;
     uint16_t holders = d.sharers;
     if (d.st == DirState::X || d.st == DirState::O) holders |= bit(d.owner);
     targets = holders & static_cast<uint16_t>(~bit(r));
   }
-  if (t.grant != Op::UpgAck) {
+  if (t.grant != Op::UpgAck && t.grant != Op::WrAck) {
     ++stats_.dram_reads;
     t.mem_ready = dram_access() + p_.dir;
   }
@@ -359,18 +366,37 @@ void HomeAgent::maybe_complete(unsigned slot) {
   DirEntry fin;
   Op grant = t.grant;
   bool from_snoop = false;  // grant data comes from the owner's SnpData, not memory
-  if (!t.own) {
+  // S with these sharers, or I when there are none.
+  const auto shared = [](uint16_t sharers) {
+    return sharers != 0 ? DirEntry{DirState::S, sharers, 0} : DirEntry{};
+  };
+  if (req.op == Op::WrInv) {
+    // Every other copy is gone (dirty data they sent is discarded, a racing WB was absorbed
+    // first): the request's line is the line.
+    write_line(line, req.data.data());
+    ++stats_.dram_writes;
+    dram_access();
+    fin = DirEntry{};
+  } else if (!t.own) {
+    // RdS adds the requester to the directory. RdNA never does, and drops it if the directory
+    // still names it (its clean copy was dropped silently: it would not ask otherwise).
+    const bool na = req.op == Op::RdNA;
+    const auto with_r = [&](uint16_t v) {
+      return static_cast<uint16_t>(na ? v & ~bit(r) : v | bit(r));
+    };
     if (d.st == DirState::I || (d.st == DirState::X && d.owner == r)) {
-      fin = grant == Op::DataE ? DirEntry{DirState::X, 0, r} : DirEntry{DirState::S, bit(r), 0};
+      fin = na                   ? DirEntry{}
+            : grant == Op::DataE ? DirEntry{DirState::X, 0, r}
+                                 : DirEntry{DirState::S, bit(r), 0};
     } else if (d.st == DirState::S) {
-      fin = DirEntry{DirState::S, static_cast<uint16_t>(d.sharers | bit(r)), 0};
+      fin = shared(with_r(d.sharers));
     } else {
       const AgentId w = d.owner;
-      const uint16_t others = static_cast<uint16_t>((d.st == DirState::O ? d.sharers : 0) | bit(r));
+      const uint16_t others = with_r(d.st == DirState::O ? d.sharers : 0);
       if (t.wbgot & bit(w)) {
         // The owner wrote back (its WB may even overtake its SnpData): memory is current and
         // the owner holds nothing.
-        fin = DirEntry{DirState::S, static_cast<uint16_t>(others & ~bit(w)), 0};
+        fin = shared(static_cast<uint16_t>(others & ~bit(w)));
       } else if (t.have_data) {
         from_snoop = true;
         if (t.snoop == Op::FwdDownO) {
@@ -404,10 +430,11 @@ void HomeAgent::maybe_complete(unsigned slot) {
   dir_[line] = fin;
   const Time now = k_.now();
   Time when = now + p_.dir;
-  if (grant != Op::UpgAck && !from_snoop) when = std::max(when, t.mem_ready);
+  const bool no_data = grant == Op::UpgAck || grant == Op::WrAck;
+  if (!no_data && !from_snoop) when = std::max(when, t.mem_ready);
   const auto data = t.data;
-  k_.at(when, [this, slot, req, grant, from_snoop, data] {
-    if (grant == Op::UpgAck) {
+  k_.at(when, [this, slot, req, grant, no_data, from_snoop, data] {
+    if (no_data) {
       reply(req, grant, 0);
     } else {
       reply(req, grant, 0, from_snoop ? data.data() : mem_line(req.addr).data());

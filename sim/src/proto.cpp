@@ -12,6 +12,8 @@ const char* op_name(Op op) {
     case Op::RdX: return "RdX";
     case Op::Upg: return "Upg";
     case Op::WB: return "WB";
+    case Op::RdNA: return "RdNA";
+    case Op::WrInv: return "WrInv";
     case Op::FwdInv: return "FwdInv";
     case Op::FwdDown: return "FwdDown";
     case Op::FwdDownO: return "FwdDownO";
@@ -21,9 +23,11 @@ const char* op_name(Op op) {
     case Op::WbAck: return "WbAck";
     case Op::Retry: return "Retry";
     case Op::Error: return "Error";
+    case Op::WrAck: return "WrAck";
     case Op::DataS: return "DataS";
     case Op::DataE: return "DataE";
     case Op::DataM: return "DataM";
+    case Op::DataI: return "DataI";
   }
   return "Op?";
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "Vcni_endpoint.h"
+#include "msg_wire.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -29,40 +30,6 @@ const char* counter_name(Counter c) {
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr
-
-namespace {
-
-constexpr unsigned kHdrWords = 3;
-
-// Header bit layout of cni_coh_pkg::hdr_t: addr[47:0] len[55:48] flags[59:56] tag[67:60]
-// dst[71:68] src[75:72] op[80:76].
-void pack_hdr(const Msg& m, uint32_t* w) {
-  unsigned __int128 v = 0;
-  v |= static_cast<unsigned __int128>(m.addr & ((1ull << 48) - 1));
-  v |= static_cast<unsigned __int128>(m.len) << 48;
-  v |= static_cast<unsigned __int128>(m.flags & 0xF) << 56;
-  v |= static_cast<unsigned __int128>(m.tag) << 60;
-  v |= static_cast<unsigned __int128>(m.dst & 0xF) << 68;
-  v |= static_cast<unsigned __int128>(m.src & 0xF) << 72;
-  v |= static_cast<unsigned __int128>(static_cast<uint8_t>(m.op) & 0x1F) << 76;
-  for (unsigned i = 0; i < kHdrWords; ++i) w[i] = static_cast<uint32_t>(v >> (32 * i));
-}
-
-Msg unpack_hdr(const uint32_t* w) {
-  unsigned __int128 v = 0;
-  for (unsigned i = 0; i < kHdrWords; ++i) v |= static_cast<unsigned __int128>(w[i]) << (32 * i);
-  Msg m;
-  m.addr = static_cast<uint64_t>(v) & ((1ull << 48) - 1);
-  m.len = static_cast<uint8_t>(v >> 48);
-  m.flags = static_cast<uint8_t>((v >> 56) & 0xF);
-  m.tag = static_cast<uint8_t>(v >> 60);
-  m.dst = static_cast<uint8_t>((v >> 68) & 0xF);
-  m.src = static_cast<uint8_t>((v >> 72) & 0xF);
-  m.op = static_cast<Op>(static_cast<uint8_t>((v >> 76) & 0x1F));
-  return m;
-}
-
-}  // namespace
 
 struct Endpoint::Impl {
   Options opt;

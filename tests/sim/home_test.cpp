@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -62,6 +63,26 @@ class Home : public testing::Test {
     run();
     ASSERT_EQ(c[a]->last().op, Op::DataE);
   }
+  // A home without exclusive grants, and agents 1 and 2 sharing the line: S{1, 2}.
+  void share_1_and_2() {
+    HomeParams p = params();
+    p.grant_exclusive = false;
+    build(p);
+    req(1, Op::RdS);
+    req(2, Op::RdS);
+    run();
+  }
+  // Agent 1 owns the line; agent `a` sends `op`; agent 1 gets `snoop` and answers SnpData with
+  // `dirty` (or SnpAck without it).
+  void owner_answers(proto::AgentId a, Op op, Op snoop,
+                     const std::array<uint8_t, proto::kMaxLineBytes>* dirty) {
+    make_owner(1);
+    req(a, op);
+    run();
+    ASSERT_EQ(c[1]->last().op, snoop);
+    c[1]->answer(c[1]->last(), dirty ? Op::SnpData : Op::SnpAck, dirty);
+    run();
+  }
   uint64_t word(const proto::Msg& m) const {
     uint64_t w;
     std::memcpy(&w, m.data.data(), 8);
@@ -104,24 +125,15 @@ TEST_F(Home, WithoutGrantExclusiveFirstReaderGetsShared) {
 }
 
 TEST_F(Home, ReadOfCleanOwnedLineDowngradesOwnerAndGrantsShared) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
-  c[1]->answer(c[1]->last(), Op::SnpAck);  // it was E
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, nullptr);  // it was E
   EXPECT_EQ(c[2]->last().op, Op::DataS);
   EXPECT_EQ(home->dir_state(kLine), DirState::S);
   EXPECT_EQ(home->dir_sharers(kLine), (1u << 1) | (1u << 2));
 }
 
 TEST_F(Home, ReadOfDirtyLineIsForwardedAndOwnerKeepsOwned) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x77);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);
   const proto::Msg g = c[2]->last();
   EXPECT_EQ(g.op, Op::DataS);
   EXPECT_EQ(std::memcmp(g.data.data(), dirty.data(), 128), 0);
@@ -149,13 +161,8 @@ TEST_F(Home, WithoutForwardingDirtyReadUpdatesMemory) {
   HomeParams p = params();
   p.forward_owned = false;
   build(p);
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
-  ASSERT_EQ(c[1]->last().op, Op::FwdDown);
   const auto dirty = pattern(0x55);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDown, &dirty);
   EXPECT_EQ(c[2]->last().op, Op::DataS);
   uint64_t mem = 0;
   home->read_memory(kLine, &mem, 8);
@@ -186,12 +193,7 @@ TEST_F(Home, ReadExclusiveInvalidatesEverySharer) {
 }
 
 TEST_F(Home, UpgradeFromSharerGetsUpgAckAndFromNonSharerGetsData) {
-  HomeParams p = params();
-  p.grant_exclusive = false;
-  build(p);
-  req(1, Op::RdS);
-  req(2, Op::RdS);
-  run();
+  share_1_and_2();
   req(1, Op::Upg);
   run();
   ASSERT_EQ(c[2]->last().op, Op::FwdInv);
@@ -334,12 +336,8 @@ TEST_F(Home, MalformedMessagesAreAnsweredOrDroppedAndCounted) {
 // Regression tests for races the random stress found.
 
 TEST_F(Home, OwnedLineWrittenBackAfterSnpAckWithWbPendingEndsShared) {
-  make_owner(1);
-  req(2, Op::RdS);
-  run();
   const auto dirty = pattern(0x31);
-  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);  // 1 keeps O
-  run();
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // 1 keeps O
   ASSERT_EQ(home->dir_state(kLine), DirState::O);
   req(3, Op::RdS);
   run();
@@ -396,4 +394,273 @@ TEST_F(Home, WriteBackArrivingWhileTheGrantLeavesIsNotQueuedBehindTheNextRequest
   EXPECT_EQ(std::memcmp(c[3]->last().data.data(), dirty.data(), 128), 0);
   EXPECT_EQ(home->stats().errors, 0u);
   EXPECT_EQ(home->queued(), 0u);
+}
+
+// Non-allocating read (RdNA) and write-invalidate (WrInv), docs/protocol.md rule 3.
+
+TEST_F(Home, NonAllocatingReadOfUncachedLineAnswersMemoryAndAddsNoState) {
+  const auto d = pattern(0x21);
+  home->write_memory(kLine, d.data(), 128);
+  req(1, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->got.size(), 1u);
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(c[1]->last().tag, 0x21);
+  EXPECT_EQ(c[1]->last().len, 128);
+  EXPECT_EQ(std::memcmp(c[1]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
+
+TEST_F(Home, NonAllocatingReadOfSharedLineLeavesTheSharers) {
+  HomeParams p = params();
+  p.grant_exclusive = false;
+  build(p);
+  req(1, Op::RdS);
+  run();
+  req(2, Op::RdNA);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(c[1]->got.size(), 1u) << "a sharer is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfDirtyLinePullsTheDataAndOwnerKeepsOwned) {
+  const auto dirty = pattern(0x66);
+  owner_answers(2, Op::RdNA, Op::FwdDownO, &dirty);
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
+  uint64_t mem = 1;
+  home->read_memory(kLine, &mem, 8);
+  EXPECT_EQ(mem, 0u) << "the owner keeps the dirty data";
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  EXPECT_EQ(home->dir_sharers(kLine), 0u) << "the requester is not added";
+}
+
+TEST_F(Home, NonAllocatingReadWithoutForwardingUpdatesMemoryAndOwnerKeepsShared) {
+  HomeParams p = params();
+  p.forward_owned = false;
+  build(p);
+  const auto dirty = pattern(0x67);
+  owner_answers(2, Op::RdNA, Op::FwdDown, &dirty);
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), dirty.data(), 128), 0);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, dirty.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfCleanExclusiveLineDowngradesTheOwnerToShared) {
+  const auto d = pattern(0x68);
+  home->write_memory(kLine, d.data(), 128);
+  owner_answers(2, Op::RdNA, Op::FwdDownO, nullptr);  // it was E
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 1);
+}
+
+TEST_F(Home, NonAllocatingReadOfOwnedLineSnoopsOnlyTheOwner) {
+  const auto dirty = pattern(0x69);
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // 1: M -> O, 2: S
+  ASSERT_EQ(home->dir_state(kLine), DirState::O);
+  const size_t seen2 = c[2]->got.size();
+  req(3, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  ASSERT_EQ(c[3]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[3]->last().data.data(), dirty.data(), 128), 0);
+  EXPECT_EQ(c[2]->got.size(), seen2) << "the sharer is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+  EXPECT_EQ(home->dir_owner(kLine), 1);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+}
+
+TEST_F(Home, NonAllocatingReadOfOwnedLineRacingItsWriteBackAnswersFromMemory) {
+  make_owner(1);
+  req(2, Op::RdNA);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdDownO);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);  // 1 is evicting
+  run();
+  EXPECT_TRUE(c[2]->got.empty());
+  const auto d = pattern(0x6A);
+  req(1, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  ASSERT_EQ(c[2]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[2]->last().data.data(), d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, NonAllocatingReadFromTheRecordedHolderDropsItFromTheDirectory) {
+  make_owner(1);  // X{1}; agent 1 then drops its clean copy silently
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(home->stats().snoops, 0u) << "the requester is not snooped";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  // Also from a recorded sharer: the other sharer stays.
+  share_1_and_2();
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(home->dir_state(kLine), DirState::S);
+  EXPECT_EQ(home->dir_sharers(kLine), 1u << 2);
+}
+
+TEST_F(Home, WriteInvalidateInvalidatesEveryCopyDiscardsDirtyDataAndWritesMemory) {
+  const auto dirty = pattern(0x70);
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // O{1; 2}
+  const auto d = pattern(0x80);
+  req(3, Op::WrInv, kLine, &d);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  run();
+  EXPECT_TRUE(c[3]->got.empty()) << "WrAck waits for every snoop answer";
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  run();
+  ASSERT_EQ(c[3]->got.size(), 1u);
+  EXPECT_EQ(c[3]->last().op, Op::WrAck);
+  EXPECT_EQ(c[3]->last().tag, 0x23);
+  EXPECT_EQ(c[3]->last().len, 0);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, WriteInvalidateOfUncachedLineIsAnsweredWithoutSnoops) {
+  const auto d = pattern(0x81);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  EXPECT_EQ(home->stats().snoops, 0u);
+  EXPECT_EQ(home->stats().dram_reads, 0u) << "a full-line write reads nothing";
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+}
+
+TEST_F(Home, WriteInvalidateFromTheRecordedHolderSnoopsOnlyTheOthers) {
+  make_owner(1);  // X{1}; agent 1 drops its clean copy silently
+  const auto d = pattern(0x82);
+  req(1, Op::WrInv, kLine, &d);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WrAck);
+  EXPECT_EQ(home->stats().snoops, 0u);
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+}
+
+TEST_F(Home, WriteBackRacingAWriteInvalidateIsAbsorbedAndTheWriteInvalidateWins) {
+  make_owner(1);
+  const auto d = pattern(0x83);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpAck, nullptr, proto::kFlagWbPending);  // 1 is evicting
+  run();
+  EXPECT_TRUE(c[2]->got.empty()) << "WrAck waits for the write-back";
+  const auto wb = pattern(0x11);
+  req(1, Op::WB, kLine, &wb);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0) << "the WrInv's line is written last";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, WriteBackOvertakingTheSnoopOfAWriteInvalidateIsAbsorbed) {
+  make_owner(1);
+  const auto d = pattern(0x84);
+  req(2, Op::WrInv, kLine, &d);
+  run();
+  const proto::Msg snoop = c[1]->last();
+  ASSERT_EQ(snoop.op, Op::FwdInv);
+  const auto wb = pattern(0x12);
+  req(1, Op::WB, kLine, &wb);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WbAck);
+  EXPECT_TRUE(c[2]->got.empty());
+  c[1]->answer(snoop, Op::SnpAck, nullptr, proto::kFlagWbPending);
+  run();
+  EXPECT_EQ(c[2]->last().op, Op::WrAck);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+  EXPECT_EQ(home->stats().errors, 0u);
+}
+
+TEST_F(Home, NewOperationsFromTheDirtyOwnerOfAnOwnedLineAreAnsweredError) {
+  const auto dirty = pattern(0x85);
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // O{1; 2}
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::Error);
+  req(1, Op::WrInv, kLine, &dirty);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::Error);
+  EXPECT_EQ(home->stats().errors, 2u);
+  EXPECT_EQ(home->dir_state(kLine), DirState::O);
+}
+
+TEST_F(Home, WriteInvalidateWithoutItsLineIsMalformed) {
+  c[1]->send(Op::WrInv, 0, kLine, 0x21);  // carries the line...
+  proto::Msg bad;
+  bad.op = Op::WrInv;
+  bad.src = 2;
+  bad.dst = 0;
+  bad.tag = 0x22;
+  bad.addr = kLine;
+  bad.len = 0;  // ...this one does not
+  f->send(bad);
+  proto::Msg rdna;
+  rdna.op = Op::RdNA;
+  rdna.src = 3;
+  rdna.dst = 0;
+  rdna.tag = 0x23;
+  rdna.addr = kLine;
+  rdna.len = 128;  // a read carries no data
+  f->send(rdna);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::WrAck);
+  EXPECT_EQ(c[2]->last().op, Op::Error);
+  EXPECT_EQ(c[3]->last().op, Op::Error);
+  EXPECT_EQ(home->stats().errors, 2u);
+}
+
+TEST_F(Home, NewOperationsWaitForABusyLineInOrder) {
+  make_owner(1);
+  req(2, Op::RdX);
+  run();
+  const auto d = pattern(0x86);
+  req(3, Op::WrInv, kLine, &d);
+  req(1, Op::RdNA);
+  run();
+  EXPECT_EQ(home->queued(), 2u);
+  c[1]->answer(c[1]->last(), Op::SnpAck);  // agent 2's RdX completes
+  run();
+  ASSERT_EQ(c[2]->got.size(), 2u);
+  EXPECT_EQ(c[2]->got[0].op, Op::DataE);
+  EXPECT_EQ(c[2]->got[1].op, Op::FwdInv);  // the WrInv snoops the new owner
+  const auto dirty = pattern(0x13);
+  c[2]->answer(c[2]->got[1], Op::SnpData, &dirty);
+  run();
+  EXPECT_EQ(c[3]->last().op, Op::WrAck);
+  ASSERT_EQ(c[1]->last().op, Op::DataI);
+  EXPECT_EQ(std::memcmp(c[1]->last().data.data(), d.data(), 128), 0)
+      << "the read after the write-invalidate sees its line";
+  EXPECT_EQ(home->dir_state(kLine), DirState::I);
 }

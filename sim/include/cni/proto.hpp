@@ -26,6 +26,8 @@ enum class Op : uint8_t {
   RdX = 0x02,
   Upg = 0x03,
   WB = 0x04,
+  RdNA = 0x05,   // non-allocating read: the requester gets a copy (DataI) and no state
+  WrInv = 0x06,  // full-line write-invalidate (carries the line); answered WrAck
   FwdInv = 0x08,
   FwdDown = 0x09,
   FwdDownO = 0x0A,
@@ -35,9 +37,11 @@ enum class Op : uint8_t {
   WbAck = 0x13,
   Retry = 0x14,
   Error = 0x15,
+  WrAck = 0x16,
   DataS = 0x18,
   DataE = 0x19,
   DataM = 0x1A,
+  DataI = 0x1B,  // the line's data for RdNA; the requester stays Invalid
 };
 
 inline constexpr uint8_t kFlagWbPending = 1u << 0;
@@ -49,6 +53,8 @@ constexpr Chan channel_of(Op op) {
     case Op::RdX:
     case Op::Upg:
     case Op::WB:
+    case Op::RdNA:
+    case Op::WrInv:
       return Chan::Req;
     case Op::FwdInv:
     case Op::FwdDown:
@@ -57,6 +63,7 @@ constexpr Chan channel_of(Op op) {
     case Op::DataS:
     case Op::DataE:
     case Op::DataM:
+    case Op::DataI:
       return Chan::Dat;
     default:
       return Chan::Rsp;
@@ -64,8 +71,8 @@ constexpr Chan channel_of(Op op) {
 }
 
 constexpr bool carries_data(Op op) {
-  return op == Op::WB || op == Op::SnpData || op == Op::DataS || op == Op::DataE ||
-         op == Op::DataM;
+  return op == Op::WB || op == Op::WrInv || op == Op::SnpData || op == Op::DataS ||
+         op == Op::DataE || op == Op::DataM || op == Op::DataI;
 }
 
 const char* op_name(Op op);

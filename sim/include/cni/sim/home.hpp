@@ -7,8 +7,10 @@
 // use FwdInv for ownership requests and, for a read of a line another cache owns, FwdDownO
 // when home.forward_owned is set (a dirty owner keeps O and its data is forwarded as DataS;
 // an ownership request is granted a dirty line as DataM) or FwdDown otherwise (memory is
-// updated). Write-backs always sink; one racing a snoop is absorbed into the snoop's
-// transaction (rule 6). Every decision takes home.dir_ns; reads from memory also wait for DRAM
+// updated). A non-allocating read (RdNA) snoops like RdS and is answered DataI without adding
+// the requester to the directory; a write-invalidate (WrInv) snoops like RdX, writes the
+// request's line into memory, leaves the directory I and is answered WrAck. Write-backs always
+// sink; one racing a snoop is absorbed into the snoop's transaction (rule 6). Every decision takes home.dir_ns; reads from memory also wait for DRAM
 // (dram.latency_ns, serialized at dram.bandwidth_gib_s), started in parallel with any snoops.
 // Malformed messages are answered Error (requests) or dropped, and counted.
 #pragma once
@@ -81,7 +83,7 @@ class HomeAgent : public Agent {
   struct Txn {
     bool used = false;
     proto::Msg req;
-    bool own = false;  // RdX, or Upg (possibly treated as RdX)
+    bool own = false;  // RdX, Upg (possibly treated as RdX) or WrInv: invalidates the others
     proto::Op grant = proto::Op::DataS;
     proto::Op snoop = proto::Op::FwdInv;
     DirEntry start;

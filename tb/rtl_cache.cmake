@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+# Device caching agent under unit test (tests/cache): a checking build of cni_cache_agent with a
+# small geometry (64-byte lines, 2 sets of 2 ways, 3 MSHRs: evictions and a full MSHR file come
+# quickly), and its adapter into the host simulation (tb/cache/).
+#   cni_rtl_cache_chk - the Verilated model (class Vcni_cache_agent)
+#   cni_cache_chk     - tb/cache/rtl_cache_agent.cpp on top of it
+# (tb/rtl_netlist.cmake adds cni_cache_netlist: the same adapter on the block's gate netlist.)
+# The parameters are exported to the tests as CNI_CACHE_* compile definitions. One list,
+# <SV parameter>:<C++ macro suffix>:<value> (cni_sv_params, tb/CMakeLists.txt).
+set(CNI_CACHE_PARAMS
+  LineBytes:LINE_BYTES:64 Sets:SETS:2 Ways:WAYS:2 Mshrs:MSHRS:3 IdW:ID_W:4
+  HomeShift:HOME_SHIFT:32 BackoffW:BACKOFF_W:16)
+cni_sv_params(CNI_CACHE CNI_CACHE ${CNI_CACHE_PARAMS})
+list(TRANSFORM CNI_CACHE_SV PREPEND -G OUTPUT_VARIABLE CNI_CACHE_GARGS)
+
+add_library(cni_rtl_cache_chk STATIC)
+verilate(cni_rtl_cache_chk
+  SOURCES ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+    ${PROJECT_SOURCE_DIR}/rtl/coh/cni_cache_agent.sv
+  TOP_MODULE cni_cache_agent
+  PREFIX Vcni_cache_agent
+  TRACE_FST
+  VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_CACHE_GARGS})
+# Verilator's runtime headers are not project code: included as system headers.
+get_target_property(CNI_CACHE_VINC cni_rtl_cache_chk INTERFACE_INCLUDE_DIRECTORIES)
+set_property(TARGET cni_rtl_cache_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
+             ${CNI_CACHE_VINC})
+
+# cni_cache_adapter(<library> <model>): tb/cache/ on top of a model of the block (this checking
+# build, or its gate netlist: tb/rtl_netlist.cmake).
+function(cni_cache_adapter lib model)
+  add_library(${lib} STATIC ${PROJECT_SOURCE_DIR}/tb/cache/rtl_cache_agent.cpp)
+  target_include_directories(${lib} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
+  target_link_libraries(${lib} PUBLIC ${model} cni_tb cni_sim)
+  target_compile_definitions(${lib} PUBLIC ${CNI_CACHE_DEFS})
+  cni_warnings(${lib})
+endfunction()
+cni_cache_adapter(cni_cache_chk cni_rtl_cache_chk)
