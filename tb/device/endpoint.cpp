@@ -2,6 +2,7 @@
 // Cycle-level driver for the Verilated cni_endpoint (see endpoint.hpp).
 #include "device/endpoint.hpp"
 
+#include <bitset>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -26,7 +27,8 @@ const char* counter_name(Counter c) {
                                 "snoops",       "retry_busy",   "retry_timeout", "parked",
                                 "released",     "recalls",      "err_opcode",  "err_addr",
                                 "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
-                                "pio_a_messages", "pio_b_messages", "denied"};
+                                "pio_a_messages", "pio_b_messages", "denied", "ca_hits", "ca_misses",
+                                "ca_writebacks", "ca_retries", "ca_snoops", "ca_errors"};
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr
@@ -50,6 +52,11 @@ struct Endpoint::Impl {
   std::function<void(Chan)> rx_credit_cb;
   std::function<void(const Msg&, uint64_t)> rx_cb;
 
+  std::deque<CacheReq> ca_queue;
+  std::deque<CacheRsp> ca_done;
+  std::function<void(uint64_t, unsigned, unsigned)> ca_state_cb;
+  std::function<void(uint8_t, const uint8_t*)> ca_access_cb;
+
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
   std::deque<std::vector<uint8_t>> pa_done;
@@ -62,6 +69,19 @@ struct Endpoint::Impl {
   bool r_done = false, b_done = false;
 
   void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
+  // A byte mask port: one bit per byte of a line (a 64-bit word for 64-byte lines).
+  void set_mask(uint64_t& port, const std::bitset<proto::kMaxLineBytes>& m) {
+    port = 0;
+    for (unsigned i = 0; i < line_bytes; ++i) port |= uint64_t(m[i]) << i;
+  }
+  template <class Wide>
+  void set_mask(Wide& port, const std::bitset<proto::kMaxLineBytes>& m) {
+    for (unsigned w = 0; w < line_bytes / 32; ++w) {
+      uint32_t v = 0;
+      for (unsigned i = 0; i < 32; ++i) v |= uint32_t(m[32 * w + i]) << i;
+      port.data()[w] = v;
+    }
+  }
 
   void drive_inputs() {
     auto& t = *top;
@@ -71,24 +91,19 @@ struct Endpoint::Impl {
       if (rxq[c].empty() || (credit_check && rx_credits[c] == 0)) return nullptr;
       return &rxq[c].front();
     };
-    const Msg* req = take(Chan::Req);
-    t.rx_req_valid_i = req != nullptr;
-    if (req) {
-      pack_hdr(*req, t.rx_req_hdr_i.data());
-      set_line(t.rx_req_data_i.data(), req->data.data());
-    }
-    const Msg* fwd = take(Chan::Fwd);
-    t.rx_fwd_valid_i = fwd != nullptr;
-    if (fwd) pack_hdr(*fwd, t.rx_fwd_hdr_i.data());
-    const Msg* rsp = take(Chan::Rsp);
-    t.rx_rsp_valid_i = rsp != nullptr;
-    if (rsp) {
-      pack_hdr(*rsp, t.rx_rsp_hdr_i.data());
-      set_line(t.rx_rsp_data_i.data(), rsp->data.data());
-    }
-    const Msg* dat = take(Chan::Dat);
-    t.rx_dat_valid_i = dat != nullptr;
-    if (dat) pack_hdr(*dat, t.rx_dat_hdr_i.data());
+    // every channel carries a header and a line
+    auto present = [&](Chan ch, auto& valid, auto& hdr, auto& data) {
+      const Msg* m = take(ch);
+      valid = m != nullptr;
+      if (m) {
+        pack_hdr(*m, hdr.data());
+        set_line(data.data(), m->data.data());
+      }
+    };
+    present(Chan::Req, t.rx_req_valid_i, t.rx_req_hdr_i, t.rx_req_data_i);
+    present(Chan::Fwd, t.rx_fwd_valid_i, t.rx_fwd_hdr_i, t.rx_fwd_data_i);
+    present(Chan::Rsp, t.rx_rsp_valid_i, t.rx_rsp_hdr_i, t.rx_rsp_data_i);
+    present(Chan::Dat, t.rx_dat_valid_i, t.rx_dat_hdr_i, t.rx_dat_data_i);
     for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
       auto c = static_cast<unsigned>(ch);
       if (take(ch)) {
@@ -104,6 +119,7 @@ struct Endpoint::Impl {
       --tx_credit_pending[c];
       return uint8_t{1};
     };
+    t.tx_req_credit_i = credit(Chan::Req);
     t.tx_fwd_credit_i = credit(Chan::Fwd);
     t.tx_rsp_credit_i = credit(Chan::Rsp);
     t.tx_dat_credit_i = credit(Chan::Dat);
@@ -121,6 +137,17 @@ struct Endpoint::Impl {
       t.pb_last_i = (pb_beat + 1 == beats);
     }
     t.pa_ready_i = pa_ready();
+    // caching agent: the oldest engine request, held until taken
+    t.ca_req_valid_i = !ca_queue.empty();
+    if (!ca_queue.empty()) {
+      const CacheReq& r = ca_queue.front();
+      t.ca_req_op_i = static_cast<uint8_t>(r.op);
+      t.ca_req_addr_i = r.addr;
+      set_line(t.ca_req_data_i.data(), r.data.data());
+      set_mask(t.ca_req_be_i, r.be);
+      t.ca_req_id_i = r.id;
+    }
+    t.ca_rsp_ready_i = 1;
     // CSR
     t.s_axil_arvalid_i = ar_pending;
     t.s_axil_araddr_i = ar_addr;
@@ -145,9 +172,27 @@ struct Endpoint::Impl {
       emitted.push_back(tm);
       if (emit_cb) emit_cb(tm);
     };
-    if (t.tx_fwd_valid_o) emit(Chan::Fwd, t.tx_fwd_hdr_o.data(), nullptr);
-    if (t.tx_rsp_valid_o) emit(Chan::Rsp, t.tx_rsp_hdr_o.data(), nullptr);
+    if (t.tx_req_valid_o) emit(Chan::Req, t.tx_req_hdr_o.data(), t.tx_req_data_o.data());
+    if (t.tx_fwd_valid_o) emit(Chan::Fwd, t.tx_fwd_hdr_o.data(), t.tx_fwd_data_o.data());
+    if (t.tx_rsp_valid_o) emit(Chan::Rsp, t.tx_rsp_hdr_o.data(), t.tx_rsp_data_o.data());
     if (t.tx_dat_valid_o) emit(Chan::Dat, t.tx_dat_hdr_o.data(), t.tx_dat_data_o.data());
+    // caching agent
+    if (t.ca_req_valid_i && t.ca_req_ready_o) ca_queue.pop_front();
+    if (t.ca_rsp_valid_o && t.ca_rsp_ready_i) {
+      CacheRsp r;
+      r.id = static_cast<uint8_t>(t.ca_rsp_id_o);
+      r.err = t.ca_rsp_err_o;
+      std::memcpy(r.data.data(), t.ca_rsp_data_o.data(), line_bytes);
+      r.cycle = cycle;
+      ca_done.push_back(r);
+    }
+    if (t.ca_mon_valid_o && ca_state_cb) {
+      ca_state_cb(t.ca_mon_addr_o, t.ca_mon_from_o, t.ca_mon_to_o);
+    }
+    if (t.ca_mon_acc_valid_o && ca_access_cb) {
+      ca_access_cb(static_cast<uint8_t>(t.ca_mon_acc_id_o),
+                   reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
+    }
     auto credit = [&](bool pulse, Chan ch) {
       if (!pulse) return;
       ++rx_credits[static_cast<unsigned>(ch)];
@@ -356,6 +401,16 @@ std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cy
 
 void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
 void Endpoint::set_auto_tx_credits(bool on) { d_->opt.auto_tx_credits = on; }
+
+void Endpoint::ca_request(const CacheReq& r) { d_->ca_queue.push_back(r); }
+std::deque<CacheRsp>& Endpoint::ca_responses() { return d_->ca_done; }
+size_t Endpoint::ca_queued() const { return d_->ca_queue.size(); }
+void Endpoint::on_ca_state(std::function<void(uint64_t, unsigned, unsigned)> fn) {
+  d_->ca_state_cb = std::move(fn);
+}
+void Endpoint::on_ca_access(std::function<void(uint8_t, const uint8_t*)> fn) {
+  d_->ca_access_cb = std::move(fn);
+}
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
 void Endpoint::on_rx(std::function<void(const Msg&, uint64_t)> fn) { d_->rx_cb = std::move(fn); }

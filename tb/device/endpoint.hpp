@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -61,7 +62,7 @@ const char* built_flavor();
 
 namespace csr {
 inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kRetExcl = 0x010,
-                          kParkTimeout = 0x014, kCtrl = 0x018, kDevBaseLo = 0x020,
+                          kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
                           kDevBaseHi = 0x024, kRegion = 0x040, kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").
@@ -71,10 +72,27 @@ inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
 enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
-  kPioBMessages, kDenied, kNumCounters
+  kPioBMessages, kDenied, kCaHits, kCaMisses, kCaWritebacks, kCaRetries, kCaSnoops, kCaErrors,
+  kNumCounters
 };
 const char* counter_name(Counter c);
 }  // namespace csr
+
+// The device caching agent's engine requests (cni_coh_pkg CA_*; docs/cache-agent.md).
+enum class CacheOp : uint8_t { RdS = 0, RdX = 1, Wr = 2, RdNA = 3, WrInv = 4, Flush = 5 };
+struct CacheReq {
+  CacheOp op = CacheOp::RdS;
+  proto::Addr addr = 0;  // line aligned, a host-homed line
+  std::array<uint8_t, proto::kMaxLineBytes> data{};  // Wr, WrInv
+  std::bitset<proto::kMaxLineBytes> be;              // Wr: the bytes written
+  uint8_t id = 0;
+};
+struct CacheRsp {
+  uint8_t id = 0;
+  bool err = false;  // the home answered Error, or the request was malformed
+  std::array<uint8_t, proto::kMaxLineBytes> data{};  // reads: the line
+  uint64_t cycle = 0;
+};
 
 // One message the device emitted, with the cycle it left the device.
 struct TxMsg {
@@ -133,6 +151,16 @@ class Endpoint {
   void on_rx(std::function<void(const proto::Msg&, uint64_t cycle)> fn);
   // Callback on every receive-buffer credit the device returns.
   void on_rx_credit(std::function<void(proto::Chan)> fn);
+
+  // Device caching agent: engine requests (queued, entered in order as the agent takes them),
+  // their responses, and its monitor (state codes of docs/cache-agent.md: 0 I, 1 S, 2 E, 3 O,
+  // 4 M, 5 IS, 6 IM, 7 SM, 8 MI, 9 OM).
+  void ca_request(const CacheReq& r);
+  size_t ca_queued() const;
+  std::deque<CacheRsp>& ca_responses();
+  void on_ca_state(std::function<void(uint64_t addr, unsigned from, unsigned to)> fn);
+  // Every access the agent performs: the request's id and the line as read or written.
+  void on_ca_access(std::function<void(uint8_t id, const uint8_t* line)> fn);
 
   // CSR access (blocking: clocks the device).
   uint32_t csr_read(uint32_t addr);
