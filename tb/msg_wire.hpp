@@ -10,17 +10,19 @@
 namespace cni::tb {
 
 inline constexpr unsigned kHdrWords = 3;
+inline constexpr unsigned kAgentMask = (1u << proto::kAgentBits) - 1;
+static_assert(proto::kAgentBits == 4, "hdr_t layout below: src and dst are 4 bits (AGENT_W)");
 
 // Header bit layout of cni_coh_pkg::hdr_t: addr[47:0] len[55:48] flags[59:56] tag[67:60]
-// dst[71:68] src[75:72] op[80:76].
+// dst[71:68] src[75:72] op[80:76]; tests/wire/test_msg_wire.cpp checks it against the package.
 inline void pack_hdr(const proto::Msg& m, uint32_t* w) {
   unsigned __int128 v = 0;
   v |= static_cast<unsigned __int128>(m.addr & ((1ull << 48) - 1));
   v |= static_cast<unsigned __int128>(m.len) << 48;
   v |= static_cast<unsigned __int128>(m.flags & 0xF) << 56;
   v |= static_cast<unsigned __int128>(m.tag) << 60;
-  v |= static_cast<unsigned __int128>(m.dst & 0xF) << 68;
-  v |= static_cast<unsigned __int128>(m.src & 0xF) << 72;
+  v |= static_cast<unsigned __int128>(m.dst & kAgentMask) << 68;
+  v |= static_cast<unsigned __int128>(m.src & kAgentMask) << 72;
   v |= static_cast<unsigned __int128>(static_cast<uint8_t>(m.op) & 0x1F) << 76;
   for (unsigned i = 0; i < kHdrWords; ++i) w[i] = static_cast<uint32_t>(v >> (32 * i));
 }
@@ -33,8 +35,8 @@ inline proto::Msg unpack_hdr(const uint32_t* w) {
   m.len = static_cast<uint8_t>(v >> 48);
   m.flags = static_cast<uint8_t>((v >> 56) & 0xF);
   m.tag = static_cast<uint8_t>(v >> 60);
-  m.dst = static_cast<uint8_t>((v >> 68) & 0xF);
-  m.src = static_cast<uint8_t>((v >> 72) & 0xF);
+  m.dst = static_cast<uint8_t>((v >> 68) & kAgentMask);
+  m.src = static_cast<uint8_t>((v >> 72) & kAgentMask);
   m.op = static_cast<proto::Op>(static_cast<uint8_t>((v >> 76) & 0x1F));
   return m;
 }

@@ -42,7 +42,7 @@ module cni_fpga_shell #(
   output logic [7:0]      status_o
 );
 
-  localparam logic [3:0] AGENT_ID = 4'd8;
+  localparam logic [cni_coh_pkg::AGENT_W-1:0] AGENT_ID = cni_coh_pkg::AGENT_W'(8);
 
   // ---- core ports ---------------------------------------------------------------------------
   logic                rx_req_valid, rx_req_credit, rx_fwd_valid, rx_fwd_credit;
