@@ -2,7 +2,8 @@
 // The device's side of a symmetric coherent link: four channels each way, every one carrying a
 // header and a line of data, with per-channel credits; received messages routed by opcode to the
 // device's home agent or to its caching agent, and both agents' messages merged onto the
-// transmit channels. Protocol rule 8 on the receive side: the caching agent gets its messages
+// transmit channels (and uncached register accesses carried to and from the device's engines).
+// Protocol rule 8 on the receive side: the caching agent gets its messages
 // (FWD snoops, RSP answers, DAT grants) in the order they arrived, a grant or an answer before
 // a snoop that arrived with it in the same cycle. docs/endpoint.md, "Link layer".
 //
@@ -16,6 +17,9 @@
 //   tx_<ch>_*            - link transmit side per channel: valid, header and data (the link
 //                          takes every message offered); credit_i pulses return peer slots
 //   h_req_*, h_rsp_*     - to the home agent: requests, snoop answers (valid/ready)
+//   n_req_valid_o/ready_i - the uncached accesses (Nc) among the requests, to the NC unit (the
+//                          header and data are h_req_hdr_o/h_req_data_o)
+//   n_orsp_*, n_odat_*   - the NC unit's answers (NcAck or Error; NcData)
 //   h_fwd_*, h_orsp_*,
 //   h_odat_*             - from the home agent: snoops, answers, grants (valid/ready)
 //   h_fwd_hold_o         - earlier answers still wait in the transmit buffers: the home's next
@@ -75,6 +79,8 @@ module cni_link_router #(
   input  wire logic                h_req_ready_i,
   output cni_coh_pkg::hdr_t        h_req_hdr_o,
   output logic [LineBits-1:0]      h_req_data_o,
+  output logic                     n_req_valid_o,
+  input  wire logic                n_req_ready_i,
   output logic                     h_rsp_valid_o,
   input  wire logic                h_rsp_ready_i,
   output cni_coh_pkg::hdr_t        h_rsp_hdr_o,
@@ -90,6 +96,13 @@ module cni_link_router #(
   output logic                     h_odat_ready_o,
   input  wire cni_coh_pkg::hdr_t   h_odat_hdr_i,
   input  wire logic [LineBits-1:0] h_odat_data_i,
+  input  wire logic                n_orsp_valid_i,
+  output logic                     n_orsp_ready_o,
+  input  wire cni_coh_pkg::hdr_t   n_orsp_hdr_i,
+  input  wire logic                n_odat_valid_i,
+  output logic                     n_odat_ready_o,
+  input  wire cni_coh_pkg::hdr_t   n_odat_hdr_i,
+  input  wire logic [LineBits-1:0] n_odat_data_i,
   // caching agent
   output logic                     c_in_valid_o,
   input  wire logic                c_in_ready_i,
@@ -134,6 +147,7 @@ module cni_link_router #(
   end
 
   logic hreq_ovf, fwd_ovf, hrsp_ovf, crsp_ovf, dat_ovf, hrsp_credit, crsp_credit;
+  logic req_v, req_take;
   logic fwd_v, crsp_v, dat_v, fwd_take, crsp_take, dat_take;
   logic [SeqW+MsgW-1:0] fwd_q, crsp_q, dat_q;
 
@@ -143,10 +157,15 @@ module cni_link_router #(
     .link_data_i  ({rx_req_hdr_i, rx_req_data_i}),
     .credit_o     (rx_req_credit_o),
     .overflow_o   (hreq_ovf),
-    .out_valid_o  (h_req_valid_o),
-    .out_ready_i  (h_req_ready_i),
+    .out_valid_o  (req_v),
+    .out_ready_i  (req_take),
     .out_data_o   ({h_req_hdr_o, h_req_data_o})
   );
+  // requests: uncached accesses to the NC unit, the rest to the home agent
+  wire req_nc = h_req_hdr_o.op == cni_coh_pkg::OP_NC;
+  assign h_req_valid_o = req_v && !req_nc;
+  assign n_req_valid_o = req_v && req_nc;
+  assign req_take      = req_nc ? n_req_ready_i : h_req_ready_i;
   cni_link_rx_ch #(.Width(SeqW + MsgW), .Depth(RxDepth)) u_rx_fwd (
     .clk_i, .rst_ni,
     .link_valid_i (rx_fwd_valid_i),
@@ -259,18 +278,34 @@ module cni_link_router #(
     .pending_o    ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
-  // RSP: the home agent's answers and the caching agent's snoop answers, taking turns
-  wire rsp_to_cache = c_orsp_valid_i && (!h_orsp_valid_i || rr_cache_q);
+  // RSP: the home agent's answers and the caching agent's snoop answers, taking turns; the NC
+  // unit's answers get the channel in the cycle after they start to wait (a turn register: the
+  // choice never depends on the home agent's valid, which depends on its DAT grant).
+  logic rsp_nc_q, dat_nc_q, tdat_ready;
+  wire  rsp_to_nc    = n_orsp_valid_i && rsp_nc_q;
+  // DAT: the home agent's grants; the NC unit's read values by the same kind of turn
+  wire  dat_to_nc = n_odat_valid_i && dat_nc_q;
+  assign h_odat_ready_o = tdat_ready && !dat_to_nc;
+  assign n_odat_ready_o = tdat_ready && dat_to_nc;
+  wire  rsp_to_cache = !rsp_to_nc && c_orsp_valid_i && (!h_orsp_valid_i || rr_cache_q);
   always_comb begin
-    trsp_valid     = h_orsp_valid_i || c_orsp_valid_i;
-    trsp_hdr       = rsp_to_cache ? c_orsp_hdr_i : h_orsp_hdr_i;
+    trsp_valid     = rsp_to_nc || h_orsp_valid_i || c_orsp_valid_i;
+    trsp_hdr       = rsp_to_nc ? n_orsp_hdr_i : rsp_to_cache ? c_orsp_hdr_i : h_orsp_hdr_i;
     trsp_data      = rsp_to_cache ? c_orsp_data_i : '0;
-    h_orsp_ready_o = trsp_ready && !rsp_to_cache;
+    h_orsp_ready_o = trsp_ready && !rsp_to_cache && !rsp_to_nc;
     c_orsp_ready_o = trsp_ready && rsp_to_cache;
+    n_orsp_ready_o = trsp_ready && rsp_to_nc;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rr_cache_q <= 1'b0;
-    else if (trsp_valid && trsp_ready) rr_cache_q <= !rsp_to_cache;
+    if (!rst_ni) begin
+      rr_cache_q <= 1'b0;
+      rsp_nc_q   <= 1'b0;
+      dat_nc_q   <= 1'b0;
+    end else begin
+      if (trsp_valid && trsp_ready && !rsp_to_nc) rr_cache_q <= !rsp_to_cache;
+      rsp_nc_q <= n_orsp_valid_i && !(rsp_to_nc && trsp_ready);
+      dat_nc_q <= n_odat_valid_i && !(dat_to_nc && tdat_ready);
+    end
   end
   cni_link_tx_ch #(.Width(MsgW), .Credits(TxCredits)) u_tx_rsp (
     .clk_i, .rst_ni,
@@ -285,9 +320,9 @@ module cni_link_router #(
   );
   cni_link_tx_ch #(.Width(MsgW), .Credits(TxCredits)) u_tx_dat (
     .clk_i, .rst_ni,
-    .in_valid_i   (h_odat_valid_i),
-    .in_ready_o   (h_odat_ready_o),
-    .in_data_i    ({h_odat_hdr_i, h_odat_data_i}),
+    .in_valid_i   (dat_to_nc || h_odat_valid_i),
+    .in_ready_o   (tdat_ready),
+    .in_data_i    (dat_to_nc ? {n_odat_hdr_i, n_odat_data_i} : {h_odat_hdr_i, h_odat_data_i}),
     .link_valid_o (tx_dat_valid_o),
     .link_data_o  ({tx_dat_hdr_o, tx_dat_data_o}),
     .credit_i     (tx_dat_credit_i),

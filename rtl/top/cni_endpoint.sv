@@ -139,7 +139,7 @@ module cni_endpoint #(
   output logic                                 init_done_o
 );
 
-  localparam int NumCnt = 25;
+  localparam int NumCnt = 26;
   localparam int NE     = cni_amap_pkg::NUM_ENGINES;
 
   // ---- link layer and router ----------------------------------------------------------------
@@ -154,6 +154,9 @@ module cni_endpoint #(
   cni_coh_pkg::hdr_t   cin_hdr, coreq_hdr, corsp_hdr;
   logic [LineBits-1:0] cin_data, coreq_data, corsp_data;
   logic [cni_coh_pkg::NUM_CH-1:0] rx_overflow, tx_credit_err;
+  logic                nreq_valid, nreq_ready, norsp_valid, norsp_ready, nodat_valid, nodat_ready;
+  cni_coh_pkg::hdr_t   norsp_hdr, nodat_hdr;
+  logic [LineBits-1:0] nodat_data;
 
   cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits)) u_link (
     .clk_i, .rst_ni,
@@ -167,6 +170,7 @@ module cni_endpoint #(
     .tx_dat_valid_o, .tx_dat_hdr_o, .tx_dat_data_o, .tx_dat_credit_i,
     .h_req_valid_o (req_valid), .h_req_ready_i (req_ready), .h_req_hdr_o (req_hdr),
     .h_req_data_o (req_data),
+    .n_req_valid_o (nreq_valid), .n_req_ready_i (nreq_ready),
     .h_rsp_valid_o (rsp_valid), .h_rsp_ready_i (rsp_ready), .h_rsp_hdr_o (rsp_hdr),
     .h_rsp_data_o (rsp_data),
     .h_fwd_valid_i (ofwd_valid), .h_fwd_ready_o (ofwd_ready), .h_fwd_hdr_i (ofwd_hdr),
@@ -174,6 +178,9 @@ module cni_endpoint #(
     .h_orsp_valid_i (orsp_valid), .h_orsp_ready_o (orsp_ready), .h_orsp_hdr_i (orsp_hdr),
     .h_odat_valid_i (odat_valid), .h_odat_ready_o (odat_ready), .h_odat_hdr_i (odat_hdr),
     .h_odat_data_i (odat_data),
+    .n_orsp_valid_i (norsp_valid), .n_orsp_ready_o (norsp_ready), .n_orsp_hdr_i (norsp_hdr),
+    .n_odat_valid_i (nodat_valid), .n_odat_ready_o (nodat_ready), .n_odat_hdr_i (nodat_hdr),
+    .n_odat_data_i (nodat_data),
     .c_in_valid_o (cin_valid), .c_in_ready_i (cin_ready), .c_in_hdr_o (cin_hdr),
     .c_in_data_o (cin_data),
     .c_oreq_valid_i (coreq_valid), .c_oreq_ready_o (coreq_ready), .c_oreq_hdr_i (coreq_hdr),
@@ -277,6 +284,33 @@ module cni_endpoint #(
   logic [7:0]                          reg_addr;
   logic [31:0]                         reg_wdata, reg_rdata;
 
+  // Engine register windows: the CSR block's accesses, and the NC unit's (uncached loads and
+  // stores over the link) when the CSR block makes none.
+  logic                      csr_reg_valid, csr_reg_we, nc_reg_valid, nc_reg_we, nc_err;
+  logic [$clog2(NE + 1)-1:0] csr_reg_eng, nc_reg_eng;
+  logic [7:0]                csr_reg_addr, nc_reg_addr;
+  logic [31:0]               csr_reg_wdata, nc_reg_wdata;
+  always_comb begin
+    reg_valid = csr_reg_valid || nc_reg_valid;
+    reg_we    = csr_reg_valid ? csr_reg_we : nc_reg_we;
+    reg_eng   = csr_reg_valid ? csr_reg_eng : nc_reg_eng;
+    reg_addr  = csr_reg_valid ? csr_reg_addr : nc_reg_addr;
+    reg_wdata = csr_reg_valid ? csr_reg_wdata : nc_reg_wdata;
+  end
+
+  cni_nc_unit #(.RegionLines (RegionLines), .LineBytes (LineBytes), .DevBase (DevBase)) u_nc (
+    .clk_i, .rst_ni, .agent_id_i,
+    .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (req_hdr),
+    .in_data_i (req_data),
+    .reg_valid_o (nc_reg_valid), .reg_gnt_i (!csr_reg_valid), .reg_eng_o (nc_reg_eng),
+    .reg_we_o (nc_reg_we), .reg_addr_o (nc_reg_addr), .reg_wdata_o (nc_reg_wdata),
+    .reg_rdata_i (reg_rdata),
+    .orsp_valid_o (norsp_valid), .orsp_ready_i (norsp_ready), .orsp_hdr_o (norsp_hdr),
+    .odat_valid_o (nodat_valid), .odat_ready_i (nodat_ready), .odat_hdr_o (nodat_hdr),
+    .odat_data_o (nodat_data),
+    .cnt_err_o (nc_err)
+  );
+
   cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
     .clk_i, .rst_ni,
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_line_i (evt_line),
@@ -327,8 +361,9 @@ module cni_endpoint #(
 
   // ---- CSR ---------------------------------------------------------------------------------
   always_comb begin
-    // home 0..14, PIO 15..17, requests denied by a policy 18, caching agent 19..24
-    cnt = {ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
+    // home 0..14, PIO 15..17, requests denied by a policy 18, caching agent 19..24, uncached
+    // accesses answered Error 25
+    cnt = {nc_err, ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
     cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
   end
 
@@ -347,8 +382,8 @@ module cni_endpoint #(
     .cnt_i (cnt),
     .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
     .cfg_ca_backoff_o (cfg_ca_backoff),
-    .reg_valid_o (reg_valid), .reg_eng_o (reg_eng), .reg_we_o (reg_we), .reg_addr_o (reg_addr),
-    .reg_wdata_o (reg_wdata), .reg_rdata_i (reg_rdata)
+    .reg_valid_o (csr_reg_valid), .reg_eng_o (csr_reg_eng), .reg_we_o (csr_reg_we),
+    .reg_addr_o (csr_reg_addr), .reg_wdata_o (csr_reg_wdata), .reg_rdata_i (reg_rdata)
   );
 
 endmodule

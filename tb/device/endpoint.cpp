@@ -28,7 +28,8 @@ const char* counter_name(Counter c) {
                                 "released",     "recalls",      "err_opcode",  "err_addr",
                                 "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
                                 "pio_a_messages", "pio_b_messages", "denied", "ca_hits", "ca_misses",
-                                "ca_writebacks", "ca_retries", "ca_snoops", "ca_errors"};
+                                "ca_writebacks", "ca_retries", "ca_snoops", "ca_errors",
+                                "nc_errors"};
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr

@@ -73,7 +73,7 @@ enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
   kPioBMessages, kDenied, kCaHits, kCaMisses, kCaWritebacks, kCaRetries, kCaSnoops, kCaErrors,
-  kNumCounters
+  kNcErrors, kNumCounters
 };
 const char* counter_name(Counter c);
 }  // namespace csr

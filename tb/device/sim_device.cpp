@@ -46,6 +46,8 @@ bool answers_request(Op op) {
     case Op::WbAck:
     case Op::Retry:
     case Op::Error:
+    case Op::NcAck:
+    case Op::NcData:
       return true;
     default:
       return false;

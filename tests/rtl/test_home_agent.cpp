@@ -309,7 +309,7 @@ class Malformed : public EndpointTest {
 
 TEST_F(Malformed, UnknownOpcodeOnRequestChannelGetsError) {
   Msg m = req(Op::RdS, kHost1, line(1), 0x21);
-  m.op = static_cast<Op>(0x07);
+  m.op = static_cast<Op>(0x00);  // no opcode
   ep->send_on(Chan::Req, m);
   EXPECT_EQ(expect(Op::Error, kHost1, line(1)).tag, 0x21);
   EXPECT_EQ(ep->counter(csr::kErrOpcode), 1u);
