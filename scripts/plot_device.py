@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plot of `cni-bench device` results: the home agent's messages per cycle per message type,
-beside the previous home agent's one message every 3 cycles, from the CSV file it writes."""
+beside the previous home agent's one message every 2 cycles, from the CSV file it writes."""
 import csv
 import os
 import sys
@@ -20,7 +20,7 @@ def main(d):
     before = [float(r["previous_messages_per_cycle"]) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     x = range(len(types))
-    ax.bar([i - 0.2 for i in x], before, width=0.4, label="previous (one at a time, 3 cycles)",
+    ax.bar([i - 0.2 for i in x], before, width=0.4, label="previous (one at a time, every 2 cycles)",
            color="tab:gray")
     ax.bar([i + 0.2 for i in x], ours, width=0.4, label="pipelined home agent", color="tab:blue")
     ax.set_xticks(list(x))
