@@ -434,18 +434,18 @@ module cni_home_agent #(
 
   // ---- stage registers ----------------------------------------------------------------------
   // T -> R (Pipelined; without it the lookup stage is T itself)
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_r (.clk_i, .en_i(adv), .d_i(m_t), .q_o(m_r));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_r (.clk_i, .rst_ni, .en_i(adv), .d_i(m_t), .q_o(m_r));
   // lookup stage -> D (always a register: the take)
   msg_t m_l;
   assign m_l = P ? m_r : m_t;
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(1'b1)) u_m_d (.clk_i, .en_i(adv), .d_i(m_l), .q_o(m_d));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(1'b1)) u_lk_d (.clk_i, .en_i(adv), .d_i(lk_l), .q_o(lk_d));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(1'b1)) u_m_d (.clk_i, .rst_ni, .en_i(adv), .d_i(m_l), .q_o(m_d));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(1'b1)) u_lk_d (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_l), .q_o(lk_d));
   // D -> X -> B -> C (Pipelined)
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_x (.clk_i, .en_i(adv), .d_i(m_d), .q_o(m_x));
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_b (.clk_i, .en_i(adv), .d_i(m_x), .q_o(m_b));
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_c (.clk_i, .en_i(adv), .d_i(m_b), .q_o(m_c));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_x (.clk_i, .en_i(adv), .d_i(lk_d), .q_o(lk_x));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_b (.clk_i, .en_i(adv), .d_i(lk_x), .q_o(lk_b));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_x (.clk_i, .rst_ni, .en_i(adv), .d_i(m_d), .q_o(m_x));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_b (.clk_i, .rst_ni, .en_i(adv), .d_i(m_x), .q_o(m_b));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_c (.clk_i, .rst_ni, .en_i(adv), .d_i(m_b), .q_o(m_c));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_x (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_d), .q_o(lk_x));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_b (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_x), .q_o(lk_b));
 
   // valid bits (reset)
   logic v_r_q, v_d_q, v_x_q, v_b_q, v_c_q;
@@ -541,10 +541,10 @@ module cni_home_agent #(
   // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
   // behind it loaded as the message leaves R (so the decision starts from a flip-flop).
   logic [DirW-1:0] dir_x;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
   logic [DirW-1:0] dir_xx, dir_b;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
 
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
@@ -640,11 +640,11 @@ module cni_home_agent #(
     hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
     hn.upg_sh       = op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
   end
-  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .en_i(adv), .d_i(hn), .q_o(hl));
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .rst_ni, .en_i(adv), .d_i(hn), .q_o(hl));
   /* verilator lint_off UNUSEDSIGNAL */
   hlp_t hb;  // (B builds the record from some of the conditions)
   /* verilator lint_on UNUSEDSIGNAL */
-  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .en_i(adv), .d_i(hl), .q_o(hb));
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .rst_ni, .en_i(adv), .d_i(hl), .q_o(hb));
 
   // ---- which row (X) ----------------------------------------------------------------------------
   // The decision is made in two parts. The first finds which row of the state tables
@@ -813,8 +813,8 @@ module cni_home_agent #(
 
   row_e              b_row;
   logic [NumCnt-1:0] b_cnt;
-  cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .en_i(adv), .d_i(r_row), .q_o(b_row));
-  cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
+  cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_row), .q_o(b_row));
+  cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
 
   // ---- the row's answer (B) ---------------------------------------------------------------------
   // Header for an answer (returns the packed bits: the pinned Yosys subset has no typedef
@@ -1099,7 +1099,7 @@ module cni_home_agent #(
   end
 
   // ---- the decision applied (C) -----------------------------------------------------------------
-  cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .en_i(adv), .d_i(x), .q_o(e));
+  cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .rst_ni, .en_i(adv), .d_i(x), .q_o(e));
   assign e_mem_we    = e.mem_we;
   assign e_alloc_idx = e.alloc_idx;
 
