@@ -61,18 +61,18 @@ module cni_nc_unit #(
   // The engine window an address falls in: {hit, engine, offset}.
   function automatic logic [1+EngW+8-1:0] window_of(input logic [47:0] addr);
     logic [SpanW-1:0] off;
+    logic             in_dev;
     window_of = '0;
-    off = addr[SpanW-1:0];
-    if (addr[47:SpanW] == DevBase[47:SpanW] && addr[2:0] == '0) begin
-      for (int r = 0; r < NR; r++) begin
-        if (cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE &&
-            cni_amap_pkg::lines(RegionLines, r) != 0 &&
-            32'(off) >= 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes) &&
-            32'(off) < 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes + Window) &&
-            32'(off) < 32'(cni_amap_pkg::base(RegionLines, r + 1) * LineBytes)) begin
-          window_of = {1'b1, EngW'(cni_amap_pkg::owner(r)),
-                       8'(32'(off) - 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes))};
-        end
+    off    = addr[SpanW-1:0];
+    in_dev = addr[47:SpanW] == DevBase[47:SpanW] && addr[2:0] == '0;
+    for (int r = 0; r < NR; r++) begin
+      if (in_dev && cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE &&
+          cni_amap_pkg::lines(RegionLines, r) != 0 &&
+          32'(off) >= 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes) &&
+          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes + Window) &&
+          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r + 1) * LineBytes)) begin
+        window_of = {1'b1, EngW'(cni_amap_pkg::owner(r)),
+                     8'(32'(off) - 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes))};
       end
     end
   endfunction
