@@ -15,9 +15,9 @@ namespace {
 
 // ---- policies ---------------------------------------------------------------------------------
 
-using Policies = HomeTest;
+using HomePolicy = HomeTest;
 
-TEST_F(Policies, AllowFollowsTheStateTables) {
+TEST_F(HomePolicy, AllowFollowsTheStateTables) {
   set_policy(5, Policy::Park);
   set_policy(5, Policy::Allow);
   h->send(req(Op::RdS, kA1, 5));
@@ -31,7 +31,7 @@ TEST_F(Policies, AllowFollowsTheStateTables) {
 
 // SHARED: an RdS is granted DataS even in a return-in-Exclusive region (and of an owned line
 // after the owner's downgrade); RdX and Upg park with a TRIGGER naming the request.
-TEST_F(Policies, SharedGrantsReadsSharedAndParksWrites) {
+TEST_F(HomePolicy, SharedGrantsReadsSharedAndParksWrites) {
   set_policy(6, Policy::Shared);
   h->send(req(Op::RdS, kA1, 6));
   expect(Op::DataS, kA1, 6);
@@ -56,7 +56,7 @@ TEST_F(Policies, SharedGrantsReadsSharedAndParksWrites) {
   EXPECT_EQ(expect(Op::DataS, kA2, 7).data, pattern(7));
 }
 
-TEST_F(Policies, ParkParksEveryRequestWithATrigger) {
+TEST_F(HomePolicy, ParkParksEveryRequestWithATrigger) {
   share({kA3}, 10);
   const std::vector<std::pair<Op, uint8_t>> reqs = {{Op::RdS, kA1}, {Op::RdX, kA2}, {Op::Upg, kA3}};
   for (unsigned i = 0; i < reqs.size(); ++i) {
@@ -72,7 +72,7 @@ TEST_F(Policies, ParkParksEveryRequestWithATrigger) {
   }
 }
 
-TEST_F(Policies, DenyAnswersErrorCountsItAndChangesNothing) {
+TEST_F(HomePolicy, DenyAnswersErrorCountsItAndChangesNothing) {
   share({kA3}, 12);
   set_policy(12, Policy::Deny);
   for (Op op : {Op::RdS, Op::RdX, Op::Upg}) {
@@ -89,9 +89,9 @@ TEST_F(Policies, DenyAnswersErrorCountsItAndChangesNothing) {
 
 // ---- commands: ARM, DISARM, POLICY, RELEASE ------------------------------------------------
 
-using Commands = HomeTest;
+using HomeCommand = HomeTest;
 
-TEST_F(Commands, DisarmAllowsButLeavesTheParkedRequestParked) {
+TEST_F(HomeCommand, DisarmAllowsButLeavesTheParkedRequestParked) {
   command(Cmd::Arm, 4);
   h->send(req(Op::RdS, kA1, 4));
   expect_trigger(4, Op::RdS, kA1);
@@ -107,7 +107,7 @@ TEST_F(Commands, DisarmAllowsButLeavesTheParkedRequestParked) {
 
 // RELEASE answers the parked request from memory (DataE, DataS to an RdS outside a
 // return-in-Exclusive region; an Upg gets data too) and leaves the line ALLOW.
-TEST_F(Commands, ReleaseAnswersTheParkedRequestFromMemoryAndAllows) {
+TEST_F(HomeCommand, ReleaseAnswersTheParkedRequestFromMemoryAndAllows) {
   struct Case {
     Op op;
     bool ret_excl;
@@ -135,7 +135,7 @@ TEST_F(Commands, ReleaseAnswersTheParkedRequestFromMemoryAndAllows) {
   EXPECT_EQ(h->count(Counter::Released), cases.size());
 }
 
-TEST_F(Commands, ReleaseWithNothingParkedOnlyAllows) {
+TEST_F(HomeCommand, ReleaseWithNothingParkedOnlyAllows) {
   command(Cmd::Arm, 4);
   command(Cmd::Release, 4);
   expect_quiet();
@@ -146,7 +146,7 @@ TEST_F(Commands, ReleaseWithNothingParkedOnlyAllows) {
 
 // A parked request is answered as if it arrived now: holders the directory still names are
 // snooped first (FwdDown for a shared grant, FwdInv for an exclusive one).
-TEST_F(Commands, ReleaseSnoopsHoldersTheDirectoryStillNames) {
+TEST_F(HomeCommand, ReleaseSnoopsHoldersTheDirectoryStillNames) {
   acquire(kA2, 5);
   command(Cmd::Arm, 5);
   h->set_ret_excl(0);
@@ -175,7 +175,7 @@ TEST_F(Commands, ReleaseSnoopsHoldersTheDirectoryStillNames) {
 }
 
 // An RdS released into S with other sharers needs no snoop.
-TEST_F(Commands, ReleaseOfASharedGrantBesideSharersSnoopsNoOne) {
+TEST_F(HomeCommand, ReleaseOfASharedGrantBesideSharersSnoopsNoOne) {
   share({kA2, kA3}, 7);
   command(Cmd::Arm, 7);
   h->set_ret_excl(0);
@@ -216,11 +216,11 @@ void PrintTo(const ResumeRow& r, std::ostream* os) {
       << (r.ret_excl ? ", return-in-Exclusive" : ", return-Shared");
 }
 
-class Resume : public HomeTest, public testing::WithParamInterface<ResumeRow> {};
+class HomeResume : public HomeTest, public testing::WithParamInterface<ResumeRow> {};
 
 // RESUME answers with its grant (AUTO: as RELEASE; S: DataS to an RdS, DataE otherwise; E:
 // DataE) from memory, and the policy stays: the next request parks again.
-TEST_P(Resume, AnswersWithItsGrantAndKeepsThePolicy) {
+TEST_P(HomeResume, AnswersWithItsGrantAndKeepsThePolicy) {
   const ResumeRow r = GetParam();
   const unsigned l = 24;
   if (r.op == Op::Upg) share({kA1}, l);
@@ -242,14 +242,14 @@ TEST_P(Resume, AnswersWithItsGrantAndKeepsThePolicy) {
   EXPECT_EQ(probe(l), (Dir{r.answer == Op::DataS ? 'S' : 'X', {kA1}}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Grants, Resume, testing::ValuesIn(resume_rows()), [](const auto& i) {
+INSTANTIATE_TEST_SUITE_P(Grants, HomeResume, testing::ValuesIn(resume_rows()), [](const auto& i) {
   return std::string(proto::op_name(i.param.op)) + "_" + grant_name(i.param.grant) +
          (i.param.ret_excl ? "_RetExcl" : "_RetShared");
 });
 
 // NACK answers the parked request Retry or Error and frees its entry (the next request parks
 // at once, no Retry for a busy line); the policy stays.
-TEST_F(Commands, NackAnswersRetryOrErrorAndFreesTheEntry) {
+TEST_F(HomeCommand, NackAnswersRetryOrErrorAndFreesTheEntry) {
   command(Cmd::Arm, 9);
   for (NackAnswer a : {NackAnswer::Retry, NackAnswer::Error}) {
     h->send(req(Op::RdX, kA1, 9, 0x60));
@@ -266,7 +266,7 @@ TEST_F(Commands, NackAnswersRetryOrErrorAndFreesTheEntry) {
 }
 
 // RESUME and NACK with nothing parked answer nothing and change nothing.
-TEST_F(Commands, ResumeAndNackWithNothingParkedDoNothing) {
+TEST_F(HomeCommand, ResumeAndNackWithNothingParkedDoNothing) {
   command(Cmd::Arm, 9);
   command(Cmd::Resume, 9, static_cast<unsigned>(Grant::E));
   command(Cmd::Nack, 9, static_cast<unsigned>(NackAnswer::Error));
@@ -284,9 +284,9 @@ TEST_F(Commands, ResumeAndNackWithNothingParkedDoNothing) {
 // ---- RECALL and RECALL_DN
 // ------------------------------------------------------------------------
 
-using Recall = HomeTest;
+using HomeRecall = HomeTest;
 
-TEST_F(Recall, OfALineNoOneHoldsIsDoneAtOnce) {
+TEST_F(HomeRecall, OfALineNoOneHoldsIsDoneAtOnce) {
   command(Cmd::Recall, 3);
   expect_event(Evt::RecallDone, 3);
   command(Cmd::RecallDn, 3);
@@ -296,7 +296,7 @@ TEST_F(Recall, OfALineNoOneHoldsIsDoneAtOnce) {
   EXPECT_EQ(h->count(Counter::Snoop), 0u);
 }
 
-TEST_F(Recall, InvalidatesEverySharerThenIsDone) {
+TEST_F(HomeRecall, InvalidatesEverySharerThenIsDone) {
   share({kA1, kA2, kA3}, 4);
   command(Cmd::Recall, 4);
   std::vector<Msg> fwds;
@@ -309,7 +309,7 @@ TEST_F(Recall, InvalidatesEverySharerThenIsDone) {
   EXPECT_EQ(probe(4), (Dir{'I', {}}));
 }
 
-TEST_F(Recall, CollectsTheOwnersDirtyDataIntoMemory) {
+TEST_F(HomeRecall, CollectsTheOwnersDirtyDataIntoMemory) {
   acquire(kA1, 5);
   command(Cmd::Recall, 5);
   answer(expect(Op::FwdInv, kA1, 5), true, pattern(5));
@@ -320,7 +320,7 @@ TEST_F(Recall, CollectsTheOwnersDirtyDataIntoMemory) {
 
 // The owner's write-back races the RECALL's snoop, in either order: absorbed (WbAck), the data
 // lands in memory, RECALL_DONE once both the answer and the write-back are in.
-TEST_F(Recall, AbsorbsAWritebackRacingItsSnoop) {
+TEST_F(HomeRecall, AbsorbsAWritebackRacingItsSnoop) {
   for (bool wb_first : {false, true}) {
     const unsigned l = 6 + wb_first;
     acquire(kA1, l);
@@ -342,7 +342,7 @@ TEST_F(Recall, AbsorbsAWritebackRacingItsSnoop) {
   EXPECT_EQ(h->count(Counter::ErrProto), 0u);
 }
 
-TEST_F(Recall, DowngradeOnlyOfASharedLineIsDoneAtOnceAndKeepsTheSharers) {
+TEST_F(HomeRecall, DowngradeOnlyOfASharedLineIsDoneAtOnceAndKeepsTheSharers) {
   share({kA1, kA2}, 8);
   command(Cmd::RecallDn, 8);
   expect_event(Evt::RecallDone, 8);
@@ -351,7 +351,7 @@ TEST_F(Recall, DowngradeOnlyOfASharedLineIsDoneAtOnceAndKeepsTheSharers) {
 }
 
 // RECALL_DN of an owned line: FwdDown, the dirty data into memory, the owner keeps S.
-TEST_F(Recall, DowngradeOnlyOfAnOwnedLinePullsItsDataAndLeavesTheOwnerShared) {
+TEST_F(HomeRecall, DowngradeOnlyOfAnOwnedLinePullsItsDataAndLeavesTheOwnerShared) {
   acquire(kA1, 9);
   command(Cmd::RecallDn, 9);
   answer(expect(Op::FwdDown, kA1, 9), true, pattern(9));
@@ -364,7 +364,7 @@ TEST_F(Recall, DowngradeOnlyOfAnOwnedLinePullsItsDataAndLeavesTheOwnerShared) {
 
 // A RECALL of a busy line waits at the engine's port (the home serves everything else
 // meanwhile) and is taken when the line's transaction is over.
-TEST_F(Recall, OfABusyLineWaitsUntilTheLineIsFree) {
+TEST_F(HomeRecall, OfABusyLineWaitsUntilTheLineIsFree) {
   acquire(kA1, 10);
   h->send(req(Op::RdX, kA2, 10));
   const Msg f = expect(Op::FwdInv, kA1, 10);
@@ -382,7 +382,7 @@ TEST_F(Recall, OfABusyLineWaitsUntilTheLineIsFree) {
 
 // With every entry taken (hosts' transactions, and RECALLs whose RECALL_DONE the engine has not
 // taken), a RECALL waits; the entries the engine frees by taking its events let it in.
-TEST_F(Recall, WaitsForAFreeEntryWhenTheTableIsFull) {
+TEST_F(HomeRecall, WaitsForAFreeEntryWhenTheTableIsFull) {
   const unsigned usable = geo().tt_entries - geo().tt_reserve;
   std::vector<Msg> fwds;
   for (unsigned i = 0; i < usable; ++i) {
@@ -416,11 +416,11 @@ TEST_F(Recall, WaitsForAFreeEntryWhenTheTableIsFull) {
 // ---- park timer
 // ----------------------------------------------------------------------------------
 
-using ParkTimer = HomeTest;
+using HomeParkTimer = HomeTest;
 
 // Rule 7: a parked request is answered Retry when its timer reaches PARK_TIMEOUT and its entry
 // is freed; the policy stays, so the re-issued request parks again with a new TRIGGER.
-TEST_F(ParkTimer, TimeoutAnswersRetryAndTheReissuedRequestParksAgain) {
+TEST_F(HomeParkTimer, TimeoutAnswersRetryAndTheReissuedRequestParksAgain) {
   const uint32_t timeout = 40;
   h->set_park_timeout(timeout);
   command(Cmd::Arm, 12);
@@ -448,7 +448,7 @@ TEST_F(ParkTimer, TimeoutAnswersRetryAndTheReissuedRequestParksAgain) {
 // A command that answers the parked request, issued in each cycle around the one its timer
 // expires in: the request is answered exactly once (the command's answer or Retry), a stale
 // timeout does nothing, and the line parks the next request again.
-TEST_F(ParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
+TEST_F(HomeParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
   const uint32_t timeout = 12;
   h->set_park_timeout(timeout);
   struct Racer {
@@ -489,9 +489,9 @@ TEST_F(ParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
 // ---- events
 // ----------------------------------------------------------------------------------------
 
-using Events = HomeTest;
+using HomeEvents = HomeTest;
 
-TEST_F(Events, CarryKindLineOpcodeAndRequester) {
+TEST_F(HomeEvents, CarryKindLineOpcodeAndRequester) {
   share({kA3}, 13);
   command(Cmd::Arm, 30);
   command(Cmd::Arm, 31);

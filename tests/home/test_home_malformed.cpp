@@ -9,7 +9,7 @@
 namespace cni::tb::home::test {
 namespace {
 
-class Malformed : public HomeTest {
+class HomeMalformed : public HomeTest {
  protected:
   void SetUp() override {
     HomeTest::SetUp();
@@ -42,7 +42,7 @@ class Malformed : public HomeTest {
   }
 };
 
-TEST_F(Malformed, UnknownOrUnimplementedRequestOpcodeIsAnErrorCountedAsOpcode) {
+TEST_F(HomeMalformed, UnknownOrUnimplementedRequestOpcodeIsAnErrorCountedAsOpcode) {
   Msg unknown = req(Op::RdS, kA1, 2, 0x21);
   unknown.op = static_cast<Op>(0x07);
   expect_error(unknown);
@@ -54,7 +54,7 @@ TEST_F(Malformed, UnknownOrUnimplementedRequestOpcodeIsAnErrorCountedAsOpcode) {
   expect_unchanged();
 }
 
-TEST_F(Malformed, OpcodeOfAnotherChannelOnRequestIsAnErrorCountedAsOpcode) {
+TEST_F(HomeMalformed, OpcodeOfAnotherChannelOnRequestIsAnErrorCountedAsOpcode) {
   const Line d = pattern(51);
   for (Op op : {Op::FwdInv, Op::SnpAck, Op::SnpData, Op::DataE}) {
     expect_error(h->make(op, kA1, line(2), 0x30, &d));
@@ -64,7 +64,7 @@ TEST_F(Malformed, OpcodeOfAnotherChannelOnRequestIsAnErrorCountedAsOpcode) {
 }
 
 // On the other channels a wrong opcode is dropped, nothing answered.
-TEST_F(Malformed, WrongOpcodeOnResponseSnoopOrDataChannelIsDroppedCountedAsOpcode) {
+TEST_F(HomeMalformed, WrongOpcodeOnResponseSnoopOrDataChannelIsDroppedCountedAsOpcode) {
   const Line d = pattern(52);
   h->send_on(Chan::Rsp, h->make(Op::WbAck, kA1, line(2), 0));
   h->send_on(Chan::Rsp, h->make(Op::RdS, kA1, line(2), 0));
@@ -79,7 +79,7 @@ TEST_F(Malformed, WrongOpcodeOnResponseSnoopOrDataChannelIsDroppedCountedAsOpcod
 
 // ERR_ADDR: outside the device, beyond its lines within its window, misaligned, addressed to
 // another agent, or from an agent id beyond NumAgents.
-TEST_F(Malformed, BadAddressDestinationOrSourceIsAnErrorCountedAsAddress) {
+TEST_F(HomeMalformed, BadAddressDestinationOrSourceIsAnErrorCountedAsAddress) {
   const Addr window = Addr{1} << 12;  // 64 lines of 64 B: the line index's span
   std::vector<Msg> bad = {
       h->make(Op::RdS, kA1, 0x1000, 1),                   // below DevBase
@@ -99,7 +99,7 @@ TEST_F(Malformed, BadAddressDestinationOrSourceIsAnErrorCountedAsAddress) {
   expect_unchanged();
 }
 
-TEST_F(Malformed, SnoopAnswerWithBadAddressIsDroppedCountedAsAddress) {
+TEST_F(HomeMalformed, SnoopAnswerWithBadAddressIsDroppedCountedAsAddress) {
   acquire(kA1, 4);
   h->send(req(Op::RdX, kA2, 4));
   const Msg f = expect(Op::FwdInv, kA1, 4);
@@ -119,7 +119,7 @@ TEST_F(Malformed, SnoopAnswerWithBadAddressIsDroppedCountedAsAddress) {
 }
 
 // ERR_LEN: a line only on WB and SnpData, nothing on the rest.
-TEST_F(Malformed, WrongLengthIsAnErrorOrDroppedCountedAsLength) {
+TEST_F(HomeMalformed, WrongLengthIsAnErrorOrDroppedCountedAsLength) {
   Msg rds = req(Op::RdS, kA1, 2, 1);
   rds.len = uint8_t(geo().line_bytes);
   expect_error(rds);
@@ -149,7 +149,7 @@ TEST_F(Malformed, WrongLengthIsAnErrorOrDroppedCountedAsLength) {
 }
 
 // The checks run in order (opcode, address, length, protocol): one message, one count.
-TEST_F(Malformed, OnlyTheFirstFaultOfAMessageIsCounted) {
+TEST_F(HomeMalformed, OnlyTheFirstFaultOfAMessageIsCounted) {
   const uint64_t rds = h->count(Counter::RdS);
   Msg m = req(Op::RdS, kA1, 2, 1);
   m.op = static_cast<Op>(0x07);
@@ -170,10 +170,10 @@ TEST_F(Malformed, OnlyTheFirstFaultOfAMessageIsCounted) {
 
 // ---- snoops and data to the device ---------------------------------------------------------
 
-using ToDevice = Malformed;
+using HomeToDevice = HomeMalformed;
 
 // This home caches no host lines: a snoop is answered SnpAck (tag echoed) and counted.
-TEST_F(ToDevice, SnoopIsAnsweredSnpAckAndCountedAsProtocol) {
+TEST_F(HomeToDevice, SnoopIsAnsweredSnpAckAndCountedAsProtocol) {
   for (Op op : {Op::FwdInv, Op::FwdDown, Op::FwdDownO}) {
     h->send(h->make(op, 0, 0x2000, 11));
     const Msg a = expect_at(Op::SnpAck, 0, 0x2000);
@@ -185,7 +185,7 @@ TEST_F(ToDevice, SnoopIsAnsweredSnpAckAndCountedAsProtocol) {
 }
 
 // No device request is ever outstanding: a data grant is dropped and counted.
-TEST_F(ToDevice, DataGrantIsDroppedAndCountedAsProtocol) {
+TEST_F(HomeToDevice, DataGrantIsDroppedAndCountedAsProtocol) {
   const Line d = pattern(66);
   for (Op op : {Op::DataS, Op::DataE, Op::DataM}) h->send(h->make(op, 0, line(2), 1, &d));
   expect_quiet();

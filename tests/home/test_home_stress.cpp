@@ -52,7 +52,7 @@ void PrintTo(const StressCase& c, std::ostream* os) {
   *os << "stall " << c.stall << (c.policies ? ", policies" : "");
 }
 
-class Stress : public HomeTest, public testing::WithParamInterface<StressCase> {
+class HomeStress : public HomeTest, public testing::WithParamInterface<StressCase> {
  protected:
   struct Copy {
     St st = St::I;
@@ -326,7 +326,7 @@ class Stress : public HomeTest, public testing::WithParamInterface<StressCase> {
 
 // Random traffic under random stalls of every output; then every line is recalled and its
 // memory checked.
-TEST_P(Stress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
+TEST_P(HomeStress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
   const double stall = GetParam().stall;
   for (unsigned r = 0; r < HomeGeometry::kNumRegions; ++r) lines_.push_back(geo().region_base(r));
   lines_.push_back(1);
@@ -365,7 +365,7 @@ TEST_P(Stress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Stalls, Stress,
+INSTANTIATE_TEST_SUITE_P(Stalls, HomeStress,
                          testing::Values(StressCase{0.1, false}, StressCase{0.5, false},
                                          StressCase{0.8, false}, StressCase{0.3, true},
                                          StressCase{0.7, true}),

@@ -81,7 +81,7 @@ std::string row_name(const testing::TestParamInfo<Row>& i) {
          (i.param.ret_excl ? "_RetExcl" : "_RetShared");
 }
 
-class RequestRow : public HomeTest, public testing::WithParamInterface<Row> {
+class HomeRequestRow : public HomeTest, public testing::WithParamInterface<Row> {
  protected:
   void reach(Before b, unsigned l) {
     switch (b) {
@@ -103,7 +103,7 @@ class RequestRow : public HomeTest, public testing::WithParamInterface<Row> {
 
 // The request is answered as the row says; snooped holders answer in turn (a dirty owner with
 // its data, which the grant carries and memory keeps); the directory ends as the row says.
-TEST_P(RequestRow, IsAnsweredAsTheStateTableSays) {
+TEST_P(HomeRequestRow, IsAnsweredAsTheStateTableSays) {
   const Row r = GetParam();
   const Expected x = expected(r);
   const unsigned l = 5;
@@ -145,15 +145,15 @@ TEST_P(RequestRow, IsAnsweredAsTheStateTableSays) {
   EXPECT_EQ(probe(l), x.after);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, RequestRow, testing::ValuesIn(all_rows()), row_name);
+INSTANTIATE_TEST_SUITE_P(Table, HomeRequestRow, testing::ValuesIn(all_rows()), row_name);
 
 // ---- return-in-Exclusive is per region ------------------------------------------------------
 
-using Regions = HomeTest;
+using HomeRegions = HomeTest;
 
 // Each region's RET_EXCL bit decides for exactly its lines (the RegionLines the model is built
 // with lays the regions out as cni_amap_pkg::region_lines does).
-TEST_F(Regions, ReturnInExclusiveBitAppliesToExactlyItsRegionsLines) {
+TEST_F(HomeRegions, ReturnInExclusiveBitAppliesToExactlyItsRegionsLines) {
   for (unsigned r = 0; r < HomeGeometry::kNumRegions; ++r) {
     h->set_ret_excl(1u << r);
     for (unsigned l = 0; l < geo().num_lines(); ++l) {
@@ -172,9 +172,9 @@ TEST_F(Regions, ReturnInExclusiveBitAppliesToExactlyItsRegionsLines) {
 
 // ---- write-backs ------------------------------------------------------------------------------
 
-using Writeback = HomeTest;
+using HomeWriteback = HomeTest;
 
-TEST_F(Writeback, FromTheOwnerWritesMemoryEmptiesTheLineAndIsAcked) {
+TEST_F(HomeWriteback, FromTheOwnerWritesMemoryEmptiesTheLineAndIsAcked) {
   acquire(kA1, 3);
   h->send(wb(kA1, 3, pattern(3), 0x31));
   EXPECT_EQ(expect(Op::WbAck, kA1, 3).tag, 0x31);
@@ -186,7 +186,7 @@ TEST_F(Writeback, FromTheOwnerWritesMemoryEmptiesTheLineAndIsAcked) {
 
 // Rule 6: the snoop's SnpAck with WBP arrives first; the transaction waits for the write-back,
 // then WbAck and the grant (with the write-back's data) leave together.
-TEST_F(Writeback, RacingASnoopAfterItsPendingAnswerCompletesTheTransaction) {
+TEST_F(HomeWriteback, RacingASnoopAfterItsPendingAnswerCompletesTheTransaction) {
   acquire(kA1, 4);
   h->send(req(Op::RdX, kA2, 4, 0x22));
   const Msg f = expect(Op::FwdInv, kA1, 4);
@@ -206,7 +206,7 @@ TEST_F(Writeback, RacingASnoopAfterItsPendingAnswerCompletesTheTransaction) {
 
 // The write-back overtakes the snoop answer: it is absorbed (WbAck) and the later SnpAck, with
 // or without WBP, completes the transaction with the data from memory.
-TEST_F(Writeback, RacingASnoopBeforeItsAnswerIsAbsorbed) {
+TEST_F(HomeWriteback, RacingASnoopBeforeItsAnswerIsAbsorbed) {
   for (uint8_t flags : {uint8_t{proto::kFlagWbPending}, uint8_t{0}}) {
     const unsigned l = 6 + flags;
     acquire(kA1, l);
@@ -222,7 +222,7 @@ TEST_F(Writeback, RacingASnoopBeforeItsAnswerIsAbsorbed) {
 }
 
 // A write-back racing a downgrade: the reader gets DataS with the written-back data.
-TEST_F(Writeback, RacingADowngradeGivesTheReaderItsData) {
+TEST_F(HomeWriteback, RacingADowngradeGivesTheReaderItsData) {
   acquire(kA1, 8);
   h->send(req(Op::RdS, kA2, 8));
   const Msg f = expect(Op::FwdDown, kA1, 8);
@@ -234,7 +234,7 @@ TEST_F(Writeback, RacingADowngradeGivesTheReaderItsData) {
 
 // Rule 4: a write-back from an agent that does not own the line is an Error, counted, and
 // changes neither memory nor the directory.
-TEST_F(Writeback, FromANonOwnerIsAnErrorAndChangesNothing) {
+TEST_F(HomeWriteback, FromANonOwnerIsAnErrorAndChangesNothing) {
   h->mem(9) = pattern(9);
   h->send(wb(kA1, 9, pattern(1)));  // line in I
   expect(Op::Error, kA1, 9);
@@ -256,7 +256,7 @@ TEST_F(Writeback, FromANonOwnerIsAnErrorAndChangesNothing) {
 }
 
 // A write-back to a busy line from an agent the transaction did not snoop is not a race.
-TEST_F(Writeback, FromAnAgentTheBusyLineDidNotSnoopIsAnError) {
+TEST_F(HomeWriteback, FromAnAgentTheBusyLineDidNotSnoopIsAnError) {
   acquire(kA1, 10);
   h->send(req(Op::RdX, kA2, 10));
   const Msg f = expect(Op::FwdInv, kA1, 10);
@@ -268,7 +268,7 @@ TEST_F(Writeback, FromAnAgentTheBusyLineDidNotSnoopIsAnError) {
 }
 
 // Write-backs always sink: no policy parks or refuses them.
-TEST_F(Writeback, IsAcceptedWhateverTheLinesPolicy) {
+TEST_F(HomeWriteback, IsAcceptedWhateverTheLinesPolicy) {
   for (Policy p : {Policy::Shared, Policy::Park, Policy::Deny}) {
     const unsigned l = 11 + static_cast<unsigned>(p);
     acquire(kA1, l);
@@ -283,10 +283,10 @@ TEST_F(Writeback, IsAcceptedWhateverTheLinesPolicy) {
 
 // ---- snoop answers ------------------------------------------------------------------------------
 
-using SnoopAnswer = HomeTest;
+using HomeSnoopAnswer = HomeTest;
 
 // A SnpData's line goes into memory and to the requester; the line is left as the row says.
-TEST_F(SnoopAnswer, WithDataWritesMemoryAndCompletesTheGrant) {
+TEST_F(HomeSnoopAnswer, WithDataWritesMemoryAndCompletesTheGrant) {
   acquire(kA1, 12);
   h->send(req(Op::RdX, kA2, 12));
   answer(expect(Op::FwdInv, kA1, 12), true, pattern(12));
@@ -297,7 +297,7 @@ TEST_F(SnoopAnswer, WithDataWritesMemoryAndCompletesTheGrant) {
 
 // Rule 5: answers that match no waiting transaction are dropped and counted, and the
 // transaction they did not match still completes normally.
-TEST_F(SnoopAnswer, StrayAnswersAreDroppedCountedAndHarmless) {
+TEST_F(HomeSnoopAnswer, StrayAnswersAreDroppedCountedAndHarmless) {
   share({kA2, kA3}, 14);
   h->send(req(Op::RdX, kA1, 14));
   const Msg f2 = expect(Op::FwdInv, kA2, 14);
@@ -327,7 +327,7 @@ TEST_F(SnoopAnswer, StrayAnswersAreDroppedCountedAndHarmless) {
 }
 
 // An answer whose tag names a parked request is stray too (a PARK entry waits for no answer).
-TEST_F(SnoopAnswer, NamingAParkedRequestIsStray) {
+TEST_F(HomeSnoopAnswer, NamingAParkedRequestIsStray) {
   command(Cmd::Arm, 16);
   h->send(req(Op::RdS, kA1, 16));
   expect_trigger(16, Op::RdS, kA1);
@@ -343,7 +343,7 @@ TEST_F(SnoopAnswer, NamingAParkedRequestIsStray) {
 // ---- the table's reserve ------------------------------------------------------------------------
 
 // Fills every entry hosts may take with SNOOP transactions (agent 2 reads lines agent 1 owns).
-class HostEntries : public HomeTest {
+class HomeReserve : public HomeTest {
  protected:
   std::vector<Msg> fill(unsigned first) {
     std::vector<Msg> fwds;
@@ -359,7 +359,7 @@ class HostEntries : public HomeTest {
 
 // Rule 1: with no entry left beyond the reserve, a request that needs one (it snoops or parks) is
 // retried; one that needs none is served; once entries free up the retried one goes through.
-TEST_F(HostEntries, RequestsNeedingAnEntryAreRetriedWhenOnlyTheReserveIsLeft) {
+TEST_F(HomeReserve, RequestsNeedingAnEntryAreRetriedWhenOnlyTheReserveIsLeft) {
   const std::vector<Msg> fwds = fill(0);
   const unsigned busy = usable();
   acquire(kA1, busy);
@@ -384,7 +384,7 @@ TEST_F(HostEntries, RequestsNeedingAnEntryAreRetriedWhenOnlyTheReserveIsLeft) {
 }
 
 // Rule 1: a request to a line with a transaction in flight is retried, whatever its policy says.
-TEST_F(HostEntries, RequestToABusyLineIsRetriedBeforeItsPolicyIsLookedAt) {
+TEST_F(HomeReserve, RequestToABusyLineIsRetriedBeforeItsPolicyIsLookedAt) {
   acquire(kA1, 20);
   h->send(req(Op::RdX, kA2, 20));
   const Msg f = expect(Op::FwdInv, kA1, 20);

@@ -13,7 +13,7 @@
 namespace cni::tb::home::test {
 namespace {
 
-class Timing : public HomeTest {
+class HomeTiming : public HomeTest {
  protected:
   // Cycles a message spends in the home, counting the cycle it is taken in and the cycle its
   // answer is taken: the stages, 2 or 6 pipelined.
@@ -54,7 +54,7 @@ class Timing : public HomeTest {
 
 // Taken in the cycle it is presented, answered in its second cycle (the take, then decide and
 // apply), its sixth pipelined (take, read, conditions, row, build, apply).
-TEST_F(Timing, UncontendedRequestIsAnsweredInTwoCyclesSixPipelined) {
+TEST_F(HomeTiming, UncontendedRequestIsAnsweredInTwoCyclesSixPipelined) {
   acquire(kA3, 9);
   const std::vector<Msg> msgs = {req(Op::RdS, kA1, 5), req(Op::RdX, kA1, 6), wb(kA3, 9, pattern(9)),
                                  req(Op::RdS, kA1, 63)};
@@ -74,15 +74,15 @@ TEST_F(Timing, UncontendedRequestIsAnsweredInTwoCyclesSixPipelined) {
 
 // ---- one message per cycle on distinct lines ---------------------------------------------------
 
-TEST_F(Timing, ReadSharedStreamIsAnsweredOneMessagePerCycle) {
+TEST_F(HomeTiming, ReadSharedStreamIsAnsweredOneMessagePerCycle) {
   expect_request_stream(Op::RdS, "rds_stream");
 }
 
-TEST_F(Timing, ReadExclusiveStreamIsAnsweredOneMessagePerCycle) {
+TEST_F(HomeTiming, ReadExclusiveStreamIsAnsweredOneMessagePerCycle) {
   expect_request_stream(Op::RdX, "rdx_stream");
 }
 
-TEST_F(Timing, WritebackStreamIsAcceptedOneMessagePerCycle) {
+TEST_F(HomeTiming, WritebackStreamIsAcceptedOneMessagePerCycle) {
   const unsigned n = 32;
   for (unsigned l = 0; l < n; ++l) acquire(kA1, l);
   std::vector<Msg> msgs;
@@ -92,14 +92,14 @@ TEST_F(Timing, WritebackStreamIsAcceptedOneMessagePerCycle) {
   for (unsigned l = 0; l < n; ++l) EXPECT_EQ(h->mem(l), pattern(l)) << "line " << l;
 }
 
-TEST_F(Timing, CompletingSnpAckStreamIsTakenOneMessagePerCycle) {
+TEST_F(HomeTiming, CompletingSnpAckStreamIsTakenOneMessagePerCycle) {
   const std::vector<Msg> fwds = snoops_waiting(usable());
   std::vector<Msg> acks;
   for (const Msg& f : fwds) acks.push_back(h->make(Op::SnpAck, f.dst, f.addr, f.tag));
   expect_one_per_cycle(acks, Op::DataE, "snpack_stream");
 }
 
-TEST_F(Timing, CompletingSnpDataStreamIsTakenOneMessagePerCycle) {
+TEST_F(HomeTiming, CompletingSnpDataStreamIsTakenOneMessagePerCycle) {
   const std::vector<Msg> fwds = snoops_waiting(usable());
   std::vector<Msg> answers;
   for (const Msg& f : fwds) {
@@ -115,7 +115,7 @@ TEST_F(Timing, CompletingSnpDataStreamIsTakenOneMessagePerCycle) {
 // applied (one bubble after a write-back, only before a read): alternating write-backs and reads
 // run at two messages in three cycles or better (exactly that without Pipelined, where the
 // write is applied in the cycle after its take).
-TEST_F(Timing, AlternatingWritebacksAndReadsRunAtTwoMessagesInThreeCyclesOrBetter) {
+TEST_F(HomeTiming, AlternatingWritebacksAndReadsRunAtTwoMessagesInThreeCyclesOrBetter) {
   const unsigned n = 16;
   for (unsigned l = 0; l < n; ++l) acquire(kA1, l);
   std::vector<Msg> msgs;
@@ -137,7 +137,7 @@ TEST_F(Timing, AlternatingWritebacksAndReadsRunAtTwoMessagesInThreeCyclesOrBette
 }
 
 // Commands are taken one at a time: the next one is taken after the previous is applied.
-TEST_F(Timing, CommandsAreTakenOneAtATime) {
+TEST_F(HomeTiming, CommandsAreTakenOneAtATime) {
   const unsigned n = 8;
   const size_t first = h->commands().size();
   for (unsigned l = 0; l < n; ++l) h->command(Cmd::Arm, l);
@@ -153,7 +153,7 @@ TEST_F(Timing, CommandsAreTakenOneAtATime) {
 
 // Answers leave in the order their messages were taken, whatever the channel (RSP or DAT) and
 // however the outputs stall.
-TEST_F(Timing, AnswersLeaveInTheOrderTheirMessagesWereTaken) {
+TEST_F(HomeTiming, AnswersLeaveInTheOrderTheirMessagesWereTaken) {
   const unsigned n = 30, deny_line = n, wb_line = n + 1;
   set_policy(deny_line, Policy::Deny);
   h->stall_randomly(Chan::Rsp, 0.5);
@@ -186,7 +186,7 @@ TEST_F(Timing, AnswersLeaveInTheOrderTheirMessagesWereTaken) {
   h->out().clear();
 }
 
-TEST_F(Timing, SnoopNeverLeavesWhileTheHoldIsSet) {
+TEST_F(HomeTiming, SnoopNeverLeavesWhileTheHoldIsSet) {
   acquire(kA1, 5);
   h->set_fwd_hold([] { return true; });
   h->send(req(Op::RdX, kA2, 5));
@@ -199,7 +199,7 @@ TEST_F(Timing, SnoopNeverLeavesWhileTheHoldIsSet) {
 // The hold as the endpoint drives it: answers taken into a transmit buffer that needs 6 cycles
 // to drain. A grant and, right behind it, a request that snoops its receiver: the snoop leaves
 // only after the grant has drained.
-TEST_F(Timing, SnoopWaitsUntilEarlierAnswersHaveDrained) {
+TEST_F(HomeTiming, SnoopWaitsUntilEarlierAnswersHaveDrained) {
   const uint64_t drain = 6;
   h->set_fwd_hold([&] {
     for (auto it = h->out().rbegin(); it != h->out().rend(); ++it) {
@@ -224,7 +224,7 @@ TEST_F(Timing, SnoopWaitsUntilEarlierAnswersHaveDrained) {
 // Events come out of the table: an engine that takes none for a long time holds nothing up
 // (requests stream at one per cycle, commands are taken, a RELEASE answers a request whose
 // TRIGGER was never taken), and every event is still there when it looks again.
-TEST_F(Timing, EngineStallingEventsNeverStallsTheHome) {
+TEST_F(HomeTiming, EngineStallingEventsNeverStallsTheHome) {
   h->set_evt_ready(false);
   const unsigned parked = 8;
   for (unsigned l = 0; l < parked; ++l) {
