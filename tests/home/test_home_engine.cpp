@@ -13,7 +13,7 @@
 namespace cni::tb::home::test {
 namespace {
 
-// ---- policies ---------------------------------------------------------------------------------
+// ---- policies ----------------------------------------------------------------------------------
 
 using HomePolicy = HomeTest;
 
@@ -87,7 +87,7 @@ TEST_F(HomePolicy, DenyAnswersErrorCountsItAndChangesNothing) {
   EXPECT_EQ(probe(12), (Dir{'S', {kA3}}));
 }
 
-// ---- commands: ARM, DISARM, POLICY, RELEASE ------------------------------------------------
+// ---- commands: ARM, DISARM, POLICY, RELEASE ----------------------------------------------------
 
 using HomeCommand = HomeTest;
 
@@ -281,9 +281,7 @@ TEST_F(HomeCommand, ResumeAndNackWithNothingParkedDoNothing) {
   EXPECT_EQ(h->count(Counter::Released), 1u);
 }
 
-// ---- RECALL and RECALL_DN
-// ------------------------------------------------------------------------
-
+// ---- RECALL and RECALL_DN ----------------------------------------------------------------------
 using HomeRecall = HomeTest;
 
 TEST_F(HomeRecall, OfALineNoOneHoldsIsDoneAtOnce) {
@@ -413,9 +411,7 @@ TEST_F(HomeRecall, WaitsForAFreeEntryWhenTheTableIsFull) {
   }
 }
 
-// ---- park timer
-// ----------------------------------------------------------------------------------
-
+// ---- park timer --------------------------------------------------------------------------------
 using HomeParkTimer = HomeTest;
 
 // Rule 7: a parked request is answered Retry when its timer reaches PARK_TIMEOUT and its entry
@@ -447,7 +443,8 @@ TEST_F(HomeParkTimer, TimeoutAnswersRetryAndTheReissuedRequestParksAgain) {
 
 // A command that answers the parked request, issued in each cycle around the one its timer
 // expires in: the request is answered exactly once (the command's answer or Retry), a stale
-// timeout does nothing, and the line parks the next request again.
+// timeout does nothing (also when the RELEASE has turned the entry into a snoop of a holder the
+// directory names), and the line parks the next request again.
 TEST_F(HomeParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
   const uint32_t timeout = 12;
   h->set_park_timeout(timeout);
@@ -455,16 +452,22 @@ TEST_F(HomeParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
     Cmd cmd;
     unsigned arg;
     Op answer;
+    bool holder;  // agent 2 owns the line: the answer waits for its invalidation
   };
   const std::vector<Racer> racers = {
-      {Cmd::Resume, static_cast<unsigned>(Grant::E), Op::DataE},
-      {Cmd::Nack, static_cast<unsigned>(NackAnswer::Error), Op::Error},
-      {Cmd::Release, 0, Op::DataE}};
+      {Cmd::Resume, static_cast<unsigned>(Grant::E), Op::DataE, false},
+      {Cmd::Nack, static_cast<unsigned>(NackAnswer::Error), Op::Error, false},
+      {Cmd::Release, 0, Op::DataE, false},
+      {Cmd::Release, 0, Op::DataE, true}};
   const unsigned l = 12;
   for (const Racer& r : racers) {
     const unsigned sweep = timeout + 2 * apply_delay() + 6;
     unsigned timeouts = 0;
     for (unsigned d = 0; d < sweep; ++d) {
+      if (r.holder) {
+        probe(l);
+        acquire(kA2, l);
+      }
       command(Cmd::Arm, l);
       const uint64_t tmo = h->count(Counter::RetryTimeout);
       h->send(req(Op::RdS, kA1, l, uint8_t(d)));
@@ -473,6 +476,12 @@ TEST_F(HomeParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
       h->command(r.cmd, l, r.arg);
       auto a = next_out();
       ASSERT_TRUE(a) << cmd_name(r.cmd) << " " << d << " cycles after the TRIGGER";
+      if (r.holder && a->msg.op == Op::FwdInv) {  // (an exclusive grant)
+        EXPECT_EQ(a->msg.dst, kA2);
+        answer(a->msg, false);
+        a = next_out();
+        ASSERT_TRUE(a);
+      }
       EXPECT_EQ(a->msg.tag, d);
       const bool timed_out = h->count(Counter::RetryTimeout) > tmo;
       timeouts += timed_out;
@@ -486,9 +495,7 @@ TEST_F(HomeParkTimer, AnswerRacingTheTimeoutAnswersTheRequestOnce) {
   }
 }
 
-// ---- events
-// ----------------------------------------------------------------------------------------
-
+// ---- events ------------------------------------------------------------------------------------
 using HomeEvents = HomeTest;
 
 TEST_F(HomeEvents, CarryKindLineOpcodeAndRequester) {

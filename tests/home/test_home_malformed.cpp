@@ -168,7 +168,7 @@ TEST_F(HomeMalformed, OnlyTheFirstFaultOfAMessageIsCounted) {
   expect_unchanged();
 }
 
-// ---- snoops and data to the device ---------------------------------------------------------
+// ---- snoops and data to the device -------------------------------------------------------------
 
 using HomeToDevice = HomeMalformed;
 

@@ -47,9 +47,10 @@ Line value_line(uint32_t v) {
 struct StressCase {
   double stall;   // probability that an output's ready (or evt_ready) is low in a cycle
   bool policies;  // the engine sets policies and answers parked requests
+  bool wide;      // every line, busier agents, slow snoop answers: the table fills up
 };
 void PrintTo(const StressCase& c, std::ostream* os) {
-  *os << "stall " << c.stall << (c.policies ? ", policies" : "");
+  *os << "stall " << c.stall << (c.policies ? ", policies" : "") << (c.wide ? ", wide" : "");
 }
 
 class HomeStress : public HomeTest, public testing::WithParamInterface<StressCase> {
@@ -72,6 +73,7 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
   std::deque<Delivery> link_;
   std::optional<std::pair<Cmd, unsigned>> recall_;      // the engine's RECALL in flight
   std::deque<std::pair<uint64_t, unsigned>> triggers_;  // when to answer a TRIGGER, its line
+  std::array<std::deque<std::pair<uint64_t, Msg>>, 16> answers_;  // snoop answers on their way
   uint32_t next_value_ = 1;
   std::map<std::string, uint64_t> stats_;
 
@@ -259,7 +261,10 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
       default:
         break;
     }
-    h->send(ans);
+    // An agent's answers reach the home in order, after a random delay.
+    auto& q = answers_[a];
+    const uint64_t delay = pick(GetParam().wide ? 30 : 4);
+    q.emplace_back(std::max(q.empty() ? 0 : q.back().first, h->cycle() + delay), ans);
     ++stats_[proto::op_name(f.op)];
   }
 
@@ -294,8 +299,11 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
   void cycle(bool active) {
     if (active) {
       for (uint8_t a : kAgents) {
-        if (chance(0.08)) act(a, lines_[pick(lines_.size())]);
+        if (chance(GetParam().wide ? 0.3 : 0.08)) act(a, lines_[pick(lines_.size())]);
       }
+    }
+    for (auto& q : answers_) {
+      for (; !q.empty() && q.front().first <= h->cycle(); q.pop_front()) h->send(q.front().second);
     }
     engine(active);
     h->step();
@@ -317,6 +325,9 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
 
   bool busy() const {
     if (!link_.empty() || recall_ || !triggers_.empty() || !h->inputs_idle()) return true;
+    for (const auto& q : answers_) {
+      if (!q.empty()) return true;
+    }
     for (const auto& [k, c] : copy_) {
       if (c.tag) return true;
     }
@@ -328,8 +339,12 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
 // memory checked.
 TEST_P(HomeStress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
   const double stall = GetParam().stall;
-  for (unsigned r = 0; r < HomeGeometry::kNumRegions; ++r) lines_.push_back(geo().region_base(r));
-  lines_.push_back(1);
+  if (GetParam().wide) {
+    for (unsigned l = 0; l < geo().num_lines(); ++l) lines_.push_back(l);
+  } else {
+    for (unsigned r = 0; r < HomeGeometry::kNumRegions; ++r) lines_.push_back(geo().region_base(r));
+    lines_.push_back(1);
+  }
   for (unsigned l : lines_) {
     truth_[l] = next_value_++;
     h->mem(l) = value_line(truth_[l]);
@@ -366,12 +381,15 @@ TEST_P(HomeStress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stalls, HomeStress,
-                         testing::Values(StressCase{0.1, false}, StressCase{0.5, false},
-                                         StressCase{0.8, false}, StressCase{0.3, true},
-                                         StressCase{0.7, true}),
+                         testing::Values(StressCase{0.1, false, false},
+                                         StressCase{0.5, false, false},
+                                         StressCase{0.8, false, false},
+                                         StressCase{0.3, true, false}, StressCase{0.7, true, false},
+                                         StressCase{0.3, false, true}, StressCase{0.5, true, true}),
                          [](const auto& i) {
                            return "Stall" + std::to_string(int(i.param.stall * 100)) +
-                                  (i.param.policies ? "Policies" : "");
+                                  (i.param.policies ? "Policies" : "") +
+                                  (i.param.wide ? "Wide" : "");
                          });
 
 }  // namespace

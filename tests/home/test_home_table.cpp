@@ -147,7 +147,7 @@ TEST_P(HomeRequestRow, IsAnsweredAsTheStateTableSays) {
 
 INSTANTIATE_TEST_SUITE_P(Table, HomeRequestRow, testing::ValuesIn(all_rows()), row_name);
 
-// ---- return-in-Exclusive is per region ------------------------------------------------------
+// ---- return-in-Exclusive is per region ---------------------------------------------------------
 
 using HomeRegions = HomeTest;
 
@@ -170,7 +170,7 @@ TEST_F(HomeRegions, ReturnInExclusiveBitAppliesToExactlyItsRegionsLines) {
   }
 }
 
-// ---- write-backs ------------------------------------------------------------------------------
+// ---- write-backs -------------------------------------------------------------------------------
 
 using HomeWriteback = HomeTest;
 
@@ -281,7 +281,7 @@ TEST_F(HomeWriteback, IsAcceptedWhateverTheLinesPolicy) {
   EXPECT_EQ(h->count(Counter::Parked) + h->count(Counter::Denied), 0u);
 }
 
-// ---- snoop answers ------------------------------------------------------------------------------
+// ---- snoop answers -----------------------------------------------------------------------------
 
 using HomeSnoopAnswer = HomeTest;
 
@@ -340,7 +340,7 @@ TEST_F(HomeSnoopAnswer, NamingAParkedRequestIsStray) {
   expect(Op::DataE, kA1, 16);
 }
 
-// ---- the table's reserve ------------------------------------------------------------------------
+// ---- the table's reserve -----------------------------------------------------------------------
 
 // Fills every entry hosts may take with SNOOP transactions (agent 2 reads lines agent 1 owns).
 class HomeReserve : public HomeTest {

@@ -149,7 +149,7 @@ TEST_F(HomeTiming, CommandsAreTakenOneAtATime) {
   RecordProperty("command_interval_cycles", std::to_string(depth()));
 }
 
-// ---- order and rule 8 -----------------------------------------------------------------------
+// ---- order and rule 8 --------------------------------------------------------------------------
 
 // Answers leave in the order their messages were taken, whatever the channel (RSP or DAT) and
 // however the outputs stall.
