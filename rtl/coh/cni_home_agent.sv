@@ -21,7 +21,9 @@
 //                          build, apply): 4 more cycles per message, still one message a cycle
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
-//   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block);
+//   req_*/rsp_* (inputs)              - inbound requests and snoop answers, valid/ready (consumer:
+//                                       this block; the device's caching agent takes the
+//                                       snoops and grants addressed to the device);
 //                                       a message is taken (ready) when it enters the pipeline
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
@@ -64,12 +66,6 @@ module cni_home_agent #(
   output logic                           rsp_ready_o,
   input  wire cni_coh_pkg::hdr_t         rsp_hdr_i,
   input  wire logic [LineBits-1:0]       rsp_data_i,
-  input  wire logic                      fwd_valid_i,
-  output logic                           fwd_ready_o,
-  input  wire cni_coh_pkg::hdr_t         fwd_hdr_i,
-  input  wire logic                      dat_valid_i,
-  output logic                           dat_ready_o,
-  input  wire cni_coh_pkg::hdr_t         dat_hdr_i,
   // outbound
   output logic                           ofwd_valid_o,
   input  wire logic                      ofwd_ready_i,
@@ -133,8 +129,7 @@ module cni_home_agent #(
   localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
 
   // Input sources.
-  localparam logic [2:0] SRC_TMO = 3'd0, SRC_RSP = 3'd1, SRC_CMD = 3'd2, SRC_FWD = 3'd3,
-                         SRC_DAT = 3'd4, SRC_REQ = 3'd5;
+  localparam logic [1:0] SRC_TMO = 2'd0, SRC_RSP = 2'd1, SRC_CMD = 2'd2, SRC_REQ = 2'd3;
 
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
@@ -144,7 +139,7 @@ module cni_home_agent #(
 
   // ---- message in flight and what travels with it ------------------------------------------
   typedef struct packed {
-    logic [2:0]                    src;
+    logic [1:0]                    src;
     cni_coh_pkg::hdr_t             hdr;
     logic [cni_coh_pkg::CMD_W-1:0] cmd;
     logic [cni_coh_pkg::ARG_W-1:0] arg;
@@ -235,8 +230,8 @@ module cni_home_agent #(
   endfunction
 
   // Commands and timeouts name a device line; requests and snoop answers if their header
-  // decodes to one (snoops and data to the device decode as out of range).
-  function automatic logic in_range(input logic [2:0] src, input logic dec_ok);
+  // decodes to one.
+  function automatic logic in_range(input logic [1:0] src, input logic dec_ok);
     in_range = src == SRC_CMD || src == SRC_TMO ||
                ((src == SRC_REQ || src == SRC_RSP) && dec_ok);
   endfunction
@@ -341,9 +336,9 @@ module cni_home_agent #(
   cni_coh_pkg::hdr_t   sel_hdr;
   logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
-  logic [2:0]          sel_src;
-  // Only snoop answers and requests name a device line; each channel decodes its own header, in
-  // parallel with the selection (snoops and data to the device decode as out of range).
+  logic [1:0]          sel_src;
+  // Snoop answers and requests name a device line; each channel decodes its own header, in
+  // parallel with the selection.
   wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
   wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
   wire                 cmd_avail = cmd_valid_i && !cmd_busy_q;
@@ -351,28 +346,20 @@ module cni_home_agent #(
 
   // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
   // and registers, and the header, the decode and the line are AND-OR terms of the channels'
-  // heads under it. Priority: a timeout, the response channel, a command not deferred, FWD, DAT,
+  // heads under it. Priority: a timeout, the response channel, a command not deferred,
   // requests, a deferred command. A timeout waits until the pipeline is empty (it is rare; the
   // entry it answers is then changed by nothing else in flight), and nothing is taken
   // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
   // applied: a RECALL that must wait stays at the engine's port).
-  logic take_tmo, take_rsp, take_cmd, take_fwd, take_dat, take_req;
+  logic take_tmo, take_rsp, take_cmd, take_req;
   always_comb begin
-    logic before_fwd;
-    before_fwd = tmo_any_q || rsp_valid_i || (cmd_avail && !cmd_defer_q);
     take_tmo   = tmo_any_q && pipe_empty;
     take_rsp   = !tmo_any_q && rsp_valid_i;
-    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_avail &&
-                 (!cmd_defer_q || !(fwd_valid_i || dat_valid_i || req_valid_i));
-    take_fwd   = !before_fwd && fwd_valid_i;
-    take_dat   = !before_fwd && !fwd_valid_i && dat_valid_i;
-    take_req   = !before_fwd && !fwd_valid_i && !dat_valid_i && req_valid_i;
-    sel_any    = take_tmo || take_rsp || take_cmd || take_fwd || take_dat || take_req;
-    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD :
-                 take_fwd ? SRC_FWD : take_dat ? SRC_DAT : SRC_REQ;
-    sel_hdr    = ({$bits(sel_hdr){take_fwd}} & fwd_hdr_i) |
-                 ({$bits(sel_hdr){take_dat}} & dat_hdr_i) |
-                 ({$bits(sel_hdr){take_req}} & req_hdr_i) |
+    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_avail && (!cmd_defer_q || !req_valid_i);
+    take_req   = !tmo_any_q && !rsp_valid_i && !(cmd_avail && !cmd_defer_q) && req_valid_i;
+    sel_any    = take_tmo || take_rsp || take_cmd || take_req;
+    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
+    sel_hdr    = ({$bits(sel_hdr){take_req}} & req_hdr_i) |
                  ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rsp_hdr_i);
     sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
     // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
@@ -577,7 +564,6 @@ module cni_home_agent #(
     logic                 req_op_ok, req_len_ok;  // a request's opcode; its length
     logic                 wb_more;     // a racing write-back: answers or write-backs remain
     logic                 wb_owner;    // a write-back from the owner (X{R})
-    logic                 fwd_op_ok, dat_op_ok;   // a snoop / a data message's opcode
     logic                 rec_none;    // no host holds the line
     logic                 x_other;     // another agent holds the line exclusive
     logic                 others;      // an agent other than the requester holds the line
@@ -631,10 +617,6 @@ module cni_home_agent #(
     hn.req_len_ok   = m_d.hdr.len == ((op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
     hn.wb_more      = lk_d.hit_pend != '0 || (lk_d.hit_wbp & ~hn.c_bit) != '0;
     hn.wb_owner     = st == DIR_X && sh == hn.c_bit;
-    hn.fwd_op_ok    = op == cni_coh_pkg::OP_FWD_INV || op == cni_coh_pkg::OP_FWD_DOWN ||
-                      op == cni_coh_pkg::OP_FWD_DNO;
-    hn.dat_op_ok    = op == cni_coh_pkg::OP_DATA_S || op == cni_coh_pkg::OP_DATA_E ||
-                      op == cni_coh_pkg::OP_DATA_M;
     hn.rec_none     = st == DIR_I || sh == '0;
     hn.x_other      = st == DIR_X && sh != hn.c_bit;
     hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
@@ -654,7 +636,7 @@ module cni_home_agent #(
   // built there and registered into C, so no condition drives the wide fields of the record
   // directly (each condition had hundreds of loads: routing, not logic, set the clock).
   typedef enum logic [4:0] {
-    R_NONE,         // nothing (dropped with an error count; a stale timeout; DAT in)
+    R_NONE,         // nothing (dropped with an error count; a stale timeout)
     R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the policy stays)
     R_SNP_UPD,      // snoop answer: update the entry, more answers to come
     R_SNP_EVT,      //   the last answer of a RECALL: the entry raises its event
@@ -668,7 +650,6 @@ module cni_home_agent #(
     R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
     R_RCD_DONE,     // RECALL_DN of a line no one holds exclusive: entry with its event at once
     R_RCD_SNOOP,    // RECALL_DN: FwdDown the owner, dir -> S{owner}
-    R_FWD_ACK,      // snoop to the device (caches no host lines): SnpAck
     R_REQ_ERROR,    // request: Error answer (the counters say why)
     R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
     R_WB_RACE_EVT,  //   completing a RECALL: event
@@ -746,23 +727,6 @@ module cni_home_agent #(
             end
           end
         endcase
-      end
-
-      SRC_FWD: begin
-        if (!hl.fwd_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else begin
-          r_row = R_FWD_ACK;
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end
-      end
-
-      SRC_DAT: begin
-        if (!hl.dat_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end
       end
 
       // requests
@@ -1009,11 +973,6 @@ module cni_home_agent #(
         end
       end
 
-      R_FWD_ACK: begin
-        x.out_rsp = 1'b1;
-        x.rsp_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-      end
-
       R_REQ_ERROR, R_DENY: x.out_rsp = 1'b1;
 
       R_PARK: begin
@@ -1143,14 +1102,12 @@ module cni_home_agent #(
 
   // Input handshakes: link messages when taken, a command when applied.
   assign rsp_ready_o = take && take_rsp;
-  assign fwd_ready_o = take && take_fwd;
-  assign dat_ready_o = take && take_dat;
   assign req_ready_o = take && take_req;
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
 
   // The message being applied (the formal checks probe it).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [2:0] cur_src_q = m_c.src;
+  wire [1:0] cur_src_q = m_c.src;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- line-wide data -----------------------------------------------------------------------

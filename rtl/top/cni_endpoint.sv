@@ -242,11 +242,6 @@ module cni_endpoint #(
     .req_data_i (req_data),
     .rsp_valid_i (rsp_valid), .rsp_ready_o (rsp_ready), .rsp_hdr_i (rsp_hdr),
     .rsp_data_i (rsp_data),
-    // snoops and grants to the device go to its caching agent (the router)
-    /* verilator lint_off PINCONNECTEMPTY */
-    .fwd_valid_i (1'b0), .fwd_ready_o (), .fwd_hdr_i ('0),
-    .dat_valid_i (1'b0), .dat_ready_o (), .dat_hdr_i ('0),
-    /* verilator lint_on PINCONNECTEMPTY */
     .ofwd_valid_o (ofwd_valid), .ofwd_ready_i (ofwd_ready), .ofwd_hdr_o (ofwd_hdr),
     .ofwd_hold_i (ofwd_hold),
     .orsp_valid_o (orsp_valid), .orsp_ready_i (orsp_ready), .orsp_hdr_o (orsp_hdr),

@@ -143,6 +143,10 @@ void HomeHarness::reset() {
 }
 
 void HomeHarness::send_on(Chan ch, const Msg& m) {
+  if (ch != Chan::Req && ch != Chan::Rsp) {
+    throw std::invalid_argument(std::string("HomeHarness: the home agent takes only REQ and RSP; ") +
+                                m.str() + " is for the device's caching agent");
+  }
   in_[ch_index(ch)].push_back({ch, m, cycle_ + 1, 0});
 }
 
@@ -215,16 +219,10 @@ void HomeHarness::drive() {
   };
   const Msg* req = head(Chan::Req);
   const Msg* rsp = head(Chan::Rsp);
-  const Msg* fwd = head(Chan::Fwd);
-  const Msg* dat = head(Chan::Dat);
   t.req_valid_i = req != nullptr;
   t.rsp_valid_i = rsp != nullptr;
-  t.fwd_valid_i = fwd != nullptr;
-  t.dat_valid_i = dat != nullptr;
   req ? put_hdr(t.req_hdr_i, *req) : put_junk_hdr(t.req_hdr_i, rng_);
   rsp ? put_hdr(t.rsp_hdr_i, *rsp) : put_junk_hdr(t.rsp_hdr_i, rng_);
-  fwd ? put_hdr(t.fwd_hdr_i, *fwd) : put_junk_hdr(t.fwd_hdr_i, rng_);
-  dat ? put_hdr(t.dat_hdr_i, *dat) : put_junk_hdr(t.dat_hdr_i, rng_);
   Line junk{};
   for (auto& b : junk) b = static_cast<uint8_t>(rng_());
   put_line(t.req_data_i, req ? req->data : junk, g.line_bytes);
@@ -259,8 +257,8 @@ void HomeHarness::step() {
   m_->half();
 
   // ---- handshakes and monitors on the settled signals ----------------------------------------
-  const bool in_fire[kIn] = {t.req_valid_i && t.req_ready_o, t.fwd_valid_i && t.fwd_ready_o,
-                             t.rsp_valid_i && t.rsp_ready_o, t.dat_valid_i && t.dat_ready_o};
+  const bool in_fire[kIn] = {t.req_valid_i && t.req_ready_o, false, t.rsp_valid_i && t.rsp_ready_o,
+                             false};
   const bool cmd_fire = t.cmd_valid_i && t.cmd_ready_o;
   std::vector<OutMsg> outs;
   const auto output = [&](Chan ch, bool valid, const Msg& m) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Malformed messages (docs/protocol.md, rule 9): each error counter of the home agent, requests
 // answered Error and everything else dropped, the first fault found the only one counted, and the
-// home unchanged afterwards; snoops and data grants sent to the device (it caches no host lines).
+// home unchanged afterwards.
+#include <stdexcept>
 #include <vector>
 
 #include "home_fixture.hpp"
@@ -64,16 +65,14 @@ TEST_F(HomeMalformed, OpcodeOfAnotherChannelOnRequestIsAnErrorCountedAsOpcode) {
 }
 
 // On the other channels a wrong opcode is dropped, nothing answered.
-TEST_F(HomeMalformed, WrongOpcodeOnResponseSnoopOrDataChannelIsDroppedCountedAsOpcode) {
+TEST_F(HomeMalformed, WrongOpcodeOnTheResponseChannelIsDroppedCountedAsOpcode) {
   const Line d = pattern(52);
   h->send_on(Chan::Rsp, h->make(Op::WbAck, kA1, line(2), 0));
   h->send_on(Chan::Rsp, h->make(Op::RdS, kA1, line(2), 0));
-  h->send_on(Chan::Fwd, h->make(Op::SnpAck, kA1, line(2), 0));
-  h->send_on(Chan::Dat, h->make(Op::DataI, kA1, line(2), 0, &d));  // not taken by this home
-  h->send_on(Chan::Dat, h->make(Op::RdX, kA1, line(2), 0));
+  h->send_on(Chan::Rsp, h->make(Op::DataI, kA1, line(2), 0, &d));
   expect_quiet();
-  EXPECT_EQ(h->count(Counter::ErrOpcode), 5u);
-  EXPECT_EQ(errors(), 5u);
+  EXPECT_EQ(h->count(Counter::ErrOpcode), 3u);
+  EXPECT_EQ(errors(), 3u);
   expect_unchanged();
 }
 
@@ -168,30 +167,15 @@ TEST_F(HomeMalformed, OnlyTheFirstFaultOfAMessageIsCounted) {
   expect_unchanged();
 }
 
-// ---- snoops and data to the device -------------------------------------------------------------
+// ---- snoops and data to the device are not the home's ---------------------------------------
 
-using HomeToDevice = HomeMalformed;
-
-// This home caches no host lines: a snoop is answered SnpAck (tag echoed) and counted.
-TEST_F(HomeToDevice, SnoopIsAnsweredSnpAckAndCountedAsProtocol) {
-  for (Op op : {Op::FwdInv, Op::FwdDown, Op::FwdDownO}) {
-    h->send(h->make(op, 0, 0x2000, 11));
-    const Msg a = expect_at(Op::SnpAck, 0, 0x2000);
-    EXPECT_EQ(a.tag, 11);
-  }
-  EXPECT_EQ(h->count(Counter::ErrProto), 3u);
-  EXPECT_EQ(errors(), 3u);
-  expect_unchanged();
-}
-
-// No device request is ever outstanding: a data grant is dropped and counted.
-TEST_F(HomeToDevice, DataGrantIsDroppedAndCountedAsProtocol) {
+// The home agent has no FWD or DAT input (the router gives them to the device's caching agent):
+// the harness refuses to send one.
+TEST_F(HomeMalformed, SnoopOrGrantToTheDeviceIsNotTheHomesToTake) {
+  EXPECT_THROW(h->send(h->make(Op::FwdInv, 0, 0x2000, 11)), std::invalid_argument);
   const Line d = pattern(66);
-  for (Op op : {Op::DataS, Op::DataE, Op::DataM}) h->send(h->make(op, 0, line(2), 1, &d));
+  EXPECT_THROW(h->send(h->make(Op::DataE, 0, line(2), 1, &d)), std::invalid_argument);
   expect_quiet();
-  EXPECT_EQ(h->count(Counter::ErrProto), 3u);
-  EXPECT_EQ(errors(), 3u);
-  expect_unchanged();
 }
 
 }  // namespace
