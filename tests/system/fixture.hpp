@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cni/sim/fabric.hpp"
@@ -15,19 +17,24 @@
 
 namespace cni::test {
 
-// Device configuration for tests: RET_EXCL = `ret_excl`, waveforms named after the test.
-inline tb::System::Configure test_devices(uint32_t ret_excl = ~0u) {
-  return [ret_excl](unsigned, unsigned, tb::SimDevice::Config& cfg) {
+// A change of every device's configuration.
+using DeviceConfig = std::function<void(tb::SimDevice::Config&)>;
+
+// Device configuration for tests: RET_EXCL = `ret_excl`, waveforms named after the test, then
+// `more`.
+inline tb::System::Configure test_devices(uint32_t ret_excl = ~0u, DeviceConfig more = {}) {
+  return [ret_excl, more](unsigned, unsigned, tb::SimDevice::Config& cfg) {
     cfg.ret_excl_regions = ret_excl;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     if (info) cfg.trace_name = std::string(info->test_suite_name()) + "." + info->name();
+    if (more) more(cfg);
   };
 }
 
 // A system of the profile's node 0 as most tests use it: its host, fabric and first device.
 struct System : tb::System {
-  explicit System(const sim::Profile& p, uint32_t ret_excl = ~0u)
-      : tb::System(p, test_devices(ret_excl)),
+  explicit System(const sim::Profile& p, uint32_t ret_excl = ~0u, DeviceConfig more = {})
+      : tb::System(p, test_devices(ret_excl, std::move(more))),
         host(node(0).host()),
         f(node(0).fabric()),
         dev(device(0, 0)) {}
