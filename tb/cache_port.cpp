@@ -41,6 +41,22 @@ sim::CacheState to_cache_state(LineState s) {
   return s == LineState::OM ? sim::CacheState::SM : static_cast<sim::CacheState>(s);
 }
 
+CaRequest random_ca_request(std::mt19937_64& rng, unsigned line_bytes) {
+  auto pick = [&](unsigned m) { return static_cast<unsigned>(rng() % m); };
+  CaRequest r;
+  const unsigned kind = pick(100);
+  r.op = kind < 20   ? CaOp::RdS
+         : kind < 30 ? CaOp::RdX
+         : kind < 55 ? CaOp::Wr
+         : kind < 70 ? CaOp::RdNA
+         : kind < 85 ? CaOp::WrInv
+                     : CaOp::Flush;
+  for (unsigned b = 0; b < line_bytes; ++b) r.data[b] = static_cast<uint8_t>(rng());
+  const unsigned off = pick(line_bytes), len = 1 + pick(line_bytes - off);
+  for (unsigned b = off; b < off + len; ++b) r.be.set(b);
+  return r;
+}
+
 namespace {
 std::string hex(uint64_t v) {
   char buf[24];

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct CaRequest {
   CaByteMask be;  // Wr: the bytes written
   unsigned id = 0;
 };
+
+// A random engine request of the stresses (its address left to the caller): 20 % RdS, 10 % RdX,
+// 25 % Wr of a random byte range, 15 % RdNA, 15 % WrInv, 15 % Flush; random line data.
+CaRequest random_ca_request(std::mt19937_64& rng, unsigned line_bytes);
 
 // An engine request's answer, as the block's rsp_* port gave it.
 struct CaResult {

@@ -95,27 +95,16 @@ class DeviceCacheStress : public DeviceCacheTest {
     std::function<void()> dev_issue = [&] {
       while (!stop && dev_open < kDevDepth) {
         ++dev_open;
-        const unsigned kind = pick(100);
-        const CaOp op = kind < 20   ? CaOp::RdS
-                        : kind < 30 ? CaOp::RdX
-                        : kind < 55 ? CaOp::Wr
-                        : kind < 70 ? CaOp::RdNA
-                        : kind < 85 ? CaOp::WrInv
-                                    : CaOp::Flush;
-        CaLine data{};
-        for (unsigned b = 0; b < lb; ++b) data[b] = static_cast<uint8_t>(rng());
-        CaByteMask be;
-        const unsigned off = pick(lb), len = 1 + pick(lb - off);
-        for (unsigned b = off; b < off + len; ++b) be.set(b);
+        const tb::CaRequest q = tb::random_ca_request(rng, lb);
         s->dev.submit(
-            op, stress_line(pick(2 * kSocketLines)),
+            q.op, stress_line(pick(2 * kSocketLines)),
             [&](const CaResult& res) {
               EXPECT_FALSE(res.err) << tb::ca_op_name(res.op) << " 0x" << std::hex << res.addr;
               --dev_open;
               if (++r.requests >= n) stop = true;
               dev_issue();
             },
-            data.data(), &be);
+            q.data.data(), &q.be);
       }
     };
 
@@ -126,28 +115,12 @@ class DeviceCacheStress : public DeviceCacheTest {
       s->host.spawn(c, [&, c](drv::MemoryPort& m) {
         std::mt19937_64 crng(seed * 1000 + c);
         uint64_t stamp = uint64_t(c + 1) << 48;
-        std::vector<uint8_t> buf(lb);
         while (!stop && m.now_ns() < deadline_ns) {
           const unsigned target = static_cast<unsigned>(crng() % 4);
           const Addr line = target < 3
                                 ? stress_line(static_cast<unsigned>(crng() % (2 * kSocketLines)))
                                 : s->dev.host_addr(static_cast<unsigned>(crng() % kDevLines));
-          const Addr addr = line + 8 * (crng() % (lb / 8));
-          const unsigned op = static_cast<unsigned>(crng() % 100);
-          if (op < 40) {
-            (void)m.load64(addr);
-          } else if (op < 70) {
-            m.store64(addr, ++stamp);
-          } else if (op < 80) {
-            m.prefetch(addr, op & 1);
-          } else if (op < 85) {
-            m.barrier();
-          } else if (op & 1) {
-            for (auto& b : buf) b = static_cast<uint8_t>(crng());
-            m.store(line, buf.data(), lb);
-          } else {
-            m.load(line, buf.data(), lb);
-          }
+          random_access(m, crng, line + 8 * (crng() % (lb / 8)), stamp, {40, 70, 80, 85});
           ++r.core_ops;
         }
         m.barrier();
