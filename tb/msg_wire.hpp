@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Coherence messages on Verilated ports: the 81-bit cni_coh_pkg::hdr_t as three 32-bit words.
-// (A line travels beside it as LineBytes/4 words, byte b at bits [8b+7:8b]: a plain copy.)
+// (A line travels beside it as LineBytes/4 words, byte b at bits [8b+7:8b]: a plain copy.) And
+// a line's byte mask (one bit per byte) on a port of LineBytes bits.
 #pragma once
 
+#include <bitset>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "cni/proto.hpp"
 
@@ -39,6 +43,23 @@ inline proto::Msg unpack_hdr(const uint32_t* w) {
   m.src = static_cast<uint8_t>((v >> 72) & kAgentMask);
   m.op = static_cast<proto::Op>(static_cast<uint8_t>((v >> 76) & 0x1F));
   return m;
+}
+
+// Bits [0, n) of `mask` onto `port`: a 64-bit integer (64-byte lines) or Verilator's wide
+// array of 32-bit words.
+template <class Port, size_t N>
+void put_mask(Port& port, const std::bitset<N>& mask, unsigned n) {
+  if constexpr (std::is_integral_v<Port>) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= uint64_t{mask[i]} << i;
+    port = v;
+  } else {
+    for (unsigned w = 0; w < n / 32; ++w) {
+      uint32_t v = 0;
+      for (unsigned b = 0; b < 32; ++b) v |= uint32_t{mask[32 * w + b]} << b;
+      port[w] = v;
+    }
+  }
 }
 
 }  // namespace cni::tb

@@ -2,7 +2,8 @@
 // Cycle-level driver for the Verilated cni_endpoint (see endpoint.hpp).
 #include "device/endpoint.hpp"
 
-#include <bitset>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +11,7 @@
 
 #include "Vcni_endpoint.h"
 #include "msg_wire.hpp"
+#include "stall.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -44,7 +46,13 @@ struct Endpoint::Impl {
   DeviceGeometry geo;
   bool geo_known = false;
 
-  std::deque<Msg> rxq[proto::kNumChannels];
+  // Messages sent to the device, per channel, numbered in the order they reached it.
+  struct Queued {
+    Msg msg;
+    uint64_t seq = 0;
+  };
+  std::deque<Queued> rxq[proto::kNumChannels];
+  uint64_t rx_seq = 0;
   unsigned rx_credits[proto::kNumChannels] = {};
   bool credit_check = true;
   unsigned tx_credit_pending[proto::kNumChannels] = {};
@@ -53,10 +61,11 @@ struct Endpoint::Impl {
   std::function<void(Chan)> rx_credit_cb;
   std::function<void(const Msg&, uint64_t)> rx_cb;
 
-  std::deque<CacheReq> ca_queue;
+  std::deque<CaRequest> ca_queue;
   std::deque<CacheRsp> ca_done;
-  std::function<void(uint64_t, unsigned, unsigned)> ca_state_cb;
-  std::function<void(uint8_t, const uint8_t*)> ca_access_cb;
+  std::function<void(uint64_t, LineState, LineState)> ca_state_cb;
+  std::function<void(unsigned, const uint8_t*)> ca_access_cb;
+  Stall ca_stall{1};  // ca_rsp_ready_i
 
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
@@ -70,48 +79,48 @@ struct Endpoint::Impl {
   bool r_done = false, b_done = false;
 
   void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
-  // A byte mask port: one bit per byte of a line (a 64-bit word for 64-byte lines).
-  void set_mask(uint64_t& port, const std::bitset<proto::kMaxLineBytes>& m) {
-    port = 0;
-    for (unsigned i = 0; i < line_bytes; ++i) port |= uint64_t(m[i]) << i;
-  }
-  template <class Wide>
-  void set_mask(Wide& port, const std::bitset<proto::kMaxLineBytes>& m) {
-    for (unsigned w = 0; w < line_bytes / 32; ++w) {
-      uint32_t v = 0;
-      for (unsigned i = 0; i < 32; ++i) v |= uint32_t(m[32 * w + i]) << i;
-      port.data()[w] = v;
-    }
-  }
 
   void drive_inputs() {
     auto& t = *top;
     // link receive: one message per channel per cycle while credits last
-    auto take = [&](Chan ch) -> const Msg* {
-      auto c = static_cast<unsigned>(ch);
-      if (rxq[c].empty() || (credit_check && rx_credits[c] == 0)) return nullptr;
-      return &rxq[c].front();
+    bool enter[proto::kNumChannels];
+    for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+      enter[c] = !rxq[c].empty() && (!credit_check || rx_credits[c] > 0);
+    }
+    // Rule 8 (docs/protocol.md) on the way in: a snoop enters no earlier than every answer and
+    // grant that reached the device before it (the device numbers a grant before a snoop that
+    // enters in the same cycle). One message per channel enters a cycle, so without this a
+    // grant queued behind another grant could fall behind a later snoop.
+    // The number of a channel's oldest message still queued after this cycle.
+    auto first_left = [&](Chan ch) {
+      const auto c = static_cast<unsigned>(ch);
+      const size_t i = enter[c] ? 1 : 0;
+      return i < rxq[c].size() ? rxq[c][i].seq : UINT64_MAX;
     };
+    const auto fwd = static_cast<unsigned>(Chan::Fwd);
+    if (enter[fwd] &&
+        rxq[fwd].front().seq > std::min(first_left(Chan::Rsp), first_left(Chan::Dat))) {
+      enter[fwd] = false;
+    }
     // every channel carries a header and a line
     auto present = [&](Chan ch, auto& valid, auto& hdr, auto& data) {
-      const Msg* m = take(ch);
-      valid = m != nullptr;
-      if (m) {
-        pack_hdr(*m, hdr.data());
-        set_line(data.data(), m->data.data());
+      const auto c = static_cast<unsigned>(ch);
+      valid = enter[c];
+      if (enter[c]) {
+        const Msg& m = rxq[c].front().msg;
+        pack_hdr(m, hdr.data());
+        set_line(data.data(), m.data.data());
       }
     };
     present(Chan::Req, t.rx_req_valid_i, t.rx_req_hdr_i, t.rx_req_data_i);
     present(Chan::Fwd, t.rx_fwd_valid_i, t.rx_fwd_hdr_i, t.rx_fwd_data_i);
     present(Chan::Rsp, t.rx_rsp_valid_i, t.rx_rsp_hdr_i, t.rx_rsp_data_i);
     present(Chan::Dat, t.rx_dat_valid_i, t.rx_dat_hdr_i, t.rx_dat_data_i);
-    for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
-      auto c = static_cast<unsigned>(ch);
-      if (take(ch)) {
-        if (rx_cb) rx_cb(rxq[c].front(), cycle);
-        rxq[c].pop_front();
-        if (rx_credits[c]) --rx_credits[c];
-      }
+    for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+      if (!enter[c]) continue;
+      if (rx_cb) rx_cb(rxq[c].front().msg, cycle);
+      rxq[c].pop_front();
+      if (rx_credits[c]) --rx_credits[c];
     }
     // link transmit credits returned by the peer
     auto credit = [&](Chan ch) {
@@ -141,14 +150,14 @@ struct Endpoint::Impl {
     // caching agent: the oldest engine request, held until taken
     t.ca_req_valid_i = !ca_queue.empty();
     if (!ca_queue.empty()) {
-      const CacheReq& r = ca_queue.front();
+      const CaRequest& r = ca_queue.front();
       t.ca_req_op_i = static_cast<uint8_t>(r.op);
       t.ca_req_addr_i = r.addr;
       set_line(t.ca_req_data_i.data(), r.data.data());
-      set_mask(t.ca_req_be_i, r.be);
+      put_mask(t.ca_req_be_i, r.be, line_bytes);
       t.ca_req_id_i = r.id;
     }
-    t.ca_rsp_ready_i = 1;
+    t.ca_rsp_ready_i = !ca_stall(opt.ca_rsp_stall);
     // CSR
     t.s_axil_arvalid_i = ar_pending;
     t.s_axil_araddr_i = ar_addr;
@@ -181,18 +190,18 @@ struct Endpoint::Impl {
     if (t.ca_req_valid_i && t.ca_req_ready_o) ca_queue.pop_front();
     if (t.ca_rsp_valid_o && t.ca_rsp_ready_i) {
       CacheRsp r;
-      r.id = static_cast<uint8_t>(t.ca_rsp_id_o);
+      r.id = t.ca_rsp_id_o;
       r.err = t.ca_rsp_err_o;
       std::memcpy(r.data.data(), t.ca_rsp_data_o.data(), line_bytes);
       r.cycle = cycle;
       ca_done.push_back(r);
     }
     if (t.ca_mon_valid_o && ca_state_cb) {
-      ca_state_cb(t.ca_mon_addr_o, t.ca_mon_from_o, t.ca_mon_to_o);
+      ca_state_cb(t.ca_mon_addr_o, static_cast<LineState>(t.ca_mon_from_o),
+                  static_cast<LineState>(t.ca_mon_to_o));
     }
     if (t.ca_mon_acc_valid_o && ca_access_cb) {
-      ca_access_cb(static_cast<uint8_t>(t.ca_mon_acc_id_o),
-                   reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
+      ca_access_cb(t.ca_mon_acc_id_o, reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
     }
     auto credit = [&](bool pulse, Chan ch) {
       if (!pulse) return;
@@ -259,6 +268,7 @@ Endpoint::Endpoint() : Endpoint(Options{}) {}
 
 Endpoint::Endpoint(const Options& opt) : d_(std::make_unique<Impl>()) {
   d_->opt = opt;
+  d_->ca_stall = Stall(opt.seed);
   // the line size is the width of the model's data ports
   d_->line_bytes = static_cast<unsigned>(sizeof(Vcni_endpoint::rx_req_data_i));
   d_->ctx = std::make_unique<VerilatedContext>();
@@ -353,6 +363,10 @@ void Endpoint::read_geometry() {
   g.cpairs = g.regions[DeviceGeometry::kPioC].lines / 2;
   g.novfa = g.regions[DeviceGeometry::kPioA].lines - 2;
   g.novfb = g.regions[DeviceGeometry::kPioB].lines - 2;
+  g.ca_sets = CNI_DEV_CA_SETS;
+  g.ca_ways = CNI_DEV_CA_WAYS;
+  g.ca_mshrs = CNI_DEV_CA_MSHRS;
+  g.ca_id_bits = CNI_DEV_CA_ID_W;
   d_->geo = g;
   d_->geo_known = true;
 }
@@ -367,7 +381,9 @@ void Endpoint::run(unsigned n) {
 }
 
 void Endpoint::send(const Msg& m) { send_on(m.chan(), m); }
-void Endpoint::send_on(Chan ch, const Msg& m) { d_->rxq[static_cast<unsigned>(ch)].push_back(m); }
+void Endpoint::send_on(Chan ch, const Msg& m) {
+  d_->rxq[static_cast<unsigned>(ch)].push_back(Impl::Queued{m, d_->rx_seq++});
+}
 void Endpoint::set_rx_credit_check(bool on) { d_->credit_check = on; }
 
 size_t Endpoint::rx_queued() const {
@@ -403,13 +419,14 @@ std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cy
 void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
 void Endpoint::set_auto_tx_credits(bool on) { d_->opt.auto_tx_credits = on; }
 
-void Endpoint::ca_request(const CacheReq& r) { d_->ca_queue.push_back(r); }
+void Endpoint::ca_request(const CaRequest& r) { d_->ca_queue.push_back(r); }
 std::deque<CacheRsp>& Endpoint::ca_responses() { return d_->ca_done; }
 size_t Endpoint::ca_queued() const { return d_->ca_queue.size(); }
-void Endpoint::on_ca_state(std::function<void(uint64_t, unsigned, unsigned)> fn) {
+void Endpoint::set_ca_rsp_stall(double p) { d_->opt.ca_rsp_stall = p; }
+void Endpoint::on_ca_state(std::function<void(uint64_t, LineState, LineState)> fn) {
   d_->ca_state_cb = std::move(fn);
 }
-void Endpoint::on_ca_access(std::function<void(uint8_t, const uint8_t*)> fn) {
+void Endpoint::on_ca_access(std::function<void(unsigned, const uint8_t*)> fn) {
   d_->ca_access_cb = std::move(fn);
 }
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }

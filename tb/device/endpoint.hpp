@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -14,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_port.hpp"
 #include "cni/proto.hpp"
 
 namespace cni::tb {
@@ -42,6 +42,11 @@ struct DeviceGeometry {
   unsigned cpairs = 0;
   unsigned novfa = 0;
   unsigned novfb = 0;
+  // The caching agent (cni_endpoint's Cache* parameters, fixed by the build: CNI_DEV_CA_*).
+  unsigned ca_sets = 0;
+  unsigned ca_ways = 0;
+  unsigned ca_mshrs = 0;
+  unsigned ca_id_bits = 0;  // engine request id width
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
@@ -78,19 +83,11 @@ enum Counter : unsigned {
 const char* counter_name(Counter c);
 }  // namespace csr
 
-// The device caching agent's engine requests (cni_coh_pkg CA_*; docs/cache-agent.md).
-enum class CacheOp : uint8_t { RdS = 0, RdX = 1, Wr = 2, RdNA = 3, WrInv = 4, Flush = 5 };
-struct CacheReq {
-  CacheOp op = CacheOp::RdS;
-  proto::Addr addr = 0;  // line aligned, a host-homed line
-  std::array<uint8_t, proto::kMaxLineBytes> data{};  // Wr, WrInv
-  std::bitset<proto::kMaxLineBytes> be;              // Wr: the bytes written
-  uint8_t id = 0;
-};
+// A response of the device caching agent's engine port (docs/cache-agent.md).
 struct CacheRsp {
-  uint8_t id = 0;
+  unsigned id = 0;
   bool err = false;  // the home answered Error, or the request was malformed
-  std::array<uint8_t, proto::kMaxLineBytes> data{};  // reads: the line
+  CaLine data{};     // reads: the line
   uint64_t cycle = 0;
 };
 
@@ -110,6 +107,7 @@ class Endpoint {
     bool trace = false;               // or env CNI_TRACE=1
     std::string trace_dir = ".";
     bool auto_tx_credits = true;      // return a tx credit as soon as a message is taken
+    double ca_rsp_stall = 0.0;        // probability that ca_rsp_ready_i is low in a cycle
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -152,15 +150,17 @@ class Endpoint {
   // Callback on every receive-buffer credit the device returns.
   void on_rx_credit(std::function<void(proto::Chan)> fn);
 
-  // Device caching agent: engine requests (queued, entered in order as the agent takes them),
-  // their responses, and its monitor (state codes of docs/cache-agent.md: 0 I, 1 S, 2 E, 3 O,
-  // 4 M, 5 IS, 6 IM, 7 SM, 8 MI, 9 OM).
-  void ca_request(const CacheReq& r);
+  // Device caching agent: engine requests (queued, entered in order as the agent takes them;
+  // each with an id no other outstanding request has), their responses (taken as the seeded
+  // ca_rsp_stall lets ca_rsp_ready_i rise), and its monitor (docs/cache-agent.md: line state
+  // changes, and every access the agent performs with the request's id and the line as read
+  // or written).
+  void ca_request(const CaRequest& r);
   size_t ca_queued() const;
   std::deque<CacheRsp>& ca_responses();
-  void on_ca_state(std::function<void(uint64_t addr, unsigned from, unsigned to)> fn);
-  // Every access the agent performs: the request's id and the line as read or written.
-  void on_ca_access(std::function<void(uint8_t id, const uint8_t* line)> fn);
+  void set_ca_rsp_stall(double p);
+  void on_ca_state(std::function<void(uint64_t addr, LineState from, LineState to)> fn);
+  void on_ca_access(std::function<void(unsigned id, const uint8_t* line)> fn);
 
   // CSR access (blocking: clocks the device).
   uint32_t csr_read(uint32_t addr);
