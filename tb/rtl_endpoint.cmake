@@ -14,12 +14,6 @@ file(GLOB CNI_RTL_MODULES CONFIGURE_DEPENDS
 list(REMOVE_ITEM CNI_RTL_MODULES ${CNI_RTL_PKGS})
 set(CNI_RTL_SOURCES ${CNI_RTL_PKGS} ${CNI_RTL_MODULES})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
-# The caching agent inside the core (cni_endpoint's Cache* parameters), the same in every model
-# and exported to the device drivers as CNI_DEV_CA_* compile definitions (DeviceGeometry). One
-# list, <SV parameter>:<C++ macro suffix>:<value> (cni_sv_params, tb/CMakeLists.txt).
-set(CNI_DEV_CA_PARAMS CacheSets:SETS:4 CacheWays:WAYS:4 CacheMshrs:MSHRS:4 CacheIdW:ID_W:4)
-cni_sv_params(CNI_DEV_CA CNI_DEV_CA ${CNI_DEV_CA_PARAMS})
-list(TRANSFORM CNI_DEV_CA_SV PREPEND -G OUTPUT_VARIABLE CNI_DEV_CA_GARGS)
 
 function(cni_endpoint_model flavor)
   cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
@@ -40,7 +34,7 @@ function(cni_endpoint_model flavor)
     VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
       -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
       -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
-      -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE} ${CNI_DEV_CA_GARGS})
+      -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
@@ -49,7 +43,7 @@ function(cni_endpoint_model flavor)
   target_include_directories(cni_dev_${flavor} SYSTEM PRIVATE ${VERILATOR_ROOT}/include
                              ${VERILATOR_ROOT}/include/vltstd)
   target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}" ${CNI_DEV_CA_DEFS})
+  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 

@@ -101,11 +101,11 @@ function(cni_endpoint_netlist flavor)
   cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint
     PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
            ScratchLines=${E_SCRATCH} TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
-           TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE} ${CNI_DEV_CA_SV})
+           TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE})
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
   target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}" ${CNI_DEV_CA_DEFS})
+  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 cni_endpoint_netlist(netlist PIPE 0)

@@ -9,6 +9,7 @@
 //   LineBytes   - reported in GEOMETRY
 //   RegionLines - the address map (cni_amap_pkg): GEOMETRY and the REGION words
 //   Config      - reported in CONFIG (the endpoint's table and link sizes)
+//   CacheConfig - reported in CACHE (the caching agent's geometry)
 //   DevBase     - reported in DEVBASE_LO/HI
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
@@ -26,6 +27,7 @@ module cni_csr #(
   parameter int LineBytes = 128,
   parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
   parameter logic [31:0] Config = '0,
+  parameter logic [31:0] CacheConfig = '0,
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
@@ -62,7 +64,7 @@ module cni_csr #(
   input  wire logic [31:0]       reg_rdata_i
 );
 
-  localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008,
+  localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
                           A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
                           A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
                           A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
@@ -154,6 +156,7 @@ module cni_csr #(
       A_ID:       rdata = 32'h434E_4931;
       A_GEOM:     rdata = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
       A_CONFIG:   rdata = Config;
+      A_CACHE:    rdata = CacheConfig;
       A_BASE_LO:  rdata = DevBase[31:0];
       A_BASE_HI:  rdata = 32'(DevBase[47:32]);
       A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);

@@ -366,8 +366,11 @@ module cni_endpoint #(
   // credits, [31] Pipelined
   localparam logic [31:0] Config = {Pipelined != 0, 7'(TxCredits), 8'(RxDepth), 8'(TtReserve),
                                     8'(TtEntries)};
+  // CACHE: [7:0] sets, [15:8] ways, [23:16] MSHRs, [31:24] engine request id bits
+  localparam logic [31:0] CacheConfig = {8'(CacheIdW), 8'(CacheMshrs), 8'(CacheWays),
+                                         8'(CacheSets)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
-            .Config(Config), .DevBase(DevBase)) u_csr (
+            .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,

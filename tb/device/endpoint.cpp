@@ -363,10 +363,11 @@ void Endpoint::read_geometry() {
   g.cpairs = g.regions[DeviceGeometry::kPioC].lines / 2;
   g.novfa = g.regions[DeviceGeometry::kPioA].lines - 2;
   g.novfb = g.regions[DeviceGeometry::kPioB].lines - 2;
-  g.ca_sets = CNI_DEV_CA_SETS;
-  g.ca_ways = CNI_DEV_CA_WAYS;
-  g.ca_mshrs = CNI_DEV_CA_MSHRS;
-  g.ca_id_bits = CNI_DEV_CA_ID_W;
+  uint32_t cache = csr_read(csr::kCache);
+  g.ca_sets = cache & 0xFF;
+  g.ca_ways = (cache >> 8) & 0xFF;
+  g.ca_mshrs = (cache >> 16) & 0xFF;
+  g.ca_id_bits = cache >> 24;
   d_->geo = g;
   d_->geo_known = true;
 }

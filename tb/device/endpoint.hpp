@@ -42,7 +42,7 @@ struct DeviceGeometry {
   unsigned cpairs = 0;
   unsigned novfa = 0;
   unsigned novfb = 0;
-  // The caching agent (cni_endpoint's Cache* parameters, fixed by the build: CNI_DEV_CA_*).
+  // The caching agent (cni_endpoint's Cache* parameters, from the CACHE CSR).
   unsigned ca_sets = 0;
   unsigned ca_ways = 0;
   unsigned ca_mshrs = 0;
@@ -66,7 +66,8 @@ struct DeviceGeometry {
 const char* built_flavor();
 
 namespace csr {
-inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kRetExcl = 0x010,
+inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
+                          kRetExcl = 0x010,
                           kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
                           kDevBaseHi = 0x024, kRegion = 0x040, kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
