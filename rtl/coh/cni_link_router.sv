@@ -17,8 +17,8 @@
 //   tx_<ch>_*            - link transmit side per channel: valid, header and data (the link
 //                          takes every message offered); credit_i pulses return peer slots
 //   h_req_*, h_rsp_*     - to the home agent: requests, snoop answers (valid/ready)
-//   n_req_valid_o/ready_i - the uncached accesses (Nc) among the requests, to the NC unit (the
-//                          header and data are h_req_hdr_o/h_req_data_o)
+//   n_req_*              - the uncached accesses (Nc) among the requests, to the NC unit: header
+//                          and the value (the data's first 8 bytes)
 //   n_orsp_*, n_odat_*   - the NC unit's answers (NcAck or Error; NcData)
 //   h_fwd_*, h_orsp_*,
 //   h_odat_*             - from the home agent: snoops, answers, grants (valid/ready)
@@ -47,7 +47,9 @@ module cni_link_router #(
   output logic                     rx_req_credit_o,
   input  wire logic                rx_fwd_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_fwd_hdr_i,
-  input  wire logic [LineBits-1:0] rx_fwd_data_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [LineBits-1:0] rx_fwd_data_i,   // snoops carry no data: not kept
+  /* verilator lint_on UNUSEDSIGNAL */
   output logic                     rx_fwd_credit_o,
   input  wire logic                rx_rsp_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_rsp_hdr_i,
@@ -81,6 +83,8 @@ module cni_link_router #(
   output logic [LineBits-1:0]      h_req_data_o,
   output logic                     n_req_valid_o,
   input  wire logic                n_req_ready_i,
+  output cni_coh_pkg::hdr_t        n_req_hdr_o,
+  output logic [63:0]              n_req_data_o,
   output logic                     h_rsp_valid_o,
   input  wire logic                h_rsp_ready_i,
   output cni_coh_pkg::hdr_t        h_rsp_hdr_o,
@@ -123,12 +127,17 @@ module cni_link_router #(
 
   // Messages bound for the caching agent carry their arrival number: at most 3 * RxDepth of them
   // wait at once, so numbers SeqW bits wide compare by their difference's sign.
-  localparam int SeqW = $clog2(3 * RxDepth) + 2;
+  localparam int SeqW  = $clog2(3 * RxDepth) + 2;
+  localparam int NcW   = 64;   // an uncached access's value: the first 8 bytes of its data
 
   // ---- receive ----------------------------------------------------------------------------
-  // RSP: snoop answers go to the home agent, every other answer to the caching agent; each has
-  // a buffer of RxDepth (the peer holds RxDepth credits for both together), and the credits
-  // of both go back one per cycle.
+  // Each channel is split at arrival where two blocks consume it, so each consumer's valid and
+  // head come from its own buffer (flip-flops and the buffer's storage), never through a decode
+  // of another block's head. REQ: uncached accesses (Nc) to the NC unit, which keeps the value's
+  // first 8 bytes, the rest to the home agent. RSP: snoop answers (with data) to the home agent;
+  // the caching agent's answers (UpgAck, WbAck, WrAck, Retry, Error) carry no data. FWD snoops
+  // carry no data either: their buffer keeps the header only.
+  wire req_nc   = rx_req_hdr_i.op == cni_coh_pkg::OP_NC;
   wire rsp_home = rx_rsp_hdr_i.op == cni_coh_pkg::OP_SNP_ACK ||
                   rx_rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA;
   wire arr_dat  = rx_dat_valid_i;
@@ -146,55 +155,50 @@ module cni_link_router #(
     else seq_q <= seq_fwd + SeqW'(arr_fwd);
   end
 
-  logic hreq_ovf, fwd_ovf, hrsp_ovf, crsp_ovf, dat_ovf, hrsp_credit, crsp_credit;
-  logic req_v, req_take;
+  logic req_ovf, fwd_ovf, rsp_ovf, dat_ovf;
   logic fwd_v, crsp_v, dat_v, fwd_take, crsp_take, dat_take;
-  logic [SeqW+MsgW-1:0] fwd_q, crsp_q, dat_q;
+  logic [SeqW+HdrW-1:0] fwd_q, crsp_q;
+  logic [SeqW+MsgW-1:0] dat_q;
 
-  cni_link_rx_ch #(.Width(MsgW), .Depth(RxDepth)) u_rx_req (
+  cni_link_rx_split #(.WidthA(MsgW), .WidthB(HdrW + NcW), .Depth(RxDepth)) u_rx_req (
     .clk_i, .rst_ni,
-    .link_valid_i (rx_req_valid_i),
-    .link_data_i  ({rx_req_hdr_i, rx_req_data_i}),
-    .credit_o     (rx_req_credit_o),
-    .overflow_o   (hreq_ovf),
-    .out_valid_o  (req_v),
-    .out_ready_i  (req_take),
-    .out_data_o   ({h_req_hdr_o, h_req_data_o})
+    .link_valid_i  (rx_req_valid_i),
+    .link_to_b_i   (req_nc),
+    .link_data_a_i ({rx_req_hdr_i, rx_req_data_i}),
+    .link_data_b_i ({rx_req_hdr_i, rx_req_data_i[NcW-1:0]}),
+    .credit_o      (rx_req_credit_o),
+    .overflow_o    (req_ovf),
+    .a_valid_o     (h_req_valid_o),
+    .a_ready_i     (h_req_ready_i),
+    .a_data_o      ({h_req_hdr_o, h_req_data_o}),
+    .b_valid_o     (n_req_valid_o),
+    .b_ready_i     (n_req_ready_i),
+    .b_data_o      ({n_req_hdr_o, n_req_data_o})
   );
-  // requests: uncached accesses to the NC unit, the rest to the home agent
-  wire req_nc = h_req_hdr_o.op == cni_coh_pkg::OP_NC;
-  assign h_req_valid_o = req_v && !req_nc;
-  assign n_req_valid_o = req_v && req_nc;
-  assign req_take      = req_nc ? n_req_ready_i : h_req_ready_i;
-  cni_link_rx_ch #(.Width(SeqW + MsgW), .Depth(RxDepth)) u_rx_fwd (
+  cni_link_rx_ch #(.Width(SeqW + HdrW), .Depth(RxDepth)) u_rx_fwd (
     .clk_i, .rst_ni,
     .link_valid_i (rx_fwd_valid_i),
-    .link_data_i  ({seq_fwd, rx_fwd_hdr_i, rx_fwd_data_i}),
+    .link_data_i  ({seq_fwd, rx_fwd_hdr_i}),
     .credit_o     (rx_fwd_credit_o),
     .overflow_o   (fwd_ovf),
     .out_valid_o  (fwd_v),
     .out_ready_i  (fwd_take),
     .out_data_o   (fwd_q)
   );
-  cni_link_rx_ch #(.Width(MsgW), .Depth(RxDepth)) u_rx_hrsp (
+  cni_link_rx_split #(.WidthA(MsgW), .WidthB(SeqW + HdrW), .Depth(RxDepth)) u_rx_rsp (
     .clk_i, .rst_ni,
-    .link_valid_i (rx_rsp_valid_i && rsp_home),
-    .link_data_i  ({rx_rsp_hdr_i, rx_rsp_data_i}),
-    .credit_o     (hrsp_credit),
-    .overflow_o   (hrsp_ovf),
-    .out_valid_o  (h_rsp_valid_o),
-    .out_ready_i  (h_rsp_ready_i),
-    .out_data_o   ({h_rsp_hdr_o, h_rsp_data_o})
-  );
-  cni_link_rx_ch #(.Width(SeqW + MsgW), .Depth(RxDepth)) u_rx_crsp (
-    .clk_i, .rst_ni,
-    .link_valid_i (arr_crsp),
-    .link_data_i  ({seq_crsp, rx_rsp_hdr_i, rx_rsp_data_i}),
-    .credit_o     (crsp_credit),
-    .overflow_o   (crsp_ovf),
-    .out_valid_o  (crsp_v),
-    .out_ready_i  (crsp_take),
-    .out_data_o   (crsp_q)
+    .link_valid_i  (rx_rsp_valid_i),
+    .link_to_b_i   (!rsp_home),
+    .link_data_a_i ({rx_rsp_hdr_i, rx_rsp_data_i}),
+    .link_data_b_i ({seq_crsp, rx_rsp_hdr_i}),
+    .credit_o      (rx_rsp_credit_o),
+    .overflow_o    (rsp_ovf),
+    .a_valid_o     (h_rsp_valid_o),
+    .a_ready_i     (h_rsp_ready_i),
+    .a_data_o      ({h_rsp_hdr_o, h_rsp_data_o}),
+    .b_valid_o     (crsp_v),
+    .b_ready_i     (crsp_take),
+    .b_data_o      (crsp_q)
   );
   cni_link_rx_ch #(.Width(SeqW + MsgW), .Depth(RxDepth)) u_rx_dat (
     .clk_i, .rst_ni,
@@ -207,48 +211,55 @@ module cni_link_router #(
     .out_data_o   (dat_q)
   );
 
-  // The RSP channel's credits: both buffers may free a slot in one cycle; the link takes one
-  // credit pulse per cycle, so the second waits in a count.
-  localparam int CrW = $clog2(2 * RxDepth + 1);
-  logic [CrW-1:0] rsp_cr_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rsp_cr_q <= '0;
-    else rsp_cr_q <= rsp_cr_q + CrW'(hrsp_credit) + CrW'(crsp_credit) - CrW'(rsp_cr_q != '0);
-  end
-  assign rx_rsp_credit_o = rsp_cr_q != '0;
-
-  assign overflow_o[cni_coh_pkg::CH_REQ] = hreq_ovf;
+  assign overflow_o[cni_coh_pkg::CH_REQ] = req_ovf;
   assign overflow_o[cni_coh_pkg::CH_FWD] = fwd_ovf;
-  assign overflow_o[cni_coh_pkg::CH_RSP] = hrsp_ovf || crsp_ovf;
+  assign overflow_o[cni_coh_pkg::CH_RSP] = rsp_ovf;
   assign overflow_o[cni_coh_pkg::CH_DAT] = dat_ovf;
 
   // ---- the caching agent's input: the oldest of the three heads -------------------------------
+  // into a two-slot buffer, so the agent starts from flip-flops (the merge's compares and the
+  // agent's own logic are not one path) and still takes a message every cycle
   function automatic logic older(input logic [SeqW-1:0] a, input logic [SeqW-1:0] b);
     logic [SeqW-1:0] d;
     d     = a - b;
     older = d[SeqW-1];
   endfunction
-  wire [SeqW-1:0] fwd_seq  = fwd_q[MsgW +: SeqW];
-  wire [SeqW-1:0] crsp_seq = crsp_q[MsgW +: SeqW];
+  wire [SeqW-1:0] fwd_seq  = fwd_q[HdrW +: SeqW];
+  wire [SeqW-1:0] crsp_seq = crsp_q[HdrW +: SeqW];
   wire [SeqW-1:0] dat_seq  = dat_q[MsgW +: SeqW];
-  logic pick_fwd, pick_crsp, pick_dat;
+  logic pick_fwd, pick_crsp, pick_dat, mrg_valid, mrg_ready;
+  cni_coh_pkg::hdr_t   mrg_hdr;
+  logic [LineBits-1:0] mrg_data;
   always_comb begin
     pick_dat  = dat_v && (!crsp_v || older(dat_seq, crsp_seq)) &&
                 (!fwd_v || older(dat_seq, fwd_seq));
     pick_crsp = crsp_v && (!dat_v || older(crsp_seq, dat_seq)) &&
                 (!fwd_v || older(crsp_seq, fwd_seq));
     pick_fwd  = fwd_v && !pick_dat && !pick_crsp;
-    c_in_valid_o = fwd_v || crsp_v || dat_v;
-    {c_in_hdr_o, c_in_data_o} = pick_dat ? dat_q[MsgW-1:0] :
-                                pick_crsp ? crsp_q[MsgW-1:0] : fwd_q[MsgW-1:0];
+    mrg_valid = fwd_v || crsp_v || dat_v;
+    mrg_hdr   = pick_dat ? dat_q[LineBits +: HdrW] :
+                pick_crsp ? crsp_q[HdrW-1:0] : fwd_q[HdrW-1:0];
+    mrg_data  = pick_dat ? dat_q[LineBits-1:0] : '0;
   end
-  assign dat_take  = pick_dat && c_in_ready_i;
-  assign crsp_take = pick_crsp && c_in_ready_i;
-  assign fwd_take  = pick_fwd && c_in_ready_i;
+  assign dat_take  = pick_dat && mrg_ready;
+  assign crsp_take = pick_crsp && mrg_ready;
+  assign fwd_take  = pick_fwd && mrg_ready;
+  cni_fifo #(.Width(MsgW), .Depth(2)) u_cin (
+    .clk_i, .rst_ni,
+    .in_valid_i  (mrg_valid),
+    .in_ready_o  (mrg_ready),
+    .in_data_i   ({mrg_hdr, mrg_data}),
+    .out_valid_o (c_in_valid_o),
+    .out_ready_i (c_in_ready_i),
+    .out_data_o  ({c_in_hdr_o, c_in_data_o}),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o     ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
 
   // ---- transmit ---------------------------------------------------------------------------
   logic rsp_pending, dat_pending;
-  logic trsp_valid, trsp_ready, rr_cache_q;
+  logic trsp_valid, trsp_ready;
   cni_coh_pkg::hdr_t   trsp_hdr;
   logic [LineBits-1:0] trsp_data;
 
@@ -278,33 +289,45 @@ module cni_link_router #(
     .pending_o    ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
-  // RSP: the home agent's answers and the caching agent's snoop answers, taking turns; the NC
-  // unit's answers get the channel in the cycle after they start to wait (a turn register: the
-  // choice never depends on the home agent's valid, which depends on its DAT grant).
-  logic rsp_nc_q, dat_nc_q, tdat_ready;
-  wire  rsp_to_nc    = n_orsp_valid_i && rsp_nc_q;
-  // DAT: the home agent's grants; the NC unit's read values by the same kind of turn
-  wire  dat_to_nc = n_odat_valid_i && dat_nc_q;
-  assign h_odat_ready_o = tdat_ready && !dat_to_nc;
-  assign n_odat_ready_o = tdat_ready && dat_to_nc;
-  wire  rsp_to_cache = !rsp_to_nc && c_orsp_valid_i && (!h_orsp_valid_i || rr_cache_q);
+  // RSP: the home agent's answers, the caching agent's snoop answers and the NC unit's answers.
+  // Whose turn it is, is a register (`rsp_turn_q`), so every producer's ready is a function of
+  // flip-flops (the turn and the buffer's not-full flag), never of another producer's valid: the
+  // home agent's commit, and through it its whole pipeline's advance, starts from flip-flops.
+  // The turn stays with the home agent while nobody else waits; a producer that waits gets the
+  // next cycle: the NC unit first, the caching agent in turns with the home agent.
+  localparam logic [1:0] T_HOME = 2'd0, T_CACHE = 2'd1, T_NC = 2'd2;
+  logic [1:0] rsp_turn_q, rsp_turn_d;
+  logic       dat_nc_q, tdat_ready;
   always_comb begin
-    trsp_valid     = rsp_to_nc || h_orsp_valid_i || c_orsp_valid_i;
-    trsp_hdr       = rsp_to_nc ? n_orsp_hdr_i : rsp_to_cache ? c_orsp_hdr_i : h_orsp_hdr_i;
-    trsp_data      = rsp_to_cache ? c_orsp_data_i : '0;
-    h_orsp_ready_o = trsp_ready && !rsp_to_cache && !rsp_to_nc;
-    c_orsp_ready_o = trsp_ready && rsp_to_cache;
-    n_orsp_ready_o = trsp_ready && rsp_to_nc;
+    unique case (rsp_turn_q)
+      T_CACHE: begin trsp_valid = c_orsp_valid_i; trsp_hdr = c_orsp_hdr_i; end
+      T_NC:    begin trsp_valid = n_orsp_valid_i; trsp_hdr = n_orsp_hdr_i; end
+      default: begin trsp_valid = h_orsp_valid_i; trsp_hdr = h_orsp_hdr_i; end
+    endcase
+    trsp_data      = (rsp_turn_q == T_CACHE) ? c_orsp_data_i : '0;
+    h_orsp_ready_o = trsp_ready && rsp_turn_q == T_HOME;
+    c_orsp_ready_o = trsp_ready && rsp_turn_q == T_CACHE;
+    n_orsp_ready_o = trsp_ready && rsp_turn_q == T_NC;
   end
+  wire h_rsp_wait = h_orsp_valid_i && !h_orsp_ready_o;
+  wire c_rsp_wait = c_orsp_valid_i && !c_orsp_ready_o;
+  wire n_rsp_wait = n_orsp_valid_i && !n_orsp_ready_o;
+  always_comb begin
+    if (n_rsp_wait) rsp_turn_d = T_NC;
+    else if (c_rsp_wait && (rsp_turn_q != T_CACHE || !h_rsp_wait)) rsp_turn_d = T_CACHE;
+    else rsp_turn_d = T_HOME;
+  end
+  // DAT: the home agent's grants; the NC unit's read values in the cycle after they start to
+  // wait, by a turn register of the same kind
+  assign h_odat_ready_o = tdat_ready && !dat_nc_q;
+  assign n_odat_ready_o = tdat_ready && dat_nc_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rr_cache_q <= 1'b0;
-      rsp_nc_q   <= 1'b0;
+      rsp_turn_q <= T_HOME;
       dat_nc_q   <= 1'b0;
     end else begin
-      if (trsp_valid && trsp_ready && !rsp_to_nc) rr_cache_q <= !rsp_to_cache;
-      rsp_nc_q <= n_orsp_valid_i && !(rsp_to_nc && trsp_ready);
-      dat_nc_q <= n_odat_valid_i && !(dat_to_nc && tdat_ready);
+      rsp_turn_q <= rsp_turn_d;
+      dat_nc_q   <= n_odat_valid_i && !n_odat_ready_o;
     end
   end
   cni_link_tx_ch #(.Width(MsgW), .Credits(TxCredits)) u_tx_rsp (
@@ -320,9 +343,9 @@ module cni_link_router #(
   );
   cni_link_tx_ch #(.Width(MsgW), .Credits(TxCredits)) u_tx_dat (
     .clk_i, .rst_ni,
-    .in_valid_i   (dat_to_nc || h_odat_valid_i),
+    .in_valid_i   (dat_nc_q ? n_odat_valid_i : h_odat_valid_i),
     .in_ready_o   (tdat_ready),
-    .in_data_i    (dat_to_nc ? {n_odat_hdr_i, n_odat_data_i} : {h_odat_hdr_i, h_odat_data_i}),
+    .in_data_i    (dat_nc_q ? {n_odat_hdr_i, n_odat_data_i} : {h_odat_hdr_i, h_odat_data_i}),
     .link_valid_o (tx_dat_valid_o),
     .link_data_o  ({tx_dat_hdr_o, tx_dat_data_o}),
     .credit_i     (tx_dat_credit_i),

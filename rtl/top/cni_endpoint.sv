@@ -155,7 +155,8 @@ module cni_endpoint #(
   logic [LineBits-1:0] cin_data, coreq_data, corsp_data;
   logic [cni_coh_pkg::NUM_CH-1:0] rx_overflow, tx_credit_err;
   logic                nreq_valid, nreq_ready, norsp_valid, norsp_ready, nodat_valid, nodat_ready;
-  cni_coh_pkg::hdr_t   norsp_hdr, nodat_hdr;
+  cni_coh_pkg::hdr_t   nreq_hdr, norsp_hdr, nodat_hdr;
+  logic [63:0]         nreq_data;
   logic [LineBits-1:0] nodat_data;
 
   cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits)) u_link (
@@ -170,7 +171,8 @@ module cni_endpoint #(
     .tx_dat_valid_o, .tx_dat_hdr_o, .tx_dat_data_o, .tx_dat_credit_i,
     .h_req_valid_o (req_valid), .h_req_ready_i (req_ready), .h_req_hdr_o (req_hdr),
     .h_req_data_o (req_data),
-    .n_req_valid_o (nreq_valid), .n_req_ready_i (nreq_ready),
+    .n_req_valid_o (nreq_valid), .n_req_ready_i (nreq_ready), .n_req_hdr_o (nreq_hdr),
+    .n_req_data_o (nreq_data),
     .h_rsp_valid_o (rsp_valid), .h_rsp_ready_i (rsp_ready), .h_rsp_hdr_o (rsp_hdr),
     .h_rsp_data_o (rsp_data),
     .h_fwd_valid_i (ofwd_valid), .h_fwd_ready_o (ofwd_ready), .h_fwd_hdr_i (ofwd_hdr),
@@ -295,8 +297,8 @@ module cni_endpoint #(
 
   cni_nc_unit #(.RegionLines (RegionLines), .LineBytes (LineBytes), .DevBase (DevBase)) u_nc (
     .clk_i, .rst_ni, .agent_id_i,
-    .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (req_hdr),
-    .in_data_i (req_data),
+    .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (nreq_hdr),
+    .in_data_i (nreq_data),
     .reg_valid_o (nc_reg_valid), .reg_gnt_i (!csr_reg_valid), .reg_eng_o (nc_reg_eng),
     .reg_we_o (nc_reg_we), .reg_addr_o (nc_reg_addr), .reg_wdata_o (nc_reg_wdata),
     .reg_rdata_i (reg_rdata),

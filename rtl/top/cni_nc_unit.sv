@@ -32,9 +32,7 @@ module cni_nc_unit #(
   input  wire logic                              in_valid_i,
   output logic                                   in_ready_o,
   input  wire cni_coh_pkg::hdr_t                 in_hdr_i,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [LineBits-1:0]               in_data_i,   // the value: its first 8 bytes
-  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire logic [63:0]                       in_data_i,   // the value (a write's)
   output logic                                   reg_valid_o,
   input  wire logic                              reg_gnt_i,
   output logic [EngW-1:0]                        reg_eng_o,
@@ -118,7 +116,7 @@ module cni_nc_unit #(
       state_q <= state_d;
       if (in_take) begin
         hdr_q <= in_hdr_i;
-        val_q <= in_data_i[63:0];
+        val_q <= in_data_i;
         we_q  <= in_hdr_i.flags[cni_coh_pkg::FLAG_NCWR];
         eng_q <= win[8 +: EngW];
         off_q <= win[7:0];
