@@ -337,11 +337,73 @@ module cni_home_agent #(
   logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
   logic [1:0]          sel_src;
+  // The inputs as the take sees them. Without Pipelined, the ports. With it, a head register per
+  // link channel and the command port's compares (`cni_home_head`): a message is taken the cycle
+  // after it arrives, and the line interlock is a flip-flop per stage.
+  logic                rq_valid, rs_valid, cm_valid;
+  logic                busy_rsp, busy_req, busy_cmd;  // the input's line is in flight
+  cni_coh_pkg::hdr_t   rq_hdr, rs_hdr;
+  logic [LineBits-1:0] rq_data, rs_data;
+  if (P) begin : g_heads
+    localparam int MsgW = cni_coh_pkg::HDR_W + LineBits;
+    logic [4:0]            st_v;
+    logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
+    assign st_v    = {v_c, v_b, v_x, v_d, v_r};
+    assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic                    cm_ready_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_req (
+      .clk_i, .rst_ni,
+      .in_valid_i (req_valid_i), .in_ready_o (req_ready_o), .in_data_i ({req_hdr_i, req_data_i}),
+      .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_req), .pop_i (take && take_req),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_rsp (
+      .clk_i, .rst_ni,
+      .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o), .in_data_i ({rsp_hdr_i, rsp_data_i}),
+      .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_rsp), .pop_i (take && take_rsp),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+    // a command stays at its port until it is applied (cmd_ready_o)
+    cni_home_head #(.Width(1), .LineW(LineIdxW), .Stages(5), .Buffer(1'b0)) u_cmd (
+      .clk_i, .rst_ni,
+      .in_valid_i (cmd_valid_i), .in_ready_o (cm_ready_unused), .in_data_i (1'b0),
+      .in_line_i  (cmd_line_i),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_cmd), .pop_i (cmd_ready_o),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+  end else begin : g_ports
+    assign rq_valid    = req_valid_i;
+    assign rq_hdr      = req_hdr_i;
+    assign rq_data     = req_data_i;
+    assign rs_valid    = rsp_valid_i;
+    assign rs_hdr      = rsp_hdr_i;
+    assign rs_data     = rsp_data_i;
+    assign cm_valid    = cmd_valid_i;
+    assign req_ready_o = take && take_req;
+    assign rsp_ready_o = take && take_rsp;
+  end
+
   // Snoop answers and requests name a device line; each channel decodes its own header, in
   // parallel with the selection.
-  wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
-  wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
-  wire                 cmd_avail = cmd_valid_i && !cmd_busy_q;
+  wire  [LineIdxW:0]   rsp_dec = decode(rs_hdr.addr);
+  wire  [LineIdxW:0]   req_dec = decode(rq_hdr.addr);
+  wire                 cmd_avail = cm_valid && !cmd_busy_q;
   wire                 pipe_empty = !(v_r || v_d || v_x || v_b || v_c);
 
   // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
@@ -354,13 +416,13 @@ module cni_home_agent #(
   logic take_tmo, take_rsp, take_cmd, take_req;
   always_comb begin
     take_tmo   = tmo_any_q && pipe_empty;
-    take_rsp   = !tmo_any_q && rsp_valid_i;
-    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_avail && (!cmd_defer_q || !req_valid_i);
-    take_req   = !tmo_any_q && !rsp_valid_i && !(cmd_avail && !cmd_defer_q) && req_valid_i;
+    take_rsp   = !tmo_any_q && rs_valid;
+    take_cmd   = !tmo_any_q && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
+    take_req   = !tmo_any_q && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
     sel_any    = take_tmo || take_rsp || take_cmd || take_req;
     sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
-    sel_hdr    = ({$bits(sel_hdr){take_req}} & req_hdr_i) |
-                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rsp_hdr_i);
+    sel_hdr    = ({$bits(sel_hdr){take_req}} & rq_hdr) |
+                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rs_hdr);
     sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
     // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
     // messages found in range use it. A timeout names its entry's line.
@@ -374,23 +436,27 @@ module cni_home_agent #(
 
   // What the selected message will do to the memory: a write (snoop data, a write-back), or a
   // read for an answer with the memory's line (everything else that names a line).
-  wire t_may_write = (take_rsp && rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA) ||
-                     (take_req && req_hdr_i.op == cni_coh_pkg::OP_WB);
+  wire t_may_write = (take_rsp && rs_hdr.op == cni_coh_pkg::OP_SNP_DATA) ||
+                     (take_req && rq_hdr.op == cni_coh_pkg::OP_WB);
   wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
-  wire t_may_alloc = (take_req && req_hdr_i.op != cni_coh_pkg::OP_WB) ||
+  wire t_may_alloc = (take_req && rq_hdr.op != cni_coh_pkg::OP_WB) ||
                      (take_cmd && (cmd_op_i == cni_coh_pkg::CMD_RECALL ||
                                    cmd_op_i == cni_coh_pkg::CMD_RECALL_DN));
 
   // Interlock: the lines of the messages in flight. A stage's line counts while it holds a
-  // message; the apply stage's too, since it writes the directory in the cycle T reads it.
+  // message; the apply stage's too, since it writes the directory in the cycle T reads it. Each
+  // source's line is compared on its own, in parallel with the selection, and the selection
+  // picks the result (the compares are not behind the selection's multiplexer).
+  // Without Pipelined, the stage in flight (D) is compared in the take's cycle; with it, the
+  // inputs' heads carry the compares as flip-flops (`cni_home_head`, below). A timeout is taken
+  // only with the pipeline empty.
   logic line_busy;
-  always_comb begin
-    line_busy = v_d && m_d.line == sel_line;
-    if (P) begin
-      line_busy = line_busy || (v_r && m_r.line == sel_line) || (v_x && m_x.line == sel_line) ||
-                  (v_b && m_b.line == sel_line) || (v_c && m_c.line == sel_line);
-    end
+  if (!P) begin : g_busy
+    assign busy_rsp = v_d && m_d.line == rsp_dec[LineIdxW-1:0];
+    assign busy_req = v_d && m_d.line == req_dec[LineIdxW-1:0];
+    assign busy_cmd = v_d && m_d.line == cmd_line_i;
   end
+  assign line_busy = (take_rsp && busy_rsp) || (take_req && busy_req) || (take_cmd && busy_cmd);
   // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
   // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
   // when the message in the apply stage writes.
@@ -417,7 +483,7 @@ module cni_home_agent #(
   // when a message is taken), the memory's line into the slot of the message that read it, and
   // the apply stage reads both at its slot.
   logic [LineBits-1:0] msg_line, mem_line, wr_line;
-  wire  [LineBits-1:0] in_data = rsp_valid_i ? rsp_data_i : req_data_i;
+  wire  [LineBits-1:0] in_data = rs_valid ? rs_data : rq_data;
 
   // ---- stage registers ----------------------------------------------------------------------
   // T -> R (Pipelined; without it the lookup stage is T itself)
@@ -1101,8 +1167,6 @@ module cni_home_agent #(
   wire apply = v_c && e_commit;
 
   // Input handshakes: link messages when taken, a command when applied.
-  assign rsp_ready_o = take && take_rsp;
-  assign req_ready_o = take && take_req;
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
 
   // The message being applied (the formal checks probe it).
@@ -1160,7 +1224,8 @@ module cni_home_agent #(
   end
 
   // ---- RAM ports ----------------------------------------------------------------------------
-  // Directory: read at the take, written when a decision is applied or by the init sweep.
+  // Directory: read in every cycle the pipeline advances (at the take's line; what is read for a
+  // message not taken is not used), written when a decision is applied or by the init sweep.
   // Memory, without Pipelined: read at the take, written in the cycle a decision is applied
   // (the two never meet: `mem_clash`); with it, driven from flip-flops: the read in R
   // (`ma_rd_q`, registered at the take, with the line's range check), the init sweep's flag,
@@ -1170,7 +1235,7 @@ module cni_home_agent #(
   // event the decision raises, which it acts on through its event and request registers three
   // cycles or more later.
   always_comb begin
-    dir_re    = take;
+    dir_re    = adv;
     dir_raddr = sel_line;
     dir_we    = init_run_q || (apply && e.dir_we);
     dir_waddr = init_run_q ? init_q : m_c.line;

@@ -50,7 +50,7 @@ struct DeviceGeometry {
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
-  unsigned home_extra_cycles() const { return pipelined ? 4 : 0; }
+  unsigned home_extra_cycles() const { return pipelined ? 5 : 0; }
   unsigned event_extra_cycles() const { return pipelined ? 2 : 0; }
   unsigned cfifo_extra_cycles() const { return pipelined ? 1 : 0; }
 

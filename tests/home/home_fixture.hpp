@@ -25,7 +25,7 @@ namespace cni::tb::home::test {
 inline constexpr uint8_t kA1 = 1, kA2 = 2, kA3 = 3;  // caching agents
 inline const HomeGeometry& geo() { return home_geometry(); }
 // Cycles between taking a message and applying its decision (the pipeline's depth less one).
-inline unsigned apply_delay() { return geo().pipelined ? 5 : 1; }
+inline unsigned apply_delay() { return geo().pipelined ? 6 : 1; }
 
 // A line image: bytes seed * 31 + 7i + 1.
 inline Line pattern(unsigned seed) {

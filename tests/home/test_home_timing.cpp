@@ -16,7 +16,7 @@ namespace {
 class HomeTiming : public HomeTest {
  protected:
   // Cycles a message spends in the home, counting the cycle it is taken in and the cycle its
-  // answer is taken: the stages, 2 or 6 pipelined.
+  // answer is taken: the stages, 2, or 7 pipelined.
   static unsigned depth() { return apply_delay() + 1; }
 
   // Queues `msgs` at once: they must be taken one per cycle and answered `op` one per cycle.
@@ -53,8 +53,8 @@ class HomeTiming : public HomeTest {
 };
 
 // Taken in the cycle it is presented, answered in its second cycle (the take, then decide and
-// apply), its sixth pipelined (take, read, conditions, row, build, apply).
-TEST_F(HomeTiming, UncontendedRequestIsAnsweredInTwoCyclesSixPipelined) {
+// apply), its seventh pipelined (head, take, read, conditions, row, build, apply).
+TEST_F(HomeTiming, UncontendedRequestIsAnsweredInTwoCyclesSevenPipelined) {
   acquire(kA3, 9);
   const std::vector<Msg> msgs = {req(Op::RdS, kA1, 5), req(Op::RdX, kA1, 6), wb(kA3, 9, pattern(9)),
                                  req(Op::RdS, kA1, 63)};
