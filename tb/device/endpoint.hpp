@@ -110,6 +110,9 @@ class Endpoint {
     bool trace = false;               // or env CNI_TRACE=1
     std::string trace_dir = ".";
     bool auto_tx_credits = true;      // return a tx credit as soon as a message is taken
+    // The device model: a build holds one per line size (tb/rtl_endpoint.cmake); the
+    // constructor throws std::invalid_argument for a size it has no model of.
+    unsigned line_bytes = 128;
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -182,6 +185,8 @@ class Endpoint {
  private:
   void read_geometry();
   struct Impl;
+  template <class Top>
+  struct Model;
   std::unique_ptr<Impl> d_;
 };
 
