@@ -15,6 +15,7 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.freq_mhz = p.get_double("device.freq_mhz");
   c.park_timeout_us = p.get_double("device.park_timeout_us");
   c.credit_return_ns = p.get_double("link.one_way_ns");
+  c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   return c;
 }
 
@@ -26,6 +27,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.clock_period_ps = static_cast<uint64_t>(std::llround(1e6 / cfg.freq_mhz));
   o.trace = cfg.trace;
   o.auto_tx_credits = false;
+  o.line_bytes = cfg.line_bytes;
   return o;
 }
 
