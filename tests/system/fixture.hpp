@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // System-test fixture: systems built by tb::System from a profile, with the Verilated device
-// core (checking build) in every device slot, driven through the driver library.
+// core (checking build) in every device slot, driven through the driver library. The profile's
+// line_bytes is the run's (tests/line_bytes.hpp): host and device at that size.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include "cni/sim/host.hpp"
 #include "cni/sim/profile.hpp"
 #include "device/system.hpp"
+#include "line_bytes.hpp"
 
 namespace cni::test {
 
@@ -40,6 +42,7 @@ struct System : tb::System {
 
 inline sim::Profile profile(std::vector<std::string> sets = {}) {
   auto p = sim::Profile::load("enzian-eci");
+  p.set("line_bytes", std::to_string(test_line_bytes()));
   for (const auto& s : sets) p.set(s);
   return p;
 }
