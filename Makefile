@@ -31,8 +31,12 @@ test: build lint synth-check
 bench: build
 	scripts/bench.sh $(BUILD) $(RESULTS) $(PROFILE)
 
+# The coherence stress with millions of transactions, on the 128- and the 64-byte device model.
 stress: build
-	CNI_STRESS_TRANSACTIONS=3000000 $(BUILD)/tests/test_system --gtest_filter='*Stress*'
+	for lb in 128 64; do \
+	  CNI_LINE_BYTES=$$lb CNI_STRESS_TRANSACTIONS=3000000 $(BUILD)/tests/test_system \
+	    --gtest_filter='*Stress*' || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD) $(RESULTS)
