@@ -7,13 +7,21 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
-#include "Vcni_endpoint.h"
 #include "msg_wire.hpp"
 #include "stall.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+// The device models of this build (tb/rtl_endpoint.cmake: one per line size; the netlist builds
+// have the 128-byte one only).
+#if __has_include("Vcni_endpoint_l64.h")
+#include "Vcni_endpoint_l64.h"
+#endif
+#if __has_include("Vcni_endpoint_l128.h")
+#include "Vcni_endpoint_l128.h"
+#endif
 
 namespace cni::tb {
 
@@ -36,10 +44,17 @@ const char* counter_name(Counter c) {
 }
 }  // namespace csr
 
+// The driver's state; Model<Top> adds the Verilated model (one line size) and drives its ports.
 struct Endpoint::Impl {
+  virtual ~Impl() = default;
+  virtual void drive_inputs() = 0;  // this cycle's inputs
+  virtual void edge() = 0;          // one clock cycle; outputs sampled before the rising edge
+  virtual void set_reset(bool asserted) = 0;
+  virtual bool init_done() const = 0;
+  virtual void finish() = 0;        // the model's final()
+
   Options opt;
   std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Vcni_endpoint> top;
   std::unique_ptr<VerilatedFstC> fst;
   uint64_t cycle = 0;
   unsigned line_bytes = 128;
@@ -79,8 +94,20 @@ struct Endpoint::Impl {
   bool r_done = false, b_done = false;
 
   void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
+};
 
-  void drive_inputs() {
+template <class Top>
+struct Endpoint::Model final : Endpoint::Impl {
+  std::unique_ptr<Top> top;
+
+  explicit Model(const Options& o);
+  static std::unique_ptr<Impl> open(const Options& o) { return std::make_unique<Model>(o); }
+
+  void set_reset(bool asserted) override { top->rst_ni = !asserted; }
+  bool init_done() const override { return top->init_done_o; }
+  void finish() override { top->final(); }
+
+  void drive_inputs() override {
     auto& t = *top;
     // link receive: one message per channel per cycle while credits last
     bool enter[proto::kNumChannels];
@@ -248,7 +275,7 @@ struct Endpoint::Impl {
     }
   }
 
-  void edge() {
+  void edge() override {
     auto& t = *top;
     uint64_t half = opt.clock_period_ps / 2;
     t.clk_i = 0;
@@ -264,54 +291,75 @@ struct Endpoint::Impl {
   }
 };
 
+template <class Top>
+Endpoint::Model<Top>::Model(const Options& o) {
+  opt = o;
+  ca_stall = Stall(o.seed);
+  // the line size is the width of the model's data ports
+  line_bytes = static_cast<unsigned>(sizeof(Top::rx_req_data_i));
+  ctx = std::make_unique<VerilatedContext>();
+  ctx->fatalOnError(false);
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(o.seed % 0x7fffffff) + 1);
+  const char* env = std::getenv("CNI_TRACE");
+  bool trace = o.trace || (env && std::string(env) == "1");
+  if (trace) ctx->traceEverOn(true);
+  top = std::make_unique<Top>(ctx.get(), "top");
+  if (trace) {
+    fst = std::make_unique<VerilatedFstC>();
+    top->trace(fst.get(), 99);
+    std::filesystem::create_directories(o.trace_dir);
+    fst->open((std::filesystem::path(o.trace_dir) / (o.name + ".fst")).c_str());
+  }
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
+  top->agent_id_i = o.agent_id;
+  top->rst_ni = 1;
+  top->clk_i = 0;
+  top->eval();
+}
+
 Endpoint::Endpoint() : Endpoint(Options{}) {}
 
-Endpoint::Endpoint(const Options& opt) : d_(std::make_unique<Impl>()) {
-  d_->opt = opt;
-  d_->ca_stall = Stall(opt.seed);
-  // the line size is the width of the model's data ports
-  d_->line_bytes = static_cast<unsigned>(sizeof(Vcni_endpoint::rx_req_data_i));
-  d_->ctx = std::make_unique<VerilatedContext>();
-  d_->ctx->fatalOnError(false);
-  d_->ctx->randReset(2);
-  d_->ctx->randSeed(static_cast<int>(opt.seed % 0x7fffffff) + 1);
-  const char* env = std::getenv("CNI_TRACE");
-  bool trace = opt.trace || (env && std::string(env) == "1");
-  if (trace) d_->ctx->traceEverOn(true);
-  d_->top = std::make_unique<Vcni_endpoint>(d_->ctx.get(), "top");
-  if (trace) {
-    d_->fst = std::make_unique<VerilatedFstC>();
-    d_->top->trace(d_->fst.get(), 99);
-    std::filesystem::create_directories(opt.trace_dir);
-    d_->fst->open((std::filesystem::path(opt.trace_dir) / (opt.name + ".fst")).c_str());
+Endpoint::Endpoint(const Options& opt) {
+  using Open = std::unique_ptr<Impl> (*)(const Options&);
+  static const std::map<unsigned, Open> models = {
+#if __has_include("Vcni_endpoint_l64.h")
+      {64, &Model<Vcni_endpoint_l64>::open},
+#endif
+#if __has_include("Vcni_endpoint_l128.h")
+      {128, &Model<Vcni_endpoint_l128>::open},
+#endif
+  };
+  auto it = models.find(opt.line_bytes);
+  if (it == models.end()) {
+    std::string sizes;
+    for (const auto& m : models) sizes += (sizes.empty() ? "" : ", ") + std::to_string(m.first);
+    throw std::invalid_argument("cni_endpoint: no device model with " +
+                                std::to_string(opt.line_bytes) + "-byte lines in the " +
+                                built_flavor() + " build (it has " + sizes + ")");
   }
-  for (unsigned c = 0; c < proto::kNumChannels; ++c) d_->rx_credits[c] = 0;
-  d_->top->agent_id_i = opt.agent_id;
-  d_->top->rst_ni = 1;
-  d_->top->clk_i = 0;
-  d_->top->eval();
+  d_ = it->second(opt);
 }
 
 Endpoint::~Endpoint() {
   if (d_->fst) d_->fst->close();
-  d_->top->final();
+  d_->finish();
 }
 
 uint8_t Endpoint::agent_id() const { return d_->opt.agent_id; }
 uint64_t Endpoint::cycle() const { return d_->cycle; }
 
 void Endpoint::reset() {
-  auto& t = *d_->top;
-  t.rst_ni = 0;
+  d_->set_reset(true);
   d_->drive_inputs();
   for (int i = 0; i < 4; ++i) d_->edge();
-  t.rst_ni = 1;
+  d_->set_reset(false);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {
     d_->rx_credits[c] = 0;  // known once the geometry is read
     d_->tx_credit_pending[c] = 0;
   }
   unsigned guard = 1u << 20;
-  while (!t.init_done_o) {
+  while (!d_->init_done()) {
     if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
     tick();
   }

@@ -109,6 +109,9 @@ class Endpoint {
     std::string trace_dir = ".";
     bool auto_tx_credits = true;      // return a tx credit as soon as a message is taken
     double ca_rsp_stall = 0.0;        // probability that ca_rsp_ready_i is low in a cycle
+    // The device model: a build holds one per line size (tb/rtl_endpoint.cmake); the
+    // constructor throws std::invalid_argument for a size it has no model of.
+    unsigned line_bytes = 128;
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -183,6 +186,8 @@ class Endpoint {
  private:
   void read_geometry();
   struct Impl;
+  template <class Top>
+  struct Model;
   std::unique_ptr<Impl> d_;
 };
 

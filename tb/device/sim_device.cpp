@@ -16,6 +16,7 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.freq_mhz = p.get_double("device.freq_mhz");
   c.park_timeout_us = p.get_double("device.park_timeout_us");
   c.credit_return_ns = p.get_double("link.one_way_ns");
+  c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   return c;
 }
 
@@ -29,6 +30,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.auto_tx_credits = false;
   o.seed = cfg.seed;
   o.ca_rsp_stall = cfg.ca_rsp_stall;
+  o.line_bytes = cfg.line_bytes;
   return o;
 }
 

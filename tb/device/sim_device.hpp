@@ -37,8 +37,10 @@ class SimDevice : public sim::Agent {
     uint64_t host_offset = 0;  // the host sees device line 0 at the device's DevBase + this
     uint64_t seed = 1;         // Verilator randReset seed and the response stall's
     double ca_rsp_stall = 0.0;  // probability that the engine holds off a caching-agent response
+    unsigned line_bytes = 128;  // picks the device model (Endpoint::Options::line_bytes)
   };
-  // Config from profile keys device.freq_mhz, device.park_timeout_us, link.one_way_ns.
+  // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
+  // link.one_way_ns.
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // System-test fixture: systems built by tb::System from a profile, with the Verilated device
-// core (checking build) in every device slot, driven through the driver library.
+// core (checking build) in every device slot, driven through the driver library. The profile's
+// line_bytes is the run's (tests/line_bytes.hpp): host and device at that size.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "cni/sim/host.hpp"
 #include "cni/sim/profile.hpp"
 #include "device/system.hpp"
+#include "line_bytes.hpp"
 
 namespace cni::test {
 
@@ -83,6 +85,7 @@ inline void random_access(drv::MemoryPort& m, std::mt19937_64& rng, uint64_t add
 
 inline sim::Profile profile(std::vector<std::string> sets = {}) {
   auto p = sim::Profile::load("enzian-eci");
+  p.set("line_bytes", std::to_string(test_line_bytes()));
   for (const auto& s : sets) p.set(s);
   return p;
 }
