@@ -17,6 +17,7 @@
 
 #include "bench.hpp"
 #include "cni/proto.hpp"
+#include "cni/sim/profile.hpp"
 #include "device/endpoint.hpp"
 
 namespace cni::bench {
@@ -49,7 +50,8 @@ struct LoadRow {
 
 class DeviceBench {
  public:
-  DeviceBench(const Options& o, unsigned n) : o_(o), n_(n) {}
+  DeviceBench(const Options& o, unsigned n, unsigned line_bytes)
+      : o_(o), n_(n), line_bytes_(line_bytes) {}
 
   // A fresh device; `lines` distinct plain-memory lines are used.
   std::unique_ptr<Endpoint> fresh() {
@@ -57,6 +59,7 @@ class DeviceBench {
     eo.name = "device-bench";
     eo.seed = o_.seed;
     eo.trace = o_.trace;
+    eo.line_bytes = line_bytes_;
     auto ep = std::make_unique<Endpoint>(eo);
     ep->reset();
     if (ep->geometry().mem_lines < n_) {
@@ -261,22 +264,28 @@ class DeviceBench {
  private:
   const Options& o_;
   unsigned n_;
+  unsigned line_bytes_;
 };
 
 }  // namespace
 
 int run_device(const Options& o) {
   const unsigned n = o.quick ? 256 : 1024;
+  // The profile's line size picks the device model (the suite uses no other profile key).
+  sim::Profile p = sim::Profile::load(o.profile);
+  for (const auto& s : o.sets) p.set(s);
+  const auto line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   using Clock = std::chrono::steady_clock;
   auto w0 = Clock::now();
-  DeviceBench b(o, n);
+  DeviceBench b(o, n, line_bytes);
   auto streams = b.streams();
   auto loads = b.loads();
   double wall = std::chrono::duration<double>(Clock::now() - w0).count();
   const double before = 1.0 / kPreviousCyclesPerMessage;
 
   std::ostringstream js;
-  js << "{\"suite\":\"device\",\"device_build\":\"" << tb::built_flavor() << "\",\"messages\":" << n
+  js << "{\"suite\":\"device\",\"device_build\":\"" << tb::built_flavor()
+     << "\",\"line_bytes\":" << line_bytes << ",\"messages\":" << n
      << ",\"previous_messages_per_cycle\":" << fmt(before, 3) << ",\"streams\":[";
   for (size_t i = 0; i < streams.size(); ++i) {
     const auto& r = streams[i];
@@ -318,8 +327,8 @@ int run_device(const Options& o) {
   }
   if (!o.json) {
     std::printf("OpenCNI cni-bench device: the home agent at the endpoint's link ports, device "
-                "model %s build, %u messages per stream on distinct lines\n",
-                tb::built_flavor(), n);
+                "model %s build, %u-byte lines, %u messages per stream on distinct lines\n",
+                tb::built_flavor(), line_bytes, n);
     std::printf("\n(i) throughput per message type (offered: one message per cycle)\n");
     std::printf("%-8s %-12s %8s %10s %12s %9s %7s\n", "type", "answer", "msgs", "msgs/cycle",
                 "previous", "ratio", "lat_md");
