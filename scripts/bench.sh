@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the default benchmark suite on a profile; tables on stdout and in
-# RESULTS/pio.txt, JSON and CSV beside them, plots as PNG.
+# `make bench`: the default benchmark suites on a profile (pio, device); tables on stdout and in
+# RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
 RESULTS=${2:-results}
@@ -9,4 +9,8 @@ mkdir -p "$RESULTS"
 "$BUILD/sim/bench/cni-bench" pio --profile "$PROFILE" --csv "$RESULTS" \
   --json-out "$RESULTS/pio.json" | tee "$RESULTS/pio.txt"
 python3 scripts/plot_pio.py "$RESULTS"
-echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png)"
+"$BUILD/sim/bench/cni-bench" device --csv "$RESULTS" --json-out "$RESULTS/device.json" |
+  tee "$RESULTS/device.txt"
+python3 scripts/plot_device.py "$RESULTS"
+echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
+  "device.json, device.csv, device_throughput.png)"

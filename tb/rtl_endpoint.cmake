@@ -3,6 +3,8 @@
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
 #   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
 #                                 board configuration, docs/endpoint.md): the same tests
+# Each library holds one model per line size (LINES, default 128 and 64), Vcni_endpoint_l<size>
+# with -GLineBytes=<size>; tb::Endpoint picks one by Options::line_bytes (docs/endpoint.md).
 # Packages first (file(GLOB) sorts what it finds: cni_cache_agent.sv sorts before cni_coh_pkg.sv,
 # and cni_coh_pkg.sv must come before rtl/top/cni_amap_pkg.sv, which a sort keeps).
 file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
@@ -17,24 +19,30 @@ file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp
 
 function(cni_endpoint_model flavor)
   cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
-                        "ARGS"
+                        "ARGS;LINES"
                         ${ARGN})
   if(NOT M_PIPE)
     set(M_PIPE 0)
   endif()
+  if(NOT M_LINES)
+    set(M_LINES 128 64)
+  endif()
   add_library(cni_rtl_${flavor} STATIC)
-  verilate(cni_rtl_${flavor}
-    SOURCES ${CNI_RTL_SOURCES}
-    TOP_MODULE cni_endpoint
-    PREFIX Vcni_endpoint
-    TRACE_FST
-    # -fno-localize: Verilator 5.006 (Debian 12's) can turn a DFG temporary into a local of one
-    # function while another function still reads it as a member, and the C++ does not compile
-    # (seen on the engine's command grants). Later releases fix it; the flag costs a little speed.
-    VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize
-      -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
-      -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE} -GRxDepth=${M_RXDEPTH}
-      -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
+  foreach(lb ${M_LINES})
+    verilate(cni_rtl_${flavor}
+      SOURCES ${CNI_RTL_SOURCES}
+      TOP_MODULE cni_endpoint
+      PREFIX Vcni_endpoint_l${lb}
+      TRACE_FST
+      # -fno-localize: Verilator 5.006 (Debian 12's) can turn a DFG temporary into a local of one
+      # function while another function still reads it as a member, and the C++ does not compile
+      # (seen on the engine's command grants). Later releases fix it; the flag costs a little
+      # speed.
+      VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize -GLineBytes=${lb}
+        -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
+        -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE}
+        -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
+  endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})

@@ -93,12 +93,13 @@ endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
 # cni_endpoint_netlist(<flavor> PIPE <0|1>): the netlist model cni_rtl_<flavor> and its device
-# adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>").
+# adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"). 128-byte lines only (the
+# default LineBytes; the prefix is the RTL model's of that size).
 cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS" ""
                       ${CNI_CHK_GEOMETRY})
 function(cni_endpoint_netlist flavor)
   cmake_parse_arguments(M "" "PIPE" "" ${ARGN})
-  cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint
+  cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint_l128
     PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
            ScratchLines=${E_SCRATCH} TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
            TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE})

@@ -11,11 +11,14 @@ set(CNI_PIO_PARAMS
 set(CNI_PIO_PIPE_PARAMS ${CNI_PIO_PARAMS})
 list(TRANSFORM CNI_PIO_PIPE_PARAMS REPLACE "^((EvtReg|RdReg|ReqReg):.*):0$" "\\1:1")
 
+file(GLOB CNI_PIO_MODULES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/pio/cni_*.sv)
+list(REMOVE_ITEM CNI_PIO_MODULES ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_pkg.sv)
 set(CNI_PIO_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
+  ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_pkg.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv
-  ${PROJECT_SOURCE_DIR}/rtl/pio/cni_bloom.sv
-  ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_engine.sv)
+  ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
+  ${CNI_PIO_MODULES})
 
 # cni_pio_model(<library> <params>...): a checking build of the engine (class Vcni_pio_engine)
 # with the parameters given as above.

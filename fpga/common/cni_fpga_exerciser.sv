@@ -41,7 +41,7 @@ module cni_fpga_exerciser #(
   input  wire logic                en_pio_i,
   input  wire logic                seed_valid_i,
   input  wire logic [63:0]         seed_i,
-  input  wire logic [3:0]          agent_id_i,
+  input  wire logic [cni_coh_pkg::AGENT_W-1:0] agent_id_i,
   // to the core's link receive side
   output logic                     rx_req_valid_o,
   output logic [HdrW-1:0]          rx_req_hdr_o,

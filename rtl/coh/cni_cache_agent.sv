@@ -852,8 +852,10 @@ module cni_cache_agent #(
   // carries one).
   wire unused_in_flags = ^in_hdr_i.flags;
 
-  // ---- invariants (simulation) -------------------------------------------------------------------
-`ifndef SYNTHESIS
+  // ---- invariants (simulation; not in synthesis or the formal models) ------------------------
+`ifdef SYNTHESIS
+`elsif FORMAL
+`else
   // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
   // is pinned; no two MSHRs hold one line; a tag matches at most one way of a set; what an
   // output offers holds until it is taken

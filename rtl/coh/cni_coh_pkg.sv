@@ -44,11 +44,16 @@ package cni_coh_pkg;
   localparam logic [OP_W-1:0] OP_DATA_M   = 5'h1A;  // grant Exclusive, dirty (writeback owed)
   localparam logic [OP_W-1:0] OP_RDNA     = 5'h05;  // non-allocating read: a copy, no state
   localparam logic [OP_W-1:0] OP_WRINV    = 5'h06;  // full-line write-invalidate (carries data)
+  localparam logic [OP_W-1:0] OP_NC       = 5'h07;  // uncached 8-byte register access (FLAG_NCWR:
+                                                    // a write, len 8, the value in data [63:0])
   localparam logic [OP_W-1:0] OP_WR_ACK   = 5'h16;  // WrInv done: memory written, copies gone
+  localparam logic [OP_W-1:0] OP_NC_ACK   = 5'h17;  // uncached write done
   localparam logic [OP_W-1:0] OP_DATA_I   = 5'h1B;  // data for RdNA; line left I at requester
+  localparam logic [OP_W-1:0] OP_NC_DATA  = 5'h1C;  // uncached read's value: len 8, data [63:0]
 
   // ---- flags ------------------------------------------------------------------------------
-  localparam int FLAG_WBP = 0;  // SnpAck: a write-back of this line is in flight from me
+  localparam int FLAG_WBP  = 0;  // SnpAck: a write-back of this line is in flight from me
+  localparam int FLAG_NCWR = 1;  // Nc: a write
 
   // ---- message header (data travels beside it, LineBytes*8 bits) ---------------------------
   typedef struct packed {

@@ -9,6 +9,7 @@
 //   LineBytes   - reported in GEOMETRY
 //   RegionLines - the address map (cni_amap_pkg): GEOMETRY and the REGION words
 //   Config      - reported in CONFIG (the endpoint's table and link sizes)
+//   CacheConfig - reported in CACHE (the caching agent's geometry)
 //   DevBase     - reported in DEVBASE_LO/HI
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
@@ -16,7 +17,7 @@
 //               they are taken; reads are answered the cycle after they are taken (an engine's
 //               window one cycle later); unmapped addresses answer SLVERR
 //   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
-//   cfg_*_o   - configuration to the home agent
+//   cfg_*_o   - configuration to the home agent and the caching agent
 //   reg_*     - an access to an engine's window (engine reg_eng_o, byte offset reg_addr_o): one
 //               cycle; its read data on reg_rdata_i the cycle after
 `default_nettype none
@@ -26,6 +27,7 @@ module cni_csr #(
   parameter int LineBytes = 128,
   parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
   parameter logic [31:0] Config = '0,
+  parameter logic [31:0] CacheConfig = '0,
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
@@ -53,6 +55,7 @@ module cni_csr #(
   input  wire logic [NumCnt-1:0] cnt_i,
   output logic [NR-1:0]          cfg_ret_excl_o,
   output logic [31:0]            cfg_park_timeout_o,
+  output logic [15:0]            cfg_ca_backoff_o,
   output logic                   reg_valid_o,
   output logic [EngW-1:0]        reg_eng_o,
   output logic                   reg_we_o,
@@ -61,9 +64,9 @@ module cni_csr #(
   input  wire logic [31:0]       reg_rdata_i
 );
 
-  localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008,
+  localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
                           A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
-                          A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
+                          A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
                           A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
                           A_ENG = 12'h800;
   if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
@@ -94,6 +97,7 @@ module cni_csr #(
     if (!rst_ni) begin
       cfg_ret_excl_o     <= '1;
       cfg_park_timeout_o <= 32'h0100_0000;
+      cfg_ca_backoff_o   <= 16'd16;
       clear_q            <= 1'b0;
       wr_q               <= 1'b0;
       s_axil_bvalid_o    <= 1'b0;
@@ -110,6 +114,11 @@ module cni_csr #(
           A_PARK_TMO: begin
             for (int b = 0; b < 4; b++) begin
               if (s_axil_wstrb_i[b]) cfg_park_timeout_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
+            end
+          end
+          A_CA_BACKOFF: begin
+            for (int b = 0; b < 2; b++) begin
+              if (s_axil_wstrb_i[b]) cfg_ca_backoff_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
             end
           end
           A_CTRL: ;
@@ -147,10 +156,12 @@ module cni_csr #(
       A_ID:       rdata = 32'h434E_4931;
       A_GEOM:     rdata = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
       A_CONFIG:   rdata = Config;
+      A_CACHE:    rdata = CacheConfig;
       A_BASE_LO:  rdata = DevBase[31:0];
       A_BASE_HI:  rdata = 32'(DevBase[47:32]);
       A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
       A_PARK_TMO: rdata = cfg_park_timeout_o;
+      A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);
       default: begin
         rok = 1'b0;
         for (int i = 0; i < NumCnt; i++) begin

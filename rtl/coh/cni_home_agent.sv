@@ -21,7 +21,9 @@
 //                          build, apply): 4 more cycles per message, still one message a cycle
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
-//   req_*/rsp_*/fwd_*/dat_* (inputs)  - inbound channels, valid/ready (consumer: this block);
+//   req_*/rsp_* (inputs)              - inbound requests and snoop answers, valid/ready (consumer:
+//                                       this block; the device's caching agent takes the
+//                                       snoops and grants addressed to the device);
 //                                       a message is taken (ready) when it enters the pipeline
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
@@ -64,12 +66,6 @@ module cni_home_agent #(
   output logic                           rsp_ready_o,
   input  wire cni_coh_pkg::hdr_t         rsp_hdr_i,
   input  wire logic [LineBits-1:0]       rsp_data_i,
-  input  wire logic                      fwd_valid_i,
-  output logic                           fwd_ready_o,
-  input  wire cni_coh_pkg::hdr_t         fwd_hdr_i,
-  input  wire logic                      dat_valid_i,
-  output logic                           dat_ready_o,
-  input  wire cni_coh_pkg::hdr_t         dat_hdr_i,
   // outbound
   output logic                           ofwd_valid_o,
   input  wire logic                      ofwd_ready_i,
@@ -133,8 +129,7 @@ module cni_home_agent #(
   localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
 
   // Input sources.
-  localparam logic [2:0] SRC_TMO = 3'd0, SRC_RSP = 3'd1, SRC_CMD = 3'd2, SRC_FWD = 3'd3,
-                         SRC_DAT = 3'd4, SRC_REQ = 3'd5;
+  localparam logic [1:0] SRC_TMO = 2'd0, SRC_RSP = 2'd1, SRC_CMD = 2'd2, SRC_REQ = 2'd3;
 
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
@@ -144,7 +139,7 @@ module cni_home_agent #(
 
   // ---- message in flight and what travels with it ------------------------------------------
   typedef struct packed {
-    logic [2:0]                    src;
+    logic [1:0]                    src;
     cni_coh_pkg::hdr_t             hdr;
     logic [cni_coh_pkg::CMD_W-1:0] cmd;
     logic [cni_coh_pkg::ARG_W-1:0] arg;
@@ -235,8 +230,8 @@ module cni_home_agent #(
   endfunction
 
   // Commands and timeouts name a device line; requests and snoop answers if their header
-  // decodes to one (snoops and data to the device decode as out of range).
-  function automatic logic in_range(input logic [2:0] src, input logic dec_ok);
+  // decodes to one.
+  function automatic logic in_range(input logic [1:0] src, input logic dec_ok);
     in_range = src == SRC_CMD || src == SRC_TMO ||
                ((src == SRC_REQ || src == SRC_RSP) && dec_ok);
   endfunction
@@ -341,39 +336,93 @@ module cni_home_agent #(
   cni_coh_pkg::hdr_t   sel_hdr;
   logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
-  logic [2:0]          sel_src;
-  // Only snoop answers and requests name a device line; each channel decodes its own header, in
-  // parallel with the selection (snoops and data to the device decode as out of range).
-  wire  [LineIdxW:0]   rsp_dec = decode(rsp_hdr_i.addr);
-  wire  [LineIdxW:0]   req_dec = decode(req_hdr_i.addr);
-  wire                 cmd_avail = cmd_valid_i && !cmd_busy_q;
+  logic [1:0]          sel_src;
+  // The inputs as the take sees them. Without Pipelined, the ports. With it, a head register per
+  // link channel and the command port's compares (`cni_home_head`): a message is taken the cycle
+  // after it arrives, and the line interlock is a flip-flop per stage.
+  logic                rq_valid, rs_valid, cm_valid;
+  logic                busy_rsp, busy_req, busy_cmd;  // the input's line is in flight
+  cni_coh_pkg::hdr_t   rq_hdr, rs_hdr;
+  logic [LineBits-1:0] rq_data, rs_data;
+  if (P) begin : g_heads
+    localparam int MsgW = cni_coh_pkg::HDR_W + LineBits;
+    logic [4:0]            st_v;
+    logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
+    assign st_v    = {v_c, v_b, v_x, v_d, v_r};
+    assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic                    cm_ready_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_req (
+      .clk_i, .rst_ni,
+      .in_valid_i (req_valid_i), .in_ready_o (req_ready_o), .in_data_i ({req_hdr_i, req_data_i}),
+      .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_req), .pop_i (take && take_req),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_rsp (
+      .clk_i, .rst_ni,
+      .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o), .in_data_i ({rsp_hdr_i, rsp_data_i}),
+      .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_rsp), .pop_i (take && take_rsp),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+    // a command stays at its port until it is applied (cmd_ready_o)
+    cni_home_head #(.Width(1), .LineW(LineIdxW), .Stages(5), .Buffer(1'b0)) u_cmd (
+      .clk_i, .rst_ni,
+      .in_valid_i (cmd_valid_i), .in_ready_o (cm_ready_unused), .in_data_i (1'b0),
+      .in_line_i  (cmd_line_i),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .busy_o (busy_cmd), .pop_i (cmd_ready_o),
+      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .st_line_i (st_line)
+    );
+  end else begin : g_ports
+    assign rq_valid    = req_valid_i;
+    assign rq_hdr      = req_hdr_i;
+    assign rq_data     = req_data_i;
+    assign rs_valid    = rsp_valid_i;
+    assign rs_hdr      = rsp_hdr_i;
+    assign rs_data     = rsp_data_i;
+    assign cm_valid    = cmd_valid_i;
+    assign req_ready_o = take && take_req;
+    assign rsp_ready_o = take && take_rsp;
+  end
+
+  // Snoop answers and requests name a device line; each channel decodes its own header, in
+  // parallel with the selection.
+  wire  [LineIdxW:0]   rsp_dec = decode(rs_hdr.addr);
+  wire  [LineIdxW:0]   req_dec = decode(rq_hdr.addr);
+  wire                 cmd_avail = cm_valid && !cmd_busy_q;
   wire                 pipe_empty = !(v_r || v_d || v_x || v_b || v_c);
 
   // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
   // and registers, and the header, the decode and the line are AND-OR terms of the channels'
-  // heads under it. Priority: a timeout, the response channel, a command not deferred, FWD, DAT,
+  // heads under it. Priority: a timeout, the response channel, a command not deferred,
   // requests, a deferred command. A timeout waits until the pipeline is empty (it is rare; the
   // entry it answers is then changed by nothing else in flight), and nothing is taken
   // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
   // applied: a RECALL that must wait stays at the engine's port).
-  logic take_tmo, take_rsp, take_cmd, take_fwd, take_dat, take_req;
+  logic take_tmo, take_rsp, take_cmd, take_req;
   always_comb begin
-    logic before_fwd;
-    before_fwd = tmo_any_q || rsp_valid_i || (cmd_avail && !cmd_defer_q);
     take_tmo   = tmo_any_q && pipe_empty;
-    take_rsp   = !tmo_any_q && rsp_valid_i;
-    take_cmd   = !tmo_any_q && !rsp_valid_i && cmd_avail &&
-                 (!cmd_defer_q || !(fwd_valid_i || dat_valid_i || req_valid_i));
-    take_fwd   = !before_fwd && fwd_valid_i;
-    take_dat   = !before_fwd && !fwd_valid_i && dat_valid_i;
-    take_req   = !before_fwd && !fwd_valid_i && !dat_valid_i && req_valid_i;
-    sel_any    = take_tmo || take_rsp || take_cmd || take_fwd || take_dat || take_req;
-    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD :
-                 take_fwd ? SRC_FWD : take_dat ? SRC_DAT : SRC_REQ;
-    sel_hdr    = ({$bits(sel_hdr){take_fwd}} & fwd_hdr_i) |
-                 ({$bits(sel_hdr){take_dat}} & dat_hdr_i) |
-                 ({$bits(sel_hdr){take_req}} & req_hdr_i) |
-                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rsp_hdr_i);
+    take_rsp   = !tmo_any_q && rs_valid;
+    take_cmd   = !tmo_any_q && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
+    take_req   = !tmo_any_q && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
+    sel_any    = take_tmo || take_rsp || take_cmd || take_req;
+    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
+    sel_hdr    = ({$bits(sel_hdr){take_req}} & rq_hdr) |
+                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rs_hdr);
     sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
     // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
     // messages found in range use it. A timeout names its entry's line.
@@ -387,23 +436,27 @@ module cni_home_agent #(
 
   // What the selected message will do to the memory: a write (snoop data, a write-back), or a
   // read for an answer with the memory's line (everything else that names a line).
-  wire t_may_write = (take_rsp && rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA) ||
-                     (take_req && req_hdr_i.op == cni_coh_pkg::OP_WB);
+  wire t_may_write = (take_rsp && rs_hdr.op == cni_coh_pkg::OP_SNP_DATA) ||
+                     (take_req && rq_hdr.op == cni_coh_pkg::OP_WB);
   wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
-  wire t_may_alloc = (take_req && req_hdr_i.op != cni_coh_pkg::OP_WB) ||
+  wire t_may_alloc = (take_req && rq_hdr.op != cni_coh_pkg::OP_WB) ||
                      (take_cmd && (cmd_op_i == cni_coh_pkg::CMD_RECALL ||
                                    cmd_op_i == cni_coh_pkg::CMD_RECALL_DN));
 
   // Interlock: the lines of the messages in flight. A stage's line counts while it holds a
-  // message; the apply stage's too, since it writes the directory in the cycle T reads it.
+  // message; the apply stage's too, since it writes the directory in the cycle T reads it. Each
+  // source's line is compared on its own, in parallel with the selection, and the selection
+  // picks the result (the compares are not behind the selection's multiplexer).
+  // Without Pipelined, the stage in flight (D) is compared in the take's cycle; with it, the
+  // inputs' heads carry the compares as flip-flops (`cni_home_head`, below). A timeout is taken
+  // only with the pipeline empty.
   logic line_busy;
-  always_comb begin
-    line_busy = v_d && m_d.line == sel_line;
-    if (P) begin
-      line_busy = line_busy || (v_r && m_r.line == sel_line) || (v_x && m_x.line == sel_line) ||
-                  (v_b && m_b.line == sel_line) || (v_c && m_c.line == sel_line);
-    end
+  if (!P) begin : g_busy
+    assign busy_rsp = v_d && m_d.line == rsp_dec[LineIdxW-1:0];
+    assign busy_req = v_d && m_d.line == req_dec[LineIdxW-1:0];
+    assign busy_cmd = v_d && m_d.line == cmd_line_i;
   end
+  assign line_busy = (take_rsp && busy_rsp) || (take_req && busy_req) || (take_cmd && busy_cmd);
   // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
   // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
   // when the message in the apply stage writes.
@@ -430,22 +483,22 @@ module cni_home_agent #(
   // when a message is taken), the memory's line into the slot of the message that read it, and
   // the apply stage reads both at its slot.
   logic [LineBits-1:0] msg_line, mem_line, wr_line;
-  wire  [LineBits-1:0] in_data = rsp_valid_i ? rsp_data_i : req_data_i;
+  wire  [LineBits-1:0] in_data = rs_valid ? rs_data : rq_data;
 
   // ---- stage registers ----------------------------------------------------------------------
   // T -> R (Pipelined; without it the lookup stage is T itself)
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_r (.clk_i, .en_i(adv), .d_i(m_t), .q_o(m_r));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_r (.clk_i, .rst_ni, .en_i(adv), .d_i(m_t), .q_o(m_r));
   // lookup stage -> D (always a register: the take)
   msg_t m_l;
   assign m_l = P ? m_r : m_t;
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(1'b1)) u_m_d (.clk_i, .en_i(adv), .d_i(m_l), .q_o(m_d));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(1'b1)) u_lk_d (.clk_i, .en_i(adv), .d_i(lk_l), .q_o(lk_d));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(1'b1)) u_m_d (.clk_i, .rst_ni, .en_i(adv), .d_i(m_l), .q_o(m_d));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(1'b1)) u_lk_d (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_l), .q_o(lk_d));
   // D -> X -> B -> C (Pipelined)
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_x (.clk_i, .en_i(adv), .d_i(m_d), .q_o(m_x));
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_b (.clk_i, .en_i(adv), .d_i(m_x), .q_o(m_b));
-  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_c (.clk_i, .en_i(adv), .d_i(m_b), .q_o(m_c));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_x (.clk_i, .en_i(adv), .d_i(lk_d), .q_o(lk_x));
-  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_b (.clk_i, .en_i(adv), .d_i(lk_x), .q_o(lk_b));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_x (.clk_i, .rst_ni, .en_i(adv), .d_i(m_d), .q_o(m_x));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_b (.clk_i, .rst_ni, .en_i(adv), .d_i(m_x), .q_o(m_b));
+  cni_pipe_reg #(.Width($bits(m_t)), .Reg(P)) u_m_c (.clk_i, .rst_ni, .en_i(adv), .d_i(m_b), .q_o(m_c));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_x (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_d), .q_o(lk_x));
+  cni_pipe_reg #(.Width($bits(lk_l)), .Reg(P)) u_lk_b (.clk_i, .rst_ni, .en_i(adv), .d_i(lk_x), .q_o(lk_b));
 
   // valid bits (reset)
   logic v_r_q, v_d_q, v_x_q, v_b_q, v_c_q;
@@ -541,10 +594,10 @@ module cni_home_agent #(
   // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
   // behind it loaded as the message leaves R (so the decision starts from a flip-flop).
   logic [DirW-1:0] dir_x;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
   logic [DirW-1:0] dir_xx, dir_b;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
 
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 
@@ -577,7 +630,6 @@ module cni_home_agent #(
     logic                 req_op_ok, req_len_ok;  // a request's opcode; its length
     logic                 wb_more;     // a racing write-back: answers or write-backs remain
     logic                 wb_owner;    // a write-back from the owner (X{R})
-    logic                 fwd_op_ok, dat_op_ok;   // a snoop / a data message's opcode
     logic                 rec_none;    // no host holds the line
     logic                 x_other;     // another agent holds the line exclusive
     logic                 others;      // an agent other than the requester holds the line
@@ -631,20 +683,16 @@ module cni_home_agent #(
     hn.req_len_ok   = m_d.hdr.len == ((op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
     hn.wb_more      = lk_d.hit_pend != '0 || (lk_d.hit_wbp & ~hn.c_bit) != '0;
     hn.wb_owner     = st == DIR_X && sh == hn.c_bit;
-    hn.fwd_op_ok    = op == cni_coh_pkg::OP_FWD_INV || op == cni_coh_pkg::OP_FWD_DOWN ||
-                      op == cni_coh_pkg::OP_FWD_DNO;
-    hn.dat_op_ok    = op == cni_coh_pkg::OP_DATA_S || op == cni_coh_pkg::OP_DATA_E ||
-                      op == cni_coh_pkg::OP_DATA_M;
     hn.rec_none     = st == DIR_I || sh == '0;
     hn.x_other      = st == DIR_X && sh != hn.c_bit;
     hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
     hn.upg_sh       = op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
   end
-  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .en_i(adv), .d_i(hn), .q_o(hl));
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .rst_ni, .en_i(adv), .d_i(hn), .q_o(hl));
   /* verilator lint_off UNUSEDSIGNAL */
   hlp_t hb;  // (B builds the record from some of the conditions)
   /* verilator lint_on UNUSEDSIGNAL */
-  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .en_i(adv), .d_i(hl), .q_o(hb));
+  cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .rst_ni, .en_i(adv), .d_i(hl), .q_o(hb));
 
   // ---- which row (X) ----------------------------------------------------------------------------
   // The decision is made in two parts. The first finds which row of the state tables
@@ -654,7 +702,7 @@ module cni_home_agent #(
   // built there and registered into C, so no condition drives the wide fields of the record
   // directly (each condition had hundreds of loads: routing, not logic, set the clock).
   typedef enum logic [4:0] {
-    R_NONE,         // nothing (dropped with an error count; a stale timeout; DAT in)
+    R_NONE,         // nothing (dropped with an error count; a stale timeout)
     R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the policy stays)
     R_SNP_UPD,      // snoop answer: update the entry, more answers to come
     R_SNP_EVT,      //   the last answer of a RECALL: the entry raises its event
@@ -668,7 +716,6 @@ module cni_home_agent #(
     R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
     R_RCD_DONE,     // RECALL_DN of a line no one holds exclusive: entry with its event at once
     R_RCD_SNOOP,    // RECALL_DN: FwdDown the owner, dir -> S{owner}
-    R_FWD_ACK,      // snoop to the device (caches no host lines): SnpAck
     R_REQ_ERROR,    // request: Error answer (the counters say why)
     R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
     R_WB_RACE_EVT,  //   completing a RECALL: event
@@ -748,23 +795,6 @@ module cni_home_agent #(
         endcase
       end
 
-      SRC_FWD: begin
-        if (!hl.fwd_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else begin
-          r_row = R_FWD_ACK;
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end
-      end
-
-      SRC_DAT: begin
-        if (!hl.dat_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end
-      end
-
       // requests
       default: begin
         r_row = R_REQ_ERROR;
@@ -813,8 +843,8 @@ module cni_home_agent #(
 
   row_e              b_row;
   logic [NumCnt-1:0] b_cnt;
-  cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .en_i(adv), .d_i(r_row), .q_o(b_row));
-  cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
+  cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_row), .q_o(b_row));
+  cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
 
   // ---- the row's answer (B) ---------------------------------------------------------------------
   // Header for an answer (returns the packed bits: the pinned Yosys subset has no typedef
@@ -1009,11 +1039,6 @@ module cni_home_agent #(
         end
       end
 
-      R_FWD_ACK: begin
-        x.out_rsp = 1'b1;
-        x.rsp_hdr = answer(cni_coh_pkg::OP_SNP_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-      end
-
       R_REQ_ERROR, R_DENY: x.out_rsp = 1'b1;
 
       R_PARK: begin
@@ -1099,7 +1124,7 @@ module cni_home_agent #(
   end
 
   // ---- the decision applied (C) -----------------------------------------------------------------
-  cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .en_i(adv), .d_i(x), .q_o(e));
+  cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .rst_ni, .en_i(adv), .d_i(x), .q_o(e));
   assign e_mem_we    = e.mem_we;
   assign e_alloc_idx = e.alloc_idx;
 
@@ -1142,15 +1167,11 @@ module cni_home_agent #(
   wire apply = v_c && e_commit;
 
   // Input handshakes: link messages when taken, a command when applied.
-  assign rsp_ready_o = take && take_rsp;
-  assign fwd_ready_o = take && take_fwd;
-  assign dat_ready_o = take && take_dat;
-  assign req_ready_o = take && take_req;
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
 
   // The message being applied (the formal checks probe it).
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [2:0] cur_src_q = m_c.src;
+  wire [1:0] cur_src_q = m_c.src;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- line-wide data -----------------------------------------------------------------------
@@ -1203,7 +1224,8 @@ module cni_home_agent #(
   end
 
   // ---- RAM ports ----------------------------------------------------------------------------
-  // Directory: read at the take, written when a decision is applied or by the init sweep.
+  // Directory: read in every cycle the pipeline advances (at the take's line; what is read for a
+  // message not taken is not used), written when a decision is applied or by the init sweep.
   // Memory, without Pipelined: read at the take, written in the cycle a decision is applied
   // (the two never meet: `mem_clash`); with it, driven from flip-flops: the read in R
   // (`ma_rd_q`, registered at the take, with the line's range check), the init sweep's flag,
@@ -1213,7 +1235,7 @@ module cni_home_agent #(
   // event the decision raises, which it acts on through its event and request registers three
   // cycles or more later.
   always_comb begin
-    dir_re    = take;
+    dir_re    = adv;
     dir_raddr = sel_line;
     dir_we    = init_run_q || (apply && e.dir_we);
     dir_waddr = init_run_q ? init_q : m_c.line;

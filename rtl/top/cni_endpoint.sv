@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// The portable OpenCNI device core: coherent-link layer with per-channel credits, home agent
-// (directory with per-line policies, transaction table, delayed responses), device line memory,
-// the engine bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad
-// engine) and the AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
+// The portable OpenCNI device core: a symmetric coherent link with per-channel credits and a
+// router, the home agent (directory with per-line policies, transaction table, delayed
+// responses) for device lines, the caching agent for host lines, device line memory, the engine
+// bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad engine) and the
+// AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
 //
 // Parameters: docs/endpoint.md ("Parameters"); the region sizes make the address map
 // (cni_amap_pkg).
 // Ports:
 //   agent_id_i           - this device's agent id on the coherence fabric
-//   rx_<ch>_*            - link receive side per channel: valid + message, no ready (credits);
-//                          rx_<ch>_credit_o pulses once per message taken from its buffer
-//   tx_<ch>_*            - link transmit side per channel: valid + message, the link takes every
-//                          message offered; tx_<ch>_credit_i pulses return peer buffer slots
+//   rx_<ch>_*            - link receive side per channel (req, fwd, rsp, dat): valid, header and
+//                          data, no ready (credits); rx_<ch>_credit_o pulses once per message
+//                          taken from its buffer
+//   tx_<ch>_*            - link transmit side per channel: valid, header and data, the link takes
+//                          every message offered; tx_<ch>_credit_i pulses return peer buffer
+//                          slots
+//   ca_req_*, ca_rsp_*   - the caching agent's engine request port (cni_cache_agent: reads,
+//                          writes, non-allocating reads, write-invalidates, flushes of host
+//                          lines), for device logic outside the core
+//   ca_mon_*             - the caching agent's monitor: line state changes and performed
+//                          accesses (observability; the coherence checker of the tests)
 //   s_axil_*             - CSR slave
 //   pa_* / pb_*          - PIO (a) messages out to device logic / (b) messages in from it
 //   init_done_o          - directory and memory cleared; the link may be used
@@ -26,6 +34,10 @@ module cni_endpoint #(
   parameter int          NOvfA     = 76,
   parameter int          NOvfB     = 76,
   parameter int          ScratchLines = 64,
+  parameter int          CacheSets    = 4,
+  parameter int          CacheWays    = 4,
+  parameter int          CacheMshrs   = 4,
+  parameter int          CacheIdW     = 4,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
@@ -33,7 +45,6 @@ module cni_endpoint #(
   parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
   localparam int LineBits = LineBytes * 8,
-  localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
     cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines),
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
@@ -49,6 +60,7 @@ module cni_endpoint #(
   output logic                     rx_req_credit_o,
   input  wire logic                rx_fwd_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_fwd_hdr_i,
+  input  wire logic [LineBits-1:0] rx_fwd_data_i,
   output logic                     rx_fwd_credit_o,
   input  wire logic                rx_rsp_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_rsp_hdr_i,
@@ -56,13 +68,20 @@ module cni_endpoint #(
   output logic                     rx_rsp_credit_o,
   input  wire logic                rx_dat_valid_i,
   input  wire cni_coh_pkg::hdr_t   rx_dat_hdr_i,
+  input  wire logic [LineBits-1:0] rx_dat_data_i,
   output logic                     rx_dat_credit_o,
   // link transmit
+  output logic                     tx_req_valid_o,
+  output cni_coh_pkg::hdr_t        tx_req_hdr_o,
+  output logic [LineBits-1:0]      tx_req_data_o,
+  input  wire logic                tx_req_credit_i,
   output logic                     tx_fwd_valid_o,
   output cni_coh_pkg::hdr_t        tx_fwd_hdr_o,
+  output logic [LineBits-1:0]      tx_fwd_data_o,
   input  wire logic                tx_fwd_credit_i,
   output logic                     tx_rsp_valid_o,
   output cni_coh_pkg::hdr_t        tx_rsp_hdr_o,
+  output logic [LineBits-1:0]      tx_rsp_data_o,
   input  wire logic                tx_rsp_credit_i,
   output logic                     tx_dat_valid_o,
   output cni_coh_pkg::hdr_t        tx_dat_hdr_o,
@@ -97,102 +116,105 @@ module cni_endpoint #(
   input  wire logic [LineBits-1:0] pb_data_i,
   input  wire logic [15:0]         pb_len_i,
   input  wire logic                pb_last_i,
-  output logic                     init_done_o
+  // caching agent: engine port and monitor
+  input  wire logic                            ca_req_valid_i,
+  output logic                                 ca_req_ready_o,
+  input  wire logic [cni_coh_pkg::CA_OP_W-1:0] ca_req_op_i,
+  input  wire logic [cni_coh_pkg::ADDR_W-1:0]  ca_req_addr_i,
+  input  wire logic [LineBits-1:0]             ca_req_data_i,
+  input  wire logic [LineBytes-1:0]            ca_req_be_i,
+  input  wire logic [CacheIdW-1:0]             ca_req_id_i,
+  output logic                                 ca_rsp_valid_o,
+  input  wire logic                            ca_rsp_ready_i,
+  output logic [CacheIdW-1:0]                  ca_rsp_id_o,
+  output logic [LineBits-1:0]                  ca_rsp_data_o,
+  output logic                                 ca_rsp_err_o,
+  output logic                                 ca_mon_valid_o,
+  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_mon_addr_o,
+  output logic [3:0]                           ca_mon_from_o,
+  output logic [3:0]                           ca_mon_to_o,
+  output logic                                 ca_mon_acc_valid_o,
+  output logic [CacheIdW-1:0]                  ca_mon_acc_id_o,
+  output logic [LineBits-1:0]                  ca_mon_acc_data_o,
+  output logic                                 init_done_o
 );
 
-  localparam int NumCnt = 19;
+  localparam int NumCnt = 26;
   localparam int NE     = cni_amap_pkg::NUM_ENGINES;
 
-  // ---- link receive ---------------------------------------------------------------------------
+  // ---- link layer and router ----------------------------------------------------------------
   logic                req_valid, req_ready, rsp_valid, rsp_ready;
-  logic                fwd_valid, fwd_ready, dat_valid, dat_ready;
-  cni_coh_pkg::hdr_t   req_hdr, rsp_hdr, fwd_hdr, dat_hdr;
+  cni_coh_pkg::hdr_t   req_hdr, rsp_hdr;
   logic [LineBits-1:0] req_data, rsp_data;
-  logic [3:0]          rx_overflow;
-
-  cni_link_rx_ch #(.Width(HdrW + LineBits), .Depth(RxDepth)) u_rx_req (
-    .clk_i, .rst_ni,
-    .link_valid_i (rx_req_valid_i),
-    .link_data_i  ({rx_req_hdr_i, rx_req_data_i}),
-    .credit_o     (rx_req_credit_o),
-    .overflow_o   (rx_overflow[cni_coh_pkg::CH_REQ]),
-    .out_valid_o  (req_valid),
-    .out_ready_i  (req_ready),
-    .out_data_o   ({req_hdr, req_data})
-  );
-  cni_link_rx_ch #(.Width(HdrW), .Depth(RxDepth)) u_rx_fwd (
-    .clk_i, .rst_ni,
-    .link_valid_i (rx_fwd_valid_i),
-    .link_data_i  (rx_fwd_hdr_i),
-    .credit_o     (rx_fwd_credit_o),
-    .overflow_o   (rx_overflow[cni_coh_pkg::CH_FWD]),
-    .out_valid_o  (fwd_valid),
-    .out_ready_i  (fwd_ready),
-    .out_data_o   (fwd_hdr)
-  );
-  cni_link_rx_ch #(.Width(HdrW + LineBits), .Depth(RxDepth)) u_rx_rsp (
-    .clk_i, .rst_ni,
-    .link_valid_i (rx_rsp_valid_i),
-    .link_data_i  ({rx_rsp_hdr_i, rx_rsp_data_i}),
-    .credit_o     (rx_rsp_credit_o),
-    .overflow_o   (rx_overflow[cni_coh_pkg::CH_RSP]),
-    .out_valid_o  (rsp_valid),
-    .out_ready_i  (rsp_ready),
-    .out_data_o   ({rsp_hdr, rsp_data})
-  );
-  cni_link_rx_ch #(.Width(HdrW), .Depth(RxDepth)) u_rx_dat (
-    .clk_i, .rst_ni,
-    .link_valid_i (rx_dat_valid_i),
-    .link_data_i  (rx_dat_hdr_i),
-    .credit_o     (rx_dat_credit_o),
-    .overflow_o   (rx_overflow[cni_coh_pkg::CH_DAT]),
-    .out_valid_o  (dat_valid),
-    .out_ready_i  (dat_ready),
-    .out_data_o   (dat_hdr)
-  );
-
-  // ---- link transmit --------------------------------------------------------------------------
-  logic                ofwd_valid, ofwd_ready, orsp_valid, orsp_ready, odat_valid, odat_ready;
+  logic                ofwd_valid, ofwd_ready, ofwd_hold, orsp_valid, orsp_ready;
+  logic                odat_valid, odat_ready;
   cni_coh_pkg::hdr_t   ofwd_hdr, orsp_hdr, odat_hdr;
   logic [LineBits-1:0] odat_data;
-  logic [2:0]          tx_credit_err;
-  logic                tx_rsp_pending, tx_dat_pending;
+  logic                cin_valid, cin_ready, coreq_valid, coreq_ready, corsp_valid, corsp_ready;
+  cni_coh_pkg::hdr_t   cin_hdr, coreq_hdr, corsp_hdr;
+  logic [LineBits-1:0] cin_data, coreq_data, corsp_data;
+  logic [cni_coh_pkg::NUM_CH-1:0] rx_overflow, tx_credit_err;
+  logic                nreq_valid, nreq_ready, norsp_valid, norsp_ready, nodat_valid, nodat_ready;
+  cni_coh_pkg::hdr_t   nreq_hdr, norsp_hdr, nodat_hdr;
+  logic [63:0]         nreq_data;
+  logic [LineBits-1:0] nodat_data;
 
-  cni_link_tx_ch #(.Width(HdrW), .Credits(TxCredits)) u_tx_fwd (
+  cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits)) u_link (
     .clk_i, .rst_ni,
-    .in_valid_i   (ofwd_valid),
-    .in_ready_o   (ofwd_ready),
-    .in_data_i    (ofwd_hdr),
-    .link_valid_o (tx_fwd_valid_o),
-    .link_data_o  (tx_fwd_hdr_o),
-    .credit_i     (tx_fwd_credit_i),
-    .credit_err_o (tx_credit_err[0]),
-    // Only answers (RSP, DAT) must drain before a snoop; FWD's own fill level is not needed.
-    /* verilator lint_off PINCONNECTEMPTY */
-    .pending_o    ()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .rx_req_valid_i, .rx_req_hdr_i, .rx_req_data_i, .rx_req_credit_o,
+    .rx_fwd_valid_i, .rx_fwd_hdr_i, .rx_fwd_data_i, .rx_fwd_credit_o,
+    .rx_rsp_valid_i, .rx_rsp_hdr_i, .rx_rsp_data_i, .rx_rsp_credit_o,
+    .rx_dat_valid_i, .rx_dat_hdr_i, .rx_dat_data_i, .rx_dat_credit_o,
+    .tx_req_valid_o, .tx_req_hdr_o, .tx_req_data_o, .tx_req_credit_i,
+    .tx_fwd_valid_o, .tx_fwd_hdr_o, .tx_fwd_data_o, .tx_fwd_credit_i,
+    .tx_rsp_valid_o, .tx_rsp_hdr_o, .tx_rsp_data_o, .tx_rsp_credit_i,
+    .tx_dat_valid_o, .tx_dat_hdr_o, .tx_dat_data_o, .tx_dat_credit_i,
+    .h_req_valid_o (req_valid), .h_req_ready_i (req_ready), .h_req_hdr_o (req_hdr),
+    .h_req_data_o (req_data),
+    .n_req_valid_o (nreq_valid), .n_req_ready_i (nreq_ready), .n_req_hdr_o (nreq_hdr),
+    .n_req_data_o (nreq_data),
+    .h_rsp_valid_o (rsp_valid), .h_rsp_ready_i (rsp_ready), .h_rsp_hdr_o (rsp_hdr),
+    .h_rsp_data_o (rsp_data),
+    .h_fwd_valid_i (ofwd_valid), .h_fwd_ready_o (ofwd_ready), .h_fwd_hdr_i (ofwd_hdr),
+    .h_fwd_hold_o (ofwd_hold),
+    .h_orsp_valid_i (orsp_valid), .h_orsp_ready_o (orsp_ready), .h_orsp_hdr_i (orsp_hdr),
+    .h_odat_valid_i (odat_valid), .h_odat_ready_o (odat_ready), .h_odat_hdr_i (odat_hdr),
+    .h_odat_data_i (odat_data),
+    .n_orsp_valid_i (norsp_valid), .n_orsp_ready_o (norsp_ready), .n_orsp_hdr_i (norsp_hdr),
+    .n_odat_valid_i (nodat_valid), .n_odat_ready_o (nodat_ready), .n_odat_hdr_i (nodat_hdr),
+    .n_odat_data_i (nodat_data),
+    .c_in_valid_o (cin_valid), .c_in_ready_i (cin_ready), .c_in_hdr_o (cin_hdr),
+    .c_in_data_o (cin_data),
+    .c_oreq_valid_i (coreq_valid), .c_oreq_ready_o (coreq_ready), .c_oreq_hdr_i (coreq_hdr),
+    .c_oreq_data_i (coreq_data),
+    .c_orsp_valid_i (corsp_valid), .c_orsp_ready_o (corsp_ready), .c_orsp_hdr_i (corsp_hdr),
+    .c_orsp_data_i (corsp_data),
+    .overflow_o (rx_overflow), .credit_err_o (tx_credit_err)
   );
-  cni_link_tx_ch #(.Width(HdrW), .Credits(TxCredits)) u_tx_rsp (
-    .clk_i, .rst_ni,
-    .in_valid_i   (orsp_valid),
-    .in_ready_o   (orsp_ready),
-    .in_data_i    (orsp_hdr),
-    .link_valid_o (tx_rsp_valid_o),
-    .link_data_o  (tx_rsp_hdr_o),
-    .credit_i     (tx_rsp_credit_i),
-    .credit_err_o (tx_credit_err[1]),
-    .pending_o    (tx_rsp_pending)
-  );
-  cni_link_tx_ch #(.Width(HdrW + LineBits), .Credits(TxCredits)) u_tx_dat (
-    .clk_i, .rst_ni,
-    .in_valid_i   (odat_valid),
-    .in_ready_o   (odat_ready),
-    .in_data_i    ({odat_hdr, odat_data}),
-    .link_valid_o (tx_dat_valid_o),
-    .link_data_o  ({tx_dat_hdr_o, tx_dat_data_o}),
-    .credit_i     (tx_dat_credit_i),
-    .credit_err_o (tx_credit_err[2]),
-    .pending_o    (tx_dat_pending)
+
+  // ---- caching agent (host-homed lines) -------------------------------------------------------
+  logic [5:0]  ca_cnt;
+  logic [15:0] cfg_ca_backoff;
+  cni_cache_agent #(
+    .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
+    .IdW (CacheIdW)
+  ) u_cache (
+    .clk_i, .rst_ni, .agent_id_i, .cfg_backoff_i (cfg_ca_backoff),
+    .req_valid_i (ca_req_valid_i), .req_ready_o (ca_req_ready_o), .req_op_i (ca_req_op_i),
+    .req_addr_i (ca_req_addr_i), .req_data_i (ca_req_data_i), .req_be_i (ca_req_be_i),
+    .req_id_i (ca_req_id_i),
+    .rsp_valid_o (ca_rsp_valid_o), .rsp_ready_i (ca_rsp_ready_i), .rsp_id_o (ca_rsp_id_o),
+    .rsp_data_o (ca_rsp_data_o), .rsp_err_o (ca_rsp_err_o),
+    .oreq_valid_o (coreq_valid), .oreq_ready_i (coreq_ready), .oreq_hdr_o (coreq_hdr),
+    .oreq_data_o (coreq_data),
+    .orsp_valid_o (corsp_valid), .orsp_ready_i (corsp_ready), .orsp_hdr_o (corsp_hdr),
+    .orsp_data_o (corsp_data),
+    .in_valid_i (cin_valid), .in_ready_o (cin_ready), .in_hdr_i (cin_hdr),
+    .in_data_i (cin_data),
+    .mon_valid_o (ca_mon_valid_o), .mon_addr_o (ca_mon_addr_o), .mon_from_o (ca_mon_from_o),
+    .mon_to_o (ca_mon_to_o), .mon_acc_valid_o (ca_mon_acc_valid_o),
+    .mon_acc_id_o (ca_mon_acc_id_o), .mon_acc_data_o (ca_mon_acc_data_o),
+    .cnt_o (ca_cnt)
   );
 
   // ---- home agent, memory, engine bus --------------------------------------------------------
@@ -222,10 +244,8 @@ module cni_endpoint #(
     .req_data_i (req_data),
     .rsp_valid_i (rsp_valid), .rsp_ready_o (rsp_ready), .rsp_hdr_i (rsp_hdr),
     .rsp_data_i (rsp_data),
-    .fwd_valid_i (fwd_valid), .fwd_ready_o (fwd_ready), .fwd_hdr_i (fwd_hdr),
-    .dat_valid_i (dat_valid), .dat_ready_o (dat_ready), .dat_hdr_i (dat_hdr),
     .ofwd_valid_o (ofwd_valid), .ofwd_ready_i (ofwd_ready), .ofwd_hdr_o (ofwd_hdr),
-    .ofwd_hold_i (tx_rsp_pending || tx_dat_pending),
+    .ofwd_hold_i (ofwd_hold),
     .orsp_valid_o (orsp_valid), .orsp_ready_i (orsp_ready), .orsp_hdr_o (orsp_hdr),
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),
@@ -260,6 +280,33 @@ module cni_endpoint #(
   logic [$clog2(NE + 1)-1:0]           reg_eng;
   logic [7:0]                          reg_addr;
   logic [31:0]                         reg_wdata, reg_rdata;
+
+  // Engine register windows: the CSR block's accesses, and the NC unit's (uncached loads and
+  // stores over the link) when the CSR block makes none.
+  logic                      csr_reg_valid, csr_reg_we, nc_reg_valid, nc_reg_we, nc_err;
+  logic [$clog2(NE + 1)-1:0] csr_reg_eng, nc_reg_eng;
+  logic [7:0]                csr_reg_addr, nc_reg_addr;
+  logic [31:0]               csr_reg_wdata, nc_reg_wdata;
+  always_comb begin
+    reg_valid = csr_reg_valid || nc_reg_valid;
+    reg_we    = csr_reg_valid ? csr_reg_we : nc_reg_we;
+    reg_eng   = csr_reg_valid ? csr_reg_eng : nc_reg_eng;
+    reg_addr  = csr_reg_valid ? csr_reg_addr : nc_reg_addr;
+    reg_wdata = csr_reg_valid ? csr_reg_wdata : nc_reg_wdata;
+  end
+
+  cni_nc_unit #(.RegionLines (RegionLines), .LineBytes (LineBytes), .DevBase (DevBase)) u_nc (
+    .clk_i, .rst_ni, .agent_id_i,
+    .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (nreq_hdr),
+    .in_data_i (nreq_data),
+    .reg_valid_o (nc_reg_valid), .reg_gnt_i (!csr_reg_valid), .reg_eng_o (nc_reg_eng),
+    .reg_we_o (nc_reg_we), .reg_addr_o (nc_reg_addr), .reg_wdata_o (nc_reg_wdata),
+    .reg_rdata_i (reg_rdata),
+    .orsp_valid_o (norsp_valid), .orsp_ready_i (norsp_ready), .orsp_hdr_o (norsp_hdr),
+    .odat_valid_o (nodat_valid), .odat_ready_i (nodat_ready), .odat_hdr_o (nodat_hdr),
+    .odat_data_o (nodat_data),
+    .cnt_err_o (nc_err)
+  );
 
   cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
     .clk_i, .rst_ni,
@@ -311,8 +358,9 @@ module cni_endpoint #(
 
   // ---- CSR ---------------------------------------------------------------------------------
   always_comb begin
-    // home 0..14, PIO 15..17, requests denied by a policy 18
-    cnt = {home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
+    // home 0..14, PIO 15..17, requests denied by a policy 18, caching agent 19..24, uncached
+    // accesses answered Error 25
+    cnt = {nc_err, ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
     cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
   end
 
@@ -320,8 +368,11 @@ module cni_endpoint #(
   // credits, [31] Pipelined
   localparam logic [31:0] Config = {Pipelined != 0, 7'(TxCredits), 8'(RxDepth), 8'(TtReserve),
                                     8'(TtEntries)};
+  // CACHE: [7:0] sets, [15:8] ways, [23:16] MSHRs, [31:24] engine request id bits
+  localparam logic [31:0] CacheConfig = {8'(CacheIdW), 8'(CacheMshrs), 8'(CacheWays),
+                                         8'(CacheSets)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
-            .Config(Config), .DevBase(DevBase)) u_csr (
+            .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
@@ -330,8 +381,9 @@ module cni_endpoint #(
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
     .cnt_i (cnt),
     .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
-    .reg_valid_o (reg_valid), .reg_eng_o (reg_eng), .reg_we_o (reg_we), .reg_addr_o (reg_addr),
-    .reg_wdata_o (reg_wdata), .reg_rdata_i (reg_rdata)
+    .cfg_ca_backoff_o (cfg_ca_backoff),
+    .reg_valid_o (csr_reg_valid), .reg_eng_o (csr_reg_eng), .reg_we_o (csr_reg_we),
+    .reg_addr_o (csr_reg_addr), .reg_wdata_o (csr_reg_wdata), .reg_rdata_i (reg_rdata)
   );
 
 endmodule

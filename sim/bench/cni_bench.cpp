@@ -28,17 +28,21 @@
 #include "cni/drv/pio.hpp"
 #include "cni/sim/host.hpp"
 #include "cni/sim/profile.hpp"
+#include "bench.hpp"
 #include "device/system.hpp"
 
 namespace {
 
 using namespace cni;
+using namespace cni::bench;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage = R"(usage: cni-bench <suite> [options]
 
 suites:
   pio            coherent-PIO RPC channel (seed 002 Fig. 6, 7, 8)
+  device         the device home agent at its link ports: messages per cycle per message
+                 type, read latency under load
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -61,18 +65,6 @@ options:
   std::fprintf(stderr, kUsage, profiles.c_str());
   std::exit(2);
 }
-
-struct Options {
-  std::string suite;
-  std::string profile = "enzian-eci";
-  std::vector<std::string> sets;
-  uint64_t seed = 1;
-  unsigned iterations = 1000;
-  bool single = true, latency = true, throughput = true;
-  bool quick = false, json = false, trace = false;
-  std::string csv_dir;
-  std::string json_out;
-};
 
 uint64_t parse_uint(const std::string& flag, const std::string& v) {
   try {
@@ -136,30 +128,9 @@ Options parse_args(int argc, char** argv) {
     }
   }
   if (o.suite.empty()) usage_error("no suite given");
-  if (o.suite != "pio") usage_error("unknown suite '" + o.suite + "'");
+  if (o.suite != "pio" && o.suite != "device") usage_error("unknown suite '" + o.suite + "'");
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
   return o;
-}
-
-// ---- statistics and output --------------------------------------------------------------------
-
-struct Stats {
-  double median = 0, p99 = 0, min = 0, max = 0;
-};
-
-Stats stats_of(std::vector<double> v) {
-  Stats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  auto pct = [&](double p) {
-    size_t idx = static_cast<size_t>(std::ceil(p * double(v.size()))) - 1;
-    return v[std::min(idx, v.size() - 1)];
-  };
-  s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-  s.p99 = pct(0.99);
-  s.min = v.front();
-  s.max = v.back();
-  return s;
 }
 
 struct Row {
@@ -421,16 +392,6 @@ const std::map<std::string, PaperRef> kFig6 = {
 constexpr double kFig8PeakGiB = 2.19;       // 002 §5.1, at 32 KiB payloads
 constexpr size_t kFig8PeakPayload = 32768;
 
-std::string fmt(double v, int prec = 0) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", prec, v);
-  return b;
-}
-
-std::string json_num(std::optional<double> v, int prec = 3) {
-  return v ? fmt(*v, prec) : "null";
-}
-
 int run_pio(const Options& o) {
   sim::Profile p = sim::Profile::load(o.profile);
   if (p.has("sim.seed")) p.set("sim.seed", std::to_string(o.seed));
@@ -613,7 +574,7 @@ int run_pio(const Options& o) {
 int main(int argc, char** argv) {
   Options o = parse_args(argc, argv);
   try {
-    return run_pio(o);
+    return o.suite == "device" ? run_device(o) : run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());
     return 1;

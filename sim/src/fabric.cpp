@@ -218,13 +218,17 @@ void Fabric::try_send(Pipe& p) {
   }
   // Oldest eligible message first. A message held by a link credit also holds back younger
   // messages of its (src, dst) pair, so pairs stay in order; one held by a receiver credit
-  // holds back only its own channel to that receiver.
-  std::vector<std::pair<AgentId, AgentId>> held;
+  // holds back its own channel to that receiver and, if it is an answer or a grant (RSP,
+  // DAT), the pair's younger snoops (FWD): a snoop never overtakes an earlier grant (protocol
+  // rule 8), whatever the receiver's buffers.
+  std::vector<std::pair<AgentId, AgentId>> held, held_answer;
   for (auto it = p.q.begin(); it != p.q.end();) {
     const Msg& m = *it;
     const auto c = static_cast<unsigned>(m.chan());
     const std::pair<AgentId, AgentId> pr{m.src, m.dst};
-    if (std::find(held.begin(), held.end(), pr) != held.end()) {
+    if (std::find(held.begin(), held.end(), pr) != held.end() ||
+        (m.chan() == proto::Chan::Fwd &&
+         std::find(held_answer.begin(), held_answer.end(), pr) != held_answer.end())) {
       ++it;
       continue;
     }
@@ -236,6 +240,7 @@ void Fabric::try_send(Pipe& p) {
     const bool last_hop = agent_node_[m.dst] == p.to;
     RxCredits& rx = rx_[m.dst][c];
     if (last_hop && rx.limited && rx.avail == 0) {
+      if (m.chan() == proto::Chan::Rsp || m.chan() == proto::Chan::Dat) held_answer.push_back(pr);
       ++it;
       continue;
     }

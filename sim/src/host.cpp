@@ -207,6 +207,20 @@ void HostSystem::map_uncached(proto::Addr base, proto::Addr size, UncachedTarget
   uncached_.map(base, size, target);
 }
 
+void HostSystem::map_device_registers(proto::Addr base, proto::Addr size) {
+  if (!io_link_) {
+    const unsigned id = static_cast<unsigned>(homes_.size() + caches_.size() + device_nodes_.size());
+    if (id >= proto::kMaxAgents) {
+      throw ProfileError("profile " + profile_.name() + ": no agent id left for the uncached "
+                         "link (host.sockets + host.cores + node.devices = " +
+                         std::to_string(id) + " of " + std::to_string(proto::kMaxAgents) + ")");
+    }
+    io_link_ = std::make_unique<UncachedLink>(k_, fabric_, static_cast<AgentId>(id), "io-link");
+    fabric_.attach(*io_link_, socket_nodes_[0]);
+  }
+  uncached_.map(base, size, *io_link_);
+}
+
 void HostSystem::set_observer(CoherenceObserver* obs) {
   for (auto& c : caches_) c->set_observer(obs);
 }

@@ -14,6 +14,7 @@ const char* op_name(Op op) {
     case Op::WB: return "WB";
     case Op::RdNA: return "RdNA";
     case Op::WrInv: return "WrInv";
+    case Op::Nc: return "Nc";
     case Op::FwdInv: return "FwdInv";
     case Op::FwdDown: return "FwdDown";
     case Op::FwdDownO: return "FwdDownO";
@@ -24,10 +25,12 @@ const char* op_name(Op op) {
     case Op::Retry: return "Retry";
     case Op::Error: return "Error";
     case Op::WrAck: return "WrAck";
+    case Op::NcAck: return "NcAck";
     case Op::DataS: return "DataS";
     case Op::DataE: return "DataE";
     case Op::DataM: return "DataM";
     case Op::DataI: return "DataI";
+    case Op::NcData: return "NcData";
   }
   return "Op?";
 }

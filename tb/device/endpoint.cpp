@@ -2,15 +2,26 @@
 // Cycle-level driver for the Verilated cni_endpoint (see endpoint.hpp).
 #include "device/endpoint.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
-#include "Vcni_endpoint.h"
 #include "msg_wire.hpp"
+#include "stall.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+// The device models of this build (tb/rtl_endpoint.cmake: one per line size; the netlist builds
+// have the 128-byte one only).
+#if __has_include("Vcni_endpoint_l64.h")
+#include "Vcni_endpoint_l64.h"
+#endif
+#if __has_include("Vcni_endpoint_l128.h")
+#include "Vcni_endpoint_l128.h"
+#endif
 
 namespace cni::tb {
 
@@ -26,22 +37,37 @@ const char* counter_name(Counter c) {
                                 "snoops",       "retry_busy",   "retry_timeout", "parked",
                                 "released",     "recalls",      "err_opcode",  "err_addr",
                                 "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
-                                "pio_a_messages", "pio_b_messages", "denied"};
+                                "pio_a_messages", "pio_b_messages", "denied", "ca_hits", "ca_misses",
+                                "ca_writebacks", "ca_retries", "ca_snoops", "ca_errors",
+                                "nc_errors"};
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr
 
+// The driver's state; Model<Top> adds the Verilated model (one line size) and drives its ports.
 struct Endpoint::Impl {
+  virtual ~Impl() = default;
+  virtual void drive_inputs() = 0;  // this cycle's inputs
+  virtual void edge() = 0;          // one clock cycle; outputs sampled before the rising edge
+  virtual void set_reset(bool asserted) = 0;
+  virtual bool init_done() const = 0;
+  virtual void finish() = 0;        // the model's final()
+
   Options opt;
   std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Vcni_endpoint> top;
   std::unique_ptr<VerilatedFstC> fst;
   uint64_t cycle = 0;
   unsigned line_bytes = 128;
   DeviceGeometry geo;
   bool geo_known = false;
 
-  std::deque<Msg> rxq[proto::kNumChannels];
+  // Messages sent to the device, per channel, numbered in the order they reached it.
+  struct Queued {
+    Msg msg;
+    uint64_t seq = 0;
+  };
+  std::deque<Queued> rxq[proto::kNumChannels];
+  uint64_t rx_seq = 0;
   unsigned rx_credits[proto::kNumChannels] = {};
   bool credit_check = true;
   unsigned tx_credit_pending[proto::kNumChannels] = {};
@@ -49,6 +75,12 @@ struct Endpoint::Impl {
   std::function<void(const TxMsg&)> emit_cb;
   std::function<void(Chan)> rx_credit_cb;
   std::function<void(const Msg&, uint64_t)> rx_cb;
+
+  std::deque<CaRequest> ca_queue;
+  std::deque<CacheRsp> ca_done;
+  std::function<void(uint64_t, LineState, LineState)> ca_state_cb;
+  std::function<void(unsigned, const uint8_t*)> ca_access_cb;
+  Stall ca_stall{1};  // ca_rsp_ready_i
 
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
@@ -62,40 +94,60 @@ struct Endpoint::Impl {
   bool r_done = false, b_done = false;
 
   void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
+};
 
-  void drive_inputs() {
+template <class Top>
+struct Endpoint::Model final : Endpoint::Impl {
+  std::unique_ptr<Top> top;
+
+  explicit Model(const Options& o);
+  static std::unique_ptr<Impl> open(const Options& o) { return std::make_unique<Model>(o); }
+
+  void set_reset(bool asserted) override { top->rst_ni = !asserted; }
+  bool init_done() const override { return top->init_done_o; }
+  void finish() override { top->final(); }
+
+  void drive_inputs() override {
     auto& t = *top;
     // link receive: one message per channel per cycle while credits last
-    auto take = [&](Chan ch) -> const Msg* {
-      auto c = static_cast<unsigned>(ch);
-      if (rxq[c].empty() || (credit_check && rx_credits[c] == 0)) return nullptr;
-      return &rxq[c].front();
+    bool enter[proto::kNumChannels];
+    for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+      enter[c] = !rxq[c].empty() && (!credit_check || rx_credits[c] > 0);
+    }
+    // Rule 8 (docs/protocol.md) on the way in: a snoop enters no earlier than every answer and
+    // grant that reached the device before it (the device numbers a grant before a snoop that
+    // enters in the same cycle). One message per channel enters a cycle, so without this a
+    // grant queued behind another grant could fall behind a later snoop.
+    // The number of a channel's oldest message still queued after this cycle.
+    auto first_left = [&](Chan ch) {
+      const auto c = static_cast<unsigned>(ch);
+      const size_t i = enter[c] ? 1 : 0;
+      return i < rxq[c].size() ? rxq[c][i].seq : UINT64_MAX;
     };
-    const Msg* req = take(Chan::Req);
-    t.rx_req_valid_i = req != nullptr;
-    if (req) {
-      pack_hdr(*req, t.rx_req_hdr_i.data());
-      set_line(t.rx_req_data_i.data(), req->data.data());
+    const auto fwd = static_cast<unsigned>(Chan::Fwd);
+    if (enter[fwd] &&
+        rxq[fwd].front().seq > std::min(first_left(Chan::Rsp), first_left(Chan::Dat))) {
+      enter[fwd] = false;
     }
-    const Msg* fwd = take(Chan::Fwd);
-    t.rx_fwd_valid_i = fwd != nullptr;
-    if (fwd) pack_hdr(*fwd, t.rx_fwd_hdr_i.data());
-    const Msg* rsp = take(Chan::Rsp);
-    t.rx_rsp_valid_i = rsp != nullptr;
-    if (rsp) {
-      pack_hdr(*rsp, t.rx_rsp_hdr_i.data());
-      set_line(t.rx_rsp_data_i.data(), rsp->data.data());
-    }
-    const Msg* dat = take(Chan::Dat);
-    t.rx_dat_valid_i = dat != nullptr;
-    if (dat) pack_hdr(*dat, t.rx_dat_hdr_i.data());
-    for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {
-      auto c = static_cast<unsigned>(ch);
-      if (take(ch)) {
-        if (rx_cb) rx_cb(rxq[c].front(), cycle);
-        rxq[c].pop_front();
-        if (rx_credits[c]) --rx_credits[c];
+    // every channel carries a header and a line
+    auto present = [&](Chan ch, auto& valid, auto& hdr, auto& data) {
+      const auto c = static_cast<unsigned>(ch);
+      valid = enter[c];
+      if (enter[c]) {
+        const Msg& m = rxq[c].front().msg;
+        pack_hdr(m, hdr.data());
+        set_line(data.data(), m.data.data());
       }
+    };
+    present(Chan::Req, t.rx_req_valid_i, t.rx_req_hdr_i, t.rx_req_data_i);
+    present(Chan::Fwd, t.rx_fwd_valid_i, t.rx_fwd_hdr_i, t.rx_fwd_data_i);
+    present(Chan::Rsp, t.rx_rsp_valid_i, t.rx_rsp_hdr_i, t.rx_rsp_data_i);
+    present(Chan::Dat, t.rx_dat_valid_i, t.rx_dat_hdr_i, t.rx_dat_data_i);
+    for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+      if (!enter[c]) continue;
+      if (rx_cb) rx_cb(rxq[c].front().msg, cycle);
+      rxq[c].pop_front();
+      if (rx_credits[c]) --rx_credits[c];
     }
     // link transmit credits returned by the peer
     auto credit = [&](Chan ch) {
@@ -104,6 +156,7 @@ struct Endpoint::Impl {
       --tx_credit_pending[c];
       return uint8_t{1};
     };
+    t.tx_req_credit_i = credit(Chan::Req);
     t.tx_fwd_credit_i = credit(Chan::Fwd);
     t.tx_rsp_credit_i = credit(Chan::Rsp);
     t.tx_dat_credit_i = credit(Chan::Dat);
@@ -121,6 +174,17 @@ struct Endpoint::Impl {
       t.pb_last_i = (pb_beat + 1 == beats);
     }
     t.pa_ready_i = pa_ready();
+    // caching agent: the oldest engine request, held until taken
+    t.ca_req_valid_i = !ca_queue.empty();
+    if (!ca_queue.empty()) {
+      const CaRequest& r = ca_queue.front();
+      t.ca_req_op_i = static_cast<uint8_t>(r.op);
+      t.ca_req_addr_i = r.addr;
+      set_line(t.ca_req_data_i.data(), r.data.data());
+      put_mask(t.ca_req_be_i, r.be, line_bytes);
+      t.ca_req_id_i = r.id;
+    }
+    t.ca_rsp_ready_i = !ca_stall(opt.ca_rsp_stall);
     // CSR
     t.s_axil_arvalid_i = ar_pending;
     t.s_axil_araddr_i = ar_addr;
@@ -145,9 +209,27 @@ struct Endpoint::Impl {
       emitted.push_back(tm);
       if (emit_cb) emit_cb(tm);
     };
-    if (t.tx_fwd_valid_o) emit(Chan::Fwd, t.tx_fwd_hdr_o.data(), nullptr);
-    if (t.tx_rsp_valid_o) emit(Chan::Rsp, t.tx_rsp_hdr_o.data(), nullptr);
+    if (t.tx_req_valid_o) emit(Chan::Req, t.tx_req_hdr_o.data(), t.tx_req_data_o.data());
+    if (t.tx_fwd_valid_o) emit(Chan::Fwd, t.tx_fwd_hdr_o.data(), t.tx_fwd_data_o.data());
+    if (t.tx_rsp_valid_o) emit(Chan::Rsp, t.tx_rsp_hdr_o.data(), t.tx_rsp_data_o.data());
     if (t.tx_dat_valid_o) emit(Chan::Dat, t.tx_dat_hdr_o.data(), t.tx_dat_data_o.data());
+    // caching agent
+    if (t.ca_req_valid_i && t.ca_req_ready_o) ca_queue.pop_front();
+    if (t.ca_rsp_valid_o && t.ca_rsp_ready_i) {
+      CacheRsp r;
+      r.id = t.ca_rsp_id_o;
+      r.err = t.ca_rsp_err_o;
+      std::memcpy(r.data.data(), t.ca_rsp_data_o.data(), line_bytes);
+      r.cycle = cycle;
+      ca_done.push_back(r);
+    }
+    if (t.ca_mon_valid_o && ca_state_cb) {
+      ca_state_cb(t.ca_mon_addr_o, static_cast<LineState>(t.ca_mon_from_o),
+                  static_cast<LineState>(t.ca_mon_to_o));
+    }
+    if (t.ca_mon_acc_valid_o && ca_access_cb) {
+      ca_access_cb(t.ca_mon_acc_id_o, reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
+    }
     auto credit = [&](bool pulse, Chan ch) {
       if (!pulse) return;
       ++rx_credits[static_cast<unsigned>(ch)];
@@ -193,7 +275,7 @@ struct Endpoint::Impl {
     }
   }
 
-  void edge() {
+  void edge() override {
     auto& t = *top;
     uint64_t half = opt.clock_period_ps / 2;
     t.clk_i = 0;
@@ -209,53 +291,75 @@ struct Endpoint::Impl {
   }
 };
 
+template <class Top>
+Endpoint::Model<Top>::Model(const Options& o) {
+  opt = o;
+  ca_stall = Stall(o.seed);
+  // the line size is the width of the model's data ports
+  line_bytes = static_cast<unsigned>(sizeof(Top::rx_req_data_i));
+  ctx = std::make_unique<VerilatedContext>();
+  ctx->fatalOnError(false);
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(o.seed % 0x7fffffff) + 1);
+  const char* env = std::getenv("CNI_TRACE");
+  bool trace = o.trace || (env && std::string(env) == "1");
+  if (trace) ctx->traceEverOn(true);
+  top = std::make_unique<Top>(ctx.get(), "top");
+  if (trace) {
+    fst = std::make_unique<VerilatedFstC>();
+    top->trace(fst.get(), 99);
+    std::filesystem::create_directories(o.trace_dir);
+    fst->open((std::filesystem::path(o.trace_dir) / (o.name + ".fst")).c_str());
+  }
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
+  top->agent_id_i = o.agent_id;
+  top->rst_ni = 1;
+  top->clk_i = 0;
+  top->eval();
+}
+
 Endpoint::Endpoint() : Endpoint(Options{}) {}
 
-Endpoint::Endpoint(const Options& opt) : d_(std::make_unique<Impl>()) {
-  d_->opt = opt;
-  // the line size is the width of the model's data ports
-  d_->line_bytes = static_cast<unsigned>(sizeof(Vcni_endpoint::rx_req_data_i));
-  d_->ctx = std::make_unique<VerilatedContext>();
-  d_->ctx->fatalOnError(false);
-  d_->ctx->randReset(2);
-  d_->ctx->randSeed(static_cast<int>(opt.seed % 0x7fffffff) + 1);
-  const char* env = std::getenv("CNI_TRACE");
-  bool trace = opt.trace || (env && std::string(env) == "1");
-  if (trace) d_->ctx->traceEverOn(true);
-  d_->top = std::make_unique<Vcni_endpoint>(d_->ctx.get(), "top");
-  if (trace) {
-    d_->fst = std::make_unique<VerilatedFstC>();
-    d_->top->trace(d_->fst.get(), 99);
-    std::filesystem::create_directories(opt.trace_dir);
-    d_->fst->open((std::filesystem::path(opt.trace_dir) / (opt.name + ".fst")).c_str());
+Endpoint::Endpoint(const Options& opt) {
+  using Open = std::unique_ptr<Impl> (*)(const Options&);
+  static const std::map<unsigned, Open> models = {
+#if __has_include("Vcni_endpoint_l64.h")
+      {64, &Model<Vcni_endpoint_l64>::open},
+#endif
+#if __has_include("Vcni_endpoint_l128.h")
+      {128, &Model<Vcni_endpoint_l128>::open},
+#endif
+  };
+  auto it = models.find(opt.line_bytes);
+  if (it == models.end()) {
+    std::string sizes;
+    for (const auto& m : models) sizes += (sizes.empty() ? "" : ", ") + std::to_string(m.first);
+    throw std::invalid_argument("cni_endpoint: no device model with " +
+                                std::to_string(opt.line_bytes) + "-byte lines in the " +
+                                built_flavor() + " build (it has " + sizes + ")");
   }
-  for (unsigned c = 0; c < proto::kNumChannels; ++c) d_->rx_credits[c] = 0;
-  d_->top->agent_id_i = opt.agent_id;
-  d_->top->rst_ni = 1;
-  d_->top->clk_i = 0;
-  d_->top->eval();
+  d_ = it->second(opt);
 }
 
 Endpoint::~Endpoint() {
   if (d_->fst) d_->fst->close();
-  d_->top->final();
+  d_->finish();
 }
 
 uint8_t Endpoint::agent_id() const { return d_->opt.agent_id; }
 uint64_t Endpoint::cycle() const { return d_->cycle; }
 
 void Endpoint::reset() {
-  auto& t = *d_->top;
-  t.rst_ni = 0;
+  d_->set_reset(true);
   d_->drive_inputs();
   for (int i = 0; i < 4; ++i) d_->edge();
-  t.rst_ni = 1;
+  d_->set_reset(false);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {
     d_->rx_credits[c] = 0;  // known once the geometry is read
     d_->tx_credit_pending[c] = 0;
   }
   unsigned guard = 1u << 20;
-  while (!t.init_done_o) {
+  while (!d_->init_done()) {
     if (guard-- == 0) throw std::runtime_error("cni_endpoint: init_done never rose");
     tick();
   }
@@ -307,6 +411,11 @@ void Endpoint::read_geometry() {
   g.cpairs = g.regions[DeviceGeometry::kPioC].lines / 2;
   g.novfa = g.regions[DeviceGeometry::kPioA].lines - 2;
   g.novfb = g.regions[DeviceGeometry::kPioB].lines - 2;
+  uint32_t cache = csr_read(csr::kCache);
+  g.ca_sets = cache & 0xFF;
+  g.ca_ways = (cache >> 8) & 0xFF;
+  g.ca_mshrs = (cache >> 16) & 0xFF;
+  g.ca_id_bits = cache >> 24;
   d_->geo = g;
   d_->geo_known = true;
 }
@@ -321,7 +430,9 @@ void Endpoint::run(unsigned n) {
 }
 
 void Endpoint::send(const Msg& m) { send_on(m.chan(), m); }
-void Endpoint::send_on(Chan ch, const Msg& m) { d_->rxq[static_cast<unsigned>(ch)].push_back(m); }
+void Endpoint::send_on(Chan ch, const Msg& m) {
+  d_->rxq[static_cast<unsigned>(ch)].push_back(Impl::Queued{m, d_->rx_seq++});
+}
 void Endpoint::set_rx_credit_check(bool on) { d_->credit_check = on; }
 
 size_t Endpoint::rx_queued() const {
@@ -356,6 +467,17 @@ std::optional<TxMsg> Endpoint::wait_for(Op op, proto::Addr addr, unsigned max_cy
 
 void Endpoint::return_tx_credit(Chan ch) { ++d_->tx_credit_pending[static_cast<unsigned>(ch)]; }
 void Endpoint::set_auto_tx_credits(bool on) { d_->opt.auto_tx_credits = on; }
+
+void Endpoint::ca_request(const CaRequest& r) { d_->ca_queue.push_back(r); }
+std::deque<CacheRsp>& Endpoint::ca_responses() { return d_->ca_done; }
+size_t Endpoint::ca_queued() const { return d_->ca_queue.size(); }
+void Endpoint::set_ca_rsp_stall(double p) { d_->opt.ca_rsp_stall = p; }
+void Endpoint::on_ca_state(std::function<void(uint64_t, LineState, LineState)> fn) {
+  d_->ca_state_cb = std::move(fn);
+}
+void Endpoint::on_ca_access(std::function<void(unsigned, const uint8_t*)> fn) {
+  d_->ca_access_cb = std::move(fn);
+}
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
 void Endpoint::on_rx(std::function<void(const Msg&, uint64_t)> fn) { d_->rx_cb = std::move(fn); }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_port.hpp"
 #include "cni/proto.hpp"
 
 namespace cni::tb {
@@ -41,10 +42,15 @@ struct DeviceGeometry {
   unsigned cpairs = 0;
   unsigned novfa = 0;
   unsigned novfb = 0;
+  // The caching agent (cni_endpoint's Cache* parameters, from the CACHE CSR).
+  unsigned ca_sets = 0;
+  unsigned ca_ways = 0;
+  unsigned ca_mshrs = 0;
+  unsigned ca_id_bits = 0;  // engine request id width
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
-  unsigned home_extra_cycles() const { return pipelined ? 4 : 0; }
+  unsigned home_extra_cycles() const { return pipelined ? 5 : 0; }
   unsigned event_extra_cycles() const { return pipelined ? 2 : 0; }
   unsigned cfifo_extra_cycles() const { return pipelined ? 1 : 0; }
 
@@ -60,8 +66,9 @@ struct DeviceGeometry {
 const char* built_flavor();
 
 namespace csr {
-inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kRetExcl = 0x010,
-                          kParkTimeout = 0x014, kCtrl = 0x018, kDevBaseLo = 0x020,
+inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
+                          kRetExcl = 0x010,
+                          kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
                           kDevBaseHi = 0x024, kRegion = 0x040, kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").
@@ -71,10 +78,19 @@ inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
 enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
-  kPioBMessages, kDenied, kNumCounters
+  kPioBMessages, kDenied, kCaHits, kCaMisses, kCaWritebacks, kCaRetries, kCaSnoops, kCaErrors,
+  kNcErrors, kNumCounters
 };
 const char* counter_name(Counter c);
 }  // namespace csr
+
+// A response of the device caching agent's engine port (docs/cache-agent.md).
+struct CacheRsp {
+  unsigned id = 0;
+  bool err = false;  // the home answered Error, or the request was malformed
+  CaLine data{};     // reads: the line
+  uint64_t cycle = 0;
+};
 
 // One message the device emitted, with the cycle it left the device.
 struct TxMsg {
@@ -92,6 +108,10 @@ class Endpoint {
     bool trace = false;               // or env CNI_TRACE=1
     std::string trace_dir = ".";
     bool auto_tx_credits = true;      // return a tx credit as soon as a message is taken
+    double ca_rsp_stall = 0.0;        // probability that ca_rsp_ready_i is low in a cycle
+    // The device model: a build holds one per line size (tb/rtl_endpoint.cmake); the
+    // constructor throws std::invalid_argument for a size it has no model of.
+    unsigned line_bytes = 128;
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -134,6 +154,18 @@ class Endpoint {
   // Callback on every receive-buffer credit the device returns.
   void on_rx_credit(std::function<void(proto::Chan)> fn);
 
+  // Device caching agent: engine requests (queued, entered in order as the agent takes them;
+  // each with an id no other outstanding request has), their responses (taken as the seeded
+  // ca_rsp_stall lets ca_rsp_ready_i rise), and its monitor (docs/cache-agent.md: line state
+  // changes, and every access the agent performs with the request's id and the line as read
+  // or written).
+  void ca_request(const CaRequest& r);
+  size_t ca_queued() const;
+  std::deque<CacheRsp>& ca_responses();
+  void set_ca_rsp_stall(double p);
+  void on_ca_state(std::function<void(uint64_t addr, LineState from, LineState to)> fn);
+  void on_ca_access(std::function<void(unsigned id, const uint8_t* line)> fn);
+
   // CSR access (blocking: clocks the device).
   uint32_t csr_read(uint32_t addr);
   void csr_write(uint32_t addr, uint32_t value);
@@ -154,6 +186,8 @@ class Endpoint {
  private:
   void read_geometry();
   struct Impl;
+  template <class Top>
+  struct Model;
   std::unique_ptr<Impl> d_;
 };
 

@@ -3,6 +3,7 @@
 #include "device/sim_device.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace cni::tb {
 
@@ -15,6 +16,7 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.freq_mhz = p.get_double("device.freq_mhz");
   c.park_timeout_us = p.get_double("device.park_timeout_us");
   c.credit_return_ns = p.get_double("link.one_way_ns");
+  c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   return c;
 }
 
@@ -26,7 +28,16 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.clock_period_ps = static_cast<uint64_t>(std::llround(1e6 / cfg.freq_mhz));
   o.trace = cfg.trace;
   o.auto_tx_credits = false;
+  o.seed = cfg.seed;
+  o.ca_rsp_stall = cfg.ca_rsp_stall;
+  o.line_bytes = cfg.line_bytes;
   return o;
+}
+
+// Resets the endpoint, which reads its geometry, and makes the port of its caching agent.
+CachePort reset_with_port(Endpoint& ep, proto::AgentId id) {
+  ep.reset();
+  return CachePort(id, ep.geometry().line_bytes, ep.geometry().ca_id_bits);
 }
 
 // `m` with its address moved from the window at `from` to the one at `to` when it is one of
@@ -37,27 +48,38 @@ Msg moved(const Msg& m, uint64_t from, uint64_t to, uint64_t size) {
   return out;
 }
 
+// The home agent's answer to a host request.
 bool answers_request(Op op) {
   switch (op) {
     case Op::DataS:
     case Op::DataE:
     case Op::DataM:
+    case Op::DataI:
     case Op::UpgAck:
     case Op::WbAck:
+    case Op::WrAck:
     case Op::Retry:
     case Op::Error:
+    case Op::NcAck:
+    case Op::NcData:
       return true;
     default:
       return false;
   }
+}
+
+// What the caching agent sends: requests to host homes and answers to their snoops. The rest
+// is the home agent's.
+bool from_cache_agent(const Msg& m) {
+  return m.chan() == Chan::Req || m.op == Op::SnpAck || m.op == Op::SnpData;
 }
 }  // namespace
 
 SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
                      const Config& cfg)
     : sim::Agent(id), k_(k), f_(f), cfg_(cfg), ep_(endpoint_options(id, cfg)),
+      port_(reset_with_port(ep_, id)),
       clk_(k, "device", cfg.freq_mhz) {
-  ep_.reset();
   host_base_ = ep_.geometry().dev_base + cfg.host_offset;
   const double cycles = cfg.park_timeout_us * cfg.freq_mhz;
   ep_.csr_write(csr::kParkTimeout, cycles >= 4294967295.0 ? 0xFFFFFFFFu : uint32_t(cycles));
@@ -77,13 +99,25 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
     ++open_reqs_;
   });
   ep_.on_emit([this](const TxMsg& t) {
-    if (awaiting_first_) {
-      first_resp_.push_back(static_cast<uint32_t>(t.cycle - first_in_cycle_));
-      awaiting_first_ = false;
+    if (from_cache_agent(t.msg)) {
+      port_.sent(t.msg);
+    } else {
+      if (awaiting_first_) {
+        first_resp_.push_back(static_cast<uint32_t>(t.cycle - first_in_cycle_));
+        awaiting_first_ = false;
+      }
+      if (answers_request(t.msg.op) && open_reqs_ > 0) --open_reqs_;
     }
-    if (answers_request(t.msg.op) && open_reqs_ > 0) --open_reqs_;
     f_.send(moved(t.msg, ep_.geometry().dev_base, host_base_, ep_.geometry().size_bytes()));
   });
+  // The caching agent's monitor, and the answers of host homes that perform its RdNA and WrInv
+  // misses.
+  ep_.on_ca_state([this](uint64_t line, LineState from, LineState to) {
+    port_.state_changed(line, from, to, k_.now());
+  });
+  ep_.on_ca_access(
+      [this](unsigned rid, const uint8_t* line) { port_.performed(rid, line, k_.now()); });
+  f.on_send([this](const Msg& m, sim::Time) { port_.home_sent(m, k_.now()); });
   // A transmit credit comes back one link latency after the message reached its receiver.
   f.on_deliver([this](const Msg& m, sim::Time) {
     if (m.src != this->id()) return;
@@ -91,7 +125,14 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
     k_.after(sim::ns(cfg_.credit_return_ns), [this, ch] { ep_.return_tx_credit(ch); });
   });
   clk_.on_rising([this](uint64_t) {
+    while (auto r = port_.issue()) ep_.ca_request(*r);
     ep_.tick();
+    auto& rsp = ep_.ca_responses();
+    while (!rsp.empty()) {
+      const CacheRsp r = rsp.front();
+      rsp.pop_front();
+      port_.responded(r.id, r.err, r.data.data(), k_.now());
+    }
     if (cfg_.loop_a_to_b) {
       auto& pa = ep_.pa_messages();
       while (!pa.empty()) {
@@ -104,6 +145,11 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
 }
 
 SimDevice::~SimDevice() { clk_.stop(); }
+
+void SimDevice::submit(CaOp op, proto::Addr addr, CachePort::Done done, const uint8_t* data,
+                       const CaByteMask* be) {
+  port_.submit(op, addr, std::move(done), data, be);
+}
 
 void SimDevice::deliver(const Msg& m) {
   ep_.send(moved(m, host_base_, ep_.geometry().dev_base, ep_.geometry().size_bytes()));

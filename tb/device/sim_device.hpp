@@ -4,7 +4,9 @@
 // fabric, the RTL is clocked by its own clock domain, and the PIO (a) stream can be looped back
 // into (b) so messages sent by the CPU come back to it. The host may see the device's lines at
 // another base than the RTL's DevBase (several devices on one node); the adapter moves the
-// addresses of the device's lines between the two windows.
+// addresses of the device's lines between the two windows. Device logic outside the core
+// reaches host-homed lines through its caching agent: submit() drives the endpoint's ca_* ports
+// (the engine API of RtlCacheAgent), and the agent's monitor reports to a CoherenceObserver.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "cache_port.hpp"
 #include "cni/drv/pio.hpp"
+#include "cni/sim/coherence.hpp"
 #include "cni/sim/fabric.hpp"
 #include "cni/sim/kernel.hpp"
 #include "cni/sim/profile.hpp"
@@ -31,8 +35,12 @@ class SimDevice : public sim::Agent {
     bool trace = false;
     std::string trace_name = "device";
     uint64_t host_offset = 0;  // the host sees device line 0 at the device's DevBase + this
+    uint64_t seed = 1;         // Verilator randReset seed and the response stall's
+    double ca_rsp_stall = 0.0;  // probability that the engine holds off a caching-agent response
+    unsigned line_bytes = 128;  // picks the device model (Endpoint::Options::line_bytes)
   };
-  // Config from profile keys device.freq_mhz, device.park_timeout_us, link.one_way_ns.
+  // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
+  // link.one_way_ns.
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
@@ -50,6 +58,17 @@ class SimDevice : public sim::Agent {
   // Layout of the PIO (c) channel (host addresses), for cni::drv::PioChannel.
   drv::PioChannelLayout pio_layout() const;
 
+  // The caching agent's engine port (CachePort::submit; `addr` a host-homed line): requests
+  // enter the endpoint in order as engine ids are free, `done` runs when the response leaves.
+  void submit(CaOp op, proto::Addr addr, CachePort::Done done, const uint8_t* data = nullptr,
+              const CaByteMask* be = nullptr);
+  // Receives the caching agent's state changes (OM as SM) and performed accesses under this
+  // device's agent id, and its RdNA and WrInv misses under the id of the home that performs them.
+  void set_observer(sim::CoherenceObserver* obs) { port_.set_observer(obs); }
+  // The caching agent's lines as its monitor reported them, its open requests, and the checks
+  // of its responses and monitor reports (CachePort::errors).
+  const CachePort& cache() const { return port_; }
+
   // Device-side processing latency, in device cycles, of every request that reached an idle
   // device: from the cycle it is at the device port to the cycle the first message (answer or
   // snoop) leaves the device.
@@ -61,6 +80,7 @@ class SimDevice : public sim::Agent {
   sim::Fabric& f_;
   Config cfg_;
   Endpoint ep_;
+  CachePort port_;
   uint64_t host_base_ = 0;
   sim::ClockDomain clk_;
   unsigned open_reqs_ = 0;          // requests in, not yet answered

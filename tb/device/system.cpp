@@ -19,6 +19,9 @@ System::System(const sim::Profile& profile, const Configure& configure) : sim::C
       if (total > 1) cfg.trace_name += "-n" + std::to_string(n) + "d" + std::to_string(d);
       devices_[n].push_back(std::make_unique<SimDevice>(
           kernel(), nd.fabric(), nd.host().device_node(d), nd.host().device_agent(d), cfg));
+      // the cores' uncached loads and stores of the device's window reach its engines' registers
+      const SimDevice& dev = *devices_[n].back();
+      nd.host().map_device_registers(dev.host_base(), dev.geometry().size_bytes());
     }
   }
 }

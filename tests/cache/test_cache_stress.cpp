@@ -53,20 +53,9 @@ class CacheStress : public SystemBench {
     std::function<void()> dev_issue = [&] {
       if (stop || dev_open >= kDevDepth) return;
       ++dev_open;
-      const unsigned kind = pick(100);
-      const CaOp op = kind < 20   ? CaOp::RdS
-                      : kind < 30 ? CaOp::RdX
-                      : kind < 55 ? CaOp::Wr
-                      : kind < 70 ? CaOp::RdNA
-                      : kind < 85 ? CaOp::WrInv
-                                  : CaOp::Flush;
-      Line data{};
-      for (unsigned b = 0; b < kLB; ++b) data[b] = static_cast<uint8_t>(rng());
-      RtlCacheAgent::ByteMask be;
-      const unsigned off = pick(kLB), len = 1 + pick(kLB - off);
-      for (unsigned b = off; b < off + len; ++b) be.set(b);
+      const CaRequest q = random_ca_request(rng, kLB);
       dev->submit(
-          op, line_addr(pick(kLines)),
+          q.op, line_addr(pick(kLines)),
           [&](const Result& res) {
             EXPECT_FALSE(res.err) << ca_op_name(res.op) << " 0x" << std::hex << res.addr;
             ++r.requests;
@@ -74,7 +63,7 @@ class CacheStress : public SystemBench {
             if (r.requests >= n) stop = true;
             dev_issue();
           },
-          data.data(), &be);
+          q.data.data(), &q.be);
       dev_issue();
     };
 

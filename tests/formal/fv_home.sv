@@ -62,8 +62,6 @@ module cni_nonsynth_fv_home #(
   input wire logic                 rs_pick_en_i,
   input wire logic [SW-1:0]        rs_pick_i,
   input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / answer / FWD / DAT
-  input wire logic                 fwd_en_i,
-  input wire logic                 dat_en_i,
   // engine
   input wire logic                 cmd_en_i,
   input wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
@@ -120,9 +118,9 @@ module cni_nonsynth_fv_home #(
   logic [NumLines-1:0] armed_q;     // lines the engine has armed
 
   // presenters (what each inbound channel of the home shows; stable until taken)
-  logic                rqp_v_q, rsp_v_q, fwp_v_q, dtp_v_q, cmp_v_q;
+  logic                rqp_v_q, rsp_v_q, cmp_v_q;
   logic [SW-1:0]       rqp_s_q, rsp_s_q;
-  cni_coh_pkg::hdr_t   rqp_hdr_q, rsp_hdr_q, fwp_hdr_q, dtp_hdr_q;
+  cni_coh_pkg::hdr_t   rqp_hdr_q, rsp_hdr_q;
   logic [cni_coh_pkg::CMD_W-1:0] cmp_op_q;
   logic [cni_coh_pkg::ARG_W-1:0] cmp_arg_q;
   logic [LW-1:0]       cmp_line_q;
@@ -130,11 +128,6 @@ module cni_nonsynth_fv_home #(
   logic [31:0]         tmo_q;
   logic [cni_amap_pkg::NUM_REGIONS-1:0] ret_excl_q;  // RET_EXCL: a free constant per run
   logic [3:0]          stall_fwd_q, stall_rsp_q, stall_dat_q;
-  // well-formed FWDs the home took and has not answered yet, oldest first
-  localparam int FqDepth = 8;
-  logic [3:0]          fq_n_q;
-  logic [3:0]          fq_src_q [FqDepth];
-  logic [7:0]          fq_tag_q [FqDepth];
 
   // ---- the home agent -------------------------------------------------------------------------
   // FV_NO_STALL: the hosts take every message at once (fewer interleavings, for short runs)
@@ -143,7 +136,7 @@ module cni_nonsynth_fv_home #(
 `else
   wire ofwd_ready = ofwd_ready_i, orsp_ready = orsp_ready_i, odat_ready = odat_ready_i;
 `endif
-  logic req_ready, rsp_ready, fwd_ready, dat_ready, cmd_ready;
+  logic req_ready, rsp_ready, cmd_ready;
 `ifdef FV_FAIR_ENGINE
   wire  evt_ready = 1'b1;  // the engine takes every event at once (as the PIO engine does)
 `else
@@ -166,8 +159,6 @@ module cni_nonsynth_fv_home #(
     .clk_i, .rst_ni(rst_n), .agent_id_i(HOME),
     .req_valid_i(rqp_v_q), .req_ready_o(req_ready), .req_hdr_i(rqp_hdr_q), .req_data_i('0),
     .rsp_valid_i(rsp_v_q), .rsp_ready_o(rsp_ready), .rsp_hdr_i(rsp_hdr_q), .rsp_data_i('0),
-    .fwd_valid_i(fwp_v_q), .fwd_ready_o(fwd_ready), .fwd_hdr_i(fwp_hdr_q),
-    .dat_valid_i(dtp_v_q), .dat_ready_o(dat_ready), .dat_hdr_i(dtp_hdr_q),
     .ofwd_valid_o(ofwd_valid), .ofwd_ready_i(ofwd_ready), .ofwd_hdr_o(ofwd_hdr), .ofwd_hold_i(hold),
     .orsp_valid_o(orsp_valid_raw), .orsp_ready_i(orsp_ready_dut), .orsp_hdr_o(orsp_hdr_raw),
     .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
@@ -184,8 +175,8 @@ module cni_nonsynth_fv_home #(
 
   // The home's current input source (probe, connected by scripts/formal.sh): SRC_TMO = 0 means
   // the answer leaving now is a park-timeout Retry.
-  (* keep, fv_probe = "u_dut.cur_src_q" *) wire [2:0] probe_cur_src;
-  wire u_dut_cur_src_tmo = probe_cur_src == 3'd0;
+  (* keep, fv_probe = "u_dut.cur_src_q" *) wire [1:0] probe_cur_src;
+  wire u_dut_cur_src_tmo = probe_cur_src == 2'd0;
 
   // ---- injected bugs: corrupt the home's output ports (tests that must FAIL) --------------------
   // FV_BUG_GRANT_E: a DataS grant leaves as DataE (two writers / writer + readers).
@@ -405,12 +396,8 @@ module cni_nonsynth_fv_home #(
       // the hosts here send only well-formed requests: Error only answers the malformed ones
       p_no_error:      assert (!ans_fire || ans.op != cni_coh_pkg::OP_ERROR || ans_junk);
 `endif
-      // a SnpAck answers the oldest well-formed FWD the home took and has not answered (the
-      // home is a pipeline: FWDs are answered in the order it takes them)
-      p_snpack_answers_fwd: assert (!((rsp_fire) && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK) ||
-                                    (fq_n_q != '0 && orsp_hdr.dst == fq_src_q[0] &&
-                                     orsp_hdr.tag == fq_tag_q[0]));
-      p_fwd_queue:     assert (fq_n_q <= 4'(FqDepth));
+      // the home never sends a snoop answer (snoops to the device go to its caching agent)
+      p_no_snpack:     assert (!(rsp_fire && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK));
       // a snoop goes to a host that holds a tracked line, is FwdInv/FwdDown, names a table
       // entry, and never reaches an agent whose answer for that line is still on its way
       p_snoop_ok:      assert (!fwd_fire || (snp_slot_ok && !snp_busy &&
@@ -709,15 +696,11 @@ module cni_nonsynth_fv_home #(
       armed_q   <= '0;
       rqp_v_q   <= 1'b0;
       rsp_v_q   <= 1'b0;
-      fwp_v_q   <= 1'b0;
-      dtp_v_q   <= 1'b0;
       cmp_v_q   <= 1'b0;
       rqp_s_q   <= '0;
       rsp_s_q   <= '0;
       rqp_hdr_q <= '0;
       rsp_hdr_q <= '0;
-      fwp_hdr_q <= '0;
-      dtp_hdr_q <= '0;
       cmp_op_q  <= '0;
       cmp_arg_q <= '0;
       cmp_line_q <= '0;
@@ -742,33 +725,7 @@ module cni_nonsynth_fv_home #(
 `ifdef FV_FAIR_ENGINE
       owed_q     <= '0;
 `endif
-      fq_n_q      <= '0;
-      for (int i = 0; i < FqDepth; i++) begin
-        fq_src_q[i] <= '0;
-        fq_tag_q[i] <= '0;
-      end
     end else begin
-      // the FWD answer queue: pop on a SnpAck, push a well-formed FWD the home takes
-      begin
-        logic [3:0] n;
-        logic       fwd_ok;
-        n = fq_n_q;
-        if (rsp_fire && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK && n != '0) begin
-          for (int i = 0; i < FqDepth - 1; i++) begin
-            fq_src_q[i] <= fq_src_q[i + 1];
-            fq_tag_q[i] <= fq_tag_q[i + 1];
-          end
-          n = n - 1'b1;
-        end
-        fwd_ok = fwp_hdr_q.op == cni_coh_pkg::OP_FWD_INV || fwp_hdr_q.op == cni_coh_pkg::OP_FWD_DOWN ||
-                 fwp_hdr_q.op == cni_coh_pkg::OP_FWD_DNO;
-        if (fwp_v_q && fwd_ready && fwd_ok && n < 4'(FqDepth)) begin
-          fq_src_q[n[2:0]] <= fwp_hdr_q.src;
-          fq_tag_q[n[2:0]] <= fwp_hdr_q.tag;
-          n = n + 1'b1;
-        end
-        fq_n_q <= n;
-      end
       // ages
       for (int s = 0; s < NS; s++) begin
         if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] != 8'hFF) age_q[s] <= age_q[s] + 1'b1;
@@ -875,19 +832,7 @@ module cni_nonsynth_fv_home #(
         rsp_s_q   <= rs_junk ? SW'(NS) : rs_pick_i;
         rsp_hdr_q <= rs_cand_hdr;
       end
-      if (fwp_v_q && fwd_ready) fwp_v_q <= 1'b0;
-      if (dtp_v_q && dat_ready) dtp_v_q <= 1'b0;
-`ifndef FV_NO_JUNK
-      // FWD and DAT from a host are always wrong here (the device caches no host lines)
-      if (fwd_en_i && (!fwp_v_q || fwd_ready) && init_done) begin
-        fwp_v_q   <= 1'b1;
-        fwp_hdr_q <= junk_hdr_i;
-      end
-      if (dat_en_i && (!dtp_v_q || dat_ready) && init_done) begin
-        dtp_v_q   <= 1'b1;
-        dtp_hdr_q <= junk_hdr_i;
-      end
-`endif
+
       if (acc_cmd) cmp_v_q <= 1'b0;
       if (cmd_pick) begin
         cmp_v_q    <= 1'b1;

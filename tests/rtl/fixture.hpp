@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GoogleTest fixture for directed tests of the device core: a fresh Verilated cni_endpoint per
-// test (checking build), the test playing the host caching agents message by message.
+// test (checking build, the line size of tests/line_bytes.hpp), the test playing the host
+// caching agents message by message.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "device/endpoint.hpp"
+#include "line_bytes.hpp"
 
 namespace cni::test {
 
@@ -32,6 +34,7 @@ class EndpointTest : public ::testing::Test {
     Endpoint::Options o;
     o.name = std::string(info->test_suite_name()) + "." + info->name();
     o.seed = seed();
+    o.line_bytes = test_line_bytes();
     RecordProperty("verilator_seed", std::to_string(o.seed));
     ep = std::make_unique<Endpoint>(o);
     ep->reset();
@@ -53,9 +56,10 @@ class EndpointTest : public ::testing::Test {
 
   Msg req(Op op, uint8_t src, Addr addr, uint8_t tag = 7) const { return ep->make(op, src, addr, tag); }
 
-  static std::array<uint8_t, proto::kMaxLineBytes> pattern(uint8_t seed) {
+  // A line of the device's size; the bytes beyond it are zero, as in the lines the device sends.
+  std::array<uint8_t, proto::kMaxLineBytes> pattern(uint8_t seed) const {
     std::array<uint8_t, proto::kMaxLineBytes> d{};
-    for (unsigned i = 0; i < d.size(); ++i) d[i] = static_cast<uint8_t>(seed * 31 + i * 7 + 1);
+    for (unsigned i = 0; i < geo().line_bytes; ++i) d[i] = static_cast<uint8_t>(seed * 31 + i * 7 + 1);
     return d;
   }
 

@@ -309,7 +309,7 @@ class Malformed : public EndpointTest {
 
 TEST_F(Malformed, UnknownOpcodeOnRequestChannelGetsError) {
   Msg m = req(Op::RdS, kHost1, line(1), 0x21);
-  m.op = static_cast<Op>(0x07);
+  m.op = static_cast<Op>(0x00);  // no opcode
   ep->send_on(Chan::Req, m);
   EXPECT_EQ(expect(Op::Error, kHost1, line(1)).tag, 0x21);
   EXPECT_EQ(ep->counter(csr::kErrOpcode), 1u);
@@ -376,17 +376,21 @@ TEST_F(Malformed, StraySnoopAnswerIsDroppedAndCounted) {
   expect_still_healthy();
 }
 
+// A grant the device never asked for reaches its caching agent, which drops and counts it.
 TEST_F(Malformed, UnexpectedDataGrantIsDroppedAndCounted) {
   ep->send(with_data(ep->make(Op::DataE, kHost1, line(2)), pattern(66)));
   expect_silence(40);
-  EXPECT_EQ(ep->counter(csr::kErrProto), 1u);
+  EXPECT_EQ(ep->counter(csr::kCaErrors), 1u);
   expect_still_healthy();
 }
 
-TEST_F(Malformed, SnoopToTheDeviceIsAnsweredAndCounted) {
+// A snoop of a line the device does not hold is answered by its caching agent (a home's
+// directory is conservative) and counted as a snoop.
+TEST_F(Malformed, SnoopOfALineTheDeviceDoesNotHoldIsAnswered) {
   ep->send(ep->make(Op::FwdInv, 0, 0x2000, 11));
   EXPECT_EQ(expect(Op::SnpAck, 0, 0x2000).tag, 11);
-  EXPECT_EQ(ep->counter(csr::kErrProto), 1u);
+  EXPECT_EQ(ep->counter(csr::kCaSnoops), 1u);
+  EXPECT_EQ(ep->counter(csr::kErrProto), 0u);
   expect_still_healthy();
 }
 

@@ -155,5 +155,68 @@ TEST_F(Scratch, OperationOnALineOutsideTheRegionIsRefused) {
   expect_silence(20);
 }
 
+// ---- uncached register accesses over the link (Nc) reach the owning engine's window ----------
+
+class ScratchNc : public Scratch {
+ protected:
+  // The device address of byte `off` of region `r`'s register window (its first 256 bytes).
+  Addr window(Geo::RegionId r, unsigned off) const { return line(geo().base(r)) + off; }
+  Msg nc_write(Addr a, uint64_t v, uint8_t tag) const {
+    Msg m = ep->make(Op::Nc, kHost1, a, tag);
+    m.flags = proto::kFlagNcWrite;
+    m.len = 8;
+    std::memcpy(m.data.data(), &v, 8);
+    return m;
+  }
+  Msg nc_read(Addr a, uint8_t tag) const { return ep->make(Op::Nc, kHost1, a, tag); }
+  static uint64_t value(const Msg& m) {
+    uint64_t v;
+    std::memcpy(&v, m.data.data(), 8);
+    return v;
+  }
+};
+
+TEST_F(ScratchNc, UncachedStoreAndLoadReachTheEnginesRegisters) {
+  const Addr a = window(Geo::kScratch, 0x88);  // line-buffer words 2 and 3
+  ep->send(nc_write(a, 0x1122334455667788ull, 4));
+  EXPECT_EQ(expect(Op::NcAck, kHost1, a).tag, 4);
+  EXPECT_EQ(reg(0x88), 0x55667788u);
+  EXPECT_EQ(reg(0x8C), 0x11223344u);
+  ep->send(nc_read(a, 5));
+  Msg d = expect(Op::NcData, kHost1, a);
+  EXPECT_EQ(d.tag, 5);
+  EXPECT_EQ(d.len, 8);
+  EXPECT_EQ(value(d), 0x1122334455667788ull);
+}
+
+TEST_F(ScratchNc, UncachedStoreStartsAnOperationLikeTheCsrDoes) {
+  acquire(kHost2, sline(6));
+  ep->send(nc_write(window(Geo::kScratch, 0x00), (6ull << 16) | kRead, 1));
+  Msg f = expect(Op::FwdDown, kHost2, sline(6));  // the engine's RECALL_DN
+  ep->send(snoop_answer(f, true, pattern(3)));
+  expect(Op::NcAck, kHost1, window(Geo::kScratch, 0x00));
+  wait_idle();
+  ep->send(nc_read(window(Geo::kScratch, 0x80), 2));
+  uint64_t want;
+  std::memcpy(&want, pattern(3).data(), 8);
+  EXPECT_EQ(value(expect(Op::NcData, kHost1, window(Geo::kScratch, 0x80))), want);
+}
+
+TEST_F(ScratchNc, EngineWithoutRegistersReadsZero) {
+  ep->send(nc_read(window(Geo::kPioC, 0x10), 3));
+  EXPECT_EQ(value(expect(Op::NcData, kHost1, window(Geo::kPioC, 0x10))), 0u);
+}
+
+TEST_F(ScratchNc, AddressOutsideEveryEnginesWindowIsRefusedAndCounted) {
+  ep->send(nc_read(line(3), 7));                            // plain memory
+  EXPECT_EQ(expect(Op::Error, kHost1, line(3)).tag, 7);
+  ep->send(nc_write(window(Geo::kScratch, 0x100), 1, 8));  // past the window
+  expect(Op::Error, kHost1, window(Geo::kScratch, 0x100));
+  ep->send(nc_read(window(Geo::kScratch, 0x84), 9));       // misaligned
+  expect(Op::Error, kHost1, window(Geo::kScratch, 0x84));
+  EXPECT_EQ(ep->counter(csr::kNcErrors), 3u);
+  EXPECT_EQ(ep->counter(csr::kErrOpcode), 0u) << "no Nc reached the home agent";
+}
+
 }  // namespace
 }  // namespace cni::test

@@ -130,6 +130,25 @@ TEST_F(TwoNodes, CreditWaitDoesNotBlockOtherChannels) {
   EXPECT_EQ(c.got[1].op, Op::SnpAck);
 }
 
+// Protocol rule 8: a snoop may not overtake a grant or an answer of its pair that waits for a
+// receiver credit (other channels still may).
+TEST_F(TwoNodes, SnoopWaitsBehindAGrantHeldByACredit) {
+  f.set_rx_credits(2, Chan::Dat, 1);
+  c.on_msg = [&](const Msg& m) {
+    if (m.chan() == Chan::Dat) k.after(ns(500), [&] { f.credit_return(2, Chan::Dat); });
+  };
+  f.send(msg(Op::DataE, 0, 2, 1));
+  f.send(msg(Op::DataS, 0, 2, 2));   // waits for the first grant's credit
+  f.send(msg(Op::FwdInv, 0, 2, 3));  // must not overtake it
+  f.send(msg(Op::RdS, 0, 2, 4));     // a request may
+  k.run([] { return false; });
+  ASSERT_EQ(c.got.size(), 4u);
+  EXPECT_EQ(c.got[0].tag, 1);
+  EXPECT_EQ(c.got[1].tag, 4);
+  EXPECT_EQ(c.got[2].tag, 2);
+  EXPECT_EQ(c.got[3].tag, 3);
+}
+
 TEST_F(TwoNodes, CreditReturnWithoutDeclaredBufferIsAnError) {
   EXPECT_THROW(f.credit_return(2, Chan::Dat), std::logic_error);
   f.set_rx_credits(2, Chan::Dat, 2);

@@ -28,6 +28,7 @@ constexpr OpRow kOps[] = {
     {Op::WB, 0x04, Chan::Req, true, "WB"},
     {Op::RdNA, 0x05, Chan::Req, false, "RdNA"},
     {Op::WrInv, 0x06, Chan::Req, true, "WrInv"},
+    {Op::Nc, 0x07, Chan::Req, false, "Nc"},
     {Op::FwdInv, 0x08, Chan::Fwd, false, "FwdInv"},
     {Op::FwdDown, 0x09, Chan::Fwd, false, "FwdDown"},
     {Op::FwdDownO, 0x0A, Chan::Fwd, false, "FwdDownO"},
@@ -38,10 +39,12 @@ constexpr OpRow kOps[] = {
     {Op::Retry, 0x14, Chan::Rsp, false, "Retry"},
     {Op::Error, 0x15, Chan::Rsp, false, "Error"},
     {Op::WrAck, 0x16, Chan::Rsp, false, "WrAck"},
+    {Op::NcAck, 0x17, Chan::Rsp, false, "NcAck"},
     {Op::DataS, 0x18, Chan::Dat, true, "DataS"},
     {Op::DataE, 0x19, Chan::Dat, true, "DataE"},
     {Op::DataM, 0x1A, Chan::Dat, true, "DataM"},
     {Op::DataI, 0x1B, Chan::Dat, true, "DataI"},
+    {Op::NcData, 0x1C, Chan::Dat, false, "NcData"},
 };
 
 }  // namespace

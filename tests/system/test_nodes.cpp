@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Systems of several nodes built by tb::System: every node's device comes up and answers its
 // own node's cores, several devices share a node in their own address windows, per-node
-// overrides reach the devices, and a host-only system has none.
+// overrides reach the devices, the device model has the profile's line size, and a host-only
+// system has none.
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,7 +45,8 @@ TEST(SystemNodes, TwoDevicesOnANodeAnswerInTheirOwnWindows) {
   tb::SimDevice& d0 = s.device(0, 0);
   tb::SimDevice& d1 = s.device(0, 1);
   EXPECT_EQ(d1.host_base(), d0.host_base() + tb::System::kDeviceWindow);
-  std::vector<uint8_t> req(128);
+  const unsigned lb = d1.geometry().line_bytes;
+  std::vector<uint8_t> req(lb);
   for (unsigned i = 0; i < req.size(); ++i) req[i] = uint8_t(i * 5 + 2);
   std::vector<uint8_t> resp;
   uint64_t w0 = 1, w1 = 1;
@@ -56,7 +58,7 @@ TEST(SystemNodes, TwoDevicesOnANodeAnswerInTheirOwnWindows) {
     w1 = m.load64(d1.host_addr(1));
   });
   s.run_programs();
-  EXPECT_EQ(resp, tb::pio_expected_response(req, 128));
+  EXPECT_EQ(resp, tb::pio_expected_response(req, lb));
   EXPECT_EQ(w0, 0u);
   EXPECT_EQ(w1, 0u);
   EXPECT_EQ(d1.endpoint().counter(tb::csr::kPioCInvocations), 1u);
@@ -83,6 +85,16 @@ TEST(SystemNodes, ConfigureSeesEveryDeviceOfEveryNode) {
                });
   EXPECT_EQ(seen, (std::vector<std::pair<unsigned, unsigned>>{{0, 0}, {0, 1}, {1, 0}}));
   EXPECT_EQ(s.device(1, 0).endpoint().csr_read(tb::csr::kRetExcl), 0u);
+}
+
+TEST(SystemNodes, DeviceModelHasTheProfilesLineSize) {
+  for (unsigned lb : {64u, 128u}) {
+    tb::System s(profile({"line_bytes=" + std::to_string(lb)}), test_devices());
+    EXPECT_EQ(s.node(0).fabric().line_bytes(), lb);
+    EXPECT_EQ(s.device(0, 0).geometry().line_bytes, lb);
+    EXPECT_EQ(s.device(0, 0).pio_layout().line_bytes, lb);
+    EXPECT_EQ(s.device(0, 0).host_addr(1) - s.device(0, 0).host_addr(0), lb);
+  }
 }
 
 TEST(SystemNodes, HostOnlySystemHasNoDevice) {

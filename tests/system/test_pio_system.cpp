@@ -13,7 +13,8 @@ namespace {
 TEST(PioSystem, SingleLineInvocationTakesTwoLinkRoundTrips) {
   System s(profile());
   std::vector<double> lat;
-  std::vector<uint8_t> req(128);
+  const unsigned lb = s.dev.geometry().line_bytes;
+  std::vector<uint8_t> req(lb);
   for (unsigned i = 0; i < req.size(); ++i) req[i] = uint8_t(i * 3 + 1);
   s.host.spawn(0, [&](drv::MemoryPort& m) {
     drv::PioChannel ch(m, s.dev.pio_layout());
@@ -22,7 +23,7 @@ TEST(PioSystem, SingleLineInvocationTakesTwoLinkRoundTrips) {
       uint64_t t0 = m.now_ns();
       auto resp = ch.invoke(req);
       lat.push_back(double(m.now_ns() - t0));
-      EXPECT_EQ(resp, tb::pio_expected_response(req, 128)) << "invocation " << i;
+      EXPECT_EQ(resp, tb::pio_expected_response(req, lb)) << "invocation " << i;
       req[0]++;
     }
   });

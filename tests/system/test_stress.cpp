@@ -50,27 +50,8 @@ StressResult run_stress(uint64_t seed, uint64_t target, unsigned lines_used, uns
       uint64_t stamp = uint64_t(c + 1) << 48;
       while (r.device_requests < target) {
         unsigned l = static_cast<unsigned>(rng() % lines_used);
-        uint64_t addr = s.dev.host_addr(l) + 8 * (rng() % (lb / 8));
-        unsigned op = static_cast<unsigned>(rng() % 100);
-        if (op < 45) {
-          (void)m.load64(addr);
-        } else if (op < 80) {
-          m.store64(addr, ++stamp);
-        } else if (op < 88) {
-          m.prefetch(addr, op & 1);
-        } else if (op < 93) {
-          m.barrier();
-        } else {
-          // a whole-line access that straddles nothing but fills the line (write-back heavy)
-          std::vector<uint8_t> buf(lb);
-          uint64_t base = addr - addr % lb;
-          if (op & 1) {
-            for (auto& b : buf) b = static_cast<uint8_t>(rng());
-            m.store(base, buf.data(), lb);
-          } else {
-            m.load(base, buf.data(), lb);
-          }
-        }
+        random_access(m, rng, s.dev.host_addr(l) + 8 * (rng() % (lb / 8)), stamp,
+                      {45, 80, 88, 93});
         ++r.ops;
       }
       m.barrier();

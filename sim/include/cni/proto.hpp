@@ -28,6 +28,8 @@ enum class Op : uint8_t {
   WB = 0x04,
   RdNA = 0x05,   // non-allocating read: the requester gets a copy (DataI) and no state
   WrInv = 0x06,  // full-line write-invalidate (carries the line); answered WrAck
+  Nc = 0x07,     // uncached 8-byte register access; kFlagNcWrite: a write (len 8, the value
+                 // in data[0..8)); answered NcAck (write) or NcData (read)
   FwdInv = 0x08,
   FwdDown = 0x09,
   FwdDownO = 0x0A,
@@ -38,13 +40,16 @@ enum class Op : uint8_t {
   Retry = 0x14,
   Error = 0x15,
   WrAck = 0x16,
+  NcAck = 0x17,
   DataS = 0x18,
   DataE = 0x19,
   DataM = 0x1A,
   DataI = 0x1B,  // the line's data for RdNA; the requester stays Invalid
+  NcData = 0x1C, // an uncached read's value: len 8, data[0..8)
 };
 
 inline constexpr uint8_t kFlagWbPending = 1u << 0;
+inline constexpr uint8_t kFlagNcWrite = 1u << 1;
 
 // The channel an opcode travels on (docs/protocol.md, "Channels").
 constexpr Chan channel_of(Op op) {
@@ -55,6 +60,7 @@ constexpr Chan channel_of(Op op) {
     case Op::WB:
     case Op::RdNA:
     case Op::WrInv:
+    case Op::Nc:
       return Chan::Req;
     case Op::FwdInv:
     case Op::FwdDown:
@@ -64,12 +70,14 @@ constexpr Chan channel_of(Op op) {
     case Op::DataE:
     case Op::DataM:
     case Op::DataI:
+    case Op::NcData:
       return Chan::Dat;
     default:
       return Chan::Rsp;
   }
 }
 
+// Whether an opcode carries a line (len = the line size). (Nc writes and NcData carry 8 bytes.)
 constexpr bool carries_data(Op op) {
   return op == Op::WB || op == Op::WrInv || op == Op::SnpData || op == Op::DataS ||
          op == Op::DataE || op == Op::DataM || op == Op::DataI;

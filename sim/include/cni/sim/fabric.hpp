@@ -7,9 +7,10 @@
 // which the receiver gives back with credit_return() when it dequeues. Nothing is dropped.
 //
 // Ordering: messages between one (src, dst) pair arrive in the order sent, except that a
-// message waiting for a receiver credit may be overtaken by messages on other channels.
-// (Caching agents rely on a home's DAT grant arriving before a later FWD snoop to the same
-// agent; the protocol has no completion acknowledgement.)
+// message waiting for a receiver credit may be overtaken by messages on other channels -- but
+// never an answer or a grant (RSP, DAT) by a snoop (FWD): caching agents rely on a home's grant
+// arriving before a later snoop to the same agent (protocol rule 8; the protocol has no
+// completion acknowledgement).
 #pragma once
 
 #include <array>

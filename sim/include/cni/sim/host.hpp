@@ -23,6 +23,7 @@
 #include "cni/sim/home.hpp"
 #include "cni/sim/kernel.hpp"
 #include "cni/sim/profile.hpp"
+#include "cni/sim/uncached.hpp"
 
 namespace cni::sim {
 
@@ -59,6 +60,11 @@ class HostSystem {
   void run_programs();
 
   void map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target);
+  // Map a device's window for its cores' uncached loads and stores: they travel over the
+  // coherent link as Nc requests (UncachedLink, an agent on socket 0 with the first agent id
+  // after the devices', made at the first call).
+  void map_device_registers(proto::Addr base, proto::Addr size);
+  UncachedLink* uncached_link() { return io_link_.get(); }
   // Receives every cache state change and performed load/store of every core.
   void set_observer(CoherenceObserver* obs);
 
@@ -84,6 +90,7 @@ class HostSystem {
   std::vector<std::unique_ptr<HostCache>> caches_;
   std::vector<std::unique_ptr<Core>> cores_;
   UncachedMap uncached_;
+  std::unique_ptr<UncachedLink> io_link_;
 };
 
 // Throws std::runtime_error saying the simulation stalled at k.now(), no events left, with

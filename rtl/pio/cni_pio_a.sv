@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// PIO protocol (a), CPU -> device (docs/pio.md, "Protocol (a)"): on a TRIGGER of the channel's
+// trigger line, recall the payload control line and every overflow line (the shared
+// recall-and-count block), read the header and the payload lines and stream the message out on
+// pa_* with a fixed 8-byte shift, write the status word into the trigger line, ARM(P),
+// RELEASE(T); the roles of the two control lines swap every message.
+//
+// Parameters:
+//   LineBytes, LineIdxW - line size, device line index width
+//   ABase, NOvfA        - control lines ABase, ABase+1; overflow lines ABase+2 .. ABase+1+NOvfA
+//   RdWait              - cycles from the memory request to its read data
+// Ports:
+//   ev_*                - the decoded event: TRIGGER / RECALL_DONE, on a control line (which) or
+//                         an overflow line, its line
+//   creq_o, cop_o, cline_o, cgnt_i - ARM(P), RELEASE(T)
+//   rreq_o, rline_o, rgnt_i        - the RECALLs of a round
+//   mreq_o, mwe_o, maddr_o, mwdata_o, mgnt_i, mem_rd_i - memory port B (granted when neither
+//                         other channel uses it); the read data RdWait cycles after the request
+//   pa_*                - the message stream (registered; the consumer may stall)
+//   fin_o               - RELEASE(T) granted this cycle; cnt_o the same, registered
+`default_nettype none
+
+module cni_pio_a #(
+  parameter int LineBytes = 128,
+  parameter int LineIdxW  = 12,
+  parameter int ABase     = 1536,
+  parameter int NOvfA     = 76,
+  parameter int RdWait    = 1,
+  localparam int DW       = LineBytes * 8,
+  localparam int CmdW     = cni_coh_pkg::CMD_W
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
+  input  wire logic                ev_trig_i,
+  input  wire logic                ev_done_i,
+  input  wire logic                ev_ctl_i,
+  input  wire logic                ev_g_i,
+  input  wire logic                ev_ovf_i,
+  input  wire logic [LineIdxW-1:0] ev_line_i,
+  output logic                     creq_o,
+  output logic [CmdW-1:0]          cop_o,
+  output logic [LineIdxW-1:0]      cline_o,
+  input  wire logic                cgnt_i,
+  output logic                     rreq_o,
+  output logic [LineIdxW-1:0]      rline_o,
+  input  wire logic                rgnt_i,
+  output logic                     mreq_o,
+  output logic                     mwe_o,
+  output logic [LineIdxW-1:0]      maddr_o,
+  output logic [DW-1:0]            mwdata_o,
+  input  wire logic                mgnt_i,
+  input  wire logic [DW-1:0]       mem_rd_i,
+  output logic                     pa_valid_o,
+  input  wire logic                pa_ready_i,
+  output logic [DW-1:0]            pa_data_o,
+  output logic [15:0]              pa_len_o,
+  output logic                     pa_last_o,
+  output logic                     fin_o,
+  output logic                     cnt_o
+);
+
+  localparam int HW   = 64;                                 // header / status word bits
+  localparam int RcAW = $clog2(NOvfA + 2);
+  localparam int CapA = (LineBytes - 8) + NOvfA * LineBytes;  // max message bytes
+  localparam logic [31:0] A_LO = 32'(ABase);
+  localparam logic [31:0] A_OV = 32'(ABase + 2);
+  localparam logic [15:0] LB16 = 16'(LineBytes);
+
+  typedef enum logic [3:0] {
+    AIdle, ARecall, AHdr, AHdrWait, ARead, AWait, AOut, AStatus, AArm, ARel
+  } a_state_e;
+
+  a_state_e         a_st_q, a_st_d;
+  logic             a_par_q, a_par_d;
+  logic             a_dall;            // every RECALL_DONE of the round is in (the recall block)
+  logic             a_rd_ok;
+  logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
+  logic             a_bend_q, a_bend_d;  // a_b_q >= NOvfA: no overflow line left (a flip-flop)
+  logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
+  logic [15:0]      a_rem_q, a_rem_d;   // bytes from the current beat on
+  // Byte i of a beat carries payload if a_rem_q > i: kept as flip-flops beside a_rem_q (one per
+  // byte), so the line-wide output register's mask starts from registers, not compares.
+  logic [LineBytes-1:0] a_rm_q, a_rm_d;
+  logic             a_clamp_q, a_clamp_d, a_empty_q, a_empty_d;
+  logic [47:0]      a_cnt_q;           // messages consumed
+  logic [DW-1:0]    a_cur_q, a_cur_d, a_nxt_q, a_nxt_d;
+  logic             pa_valid_q, pa_valid_d, pa_last_q, pa_last_d;
+  logic [DW-1:0]    pa_data_q;
+  logic [15:0]      pa_len_q, pa_len_d;
+  logic             a_trig, a_pa_free;
+  logic [LineIdxW-1:0] a_t_line, a_p_line;
+  logic [DW-1:0]    a_beat, a_beat_m;
+  logic [15:0]      a_hdr_len;
+
+  assign a_t_line  = LineIdxW'(A_LO + 32'(a_par_q));
+  assign a_p_line  = LineIdxW'(A_LO + 32'(!a_par_q));
+  assign a_pa_free = !pa_valid_q || pa_ready_i;
+  // Beat = bytes [8, LineBytes) of the current line, then bytes [0, 8) of the next one.
+  assign a_beat    = {((a_st_q == AWait) ? mem_rd_i[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
+  for (genvar i = 0; i < LineBytes; i++) begin : g_amask
+    assign a_beat_m[8*i +: 8] = a_rm_q[i] ? a_beat[8*i +: 8] : 8'h00;
+  end
+  assign a_hdr_len = mem_rd_i[15:0];
+  // A TRIGGER on the current trigger line of an idle channel starts it (also in the cycle the
+  // previous message finishes, which flips the parity).
+  assign a_trig = ev_trig_i && ev_ctl_i && ((a_st_q == AIdle) || fin_o) &&
+                  (ev_g_i == (fin_o ? !a_par_q : a_par_q));
+
+  always_comb begin
+    a_st_d     = a_st_q;
+    a_par_d    = a_par_q;
+    a_b_d      = a_b_q;
+    a_bend_d   = a_bend_q;
+    a_len_d    = a_len_q;
+    a_rem_d    = a_rem_q;
+    a_rm_d     = a_rm_q;
+    a_clamp_d  = a_clamp_q;
+    a_empty_d  = a_empty_q;
+    a_cur_d    = a_cur_q;
+    a_nxt_d    = a_nxt_q;
+    pa_valid_d = pa_valid_q && !pa_ready_i;
+    pa_len_d   = pa_len_q;
+    pa_last_d  = pa_last_q;
+    fin_o      = 1'b0;
+    mreq_o     = 1'b0;
+    mwe_o      = 1'b0;
+    maddr_o    = a_p_line;
+    mwdata_o   = {{(DW-HW){1'b0}}, a_clamp_q, a_empty_q, 14'd0, a_cnt_q + 48'd1};  // status
+    creq_o     = 1'b0;
+    cop_o      = cni_coh_pkg::CMD_ARM;
+    cline_o    = a_p_line;
+    unique case (a_st_q)
+      AIdle: ;
+      ARecall: if (a_dall) a_st_d = AHdr;
+      AHdr: begin
+        mreq_o = 1'b1;
+        if (mgnt_i) a_st_d = AHdrWait;
+      end
+      AHdrWait: begin
+        if (a_rd_ok) begin
+          a_cur_d   = mem_rd_i;
+          a_clamp_d = (a_hdr_len > 16'(CapA));
+          a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
+          a_rem_d   = a_len_d;
+          a_rm_d    = LineBytes'(cni_pio_pkg::len_mask(a_hdr_len, CapA, LineBytes));
+          a_empty_d = (a_hdr_len == 16'd0);  // CapA > 0: the clamp never empties a message
+          a_b_d     = '0;
+          a_bend_d  = NOvfA == 0;
+          a_st_d    = a_empty_d ? AStatus : ARead;
+        end
+      end
+      ARead: begin
+        // Line b+1 holds the tail of beat b; past the last overflow line it is zero.
+        if (!a_bend_q) begin
+          mreq_o  = 1'b1;
+          maddr_o = LineIdxW'(A_OV + 32'(a_b_q));
+          if (mgnt_i) a_st_d = AWait;
+        end else begin
+          a_nxt_d = '0;
+          a_st_d  = AOut;
+        end
+      end
+      AWait, AOut: begin
+        if (a_st_q == AOut || a_rd_ok) begin
+          if (a_st_q == AWait) a_nxt_d = mem_rd_i;
+          if (a_pa_free) begin
+            pa_valid_d = 1'b1;
+            pa_len_d   = a_len_q;
+            pa_last_d  = (a_rem_q <= LB16);
+            a_cur_d    = (a_st_q == AWait) ? mem_rd_i : a_nxt_q;
+            a_b_d      = a_b_q + 1'b1;
+            a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
+            a_rem_d    = a_rem_q - LB16;
+            a_rm_d     = LineBytes'(cni_pio_pkg::next_mask(a_rem_q, LineBytes));
+            a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
+          end else begin
+            a_st_d = AOut;
+          end
+        end
+      end
+      AStatus: begin
+        mreq_o  = 1'b1;
+        mwe_o   = 1'b1;
+        maddr_o = a_t_line;
+        if (mgnt_i) a_st_d = AArm;
+      end
+      AArm: begin
+        creq_o = 1'b1;
+        if (cgnt_i) a_st_d = ARel;
+      end
+      ARel: begin
+        creq_o  = 1'b1;
+        cop_o   = cni_coh_pkg::CMD_RELEASE;
+        cline_o = a_t_line;
+        if (cgnt_i) begin
+          fin_o   = 1'b1;
+          a_par_d = !a_par_q;
+          a_st_d  = AIdle;
+        end
+      end
+      default: a_st_d = AIdle;
+    endcase
+    if (a_trig) a_st_d = ARecall;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_st_q     <= AIdle;
+      a_par_q    <= 1'b0;
+      a_b_q      <= '0;
+      a_bend_q   <= NOvfA == 0;
+      a_len_q    <= '0;
+      a_rem_q    <= '0;
+      a_rm_q     <= '0;
+      a_clamp_q  <= 1'b0;
+      a_empty_q  <= 1'b0;
+      a_cnt_q    <= '0;
+      pa_valid_q <= 1'b0;
+      pa_last_q  <= 1'b0;
+      pa_len_q   <= '0;
+    end else begin
+      a_st_q     <= a_st_d;
+      a_par_q    <= a_par_d;
+      a_b_q      <= a_b_d;
+      a_bend_q   <= a_bend_d;
+      a_len_q    <= a_len_d;
+      a_rem_q    <= a_rem_d;
+      a_rm_q     <= a_rm_d;
+      a_clamp_q  <= a_clamp_d;
+      a_empty_q  <= a_empty_d;
+      // messages consumed: counted from the registered pulse, one cycle after the RELEASE
+      // (the next status is written many cycles later)
+      if (cnt_o) a_cnt_q <= a_cnt_q + 48'd1;
+      pa_valid_q <= pa_valid_d;
+      pa_last_q  <= pa_last_d;
+      pa_len_q   <= pa_len_d;
+    end
+  end
+
+  // Datapath registers: no reset. The output data register is loaded with the masked beat in
+  // every cycle it is free after (empty, or taken now), beat or not: its contents are used only
+  // while pa_valid_q, and a beat is sent only then. So its enable is the output handshake alone.
+  always_ff @(posedge clk_i) begin
+    a_cur_q <= a_cur_d;
+    a_nxt_q <= a_nxt_d;
+    if (a_pa_free) pa_data_q <= a_beat_m;
+  end
+
+  // The recalls of a round: the payload control line, then every overflow line.
+  cni_pio_recall #(.LineIdxW(LineIdxW), .Base(ABase), .NOvf(NOvfA)) u_recall (
+    .clk_i, .rst_ni,
+    .start_i (a_trig), .p_line_i (LineIdxW'(A_LO + 32'(!a_par_d))),
+    .active_i (a_st_q == ARecall),
+    .req_o (rreq_o), .line_o (rline_o), .gnt_i (rgnt_i),
+    .done_i (ev_done_i), .done_line_i (ev_line_i), .done_ovf_i (ev_ovf_i),
+    .cur_p_line_i (a_p_line),
+    .all_done_o (a_dall)
+  );
+
+  cni_pio_rd_wait #(.RdWait(RdWait)) u_rd_wait (
+    .clk_i, .rst_ni, .wait_i(a_st_q == AHdrWait || a_st_q == AWait), .ok_o(a_rd_ok));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cnt_o <= 1'b0;
+    else cnt_o <= fin_o;
+  end
+
+  assign pa_valid_o = pa_valid_q;
+  assign pa_data_o  = pa_data_q;
+  assign pa_len_o   = pa_len_q;
+  assign pa_last_o  = pa_last_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
+        else $error("cni_pio_a: the overflow flag disagrees with its line count");
+      // (After a message's last beat its count wraps, unused until the next header.)
+      for (int i = 0; i < LineBytes; i++) begin
+        assert (a_rm_q[i] == (a_rem_q > 16'(i)) || !(a_st_q inside {ARead, AWait, AOut}))
+          else $error("cni_pio_a: a byte mask disagrees with its remaining count");
+      end
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+// PIO protocol (b), device -> CPU (docs/pio.md, "Protocol (b)"): on a TRIGGER of the channel's
+// trigger line, recall the other control line and every overflow line (the shared
+// recall-and-count block), then take one message from pb_* and write its header and payload
+// (inverse 8-byte shift) into the trigger line and the overflow lines, ARM(P), RELEASE(T); the
+// roles of the two control lines swap every message.
+//
+// Parameters:
+//   LineBytes, LineIdxW - line size, device line index width
+//   BBase, NOvfB        - control lines BBase, BBase+1; overflow lines BBase+2 .. BBase+1+NOvfB
+// Ports:
+//   ev_*                - the decoded event: TRIGGER / RECALL_DONE, on a control line (which) or
+//                         an overflow line, its line
+//   creq_o, cop_o, cline_o, cgnt_i - ARM(P), RELEASE(T)
+//   rreq_o, rline_o, rgnt_i        - the RECALLs of a round
+//   mreq_o, maddr_o, mwdata_o, mgnt_i - memory port B writes (this channel never reads)
+//   pb_*                - the message stream in (this block stalls it until a TRIGGER has been
+//                         served up to the data phase)
+//   fin_o               - RELEASE(T) granted this cycle; cnt_o the same, registered
+`default_nettype none
+
+module cni_pio_b #(
+  parameter int LineBytes = 128,
+  parameter int LineIdxW  = 12,
+  parameter int BBase     = 1614,
+  parameter int NOvfB     = 76,
+  localparam int DW       = LineBytes * 8,
+  localparam int CmdW     = cni_coh_pkg::CMD_W
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
+  input  wire logic                ev_trig_i,
+  input  wire logic                ev_done_i,
+  input  wire logic                ev_ctl_i,
+  input  wire logic                ev_g_i,
+  input  wire logic                ev_ovf_i,
+  input  wire logic [LineIdxW-1:0] ev_line_i,
+  output logic                     creq_o,
+  output logic [CmdW-1:0]          cop_o,
+  output logic [LineIdxW-1:0]      cline_o,
+  input  wire logic                cgnt_i,
+  output logic                     rreq_o,
+  output logic [LineIdxW-1:0]      rline_o,
+  input  wire logic                rgnt_i,
+  output logic                     mreq_o,
+  output logic [LineIdxW-1:0]      maddr_o,
+  output logic [DW-1:0]            mwdata_o,
+  input  wire logic                mgnt_i,
+  input  wire logic                pb_valid_i,
+  output logic                     pb_ready_o,
+  input  wire logic [DW-1:0]       pb_data_i,
+  input  wire logic [15:0]         pb_len_i,
+  input  wire logic                pb_last_i,
+  output logic                     fin_o,
+  output logic                     cnt_o
+);
+
+  localparam int HW   = 64;                                 // header word bits
+  localparam int RcBW = $clog2(NOvfB + 2);
+  localparam int CapB = (LineBytes - 8) + NOvfB * LineBytes;  // max message bytes
+  localparam logic [31:0] B_LO = 32'(BBase);
+  localparam logic [15:0] LB16 = 16'(LineBytes);
+  localparam logic [15:0] LB8  = 16'(LineBytes - 8);
+
+  typedef enum logic [2:0] {BIdle, BRecall, BRecv, BTail, BArm, BRel} b_state_e;
+
+  b_state_e         b_st_q, b_st_d;
+  logic             b_par_q, b_par_d;
+  logic             b_dall;            // every RECALL_DONE of the round is in (the recall block)
+  logic [RcBW-1:0]  b_k_q, b_k_d;       // line the next beat completes (0 = trigger line)
+  logic             b_kover_q, b_kover_d;  // b_k_q > NOvfB: beats are dropped (a flip-flop)
+  logic             b_first_q, b_first_d, b_gotlast_q, b_gotlast_d, b_trunc_q, b_trunc_d;
+  logic [15:0]      b_len_q, b_len_d, b_rem_q, b_rem_d;
+  // The 8 bytes that lead the next line, as taken from the beat, and which of them carry payload
+  // (applied where they are used, so the register's inputs are not masked).
+  logic [HW-1:0]    b_carry_q, b_carry_d, b_carry_m;
+  logic [HW/8-1:0]  b_ckeep_q, b_ckeep_d;
+  logic [31:0]      b_cnt_q;           // messages delivered
+  logic             bin_valid_q, bin_valid_d, bin_last_q;
+  logic [DW-1:0]    bin_data_q;
+  logic [15:0]      bin_len_q;
+  logic             b_trig, b_take, b_drop, b_consume;
+  logic [LineIdxW-1:0] b_t_line, b_p_line;
+  logic             b_trunc_now;
+  logic [15:0]      b_len_now, b_rem_now;
+  logic [HW-1:0]    b_carry_now;
+  logic [DW-HW-1:0] bin_m;     // the beat's bytes below the 8 that lead the next line, masked
+  // The bytes of the beat that still carry payload (byte i: b_rem_now > i), as flip-flops, one
+  // per byte, so the line-wide mask starts from registers instead of compares: `bin_lm_q` for
+  // a first beat (the header's length capped at CapB, > i), loaded with the beat; `b_rm_q` for
+  // the others (b_rem_q > i), kept beside b_rem_q.
+  logic [LineBytes-1:0] bin_lm_q, b_rm_q, b_rm_d, b_rm_next, b_keep;
+
+  assign b_t_line    = LineIdxW'(B_LO + 32'(b_par_q));
+  assign b_p_line    = LineIdxW'(B_LO + 32'(!b_par_q));
+  assign b_trunc_now = (bin_len_q > 16'(CapB));
+  // Length, remaining bytes and the 8 bytes that lead the line: from the header on the first
+  // beat, from the registers afterwards.
+  assign b_len_now   = b_first_q ? (b_trunc_now ? 16'(CapB) : bin_len_q) : b_len_q;
+  assign b_rem_now   = b_first_q ? b_len_now : b_rem_q;
+  for (genvar j = 0; j < HW / 8; j++) begin : g_bcarry
+    assign b_carry_m[8*j +: 8] = b_ckeep_q[j] ? b_carry_q[8*j +: 8] : 8'h00;
+  end
+  assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_m;
+  for (genvar i = 0; i < LineBytes; i++) begin : g_bmask
+    assign b_keep[i]       = b_first_q ? bin_lm_q[i] : b_rm_q[i];
+    if (i < LineBytes - HW / 8) begin : g_m
+      assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
+    end
+  end
+  // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
+  assign b_rm_next = LineBytes'(cni_pio_pkg::next_mask(b_rem_now, LineBytes));
+  // A beat past the last overflow line is consumed without a write.
+  assign b_drop    = bin_valid_q && b_kover_q;
+  assign b_consume = bin_valid_q && (b_drop || mgnt_i);
+  assign pb_ready_o = (b_st_q == BRecv) && !b_gotlast_q && (!bin_valid_q || b_consume);
+  assign b_take     = pb_valid_i && pb_ready_o;
+  assign b_trig     = ev_trig_i && ev_ctl_i && ((b_st_q == BIdle) || fin_o) &&
+                      (ev_g_i == (fin_o ? !b_par_q : b_par_q));
+
+  always_comb begin
+    b_st_d      = b_st_q;
+    b_par_d     = b_par_q;
+    b_k_d       = b_k_q;
+    b_kover_d   = b_kover_q;
+    b_first_d   = b_first_q;
+    b_gotlast_d = b_gotlast_q || (b_take && pb_last_i);
+    b_trunc_d   = b_trunc_q;
+    b_len_d     = b_len_q;
+    b_rem_d     = b_rem_q;
+    b_rm_d      = b_rm_q;
+    b_carry_d   = b_carry_q;
+    b_ckeep_d   = b_ckeep_q;
+    bin_valid_d = b_take || (bin_valid_q && !b_consume);
+    fin_o       = 1'b0;
+    mreq_o      = 1'b0;
+    maddr_o     = (b_k_q == '0) ? b_t_line : LineIdxW'(B_LO + 32'd1 + 32'(b_k_q));
+    mwdata_o    = {bin_m, b_carry_now};
+    creq_o      = 1'b0;
+    cop_o       = cni_coh_pkg::CMD_ARM;
+    cline_o     = b_p_line;
+    unique case (b_st_q)
+      BIdle: ;
+      BRecall: if (b_dall) b_st_d = BRecv;
+      BRecv: begin
+        mreq_o = bin_valid_q && !b_drop;
+        if (b_consume) begin
+          b_first_d = 1'b0;
+          b_trunc_d = b_first_q ? b_trunc_now : b_trunc_q;
+          b_len_d   = b_len_now;
+          b_rem_d   = (b_rem_now > LB16) ? (b_rem_now - LB16) : 16'd0;
+          b_rm_d    = b_rm_next;
+          b_carry_d = bin_data_q[DW-1:DW-HW];
+          b_ckeep_d = b_keep[LineBytes-1 -: HW/8];
+          if (!b_kover_q) begin
+            b_k_d     = b_k_q + 1'b1;
+            b_kover_d = 32'(b_k_q) == 32'(NOvfB);
+          end
+          if (bin_last_q) begin
+            // The last 8 bytes of this beat still carry payload: they lead line k+1.
+            b_st_d = ((b_rem_now > LB8) && (32'(b_k_q) < 32'(NOvfB))) ? BTail : BArm;
+          end
+        end
+      end
+      BTail: begin
+        mreq_o   = 1'b1;
+        mwdata_o = {{(DW-HW){1'b0}}, b_carry_m};
+        if (mgnt_i) b_st_d = BArm;
+      end
+      BArm: begin
+        creq_o = 1'b1;
+        if (cgnt_i) b_st_d = BRel;
+      end
+      BRel: begin
+        creq_o  = 1'b1;
+        cop_o   = cni_coh_pkg::CMD_RELEASE;
+        cline_o = b_t_line;
+        if (cgnt_i) begin
+          fin_o   = 1'b1;
+          b_par_d = !b_par_q;
+          b_st_d  = BIdle;
+        end
+      end
+      default: b_st_d = BIdle;
+    endcase
+    if (b_trig) begin
+      b_st_d      = BRecall;
+      b_k_d       = '0;
+      b_kover_d   = 1'b0;
+      b_first_d   = 1'b1;
+      b_gotlast_d = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_st_q      <= BIdle;
+      b_par_q     <= 1'b0;
+      b_k_q       <= '0;
+      b_kover_q   <= 1'b0;
+      b_first_q   <= 1'b1;
+      b_gotlast_q <= 1'b0;
+      b_trunc_q   <= 1'b0;
+      b_len_q     <= '0;
+      b_rem_q     <= '0;
+      b_rm_q      <= '0;
+      b_cnt_q     <= '0;
+      bin_valid_q <= 1'b0;
+    end else begin
+      b_st_q      <= b_st_d;
+      b_par_q     <= b_par_d;
+      b_k_q       <= b_k_d;
+      b_kover_q   <= b_kover_d;
+      b_first_q   <= b_first_d;
+      b_gotlast_q <= b_gotlast_d;
+      b_trunc_q   <= b_trunc_d;
+      b_len_q     <= b_len_d;
+      b_rem_q     <= b_rem_d;
+      b_rm_q      <= b_rm_d;
+      // messages delivered: counted from the registered pulse, one cycle after the RELEASE
+      // (the next header is written many cycles later)
+      if (cnt_o) b_cnt_q <= b_cnt_q + 32'd1;
+      bin_valid_q <= bin_valid_d;
+    end
+  end
+
+  // Datapath registers: no reset. The beat register (data, length, last flag, byte mask) is
+  // loaded in every cycle after which it is free (empty, or consumed now), beat or not: a beat
+  // is taken only then, and the register's contents are used only while `bin_valid_q`. So its
+  // enable does not wait for the sender's valid.
+  always_ff @(posedge clk_i) begin
+    b_carry_q <= b_carry_d;
+    b_ckeep_q <= b_ckeep_d;
+    if (!bin_valid_q || b_consume) begin
+      bin_data_q <= pb_data_i;
+      bin_len_q  <= pb_len_i;
+      bin_last_q <= pb_last_i;
+      bin_lm_q   <= LineBytes'(cni_pio_pkg::len_mask(pb_len_i, CapB, LineBytes));
+    end
+  end
+
+  // The recalls of a round: the other control line, then every overflow line.
+  cni_pio_recall #(.LineIdxW(LineIdxW), .Base(BBase), .NOvf(NOvfB)) u_recall (
+    .clk_i, .rst_ni,
+    .start_i (b_trig), .p_line_i (LineIdxW'(B_LO + 32'(!b_par_d))),
+    .active_i (b_st_q == BRecall),
+    .req_o (rreq_o), .line_o (rline_o), .gnt_i (rgnt_i),
+    .done_i (ev_done_i), .done_line_i (ev_line_i), .done_ovf_i (ev_ovf_i),
+    .cur_p_line_i (b_p_line),
+    .all_done_o (b_dall)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cnt_o <= 1'b0;
+    else cnt_o <= fin_o;
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)))
+        else $error("cni_pio_b: the overflow flag disagrees with its line count");
+      for (int i = 0; i < LineBytes; i++) begin
+        assert (b_rm_q[i] == (b_rem_q > 16'(i)))
+          else $error("cni_pio_b: a byte mask disagrees with its remaining count");
+      end
+    end
+  end
+`endif
+
+endmodule

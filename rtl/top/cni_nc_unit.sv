@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Uncached register accesses over the coherent link: a host core's uncached 8-byte load or store
+// of a device address arrives as an Nc request (docs/protocol.md, "Uncached accesses") and is
+// carried to the register window of the engine that owns the address's region (the first 256
+// bytes of the region: window offset = address - the region's first byte), as two 32-bit
+// accesses (low word, then high word); it is answered NcData (a read, with the value) or NcAck
+// (a write) once both are done, or Error for an address outside every engine's window. One
+// access at a time, in arrival order: a barrier after an uncached store sees it performed.
+//
+// Parameters:
+//   RegionLines, LineBytes, DevBase - the address map (cni_amap_pkg) and the device window
+// Ports:
+//   agent_id_i      - this device's agent id (the src of its answers)
+//   in_*            - Nc requests from the link (valid/ready; this block may stall them)
+//   reg_*           - an engine register access (one cycle, when reg_gnt_i: the CSR block's own
+//                     accesses go first); its read data on reg_rdata_i the cycle after
+//   orsp_*, odat_*  - answers to the link (valid/ready; the link may stall them)
+//   cnt_err_o       - one-cycle pulse per access answered Error
+`default_nettype none
+
+module cni_nc_unit #(
+  parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
+  parameter int          LineBytes = 128,
+  parameter logic [47:0] DevBase   = 48'h10_0000_0000,
+  localparam int LineBits = LineBytes * 8,
+  localparam int NE       = cni_amap_pkg::NUM_ENGINES,
+  localparam int EngW     = $clog2(NE + 1)
+) (
+  input  wire logic                              clk_i,
+  input  wire logic                              rst_ni,
+  input  wire logic [cni_coh_pkg::AGENT_W-1:0]   agent_id_i,
+  input  wire logic                              in_valid_i,
+  output logic                                   in_ready_o,
+  input  wire cni_coh_pkg::hdr_t                 in_hdr_i,
+  input  wire logic [63:0]                       in_data_i,   // the value (a write's)
+  output logic                                   reg_valid_o,
+  input  wire logic                              reg_gnt_i,
+  output logic [EngW-1:0]                        reg_eng_o,
+  output logic                                   reg_we_o,
+  output logic [7:0]                             reg_addr_o,
+  output logic [31:0]                            reg_wdata_o,
+  input  wire logic [31:0]                       reg_rdata_i,
+  output logic                                   orsp_valid_o,
+  input  wire logic                              orsp_ready_i,
+  output cni_coh_pkg::hdr_t                      orsp_hdr_o,
+  output logic                                   odat_valid_o,
+  input  wire logic                              odat_ready_i,
+  output cni_coh_pkg::hdr_t                      odat_hdr_o,
+  output logic [LineBits-1:0]                    odat_data_o,
+  output logic                                   cnt_err_o
+);
+
+  localparam int NR       = cni_amap_pkg::NUM_REGIONS;
+  localparam int OffW     = $clog2(LineBytes);
+  localparam int NumLines = cni_amap_pkg::total(RegionLines);
+  localparam int SpanW    = $clog2(NumLines) + OffW;  // address bits of the device window
+  localparam int Window   = 256;                      // bytes of an engine's register window
+
+  // The engine window an address falls in: {hit, engine, offset}.
+  function automatic logic [1+EngW+8-1:0] window_of(input logic [47:0] addr);
+    logic [SpanW-1:0] off;
+    logic             in_dev;
+    window_of = '0;
+    off    = addr[SpanW-1:0];
+    in_dev = addr[47:SpanW] == DevBase[47:SpanW] && addr[2:0] == '0;
+    for (int r = 0; r < NR; r++) begin
+      if (in_dev && cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE &&
+          cni_amap_pkg::lines(RegionLines, r) != 0 &&
+          32'(off) >= 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes) &&
+          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes + Window) &&
+          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r + 1) * LineBytes)) begin
+        window_of = {1'b1, EngW'(cni_amap_pkg::owner(r)),
+                     8'(32'(off) - 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes))};
+      end
+    end
+  endfunction
+
+  typedef enum logic [2:0] {SIdle, SLo, SLoData, SHi, SHiData, SAnswer, SError} state_e;
+  state_e state_q, state_d;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  cni_coh_pkg::hdr_t hdr_q;   // the request (its requester, tag and address answer it)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [63:0]       val_q;   // the write's value; the read's value as it comes back
+  logic              we_q;
+  logic [EngW-1:0]   eng_q;
+  logic [7:0]        off_q;
+
+  wire [1+EngW+8-1:0] win = window_of(in_hdr_i.addr);
+  wire in_take = in_valid_i && in_ready_o;
+  assign in_ready_o = state_q == SIdle;
+
+  always_comb begin
+    state_d = state_q;
+    unique case (state_q)
+      SIdle:   if (in_valid_i) state_d = win[EngW + 8] ? SLo : SError;
+      SLo:     if (reg_gnt_i) state_d = we_q ? SHi : SLoData;
+      SLoData: state_d = SHi;
+      SHi:     if (reg_gnt_i) state_d = we_q ? SAnswer : SHiData;
+      SHiData: state_d = SAnswer;
+      SAnswer: if (we_q ? orsp_ready_i : odat_ready_i) state_d = SIdle;
+      SError:  if (orsp_ready_i) state_d = SIdle;
+      default: state_d = SIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= SIdle;
+      hdr_q   <= '0;
+      val_q   <= '0;
+      we_q    <= 1'b0;
+      eng_q   <= '0;
+      off_q   <= '0;
+    end else begin
+      state_q <= state_d;
+      if (in_take) begin
+        hdr_q <= in_hdr_i;
+        val_q <= in_data_i;
+        we_q  <= in_hdr_i.flags[cni_coh_pkg::FLAG_NCWR];
+        eng_q <= win[8 +: EngW];
+        off_q <= win[7:0];
+      end
+      if (state_q == SLoData) val_q[31:0] <= reg_rdata_i;
+      if (state_q == SHiData) val_q[63:32] <= reg_rdata_i;
+    end
+  end
+
+  assign reg_valid_o = state_q == SLo || state_q == SHi;
+  assign reg_eng_o   = eng_q;
+  assign reg_we_o    = we_q;
+  assign reg_addr_o  = (state_q == SHi) ? off_q + 8'd4 : off_q;
+  assign reg_wdata_o = (state_q == SHi) ? val_q[63:32] : val_q[31:0];
+
+  always_comb begin
+    orsp_valid_o   = (state_q == SAnswer && we_q) || state_q == SError;
+    odat_valid_o   = state_q == SAnswer && !we_q;
+    orsp_hdr_o     = '0;
+    orsp_hdr_o.op  = (state_q == SError) ? cni_coh_pkg::OP_ERROR : cni_coh_pkg::OP_NC_ACK;
+    orsp_hdr_o.src = agent_id_i;
+    orsp_hdr_o.dst = hdr_q.src;
+    orsp_hdr_o.tag = hdr_q.tag;
+    orsp_hdr_o.addr = hdr_q.addr;
+    odat_hdr_o     = orsp_hdr_o;
+    odat_hdr_o.op  = cni_coh_pkg::OP_NC_DATA;
+    odat_hdr_o.len = 8'd8;
+    odat_data_o    = LineBits'(val_q);
+  end
+  assign cnt_err_o = state_q == SError && orsp_ready_i;
+
+endmodule

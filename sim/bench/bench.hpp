@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the cni-bench suites share: the command line's options and the statistics and number
+// formatting of their tables.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cni::bench {
+
+// The command line (cni_bench.cpp parses it).
+struct Options {
+  std::string suite;
+  std::string profile = "enzian-eci";
+  std::vector<std::string> sets;
+  uint64_t seed = 1;
+  unsigned iterations = 1000;
+  bool single = true, latency = true, throughput = true;
+  bool quick = false, json = false, trace = false;
+  std::string csv_dir;
+  std::string json_out;
+};
+
+// ---- statistics and output --------------------------------------------------------------------
+
+struct Stats {
+  double median = 0, p99 = 0, min = 0, max = 0;
+};
+
+inline Stats stats_of(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  auto pct = [&](double p) {
+    size_t idx = static_cast<size_t>(std::ceil(p * double(v.size()))) - 1;
+    return v[std::min(idx, v.size() - 1)];
+  };
+  s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  s.p99 = pct(0.99);
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+inline std::string fmt(double v, int prec = 0) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", prec, v);
+  return b;
+}
+
+inline std::string json_num(std::optional<double> v, int prec = 3) {
+  return v ? fmt(*v, prec) : "null";
+}
+
+// Each suite: runs with the options, prints its tables, returns the exit status.
+int run_device(const Options& o);
+
+}  // namespace cni::bench

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: Apache-2.0
+# Home agent under unit test (tests/home): checking builds of cni_home_agent alone, driven by
+# tb/home/ (docs/endpoint.md, "Standalone testbench"), with a small geometry: 64-byte lines,
+# 8 agents (ids 8..15 are out of range), 16 table entries of which 4 are reserved, and 36 lines in
+# the five regions of cni_amap_pkg (the layout of region_lines(16, 2, 2, 2, 8)), so lines 36..63
+# of the 6-bit line index are beyond the RAMs.
+#   cni_rtl_home_chk / cni_home_chk   - the model (class Vcni_home_agent) and tb/home/ on it
+#   cni_rtl_home_pipe / cni_home_pipe - the same, Pipelined=1
+# The parameters are exported to the tests as CNI_HOME_* compile definitions.
+#
+# RegionLines is passed as the sized literal region_lines() would return (32 bits per region,
+# region r at [32r +: 32]), packed below from the line counts. A wrapper module computing it with
+# the package function would have to repeat every port of the home agent; the literal keeps the
+# model's ports the home agent's own, and the tests check the layout it makes (each region's
+# RET_EXCL bit applies to exactly its lines).
+set(CNI_HOME_REGION_LINES 16 4 4 4 8)  # cni_amap_pkg order: plain, PIO (c), (a), (b), scratch
+set(CNI_HOME_DEV_BASE_HEX 1000000000)
+set(CNI_HOME_PARAMS
+  LineBytes:LINE_BYTES:64 NumAgents:NUM_AGENTS:8 TtEntries:TT_ENTRIES:16 TtReserve:TT_RESERVE:4)
+
+# cni_home_region_lines(<out> <lines>...): the 160-bit literal of cni_amap_pkg::region_lines.
+function(cni_home_region_lines out)
+  set(hex "")
+  foreach(n ${ARGN})
+    math(EXPR v "${n}" OUTPUT_FORMAT HEXADECIMAL)
+    string(SUBSTRING ${v} 2 -1 v)
+    string(LENGTH ${v} len)
+    math(EXPR pad "8 - ${len}")
+    string(REPEAT 0 ${pad} zeros)
+    set(hex "${zeros}${v}${hex}")
+  endforeach()
+  list(LENGTH ARGN nregions)
+  math(EXPR bits "32 * ${nregions}")
+  set(${out} "${bits}'h${hex}" PARENT_SCOPE)
+endfunction()
+cni_home_region_lines(CNI_HOME_RL_LITERAL ${CNI_HOME_REGION_LINES})
+string(REPLACE ";" "," CNI_HOME_RL_LIST "${CNI_HOME_REGION_LINES}")
+
+set(CNI_HOME_RTL
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
+  ${PROJECT_SOURCE_DIR}/rtl/top/cni_amap_pkg.sv
+  ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
+  ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_head.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_agent.sv)
+
+# cni_home_model(<flavor> <pipelined>): cni_rtl_home_<flavor>, the checking build, and
+# cni_home_<flavor>, the harness on it.
+function(cni_home_model flavor pipelined)
+  cni_sv_params(hp CNI_HOME ${CNI_HOME_PARAMS} Pipelined:PIPELINED:${pipelined})
+  list(TRANSFORM hp_SV PREPEND -G OUTPUT_VARIABLE gargs)
+  set(lib cni_rtl_home_${flavor})
+  add_library(${lib} STATIC)
+  verilate(${lib}
+    SOURCES ${CNI_HOME_RTL}
+    TOP_MODULE cni_home_agent
+    PREFIX Vcni_home_agent
+    TRACE_FST
+    VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs}
+      -GRegionLines=${CNI_HOME_RL_LITERAL} -GDevBase=48'h${CNI_HOME_DEV_BASE_HEX})
+  # Verilator's runtime headers are not project code: included as system headers.
+  get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
+  set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+
+  add_library(cni_home_${flavor} STATIC ${PROJECT_SOURCE_DIR}/tb/home/home_harness.cpp)
+  target_include_directories(cni_home_${flavor} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
+  target_link_libraries(cni_home_${flavor} PUBLIC ${lib} cni_sim)
+  target_compile_definitions(cni_home_${flavor} PUBLIC ${hp_DEFS}
+    CNI_HOME_REGION_LINES=${CNI_HOME_RL_LIST} CNI_HOME_DEV_BASE=0x${CNI_HOME_DEV_BASE_HEX}ull)
+  cni_warnings(cni_home_${flavor})
+endfunction()
+cni_home_model(chk 0)
+cni_home_model(pipe 1)
