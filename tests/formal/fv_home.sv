@@ -177,6 +177,12 @@ module cni_nonsynth_fv_home #(
   // the answer leaving now is a park-timeout Retry.
   (* keep, fv_probe = "u_dut.cur_src_q" *) wire [1:0] probe_cur_src;
   wire u_dut_cur_src_tmo = probe_cur_src == 2'd0;
+  // The home's take stage (T) takes a request: at the port without Pipelined (= acc_req), from
+  // its input head (H) with it, a cycle or more after the head took it from the port (a request
+  // waits in the head while a message on its line is in flight).
+  (* keep, fv_probe = "u_dut.take" *) wire probe_take;
+  (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
+  wire t_req = probe_take && probe_take_req;
 
   // ---- injected bugs: corrupt the home's output ports (tests that must FAIL) --------------------
   // FV_BUG_GRANT_E: a DataS grant leaves as DataE (two writers / writer + readers).
@@ -238,14 +244,19 @@ module cni_nonsynth_fv_home #(
   // ---- the lines' policies (FV_POLICY) --------------------------------------------------------
   // Each tracked line's policy as the commands the home has applied set it (ARM: PARK; DISARM,
   // RELEASE: ALLOW; POLICY: its argument; the others leave it). Per slot: the policy its line
-  // had when the home took the request, which is the one the home decides it by (no command on
-  // that line is in flight meanwhile: the line interlock), and whether the engine has RESUMEd
-  // or RELEASEd the line since, while that policy parked the request.
+  // had when the home's take stage took the request (t_req), which is the one the home decides
+  // it by (no command on that line is in flight meanwhile: the line interlock), and whether the
+  // engine has RESUMEd or RELEASEd the line since, while that policy parked the request.
+  // Pipelined, the request the take stage takes is the one in the home's request head: the
+  // last one the port took (the head holds one).
   logic [1:0]    pol_q  [NL];
   logic [1:0]    pol_nx [NL];
   logic [1:0]    tpol_q [NS];
   logic [1:0]    tpol_now [NS];  // (with a request taken this cycle)
   logic [NS-1:0] ovr_q, ovr_now;
+  logic [NS-1:0] tk_q;           // the take stage has taken the slot's request (not answered)
+  logic [SW-1:0] hs_q;           // Pipelined: the slot of the request in the home's head
+  wire  [SW-1:0] t_slot = (Pipelined != 0) ? hs_q : rqp_s_q;
   logic [NL-1:0] rcd_q;          // the line's last recall taken was a RECALL_DN
   logic [NL-1:0] rel_now;        // a RESUME or RELEASE of the line is applied this cycle
   logic [NL-1:0] nack_err_now;   // ... a NACK Error
@@ -279,10 +290,10 @@ module cni_nonsynth_fv_home #(
     parked = '0;
     for (int k = 0; k < NS; k++) begin
       logic taken_now;
-      taken_now   = acc_req && rqp_s_q == SW'(k);
+      taken_now   = t_req && t_slot == SW'(k);
       tpol_now[k] = taken_now ? pol_q[k % NL] : tpol_q[k];
       ovr_now[k]  = ovr_q[k] || rel_now[k % NL];
-      if (rq_q[k] != RQ_NONE && (dlv_q[k] || taken_now) && parks(tpol_now[k], rq_q[k]))
+      if (rq_q[k] != RQ_NONE && (tk_q[k] || taken_now) && parks(tpol_now[k], rq_q[k]))
         parked[k % NL] = 1'b1;
     end
   end
@@ -720,6 +731,8 @@ module cni_nonsynth_fv_home #(
       for (int l = 0; l < NL; l++) pol_q[l] <= cni_coh_pkg::POL_ALLOW;  // the init sweep's
       for (int s = 0; s < NS; s++) tpol_q[s] <= cni_coh_pkg::POL_ALLOW;
       ovr_q <= '0;
+      tk_q  <= '0;
+      hs_q  <= '0;
       rcd_q <= '0;
 `endif
 `ifdef FV_FAIR_ENGINE
@@ -744,14 +757,17 @@ module cni_nonsynth_fv_home #(
           rcd_q[l] <= cmp_op_q == cni_coh_pkg::CMD_RECALL_DN;
         end
       end
+      if (acc_req) hs_q <= rqp_s_q;
       for (int k = 0; k < NS; k++) begin
-        if (acc_req && rqp_s_q == SW'(k)) begin
+        if (t_req && t_slot == SW'(k)) begin
           tpol_q[k] <= pol_q[k % NL];
           ovr_q[k]  <= 1'b0;
-        end else if (rel_now[k % NL] && rq_q[k] != RQ_NONE && dlv_q[k] &&
+        end else if (rel_now[k % NL] && rq_q[k] != RQ_NONE && tk_q[k] &&
                      parks(tpol_q[k], rq_q[k])) begin
           ovr_q[k]  <= 1'b1;
         end
+        if (ans_fire && !ans_junk && ans_hit[k]) tk_q[k] <= 1'b0;
+        else if (t_req && t_slot == SW'(k)) tk_q[k] <= 1'b1;
       end
 `endif
 `ifdef FV_FAIR_ENGINE
