@@ -61,7 +61,7 @@ module cni_nonsynth_fv_home #(
   input wire logic [SW-1:0]        rq_pick_i,
   input wire logic                 rs_pick_en_i,
   input wire logic [SW-1:0]        rs_pick_i,
-  input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / answer / FWD / DAT
+  input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / snoop answer
   // engine
   input wire logic                 cmd_en_i,
   input wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
@@ -317,7 +317,7 @@ module cni_nonsynth_fv_home #(
   end
 
   // (2) every answer (DataS/E/M, UpgAck, WbAck, Retry, Error) answers a request the agent has
-  // outstanding and accepted, and fits it; a SnpAck only answers a FWD taken this cycle.
+  // outstanding and accepted, and fits it (the home sends no SnpAck: it has no FWD input).
   logic ans_requested, ans_fits, snp_busy;
   always_comb begin
     ans_requested = 1'b0;
