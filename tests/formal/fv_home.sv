@@ -26,7 +26,8 @@
 // FV_WEAK_ENGINE; the policy properties), FV_FAIR_ENGINE (with FV_LIVE and FV_POLICY: no park
 // timer; the engine takes every event at once, answers every TRIGGER with its next command,
 // and recalls only lines it does not park),
-// FV_BUG_* (injected bugs, each must make one assertion fail).
+// FV_BUG_* (injected bugs, each must make one assertion fail), FV_REACH_SNOOP (a reachability
+// witness: p_reach_snoop says no grant follows a snoop answer, and must fail).
 `default_nettype none
 `ifdef FV_LIVE
 `define FV_NO_JUNK
@@ -394,6 +395,12 @@ module cni_nonsynth_fv_home #(
   end
 `endif
 
+`ifdef FV_REACH_SNOOP
+  // the home has taken a snoop answer (the first step a grant can end a snoop transaction)
+  logic reach_snp_q = 1'b0;
+  always_ff @(posedge clk_i) if (!rst_q && acc_rsp) reach_snp_q <= 1'b1;
+`endif
+
   always_comb begin
     if (!rst_q) begin
       p_swmr:          assert (&swmr_ok);
@@ -415,6 +422,10 @@ module cni_nonsynth_fv_home #(
                                ofwd_hdr.tag < 8'd8 &&
                                (ofwd_hdr.op == cni_coh_pkg::OP_FWD_INV ||
                                 ofwd_hdr.op == cni_coh_pkg::OP_FWD_DOWN)));
+`ifdef FV_REACH_SNOOP
+      p_reach_snoop:   assert (!(ans_fire && reach_snp_q && (ans.op == cni_coh_pkg::OP_DATA_S ||
+                               ans.op == cni_coh_pkg::OP_DATA_E || ans.op == cni_coh_pkg::OP_DATA_M)));
+`endif
 `ifdef FV_POLICY
       p_deny:          assert (deny_ok);
       p_shared:        assert (shared_ok);
