@@ -54,11 +54,26 @@ if [ ${#checks[@]} -eq 0 ]; then
   for r in "${rows[@]}"; do checks+=("$(field "$r" 1)"); done
 fi
 
-# RTL the harnesses may use: the coherence package first, then common and coherence blocks.
-rtl=(rtl/coh/cni_coh_pkg.sv rtl/top/cni_amap_pkg.sv)
-for f in "$root"/rtl/common/*.sv "$root"/rtl/coh/*.sv; do
-  case "$f" in *_pkg.sv) ;; *) rtl+=("${f#"$root"/}") ;; esac
-done
+# The packages every harness reads first.
+pkgs=(rtl/coh/cni_coh_pkg.sv rtl/top/cni_amap_pkg.sv)
+
+# The RTL a harness needs: every module it names, and every module those name, found by file
+# name (one module per file, rtl/<block>/<module>.sv). Only these are read, so a block no check
+# uses never has to pass the formal front end.
+rtl_of() {
+  local todo=("$1") seen=" " f m g
+  while [ ${#todo[@]} -gt 0 ]; do
+    f=${todo[0]}; todo=("${todo[@]:1}")
+    for m in $(grep -o '\bcni_[a-z0-9_]*' "$root/$f" | sort -u); do
+      for g in "$root"/rtl/*/"$m".sv; do
+        g=${g#"$root"/}
+        case "$g" in *_pkg.sv) continue ;; esac
+        [ -f "$root/$g" ] && [[ "$seen" != *" $g "* ]] || continue
+        seen+="$g "; todo+=("$g"); echo "$g"
+      done
+    done
+  done
+}
 
 # Runs one check; prints one summary line; returns 0 when the result is the expected one.
 run_check() {
@@ -71,8 +86,10 @@ run_check() {
     echo "formal: $name skipped (no $depth_col depth: runs in make formal only)"
     return 0
   fi
-  local dir=$out/$name
+  local dir=$out/$name rtl
   rm -rf "$dir"; mkdir -p "$dir/src"
+  mapfile -t rtl < <(rtl_of "$harness")
+  rtl=("${pkgs[@]}" "${rtl[@]}")
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
   local t0=$SECONDS ys=$dir/model.ys

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Formal harness (not synthesizable: free inputs, assertions) for cni_home_agent: an abstract
 // environment of NA host caching agents that follow docs/protocol.md on NL tracked lines, a
-// device engine that issues ARM/RECALL/RELEASE/DISARM under its documented contract, and
-// malformed traffic; assertions for single-writer-or-many-readers, no answer without a request,
+// device engine that issues ARM/RECALL/RELEASE/DISARM under its documented contract (with
+// FV_POLICY every command with any argument), and malformed traffic; assertions for
+// single-writer-or-many-readers, no answer without a request, the lines' policies (FV_POLICY),
 // and (with FV_LIVE) every accepted request answered within AnswerBound cycles.
 // Properties, assumptions and why they are the protocol's rules: docs/formal.md.
 //
@@ -21,10 +22,18 @@
 // FV_NO_JUNK (no malformed traffic), FV_NO_STALL (outputs never stalled), FV_ONE_HOST (only
 // agent 0 sends requests),
 // FV_WEAK_ENGINE (the engine may ARM a line hosts still hold or request: see docs/formal.md),
-// FV_BUG_* (injected bugs, each must make one assertion fail).
+// FV_POLICY (the engine issues every command with any argument, at any time; implies
+// FV_WEAK_ENGINE; the policy properties), FV_FAIR_ENGINE (with FV_LIVE and FV_POLICY: no park
+// timer; the engine takes every event at once, answers every TRIGGER with its next command,
+// and recalls only lines it does not park),
+// FV_BUG_* (injected bugs, each must make one assertion fail), FV_REACH_SNOOP (a reachability
+// witness: p_reach_snoop says no grant follows a snoop answer, and must fail).
 `default_nettype none
 `ifdef FV_LIVE
 `define FV_NO_JUNK
+`endif
+`ifdef FV_POLICY
+`define FV_WEAK_ENGINE
 `endif
 
 module cni_nonsynth_fv_home #(
@@ -53,10 +62,11 @@ module cni_nonsynth_fv_home #(
   input wire logic [SW-1:0]        rq_pick_i,
   input wire logic                 rs_pick_en_i,
   input wire logic [SW-1:0]        rs_pick_i,
-  input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / answer / FWD / DAT
+  input wire logic [HW-1:0]        junk_hdr_i,     // malformed request / snoop answer
   // engine
   input wire logic                 cmd_en_i,
   input wire logic [cni_coh_pkg::CMD_W-1:0] cmd_op_i,
+  input wire logic [cni_coh_pkg::ARG_W-1:0] cmd_arg_i,
   input wire logic [LW-1:0]        cmd_line_i,
   input wire logic                 evt_ready_i,
   // outputs of the home: the hosts may stall them
@@ -113,6 +123,7 @@ module cni_nonsynth_fv_home #(
   logic [SW-1:0]       rqp_s_q, rsp_s_q;
   cni_coh_pkg::hdr_t   rqp_hdr_q, rsp_hdr_q;
   logic [cni_coh_pkg::CMD_W-1:0] cmp_op_q;
+  logic [cni_coh_pkg::ARG_W-1:0] cmp_arg_q;
   logic [LW-1:0]       cmp_line_q;
   logic [3:0]          cmd_gap_q;
   logic [31:0]         tmo_q;
@@ -127,6 +138,11 @@ module cni_nonsynth_fv_home #(
   wire ofwd_ready = ofwd_ready_i, orsp_ready = orsp_ready_i, odat_ready = odat_ready_i;
 `endif
   logic req_ready, rsp_ready, cmd_ready;
+`ifdef FV_FAIR_ENGINE
+  wire  evt_ready = 1'b1;  // the engine takes every event at once (as the PIO engine does)
+`else
+  wire  evt_ready = evt_ready_i;
+`endif
   logic ofwd_valid, orsp_valid, odat_valid, evt_valid;
   cni_coh_pkg::hdr_t ofwd_hdr, orsp_hdr_raw, odat_hdr_raw, orsp_hdr, odat_hdr;
   logic [511:0] odat_data, mem_wdata;
@@ -148,9 +164,9 @@ module cni_nonsynth_fv_home #(
     .orsp_valid_o(orsp_valid_raw), .orsp_ready_i(orsp_ready_dut), .orsp_hdr_o(orsp_hdr_raw),
     .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
     .odat_data_o(odat_data),
-    .evt_valid_o(evt_valid), .evt_ready_i, .evt_kind_o(evt_kind), .evt_line_o(evt_line),
+    .evt_valid_o(evt_valid), .evt_ready_i(evt_ready), .evt_kind_o(evt_kind), .evt_line_o(evt_line),
     .evt_op_o(), .evt_src_o(),
-    .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_arg_i('0),
+    .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_arg_i(cmp_arg_q),
     .cmd_line_i(cmp_line_q),
     .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
     .mem_rdata_i('0),  // data is abstracted away: no property looks at it
@@ -162,6 +178,12 @@ module cni_nonsynth_fv_home #(
   // the answer leaving now is a park-timeout Retry.
   (* keep, fv_probe = "u_dut.cur_src_q" *) wire [1:0] probe_cur_src;
   wire u_dut_cur_src_tmo = probe_cur_src == 2'd0;
+  // The home's take stage (T) takes a request: at the port without Pipelined (= acc_req), from
+  // its input head (H) with it, a cycle or more after the head took it from the port (a request
+  // waits in the head while a message on its line is in flight).
+  (* keep, fv_probe = "u_dut.take" *) wire probe_take;
+  (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
+  wire t_req = probe_take && probe_take_req;
 
   // ---- injected bugs: corrupt the home's output ports (tests that must FAIL) --------------------
   // FV_BUG_GRANT_E: a DataS grant leaves as DataE (two writers / writer + readers).
@@ -197,6 +219,7 @@ module cni_nonsynth_fv_home #(
   wire acc_req  = rqp_v_q && req_ready;
   wire acc_rsp  = rsp_v_q && rsp_ready;
   wire acc_cmd  = cmp_v_q && cmd_ready;
+  wire evt_take = evt_valid && evt_ready;
   wire fwd_fire = ofwd_valid && ofwd_ready;
   wire rsp_fire = orsp_valid && orsp_ready;
   wire dat_fire = odat_valid && odat_ready;
@@ -218,6 +241,65 @@ module cni_nonsynth_fv_home #(
   wire ans_slot_ok = |ans_hit;
   wire snp_slot_ok = |snp_hit;
 
+`ifdef FV_POLICY
+  // ---- the lines' policies (FV_POLICY) --------------------------------------------------------
+  // Each tracked line's policy as the commands the home has applied set it (ARM: PARK; DISARM,
+  // RELEASE: ALLOW; POLICY: its argument; the others leave it). Per slot: the policy its line
+  // had when the home's take stage took the request (t_req), which is the one the home decides
+  // it by (no command on that line is in flight meanwhile: the line interlock), and whether the
+  // engine has RESUMEd or RELEASEd the line since, while that policy parked the request.
+  // Pipelined, the request the take stage takes is the one in the home's request head: the
+  // last one the port took (the head holds one).
+  logic [1:0]    pol_q  [NL];
+  logic [1:0]    pol_nx [NL];
+  logic [1:0]    tpol_q [NS];
+  logic [1:0]    tpol_now [NS];  // (with a request taken this cycle)
+  logic [NS-1:0] ovr_q, ovr_now;
+  logic [NS-1:0] tk_q;           // the take stage has taken the slot's request (not answered)
+  logic [SW-1:0] hs_q;           // Pipelined: the slot of the request in the home's head
+  wire  [SW-1:0] t_slot = (Pipelined != 0) ? hs_q : rqp_s_q;
+  logic [NL-1:0] rcd_q;          // the line's last recall taken was a RECALL_DN
+  logic [NL-1:0] rel_now;        // a RESUME or RELEASE of the line is applied this cycle
+  logic [NL-1:0] nack_err_now;   // ... a NACK Error
+  logic [NL-1:0] parked;         // a request the policy parks is outstanding on the line
+
+  // the line's policy parks the request (write-backs are never parked)
+  function automatic logic parks(input logic [1:0] pol, input logic [2:0] rq);
+    parks = (pol == cni_coh_pkg::POL_PARK && rq != RQ_WB) ||
+            (pol == cni_coh_pkg::POL_SHARED && (rq == RQ_RDX || rq == RQ_UPG));
+  endfunction
+
+  always_comb begin
+    for (int l = 0; l < NL; l++) begin
+      logic on_l;
+      on_l            = acc_cmd && cmp_line_q == line_of(l);
+      rel_now[l]      = on_l && (cmp_op_q == cni_coh_pkg::CMD_RESUME ||
+                                 cmp_op_q == cni_coh_pkg::CMD_RELEASE);
+      nack_err_now[l] = on_l && cmp_op_q == cni_coh_pkg::CMD_NACK &&
+                        cmp_arg_q == cni_coh_pkg::NACK_ERROR;
+      pol_nx[l]       = pol_q[l];
+      if (on_l) begin
+        unique case (cmp_op_q)
+          cni_coh_pkg::CMD_ARM:     pol_nx[l] = cni_coh_pkg::POL_PARK;
+          cni_coh_pkg::CMD_DISARM,
+          cni_coh_pkg::CMD_RELEASE: pol_nx[l] = cni_coh_pkg::POL_ALLOW;
+          cni_coh_pkg::CMD_POLICY:  pol_nx[l] = cmp_arg_q;
+          default: ;
+        endcase
+      end
+    end
+    parked = '0;
+    for (int k = 0; k < NS; k++) begin
+      logic taken_now;
+      taken_now   = t_req && t_slot == SW'(k);
+      tpol_now[k] = taken_now ? pol_q[k % NL] : tpol_q[k];
+      ovr_now[k]  = ovr_q[k] || rel_now[k % NL];
+      if (rq_q[k] != RQ_NONE && (tk_q[k] || taken_now) && parks(tpol_now[k], rq_q[k]))
+        parked[k % NL] = 1'b1;
+    end
+  end
+`endif
+
   // ================================ properties ====================================================
   // (1) single writer or many readers, on every tracked line
   logic [NL-1:0] swmr_ok;
@@ -236,7 +318,7 @@ module cni_nonsynth_fv_home #(
   end
 
   // (2) every answer (DataS/E/M, UpgAck, WbAck, Retry, Error) answers a request the agent has
-  // outstanding and accepted, and fits it; a SnpAck only answers a FWD taken this cycle.
+  // outstanding and accepted, and fits it (the home sends no SnpAck: it has no FWD input).
   logic ans_requested, ans_fits, snp_busy;
   always_comb begin
     ans_requested = 1'b0;
@@ -270,13 +352,68 @@ module cni_nonsynth_fv_home #(
     end
   end
 
+`ifdef FV_POLICY
+  // (4) the policies: per answer to a well-formed request of slot k (its line's policy when the
+  // home took it: tpol_now; its line's policy now: pol_q; the engine answered it: ovr_now)
+  logic err_ok, deny_ok, shared_ok, park_ok, recall_ok;
+  always_comb begin
+    err_ok    = 1'b0;
+    deny_ok   = 1'b1;
+    shared_ok = 1'b1;
+    park_ok   = 1'b1;
+    for (int k = 0; k < NS; k++) begin
+      if (ans_fire && !ans_junk && ans_hit[k] && rq_q[k] != RQ_WB) begin
+        logic excl, grant;
+        excl  = ans.op == cni_coh_pkg::OP_DATA_E || ans.op == cni_coh_pkg::OP_DATA_M ||
+                ans.op == cni_coh_pkg::OP_UPG_ACK;
+        grant = excl || ans.op == cni_coh_pkg::OP_DATA_S;
+        if (tpol_now[k] == cni_coh_pkg::POL_DENY ||
+            (nack_err_now[k % NL] && parks(tpol_now[k], rq_q[k]))) err_ok = 1'b1;
+        // a DENY line grants nothing: Error, or Retry when the line is busy
+        if (tpol_now[k] == cni_coh_pkg::POL_DENY && ans.op != cni_coh_pkg::OP_ERROR &&
+            ans.op != cni_coh_pkg::OP_RETRY) deny_ok = 1'b0;
+        // no exclusive grant on a SHARED line, nor to a request taken while it was SHARED,
+        // unless the engine RESUMEd or RELEASEd the request, or the home had decided the grant
+        // under ALLOW (a snoop transaction started before the policy changed)
+        if (excl && (tpol_now[k] == cni_coh_pkg::POL_SHARED ||
+                     pol_q[k % NL] == cni_coh_pkg::POL_SHARED) &&
+            !ovr_now[k] && tpol_now[k] != cni_coh_pkg::POL_ALLOW) shared_ok = 1'b0;
+        // a request its policy parks is granted only by the engine (RESUME, RELEASE)
+        if (grant && parks(tpol_now[k], rq_q[k]) && !ovr_now[k]) park_ok = 1'b0;
+      end
+    end
+    // when the engine takes RECALL_DONE, no host holds the line after a RECALL, and none holds
+    // it writable after a RECALL_DN
+    recall_ok = 1'b1;
+    for (int l = 0; l < NL; l++) begin
+      if (evt_take && evt_kind == cni_coh_pkg::EVT_RECALL_DONE && evt_line == line_of(l)) begin
+        for (int a = 0; a < NA; a++) begin
+          if (st_q[a*NL+l] == ST_W || (!rcd_q[l] && st_q[a*NL+l] != ST_I)) recall_ok = 1'b0;
+        end
+      end
+    end
+  end
+`endif
+
+`ifdef FV_REACH_SNOOP
+  // the home has taken a snoop answer (the first step a grant can end a snoop transaction)
+  logic reach_snp_q = 1'b0;
+  always_ff @(posedge clk_i) if (!rst_q && acc_rsp) reach_snp_q <= 1'b1;
+`endif
+
   always_comb begin
     if (!rst_q) begin
       p_swmr:          assert (&swmr_ok);
       p_resp_requested: assert (!ans_fire || ans_requested);
       p_resp_fits:     assert (!ans_fire || ans_fits);
+`ifdef FV_POLICY
+      // Error answers a well-formed request only on a line that was DENY when the home took it,
+      // or as the engine's NACK Error of the parked request (it leaves as the NACK is applied)
+      p_no_error:      assert (!ans_fire || ans.op != cni_coh_pkg::OP_ERROR || ans_junk || err_ok);
+`else
       // the hosts here send only well-formed requests: Error only answers the malformed ones
       p_no_error:      assert (!ans_fire || ans.op != cni_coh_pkg::OP_ERROR || ans_junk);
+`endif
       // the home never sends a snoop answer (snoops to the device go to its caching agent)
       p_no_snpack:     assert (!(rsp_fire && orsp_hdr.op == cni_coh_pkg::OP_SNP_ACK));
       // a snoop goes to a host that holds a tracked line, is FwdInv/FwdDown, names a table
@@ -285,6 +422,16 @@ module cni_nonsynth_fv_home #(
                                ofwd_hdr.tag < 8'd8 &&
                                (ofwd_hdr.op == cni_coh_pkg::OP_FWD_INV ||
                                 ofwd_hdr.op == cni_coh_pkg::OP_FWD_DOWN)));
+`ifdef FV_REACH_SNOOP
+      p_reach_snoop:   assert (!(ans_fire && reach_snp_q && (ans.op == cni_coh_pkg::OP_DATA_S ||
+                               ans.op == cni_coh_pkg::OP_DATA_E || ans.op == cni_coh_pkg::OP_DATA_M)));
+`endif
+`ifdef FV_POLICY
+      p_deny:          assert (deny_ok);
+      p_shared:        assert (shared_ok);
+      p_park:          assert (park_ok);
+      p_recall_done:   assert (recall_ok);
+`endif
     end
   end
 
@@ -307,6 +454,7 @@ module cni_nonsynth_fv_home #(
   logic [NA-1:0] act_junk;
   logic          cmd_pick;
   logic [cni_coh_pkg::CMD_W-1:0] cmd_pick_op;
+  logic [cni_coh_pkg::ARG_W-1:0] cmd_pick_arg;
   logic [LW-1:0] cmd_pick_line;
   logic [NumLines-1:0] armed_nx;
 
@@ -333,22 +481,78 @@ module cni_nonsynth_fv_home #(
 
   // engine commands
   wire cmp_free = !cmp_v_q || acc_cmd;
+`ifdef FV_FAIR_ENGINE
+  // TRIGGERs the engine has taken and not yet answered (RESUME, NACK, RELEASE of the line)
+  logic [NL-1:0] owed_q, owed;
+  always_comb begin
+    for (int l = 0; l < NL; l++) begin
+      owed[l] = owed_q[l] && !(acc_cmd && cmp_line_q == line_of(l) &&
+                               (cmp_op_q == cni_coh_pkg::CMD_RESUME ||
+                                cmp_op_q == cni_coh_pkg::CMD_NACK ||
+                                cmp_op_q == cni_coh_pkg::CMD_RELEASE));
+    end
+  end
+  // an answer to a TRIGGER: the next command once one is owed
+  function automatic logic answers(input logic [cni_coh_pkg::CMD_W-1:0] op,
+                                   input logic [LW-1:0] line);
+    answers = 1'b0;
+    for (int l = 0; l < NL; l++) begin
+      if (owed[l] && line == line_of(l) &&
+          (op == cni_coh_pkg::CMD_RESUME || op == cni_coh_pkg::CMD_NACK ||
+           op == cni_coh_pkg::CMD_RELEASE)) answers = 1'b1;
+    end
+  endfunction
+  // a line the engine may recall: it does not park it, and nothing is parked on it
+  function automatic logic recallable(input logic [LW-1:0] line);
+    recallable = 1'b1;
+    for (int l = 0; l < NL; l++) begin
+      if (line == line_of(l) && (parked[l] || pol_nx[l] == cni_coh_pkg::POL_PARK ||
+                                 pol_nx[l] == cni_coh_pkg::POL_SHARED)) recallable = 1'b0;
+    end
+  endfunction
+`endif
   always_comb begin
     cmd_pick      = cmd_en_i && cmp_free && init_done;
     cmd_pick_op   = cmd_op_i;
+    cmd_pick_arg  = '0;
     cmd_pick_line = cmd_line_i;
+`ifdef FV_POLICY
+    cmd_pick_arg  = cmd_arg_i;
+`endif
 `ifdef FV_LIVE
+  `ifdef FV_FAIR_ENGINE
+    // (an answer to a TRIGGER is not held back)
+    if (cmd_gap_q < 4'(CmdGap) && owed == '0) cmd_pick = 1'b0;
+  `else
     if (cmd_gap_q < 4'(CmdGap)) cmd_pick = 1'b0;
+  `endif
 `endif
   end
   always_comb begin
+`ifdef FV_FAIR_ENGINE
+    if (!rst_q) begin
+      // the engine answers every TRIGGER it took, with its next command
+      a_eng_answer: assume (!(cmp_free && init_done && owed != '0) ||
+                            (cmd_pick && answers(cmd_pick_op, cmd_pick_line)));
+    end
+`endif
     if (!rst_q && cmd_pick) begin
       a_cmd_line:   assume (cmd_pick_line < LW'(NumLines));
+`ifdef FV_FAIR_ENGINE
+      // a RECALL presented on a line with a parked request waits until the request is answered
+      // and blocks the engine's answer: without the park timer the engine recalls only lines
+      // it does not park
+      a_eng_recall: assume (!(cmd_pick_op == cni_coh_pkg::CMD_RECALL ||
+                              cmd_pick_op == cni_coh_pkg::CMD_RECALL_DN) ||
+                            recallable(cmd_pick_line));
+`endif
+`ifndef FV_POLICY
       // the PIO engine's commands: ARM, RECALL, RELEASE, DISARM
       a_cmd_op:     assume (cmd_pick_op <= cni_coh_pkg::CMD_DISARM);
       // engines never RECALL an armed line, and never ARM a line twice
       a_cmd_recall: assume (cmd_pick_op != cni_coh_pkg::CMD_RECALL || !armed_nx[cmd_pick_line]);
       a_cmd_arm:    assume (cmd_pick_op != cni_coh_pkg::CMD_ARM || !armed_nx[cmd_pick_line]);
+`endif
 `ifndef FV_WEAK_ENGINE
       // ... and ARM only a line the hosts have left alone (recalled, nothing asked since)
       a_cmd_quiet:  assume (cmd_pick_op != cni_coh_pkg::CMD_ARM || quiet(cmd_pick_line));
@@ -520,10 +724,13 @@ module cni_nonsynth_fv_home #(
       rqp_hdr_q <= '0;
       rsp_hdr_q <= '0;
       cmp_op_q  <= '0;
+      cmp_arg_q <= '0;
       cmp_line_q <= '0;
       cmd_gap_q <= '0;
       ret_excl_q <= ret_excl_i;
-`ifdef FV_LIVE
+`ifdef FV_FAIR_ENGINE
+      tmo_q     <= '1;  // no park timer: the engine answers
+`elsif FV_LIVE
       tmo_q     <= 32'(MaxTimeout);
 `else
       tmo_q     <= (timeout_i <= 32'(MaxTimeout)) ? timeout_i : 32'(MaxTimeout);
@@ -531,6 +738,17 @@ module cni_nonsynth_fv_home #(
       stall_fwd_q <= '0;
       stall_rsp_q <= '0;
       stall_dat_q <= '0;
+`ifdef FV_POLICY
+      for (int l = 0; l < NL; l++) pol_q[l] <= cni_coh_pkg::POL_ALLOW;  // the init sweep's
+      for (int s = 0; s < NS; s++) tpol_q[s] <= cni_coh_pkg::POL_ALLOW;
+      ovr_q <= '0;
+      tk_q  <= '0;
+      hs_q  <= '0;
+      rcd_q <= '0;
+`endif
+`ifdef FV_FAIR_ENGINE
+      owed_q     <= '0;
+`endif
     end else begin
       // ages
       for (int s = 0; s < NS; s++) begin
@@ -542,6 +760,33 @@ module cni_nonsynth_fv_home #(
       stall_rsp_q <= (orsp_valid && !orsp_ready) ? stall_rsp_q + 1'b1 : '0;
       stall_dat_q <= (odat_valid && !odat_ready) ? stall_dat_q + 1'b1 : '0;
       armed_q <= armed_nx;
+`ifdef FV_POLICY
+      for (int l = 0; l < NL; l++) begin
+        pol_q[l] <= pol_nx[l];
+        if (acc_cmd && cmp_line_q == line_of(l) && (cmp_op_q == cni_coh_pkg::CMD_RECALL ||
+                                                    cmp_op_q == cni_coh_pkg::CMD_RECALL_DN)) begin
+          rcd_q[l] <= cmp_op_q == cni_coh_pkg::CMD_RECALL_DN;
+        end
+      end
+      if (acc_req) hs_q <= rqp_s_q;
+      for (int k = 0; k < NS; k++) begin
+        if (t_req && t_slot == SW'(k)) begin
+          tpol_q[k] <= pol_q[k % NL];
+          ovr_q[k]  <= 1'b0;
+        end else if (rel_now[k % NL] && rq_q[k] != RQ_NONE && tk_q[k] &&
+                     parks(tpol_q[k], rq_q[k])) begin
+          ovr_q[k]  <= 1'b1;
+        end
+        if (ans_fire && !ans_junk && ans_hit[k]) tk_q[k] <= 1'b0;
+        else if (t_req && t_slot == SW'(k)) tk_q[k] <= 1'b1;
+      end
+`endif
+`ifdef FV_FAIR_ENGINE
+      for (int l = 0; l < NL; l++) begin
+        owed_q[l] <= owed[l] || (evt_take && evt_kind == cni_coh_pkg::EVT_TRIGGER &&
+                                 evt_line == line_of(l));
+      end
+`endif
       cmd_gap_q <= acc_cmd ? '0 : (cmd_gap_q == 4'hF ? cmd_gap_q : cmd_gap_q + 1'b1);
 
       // requests taken by the home
@@ -619,6 +864,7 @@ module cni_nonsynth_fv_home #(
       if (cmd_pick) begin
         cmp_v_q    <= 1'b1;
         cmp_op_q   <= cmd_pick_op;
+        cmp_arg_q  <= cmd_pick_arg;
         cmp_line_q <= cmd_pick_line;
       end
     end
