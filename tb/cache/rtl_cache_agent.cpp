@@ -12,6 +12,7 @@
 #include "msg_wire.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "vlt_model.hpp"
 
 namespace cni::tb {
 
@@ -45,19 +46,11 @@ RtlCacheAgent::RtlCacheAgent(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, p
                                 std::to_string(opt.backoff_cycles) + " exceeds " +
                                 std::to_string(g.backoff_bits) + " bits");
   }
-  m_->ctx = std::make_unique<VerilatedContext>();
-  m_->ctx->fatalOnError(false);
-  m_->ctx->randReset(2);
-  m_->ctx->randSeed(static_cast<int>(opt.seed % 0x7fffffff) + 1);
-  const char* env = std::getenv("CNI_TRACE");
-  const bool trace = opt.trace || (env && std::string(env) == "1");
-  if (trace) m_->ctx->traceEverOn(true);
+  const bool trace = trace_wanted(opt.trace);
+  m_->ctx = make_context(opt.seed, trace);
   m_->top = std::make_unique<Vcni_cache_agent>(m_->ctx.get(), "top");
   if (trace) {
-    m_->fst = std::make_unique<VerilatedFstC>();
-    m_->top->trace(m_->fst.get(), 99);
-    std::filesystem::create_directories(opt.trace_dir);
-    m_->fst->open((std::filesystem::path(opt.trace_dir) / (opt.name + ".fst")).c_str());
+    m_->fst = open_trace(*m_->top, opt.trace_dir, opt.name);
   }
   auto& t = *m_->top;
   t.agent_id_i = id;

@@ -14,6 +14,7 @@
 #include "stall.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "vlt_model.hpp"
 // The device models of this build (tb/rtl_endpoint.cmake: one per line size; the netlist builds
 // have the 128-byte one only).
 #if __has_include("Vcni_endpoint_l64.h")
@@ -297,20 +298,10 @@ Endpoint::Model<Top>::Model(const Options& o) {
   ca_stall = Stall(o.seed);
   // the line size is the width of the model's data ports
   line_bytes = static_cast<unsigned>(sizeof(Top::rx_req_data_i));
-  ctx = std::make_unique<VerilatedContext>();
-  ctx->fatalOnError(false);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(o.seed % 0x7fffffff) + 1);
-  const char* env = std::getenv("CNI_TRACE");
-  bool trace = o.trace || (env && std::string(env) == "1");
-  if (trace) ctx->traceEverOn(true);
+  const bool trace = trace_wanted(o.trace);
+  ctx = make_context(o.seed, trace);
   top = std::make_unique<Top>(ctx.get(), "top");
-  if (trace) {
-    fst = std::make_unique<VerilatedFstC>();
-    top->trace(fst.get(), 99);
-    std::filesystem::create_directories(o.trace_dir);
-    fst->open((std::filesystem::path(o.trace_dir) / (o.name + ".fst")).c_str());
-  }
+  if (trace) fst = open_trace(*top, o.trace_dir, o.name);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
   top->agent_id_i = o.agent_id;
   top->rst_ni = 1;

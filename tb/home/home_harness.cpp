@@ -9,6 +9,7 @@
 #include "msg_wire.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "vlt_model.hpp"
 
 namespace cni::tb::home {
 
@@ -99,19 +100,10 @@ HomeHarness::HomeHarness(const Options& opt)
       m_(std::make_unique<Model>()),
       rng_(opt.seed * 0x9E3779B97F4A7C15ull + 1),
       mem_(home_geometry().num_lines()) {
-  m_->ctx = std::make_unique<VerilatedContext>();
-  m_->ctx->fatalOnError(false);
-  m_->ctx->randReset(2);
-  m_->ctx->randSeed(static_cast<int>(opt.seed % 0x7fffffff) + 1);
-  const char* env = std::getenv("CNI_TRACE");
-  const bool trace = opt.trace || (env && std::string(env) == "1");
-  if (trace) m_->ctx->traceEverOn(true);
+  const bool trace = trace_wanted(opt.trace);
+  m_->ctx = make_context(opt.seed, trace);
   m_->top = std::make_unique<Vcni_home_agent>(m_->ctx.get(), "top");
-  if (trace) {
-    m_->fst = std::make_unique<VerilatedFstC>();
-    m_->top->trace(m_->fst.get(), 99);
-    m_->fst->open((opt.name + ".fst").c_str());
-  }
+  if (trace) m_->fst = open_trace(*m_->top, "", opt.name);
   for (Chan ch : {Chan::Fwd, Chan::Rsp, Chan::Dat}) set_ready(ch, true);
   set_fwd_hold([] { return false; });
   set_evt_ready(true);
