@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Event queue: a binary heap of (time, sequence, slot); callbacks live in a slot table so that
-// cancelling is O(1) and stale heap entries are skipped (and compacted away when they pile up).
+// Event queue: a binary heap of (time, class, sequence, slot); callbacks live in a slot table so
+// that cancelling is O(1) and stale heap entries are skipped (and compacted away when they pile
+// up).
 #include "cni/sim/kernel.hpp"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ Time ns(double nanoseconds) {
   return static_cast<Time>(std::llround(nanoseconds * 1000.0));
 }
 
-EventId Kernel::at(Time t, std::function<void()> fn) {
+EventId Kernel::at_class(Time t, uint32_t cls, std::function<void()> fn) {
   if (t < now_) {
     throw std::invalid_argument("Kernel::at: time " + std::to_string(t) + " ps is before now (" +
                                 std::to_string(now_) + " ps)");
@@ -34,7 +35,7 @@ EventId Kernel::at(Time t, std::function<void()> fn) {
   const uint64_t seq = next_seq_++;
   slots_[slot].seq = seq;
   slots_[slot].fn = std::move(fn);
-  heap_.push_back(Entry{t, seq, slot});
+  heap_.push_back(Entry{t, seq, slot, cls});
   std::push_heap(heap_.begin(), heap_.end(), later);
   ++live_;
   return EventId{slot, seq};
@@ -80,7 +81,9 @@ bool Kernel::step() {
     --live_;
     now_ = e.t;
     ++processed_;
+    current_class_ = e.cls;
     fn();
+    current_class_ = 0;
     rethrow_failure();
     return true;
   }
@@ -136,7 +139,8 @@ Time clock_period(const std::string& what, double freq_mhz) {
 ClockDomain::ClockDomain(Kernel& k, std::string name, double freq_mhz)
     : k_(k),
       name_(std::move(name)),
-      period_(clock_period("ClockDomain '" + name_ + "'", freq_mhz)) {}
+      period_(clock_period("ClockDomain '" + name_ + "'", freq_mhz)),
+      cls_(k.new_edge_class()) {}
 
 ClockDomain::~ClockDomain() { k_.cancel(next_); }
 
@@ -147,18 +151,55 @@ void ClockDomain::on_rising(std::function<void(uint64_t)> fn) {
 void ClockDomain::start() {
   if (running_) return;
   running_ = true;
-  next_ = k_.after(period_, [this] { tick(); });
+  sleeping_ = false;
+  // Cycle numbers go on from where a stop() left them: the next edge is one period from now.
+  origin_ = k_.now() - after_ * period_;
+  schedule(after_);
 }
 
 void ClockDomain::stop() {
   running_ = false;
+  sleeping_ = false;
   k_.cancel(next_);
   next_ = EventId{};
 }
 
+void ClockDomain::schedule(uint64_t cycle) {
+  k_.cancel(next_);
+  next_cycle_ = cycle;
+  next_ = k_.at_class(edge_time(cycle), cls_, [this] { tick(); });
+}
+
+void ClockDomain::sleep() {
+  if (!running_) return;
+  k_.cancel(next_);
+  next_ = EventId{};
+  sleeping_ = true;
+}
+
+void ClockDomain::sleep_until(uint64_t cycle) {
+  if (!running_ || cycle <= next_cycle_) return;
+  schedule(cycle);
+  sleeping_ = true;
+}
+
+void ClockDomain::wake() {
+  if (!running_ || !sleeping_) return;
+  sleeping_ = false;
+  // The first edge at or after now; one at this instant whose turn has passed waits a period.
+  const Time now = k_.now();
+  uint64_t c = now <= origin_ + period_ ? 0 : (now - origin_ - 1) / period_;
+  while (edge_time(c) < now || (edge_time(c) == now && k_.current_class() >= cls_)) ++c;
+  schedule(std::max(c, after_));
+}
+
 void ClockDomain::tick() {
-  next_ = k_.after(period_, [this] { tick(); });
-  const uint64_t cycle = cycles_++;
+  next_ = EventId{};
+  sleeping_ = false;
+  const uint64_t cycle = next_cycle_;
+  ++ran_;
+  after_ = cycle + 1;
+  schedule(cycle + 1);
   for (auto& cb : callbacks_) cb(cycle);
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -133,4 +134,93 @@ TEST(ClockDomain, TicksOncePerPeriodWhileStarted) {
 TEST(ClockDomain, RejectsNonPositiveFrequency) {
   Kernel k;
   EXPECT_THROW(ClockDomain(k, "bad", 0.0), std::invalid_argument);
+}
+
+TEST(Kernel, EdgeClassesRunAfterTheOrdinaryEventsOfTheirInstantInClassOrder) {
+  Kernel k;
+  std::string order;
+  const uint32_t a = k.new_edge_class(), b = k.new_edge_class();
+  k.at_class(50, b, [&] { order += 'B'; });
+  k.at_class(50, a, [&] {
+    order += 'A';
+    // An ordinary event scheduled for this instant from an edge runs before the later classes.
+    k.at(50, [&] { order += 'x'; });
+    EXPECT_EQ(k.current_class(), a);
+  });
+  k.at(50, [&] { order += 'o'; });
+  k.at(40, [&] { k.at(50, [&] { order += 'p'; }); });
+  k.run([] { return false; });
+  EXPECT_EQ(order, "opAxB");
+  EXPECT_EQ(k.current_class(), 0u);
+}
+
+namespace {
+// Edges (cycle, time) of a domain at 250 MHz from start at 0 until `until`, with `sleepy`
+// deciding after each edge whether to sleep, and wake-ups at the given times (ordinary events).
+std::vector<std::pair<uint64_t, Time>> edges_of(const std::function<void(ClockDomain&, uint64_t)>& sleepy,
+                                                const std::vector<Time>& wakes, Time until) {
+  Kernel k;
+  ClockDomain clk(k, "dev", 250.0);
+  std::vector<std::pair<uint64_t, Time>> edges;
+  clk.on_rising([&](uint64_t c) {
+    edges.emplace_back(c, k.now());
+    sleepy(clk, c);
+  });
+  clk.start();
+  for (Time t : wakes) k.at(t, [&] { clk.wake(); });
+  k.run_until(until);
+  return edges;
+}
+}  // namespace
+
+TEST(ClockDomain, SleepingSkipsEdgesAndWakeResumesOnTheGridAtTheSameInstant) {
+  // Sleeps after edge 2 (8 ns); woken at 13 ns (next edge 16 ns = cycle 3) and at 24 ns exactly
+  // on the edge of cycle 5, which still runs at that instant.
+  auto e = edges_of([](ClockDomain& c, uint64_t cy) { if (cy == 1 || cy == 3) c.sleep(); },
+                    {ns(13), ns(24)}, ns(28));
+  // Cycle numbers follow the grid: the edge at 16 ns is cycle 3.
+  const std::vector<std::pair<uint64_t, Time>> want = {
+      {0, 4000}, {1, 8000}, {3, 16000}, {5, 24000}, {6, 28000}};
+  EXPECT_EQ(e, want);
+}
+
+TEST(ClockDomain, SleepUntilRunsThatEdgeAndAWakeUpBringsItForward) {
+  Kernel k;
+  ClockDomain clk(k, "dev", 250.0);
+  std::vector<uint64_t> cycles;
+  clk.on_rising([&](uint64_t c) {
+    cycles.push_back(c);
+    if (c == 0) clk.sleep_until(10);
+    if (c == 10) clk.sleep_until(20);
+  });
+  clk.start();
+  k.at(ns(60), [&] { clk.wake(); });  // edge 14 is at 60 ns: it runs
+  k.run_until(ns(68));
+  EXPECT_EQ(cycles, (std::vector<uint64_t>{0, 10, 14, 15, 16}));
+  EXPECT_EQ(clk.cycles(), 5u);
+  EXPECT_EQ(clk.skipped(), 12u);
+  EXPECT_EQ(clk.next_cycle(), 17u);
+}
+
+TEST(ClockDomain, AWakeUpFromALaterEdgeClassOfTheSameInstantWaitsForTheNextEdge) {
+  // Domain a sleeps; domain b (made later, so its edges run after a's) wakes it at b's edge at
+  // 8 ns, after a's edge of that instant would have run: a resumes at 12 ns, as it would have
+  // seen the wake-up had it not slept. Woken from an ordinary event at 8 ns, it runs at 8 ns.
+  for (bool from_edge : {true, false}) {
+    Kernel k;
+    ClockDomain a(k, "a", 250.0), b(k, "b", 250.0);
+    std::vector<Time> a_edges;
+    a.on_rising([&](uint64_t) {
+      a_edges.push_back(k.now());
+      a.sleep();
+    });
+    b.on_rising([&](uint64_t c) {
+      if (from_edge && c == 1) a.wake();
+    });
+    a.start();
+    b.start();
+    if (!from_edge) k.at(ns(8), [&] { a.wake(); });
+    k.run_until(ns(20));
+    EXPECT_EQ(a_edges, (std::vector<Time>{ns(4), from_edge ? ns(12) : ns(8)})) << from_edge;
+  }
 }
