@@ -14,13 +14,14 @@ cni_sv_params(CNI_CACHE CNI_CACHE ${CNI_CACHE_PARAMS})
 list(TRANSFORM CNI_CACHE_SV PREPEND -G OUTPUT_VARIABLE CNI_CACHE_GARGS)
 
 add_library(cni_rtl_cache_chk STATIC)
-verilate(cni_rtl_cache_chk
+cni_verilate(cni_rtl_cache_chk
   SOURCES ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
     ${PROJECT_SOURCE_DIR}/rtl/coh/cni_cache_agent.sv
   TOP_MODULE cni_cache_agent
   PREFIX Vcni_cache_agent
   TRACE_FST
   VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_CACHE_GARGS})
+cni_checking_opt(cni_rtl_cache_chk)
 # Verilator's runtime headers are not project code: included as system headers.
 get_target_property(CNI_CACHE_VINC cni_rtl_cache_chk INTERFACE_INCLUDE_DIRECTORIES)
 set_property(TARGET cni_rtl_cache_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES

@@ -18,7 +18,7 @@ set(CNI_RTL_SOURCES ${CNI_RTL_PKGS} ${CNI_RTL_MODULES})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
 
 function(cni_endpoint_model flavor)
-  cmake_parse_arguments(M "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
+  cmake_parse_arguments(M "CHECKING" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
                         "ARGS;LINES"
                         ${ARGN})
   if(NOT M_PIPE)
@@ -29,7 +29,7 @@ function(cni_endpoint_model flavor)
   endif()
   add_library(cni_rtl_${flavor} STATIC)
   foreach(lb ${M_LINES})
-    verilate(cni_rtl_${flavor}
+    cni_verilate(cni_rtl_${flavor}
       SOURCES ${CNI_RTL_SOURCES}
       TOP_MODULE cni_endpoint
       PREFIX Vcni_endpoint_l${lb}
@@ -44,6 +44,9 @@ function(cni_endpoint_model flavor)
         -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
+  if(M_CHECKING)
+    cni_checking_opt(cni_rtl_${flavor})
+  endif()
 
   add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
   target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
@@ -58,9 +61,9 @@ endfunction()
 # The test geometry, shared by the checking builds and the netlist models (tb/rtl_netlist.cmake).
 set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 SCRATCH 16 TT 32 RESERVE 8 RXDEPTH 4
     TXCREDITS 4)
-cni_endpoint_model(chk ${CNI_CHK_GEOMETRY}
+cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
-cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1
+cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
   TXCREDITS 16

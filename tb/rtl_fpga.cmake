@@ -10,12 +10,13 @@ foreach(p ${CNI_FPGA_SHELL_PARAMS})
 endforeach()
 file(GLOB CNI_FPGA_COMMON CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/fpga/common/*.sv)
 add_library(cni_rtl_fpga_shell STATIC)
-verilate(cni_rtl_fpga_shell
+cni_verilate(cni_rtl_fpga_shell
   SOURCES ${CNI_RTL_SOURCES} ${CNI_FPGA_COMMON}
   TOP_MODULE cni_fpga_shell
   PREFIX Vcni_fpga_shell
   TRACE_FST
   VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wno-fatal ${CNI_FPGA_GARGS})
+cni_checking_opt(cni_rtl_fpga_shell)
 get_target_property(CNI_FPGA_VINC cni_rtl_fpga_shell INTERFACE_INCLUDE_DIRECTORIES)
 set_property(TARGET cni_rtl_fpga_shell APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
              ${CNI_FPGA_VINC})

@@ -51,13 +51,14 @@ function(cni_home_model flavor pipelined)
   list(TRANSFORM hp_SV PREPEND -G OUTPUT_VARIABLE gargs)
   set(lib cni_rtl_home_${flavor})
   add_library(${lib} STATIC)
-  verilate(${lib}
+  cni_verilate(${lib}
     SOURCES ${CNI_HOME_RTL}
     TOP_MODULE cni_home_agent
     PREFIX Vcni_home_agent
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs}
       -GRegionLines=${CNI_HOME_RL_LITERAL} -GDevBase=48'h${CNI_HOME_DEV_BASE_HEX})
+  cni_checking_opt(${lib})
   # Verilator's runtime headers are not project code: included as system headers.
   get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
   set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})

@@ -26,12 +26,13 @@ function(cni_pio_model lib)
   cni_sv_params(pp CNI_PIO ${ARGN})
   list(TRANSFORM pp_SV PREPEND -G OUTPUT_VARIABLE gargs)
   add_library(${lib} STATIC)
-  verilate(${lib}
+  cni_verilate(${lib}
     SOURCES ${CNI_PIO_RTL}
     TOP_MODULE cni_pio_engine
     PREFIX Vcni_pio_engine
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs})
+  cni_checking_opt(${lib})
   # Verilator's runtime headers are not project code: consumers include them as system headers
   # so the tests' -Wall -Wextra -Werror applies to the tests only.
   get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
@@ -56,13 +57,14 @@ add_library(cni_rtl_bloom STATIC)
 foreach(cfg "64;4" "128;1")
   list(GET cfg 0 lb)
   list(GET cfg 1 fw)
-  verilate(cni_rtl_bloom
+  cni_verilate(cni_rtl_bloom
     SOURCES ${PROJECT_SOURCE_DIR}/rtl/pio/cni_bloom.sv
     TOP_MODULE cni_bloom
     PREFIX Vcni_bloom_${lb}x${fw}
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall
       -GLineBytes=${lb} -GFoldWords=${fw})
 endforeach()
+cni_checking_opt(cni_rtl_bloom)
 get_target_property(CNI_BLOOM_VINC cni_rtl_bloom INTERFACE_INCLUDE_DIRECTORIES)
 set_property(TARGET cni_rtl_bloom APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
              ${CNI_BLOOM_VINC})
