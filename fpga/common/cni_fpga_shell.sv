@@ -63,6 +63,12 @@ module cni_fpga_shell #(
   logic [LineBits-1:0] pa_data, pb_data;
   logic [15:0]         pa_len, pb_len;
   logic                init_done;
+  // The core's time base (its park timers are deadlines on it): a free-running cycle count.
+  logic [31:0]         time_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) time_q <= '0;
+    else time_q <= time_q + 32'd1;
+  end
 
   cni_endpoint #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
@@ -110,8 +116,11 @@ module cni_fpga_shell #(
     .ca_rsp_err_o (),
     .ca_mon_valid_o (), .ca_mon_addr_o (), .ca_mon_from_o (), .ca_mon_to_o (),
     .ca_mon_acc_valid_o (), .ca_mon_acc_id_o (), .ca_mon_acc_data_o (),
+    // quiescence is for simulators that skip idle cycles: not used on the board
+    .quiet_o (), .idle_o (),
     /* verilator lint_on PINCONNECTEMPTY */
-    .init_done_o (init_done)
+    .init_done_o (init_done),
+    .time_i      (time_q)
   );
 
   // ---- board registers (serial bridge, addresses 0x8000 + 4*i) --------------------------------

@@ -40,6 +40,8 @@
 //                                   read's line as read, a write's line as written (for the
 //                                   coherence checker; a response may leave much later)
 //   cnt_o                         - one-cycle event pulses: CNT_* below
+//   idle_o                        - no job running or waiting (no MSHR to issue, answer or back
+//                                   off, no output held): without an input nothing changes
 `default_nettype none
 
 module cni_cache_agent #(
@@ -94,7 +96,8 @@ module cni_cache_agent #(
   output logic                                 mon_acc_valid_o,
   output logic [IdW-1:0]                       mon_acc_id_o,
   output logic [LineBits-1:0]                  mon_acc_data_o,
-  output logic [NumCnt-1:0]                    cnt_o
+  output logic [NumCnt-1:0]                    cnt_o,
+  output logic                                 idle_o
 );
 
   localparam int OffW  = $clog2(LineBytes);
@@ -220,13 +223,16 @@ module cni_cache_agent #(
     transient = s == ST_IS || s == ST_IM || s == ST_SM || s == ST_OM;
   endfunction
 
-  // Byte b from `nw` where be[b], else from `old`.
+  // Byte b from `nw` where be[b], else from `old` (32-bit words at a time, so that a simulator
+  // unrolls it into word operations).
   function automatic logic [LineBits-1:0] merge(input logic [LineBits-1:0] old,
                                                 input logic [LineBits-1:0] nw,
                                                 input logic [LineBytes-1:0] be);
-    logic [LineBits-1:0] m;
-    for (int b = 0; b < LineBytes; b++) m[8*b +: 8] = be[b] ? nw[8*b +: 8] : old[8*b +: 8];
-    merge = m;
+    logic [31:0] m;
+    for (int w = 0; w < LineBytes / 4; w++) begin
+      m = {{8{be[4*w+3]}}, {8{be[4*w+2]}}, {8{be[4*w+1]}}, {8{be[4*w]}}};
+      merge[32*w +: 32] = (old[32*w +: 32] & ~m) | (nw[32*w +: 32] & m);
+    end
   endfunction
 
   // A packed header (the pinned Yosys subset has no typedef return types).
@@ -585,7 +591,9 @@ module cni_cache_agent #(
   wire m_line  = mmode_q[m_q] == MD_LINE;
 
   // The line a grant, UpgAck or write hit leaves in the way: the old line (the grant's data,
-  // or the way's) with the write's bytes merged in.
+  // or the way's) with the write's bytes merged in. Only a job uses it (StExec): elsewhere it
+  // is a don't-care, which leaves the synthesized network as it is while a simulator skips the
+  // merge in idle cycles.
   logic [LineBits-1:0] wr_old, wr_new, merged;
   logic [LineBytes-1:0] wr_be;
   always_comb begin
@@ -596,7 +604,8 @@ module cni_cache_agent #(
     end else begin
       wr_be = mmrg_q[m_q] ? mbe_q[m_q] : '0;
     end
-    merged = merge(wr_old, wr_new, wr_be);
+    merged = 'x;
+    if (state_q == StExec) merged = merge(wr_old, wr_new, wr_be);
   end
 
   // RAM ports: reads in StIdle for the chosen job, writes in StExec.
@@ -627,6 +636,12 @@ module cni_cache_agent #(
   end
 
   // ---- outputs -----------------------------------------------------------------------------------
+  logic [Mshrs-1:0] m_backoff;
+  always_comb begin
+    for (int k = 0; k < Mshrs; k++) m_backoff[k] = mv_q[k] && mph_q[k] == PH_BACKOFF;
+  end
+  assign idle_o = state_q == StIdle && !iss_any && !dlv_any && !(|m_backoff) && !oreq_valid_q &&
+                  !rsp_valid_q && !in_valid_i && !req_valid_i;
   assign in_ready_o   = fire && in_job;
   assign req_ready_o  = fire && req_job;
   assign orsp_valid_o = exec && row_q == R_SNP;

@@ -11,6 +11,7 @@
 //   Config      - reported in CONFIG (the endpoint's table and link sizes)
 //   CacheConfig - reported in CACHE (the caching agent's geometry)
 //   DevBase     - reported in DEVBASE_LO/HI
+//   QuietLog2   - reported in TIMEBASE (the quiescence window of quiet_o)
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
 //               per direction; writes need AW and W together and are answered two cycles after
@@ -20,6 +21,7 @@
 //   cfg_*_o   - configuration to the home agent and the caching agent
 //   reg_*     - an access to an engine's window (engine reg_eng_o, byte offset reg_addr_o): one
 //               cycle; its read data on reg_rdata_i the cycle after
+//   idle_o    - no access answered or pending, no counter pulse on its way
 `default_nettype none
 
 module cni_csr #(
@@ -29,6 +31,7 @@ module cni_csr #(
   parameter logic [31:0] Config = '0,
   parameter logic [31:0] CacheConfig = '0,
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
+  parameter int QuietLog2 = 10,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
   localparam int EngW     = $clog2(NE + 1)
@@ -61,12 +64,14 @@ module cni_csr #(
   output logic                   reg_we_o,
   output logic [7:0]             reg_addr_o,
   output logic [31:0]            reg_wdata_o,
-  input  wire logic [31:0]       reg_rdata_i
+  input  wire logic [31:0]       reg_rdata_i,
+  output logic                   idle_o
 );
 
   localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
                           A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
                           A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
+                          A_TIMEBASE = 12'h028,
                           A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
                           A_ENG = 12'h800;
   if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
@@ -139,53 +144,62 @@ module cni_csr #(
       for (int i = 0; i < NumCnt; i++) cnt_q[i] <= '0;
     end else begin
       cnt_pulse_q <= cnt_i;
-      for (int i = 0; i < NumCnt; i++) begin
-        if (clear_q) cnt_q[i] <= '0;
-        else if (cnt_pulse_q[i]) cnt_q[i] <= cnt_q[i] + 1'b1;
+      if (clear_q || cnt_pulse_q != '0) begin
+        for (int i = 0; i < NumCnt; i++) begin
+          if (clear_q) cnt_q[i] <= '0;
+          else if (cnt_pulse_q[i]) cnt_q[i] <= cnt_q[i] + 1'b1;
+        end
       end
     end
   end
 
   // ---- reads --------------------------------------------------------------------------------
+  // Decoded only while a read is offered: its result is used only then, and the else-branch's
+  // don't-care leaves the synthesized network as it is while a simulator skips the decode.
   logic [31:0] rdata;
   logic        rok;
   always_comb begin
-    rdata = '0;
-    rok   = 1'b1;
-    unique case (s_axil_araddr_i)
-      A_ID:       rdata = 32'h434E_4931;
-      A_GEOM:     rdata = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
-      A_CONFIG:   rdata = Config;
-      A_CACHE:    rdata = CacheConfig;
-      A_BASE_LO:  rdata = DevBase[31:0];
-      A_BASE_HI:  rdata = 32'(DevBase[47:32]);
-      A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
-      A_PARK_TMO: rdata = cfg_park_timeout_o;
-      A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);
-      default: begin
-        rok = 1'b0;
-        for (int i = 0; i < NumCnt; i++) begin
-          if (s_axil_araddr_i == A_CNT + 12'(4 * i)) begin
-            rdata = cnt_q[i];
-            rok   = 1'b1;
+    rdata = 'x;
+    rok   = 1'bx;
+    if (s_axil_arvalid_i) begin
+      rdata = '0;
+      rok   = 1'b1;
+      unique case (s_axil_araddr_i)
+        A_ID:       rdata = 32'h434E_4931;
+        A_GEOM:     rdata = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
+        A_CONFIG:   rdata = Config;
+        A_CACHE:    rdata = CacheConfig;
+        A_BASE_LO:  rdata = DevBase[31:0];
+        A_BASE_HI:  rdata = 32'(DevBase[47:32]);
+        A_TIMEBASE: rdata = 32'(QuietLog2);
+        A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
+        A_PARK_TMO: rdata = cfg_park_timeout_o;
+        A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);
+        default: begin
+          rok = 1'b0;
+          for (int i = 0; i < NumCnt; i++) begin
+            if (s_axil_araddr_i == A_CNT + 12'(4 * i)) begin
+              rdata = cnt_q[i];
+              rok   = 1'b1;
+            end
           end
+          // REGION r: [15:0] first line, [31:16] lines; OWNER r: its engine (0xFFFFFFFF: none)
+          for (int r = 0; r < NR; r++) begin
+            if (s_axil_araddr_i == A_REGION + 12'(4 * r)) begin
+              rdata = {16'(cni_amap_pkg::lines(RegionLines, r)),
+                       16'(cni_amap_pkg::base(RegionLines, r))};
+              rok   = 1'b1;
+            end
+            if (s_axil_araddr_i == A_OWNER + 12'(4 * r)) begin
+              rdata = (cni_amap_pkg::owner(r) == cni_amap_pkg::ENG_NONE)
+                        ? '1 : 32'(cni_amap_pkg::owner(r));
+              rok   = 1'b1;
+            end
+          end
+          if (is_eng(s_axil_araddr_i[11:8])) rok = 1'b1;
         end
-        // REGION r: [15:0] first line, [31:16] lines; OWNER r: its engine (0xFFFFFFFF: none)
-        for (int r = 0; r < NR; r++) begin
-          if (s_axil_araddr_i == A_REGION + 12'(4 * r)) begin
-            rdata = {16'(cni_amap_pkg::lines(RegionLines, r)),
-                     16'(cni_amap_pkg::base(RegionLines, r))};
-            rok   = 1'b1;
-          end
-          if (s_axil_araddr_i == A_OWNER + 12'(4 * r)) begin
-            rdata = (cni_amap_pkg::owner(r) == cni_amap_pkg::ENG_NONE) ? '1
-                                                                     : 32'(cni_amap_pkg::owner(r));
-            rok   = 1'b1;
-          end
-        end
-        if (is_eng(s_axil_araddr_i[11:8])) rok = 1'b1;
-      end
-    endcase
+      endcase
+    end
   end
 
   assign s_axil_arready_o = !s_axil_rvalid_o && !eng_rd_q;
@@ -209,6 +223,9 @@ module cni_csr #(
       end
     end
   end
+
+  assign idle_o = !clear_q && !wr_q && !s_axil_bvalid_o && !s_axil_rvalid_o && !eng_rd_q &&
+                  cnt_pulse_q == '0;
 
   // ---- engine windows -------------------------------------------------------------------------
   // A read of a window is its access in the cycle it is taken; a write likewise (the two never

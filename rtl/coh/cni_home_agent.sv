@@ -19,6 +19,7 @@
 //                          message is at the head of its FIFO;
 //                          1: six stages for FPGA clock rates (take, read, conditions, row,
 //                          build, apply): 4 more cycles per message, still one message a cycle
+//   QuietLog2            - park_near_o looks 2**QuietLog2 cycles ahead
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
 //   req_*/rsp_* (inputs)              - inbound requests and snoop answers, valid/ready (consumer:
@@ -36,9 +37,18 @@
 //                                       argument (policy, grant, NACK answer), line
 //   mem_*                             - port A of the line memory (synchronous read)
 //   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
-//   cfg_park_timeout_i                - cycles before a parked request is answered Retry
+//   time_i                            - the time base: a cycle count that rises by one each cycle
+//                                       (wrapping); a park timer is a deadline on it, so a
+//                                       simulator may stop the clock while nothing happens and
+//                                       resume with the count it would have reached
+//   cfg_park_timeout_i                - cycles before a parked request is answered Retry (values
+//                                       from 2**31 on count as 2**31 - 1)
 //   cnt_o                             - one-cycle event pulses for the CSR counters (CNT_*)
 //   init_done_o                       - directory and memory cleared after reset
+//   idle_o                            - nothing in flight or pending: without an input, only a
+//                                       park timer can change the state
+//   park_o, park_near_o               - a request is parked; one's timer runs out within
+//                                       2**QuietLog2 cycles (or has run out)
 `default_nettype none
 
 module cni_home_agent #(
@@ -49,6 +59,7 @@ module cni_home_agent #(
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          Pipelined = 0,
+  parameter int          QuietLog2 = 10,
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines),
@@ -97,10 +108,14 @@ module cni_home_agent #(
   output logic [LineBits-1:0]            mem_wdata_o,
   input  wire logic [LineBits-1:0]       mem_rdata_i,
   // configuration and status
+  input  wire logic [31:0]               time_i,
   input  wire logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl_i,
   input  wire logic [31:0]               cfg_park_timeout_i,
   output logic [NumCnt-1:0]              cnt_o,
-  output logic                           init_done_o
+  output logic                           init_done_o,
+  output logic                           idle_o,
+  output logic                           park_o,
+  output logic                           park_near_o
 );
 
   // ---- counter indices (CSR counters 0..14; see docs/endpoint.md) ---------------------------
@@ -136,6 +151,7 @@ module cni_home_agent #(
   if (NumAgents > (1 << AgW) || NumAgents < 2) $error("NumAgents must be 2..2**AGENT_W");
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
+  if (QuietLog2 < 1 || QuietLog2 > 30) $error("QuietLog2 must be 1..30");
 
   // ---- message in flight and what travels with it ------------------------------------------
   typedef struct packed {
@@ -203,7 +219,7 @@ module cni_home_agent #(
   logic [NumAgents-1:0] tt_pend_q  [TtEntries];
   logic [NumAgents-1:0] tt_wbp_q   [TtEntries];
   logic [NumAgents-1:0] tt_wbgot_q [TtEntries];
-  logic [31:0]          tt_timer_q [TtEntries];
+  logic [31:0]          tt_due_q   [TtEntries];   // PARK: the time_i its timer runs out
 
   logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
@@ -261,38 +277,69 @@ module cni_home_agent #(
   // again), so the compares end at the flags. Either may still name an entry for a cycle or two
   // after it was freed, converted or even made again: the decision re-checks that the entry is a
   // PARK entry whose own flag is set (SRC_TMO), and a timeout that no longer holds does nothing.
-  logic [TtEntries-1:0] tmo_nx, tmo_1h_q;
+  logic [TtEntries-1:0] tmo_1h_q;
   logic                 tmo_any_q;
   logic [TtW-1:0]       tmo_idx, evt_idx;
   logic [LineIdxW-1:0]  tmo_line;
   logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
   logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup sees
 
-  always_comb begin
-    for (int k = 0; k < TtEntries; k++) begin
-      tmo_nx[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK && tt_timer_q[k] >= cfg_park_timeout_i;
-    end
-  end
+  // A park timer is the deadline time_i + 1 + timeout, set when the entry is made (the timeout
+  // saturates at 2**31 - 1, so deadline and time compare by their difference's sign): a PARK
+  // entry times out in the cycle time_i reaches it, as a count from 0 in the cycle after the
+  // entry is made reaches the timeout. The compares are made at the clock edge, into the flags
+  // (tt_tmo_q), and into `park_near_q`: some deadline falls within the next 2**QuietLog2 cycles
+  // (park_near_o; an entry made at that edge is not in it yet, `park_new_q` says so).
+  wire [31:0] park_tmo = cfg_park_timeout_i[31] ? 32'h7FFF_FFFF : cfg_park_timeout_i;
+  // tt_park: the valid PARK entries, a flip-flop per entry kept beside the valid bits and kinds
+  // (simulation checks it), so no cycle loops over the kinds to find them.
+  logic [TtEntries-1:0] tt_park;
+  logic                 park_near_q, park_new_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tmo_any_q <= 1'b0;
-      tmo_1h_q  <= '0;
+      tt_tmo_q    <= '0;
+      tmo_any_q   <= 1'b0;
+      tmo_1h_q    <= '0;
+      park_near_q <= 1'b0;
     end else begin
-      tmo_any_q <= P ? |tt_tmo_q : |tmo_nx;
-      tmo_1h_q  <= P ? tt_tmo_q & (~tt_tmo_q + 1'b1) : tmo_nx & (~tmo_nx + 1'b1);
+      logic [TtEntries-1:0] due, near;
+      logic [31:0]          left, left1;
+      due  = '0;
+      near = '0;
+      if (tt_park != '0) begin  // (a simulator skips the compares when nothing is parked)
+        for (int k = 0; k < TtEntries; k++) begin
+          left    = tt_due_q[k] - time_i;           // cycles to the deadline from this cycle
+          left1   = tt_due_q[k] - time_i - 32'd1;   // ... and from the next
+          due[k]  = tt_park[k] && (left[31] || left == '0);
+          near[k] = tt_park[k] && (left1[31] || left1 < 32'(1 << QuietLog2));
+        end
+      end
+      tt_tmo_q    <= due;
+      tmo_any_q   <= P ? |tt_tmo_q : |due;
+      tmo_1h_q    <= P ? tt_tmo_q & (~tt_tmo_q + 1'b1) : due & (~due + 1'b1);
+      park_near_q <= |near;
     end
   end
+  // (Searched only when there is an event or a timeout: their results are used only then, and
+  // a simulator skips the searches in the other cycles.)
   always_comb begin
-    evt_idx  = '0;
-    tmo_idx  = '0;
-    tmo_line = '0;
-    for (int k = TtEntries - 1; k >= 0; k--) begin
-      if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
+    evt_idx  = 'x;
+    tmo_idx  = 'x;
+    tmo_line = 'x;
+    if (evt_valid_o) begin
+      evt_idx = '0;
+      for (int k = TtEntries - 1; k >= 0; k--) begin
+        if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
+      end
     end
-    for (int k = 0; k < TtEntries; k++) begin
-      if (tmo_1h_q[k]) begin
-        tmo_idx  = tmo_idx | TtW'(k);
-        tmo_line = tmo_line | tt_line_q[k];
+    if (tmo_any_q) begin
+      tmo_idx  = '0;
+      tmo_line = '0;
+      for (int k = 0; k < TtEntries; k++) begin
+        if (tmo_1h_q[k]) begin
+          tmo_idx  = tmo_idx | TtW'(k);
+          tmo_line = tmo_line | tt_line_q[k];
+        end
       end
     end
   end
@@ -546,48 +593,56 @@ module cni_home_agent #(
     end
     l_free = ~lk_valid & ~resv;
   end
+  // Searched only for a message in the lookup stage: its result is used only then, and the
+  // else-branch's don't-care leaves the synthesized network as it is (a multiplexer with an
+  // undefined input is removed) while a simulator skips the search in idle cycles.
+  wire lk_go = P ? v_r : sel_any;
+  logic [TtW:0] free_cnt;
   always_comb begin
-    lk_l = '0;
-    for (int k = 0; k < TtEntries; k++) begin
-      l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
-      l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
-      if (l_hit[k]) begin
-        lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
-        lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
-        lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
-        lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
-        lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
-        lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
-        lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
-        lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
+    lk_l     = 'x;
+    l_hit    = 'x;
+    l_park   = 'x;
+    free_cnt = 'x;
+    if (lk_go) begin
+      lk_l = '0;
+      for (int k = 0; k < TtEntries; k++) begin
+        l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
+        l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
+        if (l_hit[k]) begin
+          lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
+          lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
+          lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
+          lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
+          lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
+          lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
+          lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
+          lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
+        end
+        if (l_park[k]) begin
+          lk_l.park_idx = lk_l.park_idx | TtW'(k);
+          lk_l.park_src = lk_l.park_src | tt_src_q[k];
+          lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
+          lk_l.park_op  = lk_l.park_op | tt_op_q[k];
+        end
       end
-      if (l_park[k]) begin
-        lk_l.park_idx = lk_l.park_idx | TtW'(k);
-        lk_l.park_src = lk_l.park_src | tt_src_q[k];
-        lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
-        lk_l.park_op  = lk_l.park_op | tt_op_q[k];
-      end
-    end
-    lk_l.hit_any   = l_hit != '0;
-    lk_l.park_hit  = l_park != '0;
-    lk_l.ent_match = (lk_tag < TagW'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
-    lk_l.ent_kind  = tt_kind_q[l_ent];
-    lk_l.ent_pend  = tt_pend_q[l_ent];
-    lk_l.ent_wbp   = tt_wbp_q[l_ent];
-    lk_l.ent_wbgot = tt_wbgot_q[l_ent];
-    lk_l.ent_src   = tt_src_q[l_ent];
-    lk_l.ent_tag   = tt_tag_q[l_ent];
-    lk_l.ent_grant = tt_grant_q[l_ent];
-    begin
-      logic [TtW:0] free_cnt;
+      lk_l.hit_any   = l_hit != '0;
+      lk_l.park_hit  = l_park != '0;
+      lk_l.ent_match = (lk_tag < TagW'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
+      lk_l.ent_kind  = tt_kind_q[l_ent];
+      lk_l.ent_pend  = tt_pend_q[l_ent];
+      lk_l.ent_wbp   = tt_wbp_q[l_ent];
+      lk_l.ent_wbgot = tt_wbgot_q[l_ent];
+      lk_l.ent_src   = tt_src_q[l_ent];
+      lk_l.ent_tag   = tt_tag_q[l_ent];
+      lk_l.ent_grant = tt_grant_q[l_ent];
       free_cnt = '0;
       for (int k = 0; k < TtEntries; k++) if (l_free[k]) free_cnt = free_cnt + 1'b1;
       lk_l.room = free_cnt > (TtW + 1)'(TtReserve);
+      lk_l.free_any = l_free != '0;
+      for (int k = TtEntries - 1; k >= 0; k--) if (l_free[k]) lk_l.free_idx = TtW'(k);
+      lk_l.region  = region_of(lk_line);
+      lk_l.inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
     end
-    lk_l.free_any = l_free != '0;
-    for (int k = TtEntries - 1; k >= 0; k--) if (l_free[k]) lk_l.free_idx = TtW'(k);
-    lk_l.region  = region_of(lk_line);
-    lk_l.inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
   end
 
   // ---- directory word ---------------------------------------------------------------------------
@@ -1282,6 +1337,16 @@ module cni_home_agent #(
 
   assign init_done_o = !init_run_q;
 
+  // Quiescence (docs/endpoint.md, "Quiescence"): no message in the pipeline or at an input, no
+  // event or snoop to send, no timeout flagged, no memory access pending. Then only a message,
+  // a command or a park timer changes the state (the registers loaded in every cycle hold
+  // nothing a later message reads).
+  assign idle_o = !init_run_q && pipe_empty && !rq_valid && !rs_valid && !cmd_busy_q &&
+                  !(|(tt_valid_q & tt_evt_q)) && !(|tt_tmo_q) && !tmo_any_q && !snp_busy_q &&
+                  !job_valid && !ma_rd_q && !ma_wr_q && !park_new_q;
+  assign park_o      = |tt_park;
+  assign park_near_o = park_near_q;
+
   // ---- registers ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1322,7 +1387,8 @@ module cni_home_agent #(
     if (!rst_ni) begin
       tt_valid_q <= '0;
       tt_evt_q   <= '0;
-      tt_tmo_q   <= '0;
+      tt_park    <= '0;
+      park_new_q <= 1'b0;
       for (int k = 0; k < TtEntries; k++) begin
         tt_kind_q[k]  <= K_SNOOP;
         tt_line_q[k]  <= '0;
@@ -1333,15 +1399,10 @@ module cni_home_agent #(
         tt_pend_q[k]  <= '0;
         tt_wbp_q[k]   <= '0;
         tt_wbgot_q[k] <= '0;
-        tt_timer_q[k] <= '0;
+        tt_due_q[k]   <= '0;
       end
     end else begin
-      for (int k = 0; k < TtEntries; k++) begin
-        tt_tmo_q[k] <= tmo_nx[k];
-        if (tt_valid_q[k] && tt_kind_q[k] == K_PARK && !tt_tmo_q[k]) begin
-          tt_timer_q[k] <= tt_timer_q[k] + 1'b1;
-        end
-      end
+      park_new_q <= apply && e.alloc;
       // the engine takes an event: RECALL entries end, PARK entries keep waiting
       if (evt_take) begin
         tt_evt_q[evt_idx] <= 1'b0;
@@ -1350,6 +1411,7 @@ module cni_home_agent #(
       if (apply) begin
         if (e.alloc) begin
           tt_valid_q[e.alloc_idx] <= 1'b1;
+          tt_park[e.alloc_idx]    <= e.alloc_kind == K_PARK;
           tt_evt_q[e.alloc_idx]   <= e.alloc_evt;
           tt_kind_q[e.alloc_idx]  <= e.alloc_kind;
           tt_line_q[e.alloc_idx]  <= m_c.line;
@@ -1360,7 +1422,7 @@ module cni_home_agent #(
           tt_pend_q[e.alloc_idx]  <= e.alloc_pend;
           tt_wbp_q[e.alloc_idx]   <= '0;
           tt_wbgot_q[e.alloc_idx] <= '0;
-          tt_timer_q[e.alloc_idx] <= '0;
+          tt_due_q[e.alloc_idx]   <= time_i + 32'd1 + park_tmo;
         end
         if (e.upd) begin
           tt_pend_q[e.upd_idx]  <= e.upd_pend;
@@ -1370,10 +1432,12 @@ module cni_home_agent #(
         end
         if (e.free) begin
           tt_valid_q[e.free_idx] <= 1'b0;
+          tt_park[e.free_idx]    <= 1'b0;
           tt_evt_q[e.free_idx]   <= 1'b0;
         end
         if (e.conv) begin
           tt_kind_q[e.conv_idx]  <= K_SNOOP;
+          tt_park[e.conv_idx]    <= 1'b0;
           tt_evt_q[e.conv_idx]   <= 1'b0;
           tt_grant_q[e.conv_idx] <= e.conv_grant;
           tt_pend_q[e.conv_idx]  <= e.conv_pend;
@@ -1386,18 +1450,27 @@ module cni_home_agent #(
 
   // ---- checks ---------------------------------------------------------------------------------
   // The interlock's promise: no two messages in flight name one line; an allocation takes a
-  // free entry; a write and a read never share the memory's port (Pipelined).
+  // free entry; a write and a read never share the memory's port (Pipelined); the PARK flags
+  // are the valid PARK entries.
   wire chk_alloc = !(apply && e.alloc && tt_valid_q[e.alloc_idx]);
   wire chk_port  = !(ma_rd_q && ma_wr_q);
 `ifdef SYNTHESIS
+`else
+  logic [TtEntries-1:0] park_ref;
+  always_comb begin
+    for (int k = 0; k < TtEntries; k++) park_ref[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK;
+  end
+`endif
+`ifdef SYNTHESIS
 `elsif FORMAL
-  always_comb assert (chk_alloc && chk_port);
+  always_comb assert (chk_alloc && chk_port && tt_park == park_ref);
 `else
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
       assert (chk_alloc) else $error("cni_home_agent: an allocation takes a live entry");
       assert (chk_port) else $error("cni_home_agent: a memory read meets a write");
+      assert (tt_park == park_ref) else $error("cni_home_agent: a PARK flag disagrees");
     end
   end
 `endif

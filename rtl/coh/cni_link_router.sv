@@ -28,6 +28,9 @@
 //   c_oreq_*, c_orsp_*   - from the caching agent: requests, snoop answers (valid/ready)
 //   overflow_o           - per channel: a message arrived with its buffer full (dropped)
 //   credit_err_o         - per transmit channel: a credit came back beyond TxCredits (ignored)
+//   idle_o               - every buffer empty, no credit owed, the transmit turns at rest:
+//                          nothing changes until a message or a credit arrives or a producer
+//                          offers one (docs/endpoint.md, "Quiescence")
 `default_nettype none
 
 module cni_link_router #(
@@ -122,7 +125,8 @@ module cni_link_router #(
   input  wire logic [LineBits-1:0] c_orsp_data_i,
   // errors
   output logic [cni_coh_pkg::NUM_CH-1:0] overflow_o,
-  output logic [cni_coh_pkg::NUM_CH-1:0] credit_err_o
+  output logic [cni_coh_pkg::NUM_CH-1:0] credit_err_o,
+  output logic                     idle_o
 );
 
   // Messages bound for the caching agent carry their arrival number: at most 3 * RxDepth of them
@@ -155,7 +159,7 @@ module cni_link_router #(
     else seq_q <= seq_fwd + SeqW'(arr_fwd);
   end
 
-  logic req_ovf, fwd_ovf, rsp_ovf, dat_ovf;
+  logic req_ovf, fwd_ovf, rsp_ovf, dat_ovf, req_idle, rsp_idle;
   logic fwd_v, crsp_v, dat_v, fwd_take, crsp_take, dat_take;
   logic [SeqW+HdrW-1:0] fwd_q, crsp_q;
   logic [SeqW+MsgW-1:0] dat_q;
@@ -173,7 +177,8 @@ module cni_link_router #(
     .a_data_o      ({h_req_hdr_o, h_req_data_o}),
     .b_valid_o     (n_req_valid_o),
     .b_ready_i     (n_req_ready_i),
-    .b_data_o      ({n_req_hdr_o, n_req_data_o})
+    .b_data_o      ({n_req_hdr_o, n_req_data_o}),
+    .idle_o        (req_idle)
   );
   cni_link_rx_ch #(.Width(SeqW + HdrW), .Depth(RxDepth)) u_rx_fwd (
     .clk_i, .rst_ni,
@@ -198,7 +203,8 @@ module cni_link_router #(
     .a_data_o      ({h_rsp_hdr_o, h_rsp_data_o}),
     .b_valid_o     (crsp_v),
     .b_ready_i     (crsp_take),
-    .b_data_o      (crsp_q)
+    .b_data_o      (crsp_q),
+    .idle_o        (rsp_idle)
   );
   cni_link_rx_ch #(.Width(SeqW + MsgW), .Depth(RxDepth)) u_rx_dat (
     .clk_i, .rst_ni,
@@ -258,7 +264,7 @@ module cni_link_router #(
   );
 
   // ---- transmit ---------------------------------------------------------------------------
-  logic rsp_pending, dat_pending;
+  logic req_pending, fwd_pending, rsp_pending, dat_pending;
   logic trsp_valid, trsp_ready;
   cni_coh_pkg::hdr_t   trsp_hdr;
   logic [LineBits-1:0] trsp_data;
@@ -272,9 +278,7 @@ module cni_link_router #(
     .link_data_o  ({tx_req_hdr_o, tx_req_data_o}),
     .credit_i     (tx_req_credit_i),
     .credit_err_o (credit_err_o[cni_coh_pkg::CH_REQ]),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .pending_o    ()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .pending_o    (req_pending)
   );
   cni_link_tx_ch #(.Width(MsgW), .Credits(TxCredits)) u_tx_fwd (
     .clk_i, .rst_ni,
@@ -285,9 +289,7 @@ module cni_link_router #(
     .link_data_o  ({tx_fwd_hdr_o, tx_fwd_data_o}),
     .credit_i     (tx_fwd_credit_i),
     .credit_err_o (credit_err_o[cni_coh_pkg::CH_FWD]),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .pending_o    ()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .pending_o    (fwd_pending)
   );
   // RSP: the home agent's answers, the caching agent's snoop answers and the NC unit's answers.
   // Whose turn it is, is a register (`rsp_turn_q`), so every producer's ready is a function of
@@ -354,5 +356,11 @@ module cni_link_router #(
   );
   // Only answers (RSP, DAT) must drain before a snoop; FWD's own fill level is not needed.
   assign h_fwd_hold_o = rsp_pending || dat_pending;
+
+  // Quiescence: no buffer holds a message, no credit is owed to the peer, and the turns are
+  // where they rest when nobody waits (a waiting producer is not idle itself).
+  assign idle_o = req_idle && rsp_idle && !fwd_v && !dat_v && !c_in_valid_o &&
+                  !req_pending && !fwd_pending && !rsp_pending && !dat_pending &&
+                  rsp_turn_q == T_HOME && !dat_nc_q;
 
 endmodule

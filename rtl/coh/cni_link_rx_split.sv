@@ -17,6 +17,8 @@
 //   credit_o                      - one-cycle pulse per credit returned to the peer
 //   overflow_o                    - one-cycle pulse: a message arrived with its buffer full
 //   a_*, b_*                      - the two consumers (valid/ready; they may stall)
+//   idle_o                        - both buffers empty and no credit owed: nothing changes
+//                                   until a message arrives
 `default_nettype none
 
 module cni_link_rx_split #(
@@ -37,7 +39,8 @@ module cni_link_rx_split #(
   output logic [WidthA-1:0]      a_data_o,
   output logic                   b_valid_o,
   input  wire logic              b_ready_i,
-  output logic [WidthB-1:0]      b_data_o
+  output logic [WidthB-1:0]      b_data_o,
+  output logic                   idle_o
 );
 
   logic a_credit, b_credit, a_ovf, b_ovf;
@@ -70,6 +73,7 @@ module cni_link_rx_split #(
     else cr_q <= cr_q + CrW'(a_credit) + CrW'(b_credit) - CrW'(cr_q != '0);
   end
   assign credit_o   = cr_q != '0;
+  assign idle_o     = !a_valid_o && !b_valid_o && cr_q == '0;
   assign overflow_o = a_ovf || b_ovf;
 
 endmodule

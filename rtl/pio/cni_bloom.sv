@@ -73,17 +73,20 @@ module cni_bloom #(
   logic                elem_valid_q;
   logic [GIW-1:0]      grp_q;          // group whose chi step is taken this cycle
   logic                chi_busy_q;     // groups left to take
-  logic [GW-1:0]       chi_d, chi_q;   // the chi step of one group
+  logic [GW-1:0]       chi_q;          // the chi step of one group
   logic                chi_valid_q, chi_first_q, chi_last_q;
-  logic [32*NH-1:0]    acc_d, acc_q, hash;
-  logic [32*NH-1:0]    lin_d, lin_q;   // stage 3's linear start, on acc_d / acc_q
+  logic [32*NH-1:0]    acc_q;
+  logic [32*NH-1:0]    lin_q;          // stage 3's linear start, on the accumulator's value
   logic                acc_valid_q;
-  logic [GW-1:0]       grp_words;
 
   // Rotate left by a constant: wiring.
   function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
     rotl = (r % 32 == 0) ? x : (x << (r % 32)) | (x >> (32 - r % 32));
   endfunction
+
+  // The stages' logic, as functions called in the clocked block under the enables of the
+  // registers they load: the same network, but a simulator evaluates it only in the cycles that
+  // load its result (the engine waits for hosts most of the time).
 
   // Word j's constant 0x85EBCA6B * (j + 1), for every word (constants: no multipliers).
   logic [DW-1:0] wc;
@@ -92,50 +95,48 @@ module cni_bloom #(
     assign wc[32*j +: 32] = C;
   end
 
-  // stage 1: chi of the registered element's current group
-  logic [GW-1:0] grp_consts;
-  assign grp_words  = elem_q[GW*grp_q +: GW];
-  assign grp_consts = wc[GW*grp_q +: GW];
-  for (genvar r = 0; r < FoldWords; r++) begin : g_word
+  // Stage 1: the chi step of a group's words w, their constants c folded in.
+  function automatic logic [GW-1:0] chi_of(input logic [GW-1:0] w, input logic [GW-1:0] c);
     logic [31:0] u;
-    assign u = grp_words[32*r +: 32] ^ grp_consts[32*r +: 32];
-    assign chi_d[32*r +: 32] = u ^ (~rotl(u, 1) & rotl(u, 2));
-  end
-
-  for (genvar i = 0; i < NH; i++) begin : g_hash
-    localparam logic [31:0] K = 32'h9E37_79B9 * (i + 1);
-    localparam int S = 2 * i + 5;                    // rotation step per word
-    logic [FoldWords*32-1:0] t;  // rotated chi of each word of the group
-    logic [31:0] h, a, f;
-    logic [31:0] x0, x1, x2, x3, x4, x5;
-    logic [31:0] x2_q;
-
-    // stage 2: H = XOR_r rotl(v_r, S r) of the registered group, into the accumulator
-    for (genvar r = 0; r < FoldWords; r++) begin : g_rot
-      assign t[32*r +: 32] = rotl(chi_q[32*r +: 32], S * r);
+    for (int r = 0; r < FoldWords; r++) begin
+      u = w[32*r +: 32] ^ c[32*r +: 32];
+      chi_of[32*r +: 32] = u ^ (~rotl(u, 1) & rotl(u, 2));
     end
-    always_comb begin
+  endfunction
+
+  // Stage 2: H_i = XOR_r rotl(v_r, S r) of a group's chi words, into each hash's accumulator.
+  function automatic logic [32*NH-1:0] acc_of(input logic [GW-1:0] chi,
+                                             input logic [32*NH-1:0] acc, input logic first);
+    logic [31:0] h;
+    for (int i = 0; i < NH; i++) begin
       h = '0;
-      for (int r = 0; r < FoldWords; r++) h = h ^ t[32*r +: 32];
+      for (int r = 0; r < FoldWords; r++) h = h ^ rotl(chi[32*r +: 32], (2 * i + 5) * r);
+      acc_of[32*i +: 32] = first ? h : h ^ rotl(acc[32*i +: 32], (2 * i + 5) * FoldWords);
     end
-    assign a = acc_q[32*i +: 32];
-    assign acc_d[32*i +: 32] = chi_first_q ? h : h ^ rotl(a, S * FoldWords);
+  endfunction
 
-    // stage 3's linear start (XORs only), taken in stage 2 on the accumulator's next value and
-    // registered with it: the seed, the final rotation and three xorshifts
-    assign f  = K ^ rotl(acc_d[32*i +: 32], 7 * i + 1);
-    assign x0 = f ^ (f << 13);
-    assign x1 = x0 ^ (x0 >> 17);
-    assign x2 = x1 ^ (x1 << 5);
-    assign lin_d[32*i +: 32] = x2;
-    assign x2_q = lin_q[32*i +: 32];
+  // Stage 3's linear start (XORs only), taken in stage 2 on the accumulator's next value: the
+  // seed K_i = 0x9E3779B9 * (i + 1), the final rotation and three xorshifts.
+  function automatic logic [32*NH-1:0] lin_of(input logic [32*NH-1:0] acc);
+    logic [31:0] f, x0, x1;
+    for (int i = 0; i < NH; i++) begin
+      f  = (32'h9E37_79B9 * 32'(i + 1)) ^ rotl(acc[32*i +: 32], 7 * i + 1);
+      x0 = f ^ (f << 13);
+      x1 = x0 ^ (x0 >> 17);
+      lin_of[32*i +: 32] = x1 ^ (x1 << 5);
+    end
+  endfunction
 
-    // stage 3: the rest of the avalanche
-    assign x3 = x2_q + (x2_q << 3);
-    assign x4 = x3 ^ (x3 >> 11);
-    assign x5 = x4 + (x4 << 15);
-    assign hash[32*i +: 32] = x5;
-  end
+  // Stage 3: the rest of the avalanche.
+  function automatic logic [32*NH-1:0] hash_of(input logic [32*NH-1:0] lin);
+    logic [31:0] x2, x3, x4;
+    for (int i = 0; i < NH; i++) begin
+      x2 = lin[32*i +: 32];
+      x3 = x2 + (x2 << 3);
+      x4 = x3 ^ (x3 >> 11);
+      hash_of[32*i +: 32] = x4 + (x4 << 15);
+    end
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -168,14 +169,16 @@ module cni_bloom #(
 
   // The tail needs no hashing: it goes straight to the output register in stage 1.
   always_ff @(posedge clk_i) begin
+    logic [32*NH-1:0] acc_d;
     if (in_valid_i) elem_q <= in_data_i;
-    if (chi_busy_q) chi_q <= chi_d;
+    if (chi_busy_q) chi_q <= chi_of(elem_q[GW*grp_q +: GW], wc[GW*grp_q +: GW]);
     if (elem_valid_q) out_data_o[DW-1:32*NH] <= ~elem_q[DW-1:32*NH];
     if (chi_valid_q) begin
+      acc_d = acc_of(chi_q, acc_q, chi_first_q);
       acc_q <= acc_d;
-      lin_q <= lin_d;
+      lin_q <= lin_of(acc_d);
     end
-    if (acc_valid_q) out_data_o[32*NH-1:0] <= hash;
+    if (acc_valid_q) out_data_o[32*NH-1:0] <= hash_of(lin_q);
   end
 
 `ifndef SYNTHESIS

@@ -18,6 +18,7 @@
 //                         other channel uses it); the read data RdWait cycles after the request
 //   pa_*                - the message stream (registered; the consumer may stall)
 //   fin_o               - RELEASE(T) granted this cycle; cnt_o the same, registered
+//   idle_o              - nothing happens until an event (docs/endpoint.md, "Quiescence")
 `default_nettype none
 
 module cni_pio_a #(
@@ -56,9 +57,11 @@ module cni_pio_a #(
   output logic [15:0]              pa_len_o,
   output logic                     pa_last_o,
   output logic                     fin_o,
-  output logic                     cnt_o
+  output logic                     cnt_o,
+  output logic                     idle_o
 );
 
+  localparam int MLB  = cni_pio_pkg::MAX_LINE_BYTES;
   localparam int HW   = 64;                                 // header / status word bits
   localparam int RcAW = $clog2(NOvfA + 2);
   localparam int CapA = (LineBytes - 8) + NOvfA * LineBytes;  // max message bytes
@@ -83,7 +86,11 @@ module cni_pio_a #(
   logic [LineBytes-1:0] a_rm_q, a_rm_d;
   logic             a_clamp_q, a_clamp_d, a_empty_q, a_empty_d;
   logic [47:0]      a_cnt_q;           // messages consumed
-  logic [DW-1:0]    a_cur_q, a_cur_d, a_nxt_q, a_nxt_d;
+  logic [DW-HW-1:0] a_cur_q;           // bytes [8, LineBytes) of the current line
+  logic [DW-1:0]    a_nxt_q;
+  // The line-wide registers' loads, decided by the state machine: a_cur_q from the read data or
+  // from a_nxt_q, a_nxt_q from the read data or zero (no line-wide next-state copies).
+  logic             cur_ld, cur_from_rd, nxt_ld, nxt_zero;
   logic             pa_valid_q, pa_valid_d, pa_last_q, pa_last_d;
   logic [DW-1:0]    pa_data_q;
   logic [15:0]      pa_len_q, pa_len_d;
@@ -96,9 +103,14 @@ module cni_pio_a #(
   assign a_p_line  = LineIdxW'(A_LO + 32'(!a_par_q));
   assign a_pa_free = !pa_valid_q || pa_ready_i;
   // Beat = bytes [8, LineBytes) of the current line, then bytes [0, 8) of the next one.
-  assign a_beat    = {((a_st_q == AWait) ? mem_rd_i[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q[DW-1:HW]};
-  for (genvar i = 0; i < LineBytes; i++) begin : g_amask
-    assign a_beat_m[8*i +: 8] = a_rm_q[i] ? a_beat[8*i +: 8] : 8'h00;
+  assign a_beat    = {((a_st_q == AWait) ? mem_rd_i[HW-1:0] : a_nxt_q[HW-1:0]), a_cur_q};
+  // Only a beat sent (AWait, AOut) uses it: elsewhere a don't-care, which leaves the network as
+  // it is and lets a simulator skip the masking.
+  always_comb begin
+    a_beat_m = 'x;
+    if (a_st_q == AWait || a_st_q == AOut) begin
+      a_beat_m = a_beat & DW'(cni_pio_pkg::byte_bits(MLB'(a_rm_q)));
+    end
   end
   assign a_hdr_len = mem_rd_i[15:0];
   // A TRIGGER on the current trigger line of an idle channel starts it (also in the cycle the
@@ -116,8 +128,10 @@ module cni_pio_a #(
     a_rm_d     = a_rm_q;
     a_clamp_d  = a_clamp_q;
     a_empty_d  = a_empty_q;
-    a_cur_d    = a_cur_q;
-    a_nxt_d    = a_nxt_q;
+    cur_ld      = 1'b0;
+    cur_from_rd = 1'b1;
+    nxt_ld      = 1'b0;
+    nxt_zero    = 1'b0;
     pa_valid_d = pa_valid_q && !pa_ready_i;
     pa_len_d   = pa_len_q;
     pa_last_d  = pa_last_q;
@@ -138,7 +152,7 @@ module cni_pio_a #(
       end
       AHdrWait: begin
         if (a_rd_ok) begin
-          a_cur_d   = mem_rd_i;
+          cur_ld    = 1'b1;
           a_clamp_d = (a_hdr_len > 16'(CapA));
           a_len_d   = (a_hdr_len > 16'(CapA)) ? 16'(CapA) : a_hdr_len;
           a_rem_d   = a_len_d;
@@ -156,18 +170,20 @@ module cni_pio_a #(
           maddr_o = LineIdxW'(A_OV + 32'(a_b_q));
           if (mgnt_i) a_st_d = AWait;
         end else begin
-          a_nxt_d = '0;
-          a_st_d  = AOut;
+          nxt_ld   = 1'b1;
+          nxt_zero = 1'b1;
+          a_st_d   = AOut;
         end
       end
       AWait, AOut: begin
         if (a_st_q == AOut || a_rd_ok) begin
-          if (a_st_q == AWait) a_nxt_d = mem_rd_i;
+          if (a_st_q == AWait) nxt_ld = 1'b1;
           if (a_pa_free) begin
-            pa_valid_d = 1'b1;
+            pa_valid_d  = 1'b1;
             pa_len_d   = a_len_q;
             pa_last_d  = (a_rem_q <= LB16);
-            a_cur_d    = (a_st_q == AWait) ? mem_rd_i : a_nxt_q;
+            cur_ld      = 1'b1;
+            cur_from_rd = a_st_q == AWait;
             a_b_d      = a_b_q + 1'b1;
             a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
             a_rem_d    = a_rem_q - LB16;
@@ -241,8 +257,8 @@ module cni_pio_a #(
   // every cycle it is free after (empty, or taken now), beat or not: its contents are used only
   // while pa_valid_q, and a beat is sent only then. So its enable is the output handshake alone.
   always_ff @(posedge clk_i) begin
-    a_cur_q <= a_cur_d;
-    a_nxt_q <= a_nxt_d;
+    if (cur_ld) a_cur_q <= cur_from_rd ? mem_rd_i[DW-1:HW] : a_nxt_q[DW-1:HW];
+    if (nxt_ld) a_nxt_q <= nxt_zero ? '0 : mem_rd_i;
     if (a_pa_free) pa_data_q <= a_beat_m;
   end
 
@@ -265,6 +281,10 @@ module cni_pio_a #(
     else cnt_o <= fin_o;
   end
 
+  // Quiescence: idle, or every RECALL of a round asked and its RECALL_DONEs awaited.
+  assign idle_o = (a_st_q == AIdle || (a_st_q == ARecall && !a_dall && !rreq_o)) &&
+                  !pa_valid_q && !cnt_o;
+
   assign pa_valid_o = pa_valid_q;
   assign pa_data_o  = pa_data_q;
   assign pa_len_o   = pa_len_q;
@@ -277,10 +297,10 @@ module cni_pio_a #(
       assert (a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
         else $error("cni_pio_a: the overflow flag disagrees with its line count");
       // (After a message's last beat its count wraps, unused until the next header.)
-      for (int i = 0; i < LineBytes; i++) begin
-        assert (a_rm_q[i] == (a_rem_q > 16'(i)) || !(a_st_q inside {ARead, AWait, AOut}))
-          else $error("cni_pio_a: a byte mask disagrees with its remaining count");
-      end
+      // bit i of the mask: a_rem_q > i
+      assert (MLB'(a_rm_q) == cni_pio_pkg::len_mask(a_rem_q, LineBytes, LineBytes) ||
+              !(a_st_q inside {ARead, AWait, AOut}))
+        else $error("cni_pio_a: a byte mask disagrees with its remaining count");
     end
   end
 `endif

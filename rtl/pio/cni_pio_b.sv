@@ -17,6 +17,8 @@
 //   pb_*                - the message stream in (this block stalls it until a TRIGGER has been
 //                         served up to the data phase)
 //   fin_o               - RELEASE(T) granted this cycle; cnt_o the same, registered
+//   idle_o              - nothing happens until an event or a beat (docs/endpoint.md,
+//                         "Quiescence")
 `default_nettype none
 
 module cni_pio_b #(
@@ -52,9 +54,11 @@ module cni_pio_b #(
   input  wire logic [15:0]         pb_len_i,
   input  wire logic                pb_last_i,
   output logic                     fin_o,
-  output logic                     cnt_o
+  output logic                     cnt_o,
+  output logic                     idle_o
 );
 
+  localparam int MLB  = cni_pio_pkg::MAX_LINE_BYTES;
   localparam int HW   = 64;                                 // header word bits
   localparam int RcBW = $clog2(NOvfB + 2);
   localparam int CapB = (LineBytes - 8) + NOvfB * LineBytes;  // max message bytes
@@ -102,10 +106,13 @@ module cni_pio_b #(
     assign b_carry_m[8*j +: 8] = b_ckeep_q[j] ? b_carry_q[8*j +: 8] : 8'h00;
   end
   assign b_carry_now = b_first_q ? {b_cnt_q + 32'd1, 15'd0, b_trunc_now, b_len_now} : b_carry_m;
-  for (genvar i = 0; i < LineBytes; i++) begin : g_bmask
-    assign b_keep[i]       = b_first_q ? bin_lm_q[i] : b_rm_q[i];
-    if (i < LineBytes - HW / 8) begin : g_m
-      assign bin_m[8*i +: 8] = b_keep[i] ? bin_data_q[8*i +: 8] : 8'h00;
+  assign b_keep = b_first_q ? bin_lm_q : b_rm_q;
+  // Only a write of a beat (BRecv) uses it: elsewhere a don't-care, which leaves the network as
+  // it is and lets a simulator skip the masking.
+  always_comb begin
+    bin_m = 'x;
+    if (b_st_q == BRecv) begin
+      bin_m = bin_data_q[DW-HW-1:0] & (DW-HW)'(cni_pio_pkg::byte_bits(MLB'(b_keep)));
     end
   end
   // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
@@ -255,16 +262,20 @@ module cni_pio_b #(
     else cnt_o <= fin_o;
   end
 
+  // Quiescence: idle, every RECALL of a round asked and its RECALL_DONEs awaited, or waiting for
+  // a beat of the message (an input).
+  assign idle_o = (b_st_q == BIdle || (b_st_q == BRecall && !b_dall && !rreq_o) ||
+                   (b_st_q == BRecv && !bin_valid_q && !b_gotlast_q)) && !cnt_o;
+
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
       assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)))
         else $error("cni_pio_b: the overflow flag disagrees with its line count");
-      for (int i = 0; i < LineBytes; i++) begin
-        assert (b_rm_q[i] == (b_rem_q > 16'(i)))
-          else $error("cni_pio_b: a byte mask disagrees with its remaining count");
-      end
+      // bit i of the mask: b_rem_q > i
+      assert (MLB'(b_rm_q) == cni_pio_pkg::len_mask(b_rem_q, LineBytes, LineBytes))
+        else $error("cni_pio_b: a byte mask disagrees with its remaining count");
     end
   end
 `endif

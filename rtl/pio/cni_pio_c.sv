@@ -20,6 +20,7 @@
 //   mreq_o, mwe_o, maddr_o, mwdata_o, mem_rd_i - memory port B (always granted: the engine's
 //                   arbiter serves (c) first); the read data RdWait cycles after the request
 //   fin_o         - RELEASE(T) of an invocation granted this cycle
+//   idle_o        - the compute unit idle, both FIFOs empty, nothing on its way into them
 `default_nettype none
 
 module cni_pio_c #(
@@ -54,7 +55,8 @@ module cni_pio_c #(
   output logic [LineIdxW-1:0]      maddr_o,
   output logic [DW-1:0]            mwdata_o,
   input  wire logic [DW-1:0]       mem_rd_i,
-  output logic                     fin_o
+  output logic                     fin_o,
+  output logic                     idle_o
 );
 
   localparam logic [31:0] C_LO  = 32'(CBase);
@@ -208,7 +210,8 @@ module cni_pio_c #(
       default: st_d = CIdle;
     endcase
   end
-  assign fin_o = fin;
+  assign fin_o  = fin;
+  assign idle_o = st_q == CIdle && !rreq_o && !rdy_valid && !creq_q && !rec_push && !rdy_push;
 
   // The command request as the arbiter sees it: registered from the next state (in CHash, from
   // the accelerator's result valid of the next cycle), so every grant starts from flip-flops.

@@ -14,6 +14,7 @@
 //                         (requests come from registered state)
 //   gnt_o               - requester k's command is taken into the slot (or the skid register)
 //   cmd_*               - to the home agent (valid/ready)
+//   idle_o              - the slot and the skid register are empty
 `default_nettype none
 
 module cni_pio_cmd_arb #(
@@ -30,7 +31,8 @@ module cni_pio_cmd_arb #(
   output logic                       cmd_valid_o,
   input  wire logic                  cmd_ready_i,
   output logic [CmdW-1:0]            cmd_op_o,
-  output logic [LineIdxW-1:0]        cmd_line_o
+  output logic [LineIdxW-1:0]        cmd_line_o,
+  output logic                       idle_o
 );
 
   logic                cmd_valid_q, skid_valid_q, any;
@@ -82,6 +84,7 @@ module cni_pio_cmd_arb #(
   end
 
   assign cmd_valid_o = cmd_valid_q;
+  assign idle_o      = !cmd_valid_q && !skid_valid_q;
   assign cmd_op_o    = cmd_op_q;
   assign cmd_line_o  = cmd_line_q;
 

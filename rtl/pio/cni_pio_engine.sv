@@ -51,6 +51,8 @@
 //   cnt_c_invoke_o, cnt_a_msg_o, cnt_b_msg_o
 //                                       - one-cycle pulses per finished (c) invocation, (a)
 //                                         message, (b) message
+//   idle_o                              - nothing happens until an event or a (b) beat
+//                                         (docs/endpoint.md, "Quiescence")
 `default_nettype none
 
 module cni_pio_engine #(
@@ -113,7 +115,8 @@ module cni_pio_engine #(
   // counters
   output logic                                 cnt_c_invoke_o,
   output logic                                 cnt_a_msg_o,
-  output logic                                 cnt_b_msg_o
+  output logic                                 cnt_b_msg_o,
+  output logic                                 idle_o
 );
 
   // ---- derived constants ----------------------------------------------------------------------
@@ -209,6 +212,7 @@ module cni_pio_engine #(
   logic [NReq*LineIdxW-1:0] cmd_lines;
   logic                     init_req, c_creq, a_creq, b_creq, crec_req, a_rreq, b_rreq;
   logic [CmdW-1:0]          c_cop, a_cop, b_cop;
+  logic                     arb_idle, c_idle, a_idle, b_idle;
   logic [LineIdxW-1:0]      init_line, c_cline, a_cline, b_cline, crec_line, a_rline, b_rline;
   assign cmd_req   = {b_rreq, a_rreq, crec_req, b_creq, a_creq, c_creq, init_req};
   assign cmd_ops   = {cni_coh_pkg::CMD_RECALL, cni_coh_pkg::CMD_RECALL, cni_coh_pkg::CMD_RECALL,
@@ -218,7 +222,7 @@ module cni_pio_engine #(
   cni_pio_cmd_arb #(.N(NReq), .LineIdxW(LineIdxW)) u_cmd (
     .clk_i, .rst_ni,
     .req_i (cmd_req), .op_i (cmd_ops), .line_i (cmd_lines), .gnt_o (cmd_gnt),
-    .cmd_valid_o, .cmd_ready_i, .cmd_op_o, .cmd_line_o
+    .cmd_valid_o, .cmd_ready_i, .cmd_op_o, .cmd_line_o, .idle_o (arb_idle)
   );
   assign cmd_arg_o   = '0;
   assign reg_rdata_o = '0;
@@ -358,7 +362,7 @@ module cni_pio_engine #(
     .rreq_o (crec_req), .rline_o (crec_line), .rgnt_i (cmd_gnt[R_CREC]),
     .mreq_o (c_mreq), .mwe_o (c_mwe), .maddr_o (c_maddr), .mwdata_o (c_mwdata),
     .mem_rd_i (mem_rd),
-    .fin_o (c_fin)
+    .fin_o (c_fin), .idle_o (c_idle)
   );
 
   cni_pio_a #(
@@ -373,7 +377,7 @@ module cni_pio_engine #(
     .mreq_o (a_mreq), .mwe_o (a_mwe), .maddr_o (a_maddr), .mwdata_o (a_mwdata),
     .mgnt_i (a_mgnt), .mem_rd_i (mem_rd),
     .pa_valid_o, .pa_ready_i, .pa_data_o, .pa_len_o, .pa_last_o,
-    .fin_o (a_fin), .cnt_o (cnt_a_msg_o)
+    .fin_o (a_fin), .cnt_o (cnt_a_msg_o), .idle_o (a_idle)
   );
 
   cni_pio_b #(
@@ -386,7 +390,7 @@ module cni_pio_engine #(
     .rreq_o (b_rreq), .rline_o (b_rline), .rgnt_i (cmd_gnt[R_BREC]),
     .mreq_o (b_mreq), .maddr_o (b_maddr), .mwdata_o (b_mwdata), .mgnt_i (b_mgnt),
     .pb_valid_i, .pb_ready_o, .pb_data_i, .pb_len_i, .pb_last_i,
-    .fin_o (b_fin), .cnt_o (cnt_b_msg_o)
+    .fin_o (b_fin), .cnt_o (cnt_b_msg_o), .idle_o (b_idle)
   );
 
   cni_pipe_reg #(.Width(DW), .Reg(RdReg != 0)) u_rd (
@@ -398,6 +402,11 @@ module cni_pio_engine #(
     if (!rst_ni) cnt_c_invoke_o <= 1'b0;
     else cnt_c_invoke_o <= c_fin;
   end
+
+  // Quiescence: the reset ARMs done, no event on its way, no command or memory access pending,
+  // every protocol waiting for an event (or a (b) beat).
+  assign idle_o = !init_req_q && !ev_valid && !ev.trig && !ev.done && arb_idle && c_idle &&
+                  a_idle && b_idle && !cnt_c_invoke_o && !s_c && !s_b && !s_a;
 
   // ---- checks (simulation) --------------------------------------------------------------------
 `ifndef SYNTHESIS

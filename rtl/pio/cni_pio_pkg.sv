@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the PIO engine's (a) and (b) channels share: the byte masks of a message's beats (bit i:
-// byte i of the beat carries payload), kept as flip-flops beside the byte counts.
+// byte i of the beat carries payload), kept as flip-flops beside the byte counts, and their
+// expansion to bit masks.
 `ifndef CNI_PIO_PKG_SV
 `define CNI_PIO_PKG_SV
 `default_nettype none
@@ -9,16 +10,40 @@ package cni_pio_pkg;
 
   localparam int MAX_LINE_BYTES = 128;
 
-  // The first beat of a message of `len` bytes capped at `cap`, for lines of `lb` bytes (bits
-  // at and above `lb` are zero).
-  function automatic logic [MAX_LINE_BYTES-1:0] len_mask(input logic [15:0] len, input int cap,
-                                                         input int lb);
-    for (int i = 0; i < MAX_LINE_BYTES; i++) len_mask[i] = i < lb && len > 16'(i) && cap > i;
+  // The `n` low bits set (n <= MAX_LINE_BYTES): a shift, not a loop of compares, so that a
+  // simulator evaluates it in a few word operations.
+  function automatic logic [MAX_LINE_BYTES-1:0] low_ones(input logic [7:0] n);
+    logic [MAX_LINE_BYTES:0] one;
+    one      = (MAX_LINE_BYTES + 1)'(1) << n;
+    low_ones = MAX_LINE_BYTES'(one - 1'b1);
   endfunction
 
-  // The beat after one with `rem` bytes from its start on.
+  // The first beat of a message of `len` bytes capped at `cap`, for lines of `lb` bytes (bits
+  // at and above `lb` are zero): bit i = i < lb && len > i && cap > i.
+  function automatic logic [MAX_LINE_BYTES-1:0] len_mask(input logic [15:0] len, input int cap,
+                                                         input int lb);
+    int n;
+    n = lb;
+    if (cap < n) n = cap;
+    if (32'(len) < 32'(n)) n = int'(len);
+    len_mask = low_ones(8'(n));
+  endfunction
+
+  // The beat after one with `rem` bytes from its start on: bit i = i < lb && rem > lb + i.
   function automatic logic [MAX_LINE_BYTES-1:0] next_mask(input logic [15:0] rem, input int lb);
-    for (int i = 0; i < MAX_LINE_BYTES; i++) next_mask[i] = i < lb && rem > 16'(lb + i);
+    int n;
+    n = 0;
+    if (32'(rem) > 32'(lb)) n = int'(rem) - lb;
+    if (n > lb) n = lb;
+    next_mask = low_ones(8'(n));
+  endfunction
+
+  // The bit mask of a byte mask: byte i of the result is all ones where be[i] (32-bit words at a
+  // time, so that a simulator unrolls it into word operations).
+  function automatic logic [MAX_LINE_BYTES*8-1:0] byte_bits(input logic [MAX_LINE_BYTES-1:0] be);
+    for (int w = 0; w < MAX_LINE_BYTES / 4; w++) begin
+      byte_bits[32*w +: 32] = {{8{be[4*w+3]}}, {8{be[4*w+2]}}, {8{be[4*w+1]}}, {8{be[4*w]}}};
+    end
   endfunction
 
 endpackage

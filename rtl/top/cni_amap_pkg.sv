@@ -85,7 +85,8 @@ endpackage
   .mem_wdata_o (eb_mem_wdata[(k) * LineBits +: LineBits]), .mem_gnt_i (eb_mem_gnt[k]), \
   .mem_rdata_i (mb_rd), \
   .reg_valid_i (eb_reg_valid[k]), .reg_we_i (reg_we), .reg_addr_i (reg_addr), \
-  .reg_wdata_i (reg_wdata), .reg_rdata_o (eb_reg_rdata[(k) * 32 +: 32])
+  .reg_wdata_i (reg_wdata), .reg_rdata_o (eb_reg_rdata[(k) * 32 +: 32]), \
+  .idle_o (eb_idle[k])
 
 
 `endif

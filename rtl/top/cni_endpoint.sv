@@ -8,7 +8,8 @@
 // Parameters: docs/endpoint.md ("Parameters"); the region sizes make the address map
 // (cni_amap_pkg).
 // Ports:
-//   agent_id_i           - this device's agent id on the coherence fabric
+//   agent_id_i           - this device's agent id on the coherence fabric (static: registered
+//                          once here, so no block's logic starts from the port)
 //   rx_<ch>_*            - link receive side per channel (req, fwd, rsp, dat): valid, header and
 //                          data, no ready (credits); rx_<ch>_credit_o pulses once per message
 //                          taken from its buffer
@@ -23,6 +24,12 @@
 //   s_axil_*             - CSR slave
 //   pa_* / pb_*          - PIO (a) messages out to device logic / (b) messages in from it
 //   init_done_o          - directory and memory cleared; the link may be used
+//   time_i               - the time base: a cycle count rising by one each cycle (park timers are
+//                          deadlines on it; a board drives a free-running counter)
+//   quiet_o, idle_o      - quiescence (docs/endpoint.md, "Quiescence"): with no input, the state
+//                          does not change in this cycle nor in the next 2**QuietLog2 - 1
+//                          (quiet_o), or ever (idle_o); a simulator may stop clocking the core
+//                          meanwhile and resume with time_i where it would have been
 `default_nettype none
 
 module cni_endpoint #(
@@ -44,6 +51,7 @@ module cni_endpoint #(
   parameter int          TxCredits = 8,
   parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
+  parameter int          QuietLog2      = 10,
   localparam int LineBits = LineBytes * 8,
   localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
     cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines),
@@ -136,11 +144,21 @@ module cni_endpoint #(
   output logic                                 ca_mon_acc_valid_o,
   output logic [CacheIdW-1:0]                  ca_mon_acc_id_o,
   output logic [LineBits-1:0]                  ca_mon_acc_data_o,
-  output logic                                 init_done_o
+  output logic                                 init_done_o,
+  // time base and quiescence
+  input  wire logic [31:0]                     time_i,
+  output logic                                 quiet_o,
+  output logic                                 idle_o
 );
 
   localparam int NumCnt = 26;
   localparam int NE     = cni_amap_pkg::NUM_ENGINES;
+
+  // The agent id is static (set before reset ends; the reset lasts cycles): a register keeps the
+  // port out of every block's logic, so a simulator does not re-evaluate that logic each time it
+  // applies the ports.
+  logic [cni_coh_pkg::AGENT_W-1:0] agent_id;
+  always_ff @(posedge clk_i) agent_id <= agent_id_i;
 
   // ---- link layer and router ----------------------------------------------------------------
   logic                req_valid, req_ready, rsp_valid, rsp_ready;
@@ -158,6 +176,8 @@ module cni_endpoint #(
   cni_coh_pkg::hdr_t   nreq_hdr, norsp_hdr, nodat_hdr;
   logic [63:0]         nreq_data;
   logic [LineBits-1:0] nodat_data;
+  logic                link_idle, ca_idle, home_idle, home_park, home_park_near, nc_idle, bus_idle;
+  logic                csr_idle;
 
   cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits)) u_link (
     .clk_i, .rst_ni,
@@ -189,7 +209,7 @@ module cni_endpoint #(
     .c_oreq_data_i (coreq_data),
     .c_orsp_valid_i (corsp_valid), .c_orsp_ready_o (corsp_ready), .c_orsp_hdr_i (corsp_hdr),
     .c_orsp_data_i (corsp_data),
-    .overflow_o (rx_overflow), .credit_err_o (tx_credit_err)
+    .overflow_o (rx_overflow), .credit_err_o (tx_credit_err), .idle_o (link_idle)
   );
 
   // ---- caching agent (host-homed lines) -------------------------------------------------------
@@ -199,7 +219,7 @@ module cni_endpoint #(
     .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
     .IdW (CacheIdW)
   ) u_cache (
-    .clk_i, .rst_ni, .agent_id_i, .cfg_backoff_i (cfg_ca_backoff),
+    .clk_i, .rst_ni, .agent_id_i (agent_id), .cfg_backoff_i (cfg_ca_backoff),
     .req_valid_i (ca_req_valid_i), .req_ready_o (ca_req_ready_o), .req_op_i (ca_req_op_i),
     .req_addr_i (ca_req_addr_i), .req_data_i (ca_req_data_i), .req_be_i (ca_req_be_i),
     .req_id_i (ca_req_id_i),
@@ -214,7 +234,7 @@ module cni_endpoint #(
     .mon_valid_o (ca_mon_valid_o), .mon_addr_o (ca_mon_addr_o), .mon_from_o (ca_mon_from_o),
     .mon_to_o (ca_mon_to_o), .mon_acc_valid_o (ca_mon_acc_valid_o),
     .mon_acc_id_o (ca_mon_acc_id_o), .mon_acc_data_o (ca_mon_acc_data_o),
-    .cnt_o (ca_cnt)
+    .cnt_o (ca_cnt), .idle_o (ca_idle)
   );
 
   // ---- home agent, memory, engine bus --------------------------------------------------------
@@ -237,9 +257,9 @@ module cni_endpoint #(
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
     .RegionLines (RegionLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
-    .Pipelined (Pipelined)
+    .Pipelined (Pipelined), .QuietLog2 (QuietLog2)
   ) u_home (
-    .clk_i, .rst_ni, .agent_id_i,
+    .clk_i, .rst_ni, .agent_id_i (agent_id),
     .req_valid_i (req_valid), .req_ready_o (req_ready), .req_hdr_i (req_hdr),
     .req_data_i (req_data),
     .rsp_valid_i (rsp_valid), .rsp_ready_o (rsp_ready), .rsp_hdr_i (rsp_hdr),
@@ -255,9 +275,10 @@ module cni_endpoint #(
     .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
-    .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
+    .time_i, .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
     .cnt_o (home_cnt),
-    .init_done_o
+    .init_done_o,
+    .idle_o (home_idle), .park_o (home_park), .park_near_o (home_park_near)
   );
 
   cni_dpram #(.Width(LineBits), .Words(NumLines)) u_mem (
@@ -276,6 +297,7 @@ module cni_endpoint #(
   logic [NE-1:0]                       eb_mem_en, eb_mem_we, eb_mem_gnt, eb_reg_valid;
   logic [NE*LineBits-1:0]              eb_mem_wdata;
   logic [NE*32-1:0]                    eb_reg_rdata;
+  logic [NE-1:0]                       eb_idle;
   logic                                reg_valid, reg_we;
   logic [$clog2(NE + 1)-1:0]           reg_eng;
   logic [7:0]                          reg_addr;
@@ -296,7 +318,7 @@ module cni_endpoint #(
   end
 
   cni_nc_unit #(.RegionLines (RegionLines), .LineBytes (LineBytes), .DevBase (DevBase)) u_nc (
-    .clk_i, .rst_ni, .agent_id_i,
+    .clk_i, .rst_ni, .agent_id_i (agent_id),
     .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (nreq_hdr),
     .in_data_i (nreq_data),
     .reg_valid_o (nc_reg_valid), .reg_gnt_i (!csr_reg_valid), .reg_eng_o (nc_reg_eng),
@@ -305,7 +327,7 @@ module cni_endpoint #(
     .orsp_valid_o (norsp_valid), .orsp_ready_i (norsp_ready), .orsp_hdr_o (norsp_hdr),
     .odat_valid_o (nodat_valid), .odat_ready_i (nodat_ready), .odat_hdr_o (nodat_hdr),
     .odat_data_o (nodat_data),
-    .cnt_err_o (nc_err)
+    .cnt_err_o (nc_err), .idle_o (nc_idle)
   );
 
   cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
@@ -320,7 +342,7 @@ module cni_endpoint #(
     .eb_cmd_arg_i (eb_cmd_arg), .eb_cmd_line_i (eb_cmd_line),
     .eb_mem_en_i (eb_mem_en), .eb_mem_we_i (eb_mem_we), .eb_mem_addr_i (eb_mem_addr),
     .eb_mem_wdata_i (eb_mem_wdata), .eb_mem_gnt_o (eb_mem_gnt),
-    .eb_reg_valid_o (eb_reg_valid), .eb_reg_rdata_i (eb_reg_rdata)
+    .eb_reg_valid_o (eb_reg_valid), .eb_reg_rdata_i (eb_reg_rdata), .idle_o (bus_idle)
   );
 
   // ---- engines (one instantiation each; docs/endpoint.md, "Adding an engine") ----------------
@@ -354,6 +376,7 @@ module cni_endpoint #(
     assign eb_mem_addr[cni_amap_pkg::ENG_SCRATCH * LineIdxW +: LineIdxW] = '0;
     assign eb_mem_wdata[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
     assign eb_reg_rdata[cni_amap_pkg::ENG_SCRATCH * 32 +: 32] = '0;
+    assign eb_idle[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
   end
 
   // ---- CSR ---------------------------------------------------------------------------------
@@ -372,7 +395,8 @@ module cni_endpoint #(
   localparam logic [31:0] CacheConfig = {8'(CacheIdW), 8'(CacheMshrs), 8'(CacheWays),
                                          8'(CacheSets)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
-            .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase)) u_csr (
+            .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase),
+            .QuietLog2(QuietLog2)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
@@ -383,7 +407,16 @@ module cni_endpoint #(
     .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
     .cfg_ca_backoff_o (cfg_ca_backoff),
     .reg_valid_o (csr_reg_valid), .reg_eng_o (csr_reg_eng), .reg_we_o (csr_reg_we),
-    .reg_addr_o (csr_reg_addr), .reg_wdata_o (csr_reg_wdata), .reg_rdata_i (reg_rdata)
+    .reg_addr_o (csr_reg_addr), .reg_wdata_o (csr_reg_wdata), .reg_rdata_i (reg_rdata),
+    .idle_o (csr_idle)
   );
+
+  // ---- quiescence (docs/endpoint.md, "Quiescence") -------------------------------------------
+  // Every block idle: then, with no input, nothing changes but the park timers' distance to their
+  // deadlines; quiet while none runs out within 2**QuietLog2 cycles, idle while none runs.
+  wire all_idle = link_idle && ca_idle && home_idle && nc_idle && bus_idle && (&eb_idle) &&
+                  csr_idle;
+  assign quiet_o = all_idle && !home_park_near;
+  assign idle_o  = all_idle && !home_park;
 
 endmodule

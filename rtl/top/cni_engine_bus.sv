@@ -22,6 +22,8 @@
 //                  eb_mem_gnt_o (a request not granted is held; engine 0 is always granted,
 //                  read data on eb_mem_rdata_o the cycle after a granted read); eb_reg_valid_o
 //                  with the access's fields (shared) and eb_reg_rdata_i (the cycle after)
+//   idle_o       - no command held, no register read under way (the engines report their own
+//                  quiescence)
 // Choices are by fixed priority, engine 0 first. A command, once presented to the home agent,
 // stays chosen until it is taken, so the home sees one command from start to end.
 `default_nettype none
@@ -69,7 +71,8 @@ module cni_engine_bus #(
   input  wire logic [NE*LineBits-1:0]          eb_mem_wdata_i,
   output logic [NE-1:0]                        eb_mem_gnt_o,
   output logic [NE-1:0]                        eb_reg_valid_o,
-  input  wire logic [NE*32-1:0]                eb_reg_rdata_i
+  input  wire logic [NE*32-1:0]                eb_reg_rdata_i,
+  output logic                                 idle_o
 );
 
   // ---- events: to the owner of the line ------------------------------------------------------
@@ -151,6 +154,9 @@ module cni_engine_bus #(
   // ---- checks -----------------------------------------------------------------------------
   // Every event has an owner; an engine touches only lines of its own regions (engine 0's
   // requests are always granted: the PIO engine does not look at its grant).
+  // Quiescence: no command held for the home agent, no register read on its way back.
+  assign idle_o = cmd_lock_q == '0 && reg_sel_q == '0;
+
   logic [NE-1:0] mem_own_ok;
   always_comb begin
     for (int k = 0; k < NE; k++) begin

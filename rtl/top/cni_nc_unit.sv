@@ -16,6 +16,7 @@
 //                     accesses go first); its read data on reg_rdata_i the cycle after
 //   orsp_*, odat_*  - answers to the link (valid/ready; the link may stall them)
 //   cnt_err_o       - one-cycle pulse per access answered Error
+//   idle_o          - no access in progress
 `default_nettype none
 
 module cni_nc_unit #(
@@ -47,7 +48,8 @@ module cni_nc_unit #(
   input  wire logic                              odat_ready_i,
   output cni_coh_pkg::hdr_t                      odat_hdr_o,
   output logic [LineBits-1:0]                    odat_data_o,
-  output logic                                   cnt_err_o
+  output logic                                   cnt_err_o,
+  output logic                                   idle_o
 );
 
   localparam int NR       = cni_amap_pkg::NUM_REGIONS;
@@ -127,6 +129,7 @@ module cni_nc_unit #(
   end
 
   assign reg_valid_o = state_q == SLo || state_q == SHi;
+  assign idle_o      = state_q == SIdle;
   assign reg_eng_o   = eng_q;
   assign reg_we_o    = we_q;
   assign reg_addr_o  = (state_q == SHi) ? off_q + 8'd4 : off_q;

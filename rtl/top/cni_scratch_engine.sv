@@ -14,7 +14,8 @@
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
 //   Base, Lines         - the region: device lines [Base, Base + Lines)
-// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`).
+// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`); idle_o: no operation running and no
+// NACK owed (docs/endpoint.md, "Quiescence").
 `default_nettype none
 
 module cni_scratch_engine #(
@@ -50,7 +51,8 @@ module cni_scratch_engine #(
   input  wire logic                            reg_we_i,
   input  wire logic [7:0]                      reg_addr_i,
   input  wire logic [31:0]                     reg_wdata_i,
-  output logic [31:0]                          reg_rdata_o
+  output logic [31:0]                          reg_rdata_o,
+  output logic                                 idle_o
 );
 
   localparam logic [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_POLICY = 2'd2;
@@ -132,6 +134,9 @@ module cni_scratch_engine #(
   wire evt_done = evt_take && evt_kind_i == cni_coh_pkg::EVT_RECALL_DONE &&
                   state_q == SWait && evt_line_i == line_q;
   wire evt_trig = evt_take && evt_kind_i == cni_coh_pkg::EVT_TRIGGER;
+
+  // Quiescence: no operation running, no NACK owed.
+  assign idle_o = state_q == SIdle && !nack_q;
 
   // ---- memory -------------------------------------------------------------------------------
   assign mem_en_o    = state_q == SMem;

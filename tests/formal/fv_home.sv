@@ -97,6 +97,11 @@ module cni_nonsynth_fv_home #(
   always_ff @(posedge clk_i) rst_q <= 1'b0;
   wire rst_n = !rst_q;
 
+  // The home's time base (docs/endpoint.md, "Quiescence"): a cycle count from reset, as a board's
+  // free-running counter (the park timers are deadlines on it).
+  logic [31:0] time_q = '0;
+  always_ff @(posedge clk_i) time_q <= time_q + 32'd1;
+
   function automatic logic [LW-1:0] line_of(input int l);
     line_of = (l == 0) ? LW'(0) : (l == 1) ? LW'(1) : LW'(3);
   endfunction
@@ -170,8 +175,8 @@ module cni_nonsynth_fv_home #(
     .cmd_line_i(cmp_line_q),
     .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
     .mem_rdata_i('0),  // data is abstracted away: no property looks at it
-    .cfg_ret_excl_i(ret_excl_q), .cfg_park_timeout_i(tmo_q), .cnt_o(cnt),
-    .init_done_o(init_done)
+    .time_i(time_q), .cfg_ret_excl_i(ret_excl_q), .cfg_park_timeout_i(tmo_q), .cnt_o(cnt),
+    .init_done_o(init_done), .idle_o(), .park_o(), .park_near_o()
   );
 
   // The home's current input source (probe, connected by scripts/formal.sh): SRC_TMO = 0 means
