@@ -96,6 +96,8 @@ class CachePort {
   LineState state(proto::Addr line) const;
   // Requests submitted and not yet answered.
   size_t outstanding() const { return open_; }
+  // issue() would give a request now.
+  bool can_issue() const { return !queue_.empty() && !free_ids_.empty(); }
   const std::vector<std::string>& errors() const { return errors_; }
   unsigned line_bytes() const { return line_bytes_; }
 

@@ -31,6 +31,13 @@ inline std::unique_ptr<VerilatedContext> make_context(uint64_t seed, bool trace)
   return ctx;
 }
 
+// Makes `ctx` the calling thread's current context. Call it before a model is destroyed: Verilator
+// 5.006 erases a model's scopes from the thread's current context rather than the model's own,
+// so destroying a model after the context last used on the thread is gone (another model's,
+// destroyed first) reads freed memory and hangs on its mutex. Several models live side by side
+// in a system (a device per node) and in tests that compare two systems.
+inline void make_current(VerilatedContext* ctx) { Verilated::threadContextp(ctx); }
+
 // An FST trace of `top`, written to `dir`/`name`.fst (`dir` is made; empty: the working
 // directory).
 template <class Top>

@@ -24,6 +24,7 @@ struct Options {
   bool quick = false, json = false, trace = false;
   std::string csv_dir;
   std::string json_out;
+  std::string msg_trace;  // every coherence message of every run, appended to this file
 };
 
 // ---- statistics and output --------------------------------------------------------------------

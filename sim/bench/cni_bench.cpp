@@ -30,6 +30,7 @@
 #include "cni/sim/profile.hpp"
 #include "bench.hpp"
 #include "device/system.hpp"
+#include "msg_trace.hpp"
 
 namespace {
 
@@ -55,6 +56,9 @@ options:
   --json-out FILE       also write that JSON object to FILE
   --csv DIR             also write CSV tables into DIR
   --trace               write an FST waveform of the device (device.fst)
+  --msg-trace FILE      write every coherence message of the runs to FILE (time, node, header,
+                        data digest): two runs that must agree compare line by line, e.g. with
+                        --set device.skip_idle=false
   -h, --help            this text
 )";
 
@@ -119,6 +123,8 @@ Options parse_args(int argc, char** argv) {
       o.csv_dir = value();
     } else if (a == "--trace") {
       o.trace = true;
+    } else if (a == "--msg-trace") {
+      o.msg_trace = value();
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else if (o.suite.empty()) {
@@ -190,7 +196,8 @@ void print_histogram(const std::string& name, const std::vector<double>& v, unsi
 // ---- the simulated systems -------------------------------------------------------------------
 
 struct SimTotals {
-  uint64_t device_cycles = 0;
+  uint64_t device_cycles = 0;  // simulated
+  uint64_t clocked = 0;        // of which the model evaluated (the rest slept through)
   double wall_s = 0;
 };
 
@@ -355,20 +362,33 @@ class Bench {
     if (resp != tb::pio_expected_response(req, lb)) ++mismatches_;
   }
 
-  // Run the programs spawned on `sys`, adding the wall time and its devices' cycles.
+  // Run the programs spawned on `sys`, adding the wall time and its devices' cycles (simulated
+  // and clocked); with --msg-trace, append the run's messages to the trace file.
   void run(tb::System& sys) {
-    auto device_cycles = [&sys] {
+    auto device_cycles = [&sys](bool clocked) {
       uint64_t c = 0;
       for (unsigned n = 0; n < sys.num_nodes(); ++n) {
-        for (unsigned d = 0; d < sys.num_devices(n); ++d) c += sys.device(n, d).cycles();
+        for (unsigned d = 0; d < sys.num_devices(n); ++d) {
+          const tb::SimDevice& dev = sys.device(n, d);
+          c += clocked ? dev.clocked_cycles() : dev.cycles();
+        }
       }
       return c;
     };
+    std::optional<tb::MessageTrace> trace;
+    if (!o_.msg_trace.empty()) trace.emplace(sys);
     auto w0 = Clock::now();
-    uint64_t c0 = device_cycles();
+    const uint64_t c0 = device_cycles(false), k0 = device_cycles(true);
     sys.run_programs();
     totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
-    totals_.device_cycles += device_cycles() - c0;
+    totals_.device_cycles += device_cycles(false) - c0;
+    totals_.clocked += device_cycles(true) - k0;
+    if (trace) {
+      std::ofstream f(o_.msg_trace, runs_++ ? std::ios::app : std::ios::trunc);
+      if (!f) throw std::runtime_error("cannot write " + o_.msg_trace);
+      f << "# run " << runs_ << '\n';
+      trace->write(f);
+    }
   }
 
   const Options& o_;
@@ -376,6 +396,7 @@ class Bench {
   std::mt19937_64 rng_;
   SimTotals totals_;
   uint64_t mismatches_ = 0;
+  unsigned runs_ = 0;
 };
 
 // ---- the pio suite ------------------------------------------------------------------------------
@@ -489,7 +510,9 @@ int run_pio(const Options& o) {
     js << "],\"device_hit_cycles\":" << fmt(hit_cycles, 1)
        << ",\"device_plain_read_cycles\":" << fmt(plain_s.median, 1)
        << ",\"device_pio_trigger_cycles\":" << fmt(trig_s.median, 1)
-       << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"result_mismatches\":"
+       << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"sim_cycles\":"
+       << bench.totals().device_cycles << ",\"sim_cycles_clocked\":" << bench.totals().clocked
+       << ",\"result_mismatches\":"
        << bench.mismatches() << "}";
     if (o.json) std::cout << js.str() << std::endl;
     if (!o.json_out.empty()) {
@@ -558,8 +581,9 @@ int run_pio(const Options& o) {
     }
     std::printf("  paper: the Enzian directory spends ~300 ns (~90 cycles at 300 MHz)\n");
     std::printf("simulation speed: %.0f device cycles per wall-clock second (%llu cycles in "
-                "%.1f s)\n", speed, static_cast<unsigned long long>(bench.totals().device_cycles),
-                bench.totals().wall_s);
+                "%.1f s; the model clocked in %llu of them, asleep in the rest while quiescent)\n",
+                speed, static_cast<unsigned long long>(bench.totals().device_cycles),
+                bench.totals().wall_s, static_cast<unsigned long long>(bench.totals().clocked));
   }
   if (bench.mismatches()) {
     std::fprintf(stderr, "cni-bench: %llu responses differ from the reference model\n",

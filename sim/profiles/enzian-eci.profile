@@ -62,6 +62,7 @@ dram.bandwidth_gib_s = 63.6      # 002 s3: 4 controllers x 2133 MT/s x 8 B
 device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
+device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent (results are the same either way; docs/host-sim.md)
 
 # Network between the nodes' MACs (sim::Network, docs/network.md), per link direction; a port per node (nodes)
 net.topology = switch            # model parameter, not from the paper: every node's MAC on one store-and-forward switch (switch, p2p or loopback)

@@ -193,6 +193,11 @@ void ClockDomain::wake() {
   schedule(std::max(c, after_));
 }
 
+uint64_t ClockDomain::elapsed() const {
+  if (!running_) return after_;
+  return std::max(after_, (k_.now() - origin_) / period_);
+}
+
 void ClockDomain::tick() {
   next_ = EventId{};
   sleeping_ = false;

@@ -70,6 +70,7 @@ RtlCacheAgent::RtlCacheAgent(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, p
 
 RtlCacheAgent::~RtlCacheAgent() {
   clk_.stop();
+  make_current(m_->ctx.get());
   if (m_->fst) m_->fst->close();
   m_->top->final();
 }

@@ -58,6 +58,14 @@ struct Endpoint::Impl {
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<VerilatedFstC> fst;
   uint64_t cycle = 0;
+  uint64_t clocked = 0;
+  bool presented = false;  // an input entered the core in the last cycle clocked
+  bool quiet = false;      // quiet_o and idle_o in the last cycle clocked
+  bool idle = false;
+  // Cycles were skipped since the last edge clocked: quiet_o, whose park-deadline part the core
+  // computed at that edge from the time base of then, speaks of a window that may have passed
+  // (idle_o does not depend on the time). Cleared by the next edge clocked.
+  bool skipped = false;
   unsigned line_bytes = 128;
   DeviceGeometry geo;
   bool geo_known = false;
@@ -144,8 +152,10 @@ struct Endpoint::Model final : Endpoint::Impl {
     present(Chan::Fwd, t.rx_fwd_valid_i, t.rx_fwd_hdr_i, t.rx_fwd_data_i);
     present(Chan::Rsp, t.rx_rsp_valid_i, t.rx_rsp_hdr_i, t.rx_rsp_data_i);
     present(Chan::Dat, t.rx_dat_valid_i, t.rx_dat_hdr_i, t.rx_dat_data_i);
+    presented = false;
     for (unsigned c = 0; c < proto::kNumChannels; ++c) {
       if (!enter[c]) continue;
+      presented = true;
       if (rx_cb) rx_cb(rxq[c].front().msg, cycle);
       rxq[c].pop_front();
       if (rx_credits[c]) --rx_credits[c];
@@ -155,6 +165,7 @@ struct Endpoint::Model final : Endpoint::Impl {
       auto c = static_cast<unsigned>(ch);
       if (tx_credit_pending[c] == 0) return uint8_t{0};
       --tx_credit_pending[c];
+      presented = true;
       return uint8_t{1};
     };
     t.tx_req_credit_i = credit(Chan::Req);
@@ -185,7 +196,9 @@ struct Endpoint::Model final : Endpoint::Impl {
       put_mask(t.ca_req_be_i, r.be, line_bytes);
       t.ca_req_id_i = r.id;
     }
-    t.ca_rsp_ready_i = !ca_stall(opt.ca_rsp_stall);
+    // The stall is drawn only while a response waits, so cycles a simulator skips (no response
+    // can wait then) draw nothing.
+    t.ca_rsp_ready_i = t.ca_rsp_valid_o ? !ca_stall(opt.ca_rsp_stall) : 1;
     // CSR
     t.s_axil_arvalid_i = ar_pending;
     t.s_axil_araddr_i = ar_addr;
@@ -196,6 +209,9 @@ struct Endpoint::Model final : Endpoint::Impl {
     t.s_axil_wdata_i = w_data;
     t.s_axil_wstrb_i = 0xF;
     t.s_axil_bready_i = b_wait;
+    t.time_i = static_cast<uint32_t>(cycle);  // the time base: the cycle count
+    presented = presented || t.pb_valid_i || t.ca_req_valid_i || ar_pending || aw_pending ||
+                r_wait || b_wait;
   }
 
   // Outputs that are consumed at the coming rising edge.
@@ -274,6 +290,9 @@ struct Endpoint::Model final : Endpoint::Impl {
       b_wait = false;
       b_done = true;
     }
+    quiet = t.quiet_o && (!skipped || t.idle_o);
+    idle = t.idle_o;
+    skipped = false;
   }
 
   void edge() override {
@@ -289,6 +308,7 @@ struct Endpoint::Model final : Endpoint::Impl {
     if (fst) fst->dump(ctx->time());
     ctx->timeInc(opt.clock_period_ps - half);
     ++cycle;
+    ++clocked;
   }
 };
 
@@ -333,6 +353,7 @@ Endpoint::Endpoint(const Options& opt) {
 }
 
 Endpoint::~Endpoint() {
+  make_current(d_->ctx.get());
   if (d_->fst) d_->fst->close();
   d_->finish();
 }
@@ -407,6 +428,7 @@ void Endpoint::read_geometry() {
   g.ca_ways = (cache >> 8) & 0xFF;
   g.ca_mshrs = (cache >> 16) & 0xFF;
   g.ca_id_bits = cache >> 24;
+  g.quiet_log2 = csr_read(csr::kTimebase) & 0xFF;
   d_->geo = g;
   d_->geo_known = true;
 }
@@ -500,6 +522,46 @@ uint32_t Endpoint::counter(csr::Counter c) { return csr_read(csr::kCounters + 4 
 void Endpoint::pb_push(const std::vector<uint8_t>& payload) { d_->pb_queue.push_back(payload); }
 std::deque<std::vector<uint8_t>>& Endpoint::pa_messages() { return d_->pa_done; }
 void Endpoint::set_pa_ready(std::function<bool()> ready) { d_->pa_ready = std::move(ready); }
+
+bool Endpoint::quiescent() const {
+  const Impl& d = *d_;
+  if (!d.quiet || d.presented || !d.pb_queue.empty() || !d.ca_queue.empty() || d.ar_pending ||
+      d.aw_pending || d.r_wait || d.b_wait) {
+    return false;
+  }
+  for (unsigned c = 0; c < proto::kNumChannels; ++c) {
+    if (!d.rxq[c].empty() || d.tx_credit_pending[c] != 0) return false;
+  }
+  return true;
+}
+
+bool Endpoint::idle() const { return d_->idle && quiescent(); }
+
+uint64_t Endpoint::clocked() const { return d_->clocked; }
+
+void Endpoint::skip_to(uint64_t cycle) {
+  Impl& d = *d_;
+  if (cycle == d.cycle) return;
+  if (cycle < d.cycle) {
+    throw std::logic_error("cni_endpoint: skip_to(" + std::to_string(cycle) + ") is before cycle " +
+                           std::to_string(d.cycle));
+  }
+  // The last cycle clocked is d.cycle - 1; quiet_o promised the ones up to it + quiet_cycles() - 1
+  // (idle_o: all of them) without an input. Inputs queued since wait for the cycle skipped to.
+  const bool quiet = d.quiet && !d.presented;
+  const bool far = d.geo_known && cycle > d.cycle - 1 + d.geo.quiet_cycles();
+  if (!quiet || (far && !d.idle)) {
+    throw std::logic_error(
+        "cni_endpoint: skip_to(" + std::to_string(cycle) + ") from cycle " +
+        std::to_string(d.cycle) + " while the core is not " + (quiet ? "idle" : "quiescent") +
+        " (quiet_o " + std::to_string(d.quiet) + ", idle_o " + std::to_string(d.idle) +
+        ", an input entered " + std::to_string(d.presented) + ")");
+  }
+  const uint64_t n = cycle - d.cycle;
+  d.ctx->timeInc(n * d.opt.clock_period_ps);
+  d.cycle = cycle;
+  d.skipped = true;
+}
 
 bool Endpoint::got_error() const { return d_->ctx->gotError(); }
 

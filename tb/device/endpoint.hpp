@@ -47,6 +47,9 @@ struct DeviceGeometry {
   unsigned ca_ways = 0;
   unsigned ca_mshrs = 0;
   unsigned ca_id_bits = 0;  // engine request id width
+  // Quiescence window (TIMEBASE CSR): quiet_o promises this many cycles without a change.
+  unsigned quiet_log2 = 0;
+  uint64_t quiet_cycles() const { return uint64_t{1} << quiet_log2; }
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.
@@ -69,7 +72,8 @@ namespace csr {
 inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
                           kRetExcl = 0x010,
                           kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
-                          kDevBaseHi = 0x024, kRegion = 0x040, kOwner = 0x060, kCounters = 0x100,
+                          kDevBaseHi = 0x024, kTimebase = 0x028, kRegion = 0x040, kOwner = 0x060,
+                          kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").
 inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
@@ -176,6 +180,20 @@ class Endpoint {
   // PIO (a) stream: messages the device delivered; pa_ready is driven by `ready` each cycle.
   std::deque<std::vector<uint8_t>>& pa_messages();
   void set_pa_ready(std::function<bool()> ready);
+
+  // Quiescence (docs/endpoint.md, "Quiescence"), as of the last cycle clocked: the core said
+  // quiet_o in it, nothing entered it then, and nothing waits to enter (link messages, credits,
+  // caching-agent requests, (b) beats, CSR accesses). Then, until an input arrives, the cycles
+  // up to quiet_cycles() later change nothing (quiescent()), or none ever does (idle()), so
+  // skip_to() may pass over them. time_i is the cycle count, skipped cycles included.
+  bool quiescent() const;
+  bool idle() const;
+  // Advance to cycle `cycle` without clocking the ones in between: any distance while idle(),
+  // up to quiet_cycles() after the last cycle clocked while quiescent(); std::logic_error
+  // otherwise (and for a cycle in the past).
+  void skip_to(uint64_t cycle);
+  // Cycles clocked (cycle() counts skipped ones too).
+  uint64_t clocked() const;
 
   // Verilator error state (assertion failures and the like).
   bool got_error() const;

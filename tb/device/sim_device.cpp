@@ -17,6 +17,7 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.park_timeout_us = p.get_double("device.park_timeout_us");
   c.credit_return_ns = p.get_double("link.one_way_ns");
   c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
+  if (p.has("device.skip_idle")) c.skip_idle = p.get_bool("device.skip_idle");
   return c;
 }
 
@@ -122,26 +123,45 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
   f.on_deliver([this](const Msg& m, sim::Time) {
     if (m.src != this->id()) return;
     Chan ch = m.chan();
-    k_.after(sim::ns(cfg_.credit_return_ns), [this, ch] { ep_.return_tx_credit(ch); });
+    k_.after(sim::ns(cfg_.credit_return_ns), [this, ch] {
+      ep_.return_tx_credit(ch);
+      clk_.wake();
+    });
   });
-  clk_.on_rising([this](uint64_t) {
-    while (auto r = port_.issue()) ep_.ca_request(*r);
-    ep_.tick();
-    auto& rsp = ep_.ca_responses();
-    while (!rsp.empty()) {
-      const CacheRsp r = rsp.front();
-      rsp.pop_front();
-      port_.responded(r.id, r.err, r.data.data(), k_.now());
-    }
-    if (cfg_.loop_a_to_b) {
-      auto& pa = ep_.pa_messages();
-      while (!pa.empty()) {
-        ep_.pb_push(pa.front());
-        pa.pop_front();
-      }
-    }
-  });
+  clk_.on_rising([this](uint64_t cycle) { on_edge(cycle); });
+  // Edge c of the clock is the core's cycle (the reset's cycles before it) + c.
+  cycle0_ = ep_.cycle();
   clk_.start();
+}
+
+void SimDevice::on_edge(uint64_t cycle) {
+  // A test that clocks the core directly (a CSR access) moves it ahead of the clock: the clock's
+  // edges then map to later cycles.
+  if (cycle0_ + cycle < ep_.cycle()) cycle0_ = ep_.cycle() - cycle;
+  ep_.skip_to(cycle0_ + cycle);  // the cycles slept through, if any
+  while (auto r = port_.issue()) ep_.ca_request(*r);
+  ep_.tick();
+  auto& rsp = ep_.ca_responses();
+  while (!rsp.empty()) {
+    const CacheRsp r = rsp.front();
+    rsp.pop_front();
+    port_.responded(r.id, r.err, r.data.data(), k_.now());
+  }
+  if (cfg_.loop_a_to_b) {
+    auto& pa = ep_.pa_messages();
+    while (!pa.empty()) {
+      ep_.pb_push(pa.front());
+      pa.pop_front();
+    }
+  }
+  // Sleep while the core is quiescent and nothing waits to enter it: for good when it is idle,
+  // else until the end of the window it promised. Every input wakes the clock.
+  if (!cfg_.skip_idle || !ep_.quiescent() || port_.can_issue()) return;
+  if (ep_.idle()) {
+    clk_.sleep();
+  } else {
+    clk_.sleep_until(cycle + ep_.geometry().quiet_cycles());
+  }
 }
 
 SimDevice::~SimDevice() { clk_.stop(); }
@@ -149,10 +169,24 @@ SimDevice::~SimDevice() { clk_.stop(); }
 void SimDevice::submit(CaOp op, proto::Addr addr, CachePort::Done done, const uint8_t* data,
                        const CaByteMask* be) {
   port_.submit(op, addr, std::move(done), data, be);
+  clk_.wake();
 }
 
 void SimDevice::deliver(const Msg& m) {
   ep_.send(moved(m, host_base_, ep_.geometry().dev_base, ep_.geometry().size_bytes()));
+  clk_.wake();
+}
+
+Endpoint& SimDevice::endpoint() {
+  // While the clock sleeps the core stays at the last cycle clocked; the cycles since are
+  // quiescent ones, skipped. The caller may clock the core and change it (a CSR write): the
+  // clock wakes, and sleeps again once the core is quiescent.
+  const uint64_t now = cycle0_ + clk_.elapsed();
+  if (clk_.sleeping()) {
+    if (ep_.cycle() < now) ep_.skip_to(now);
+    clk_.wake();
+  }
+  return ep_;
 }
 
 uint64_t SimDevice::host_addr(unsigned line) const {

@@ -7,8 +7,12 @@
 // addresses of the device's lines between the two windows. Device logic outside the core
 // reaches host-homed lines through its caching agent: submit() drives the endpoint's ca_* ports
 // (the engine API of RtlCacheAgent), and the agent's monitor reports to a CoherenceObserver.
+// While the core is quiescent (docs/endpoint.md, "Quiescence") its clock sleeps, for as long as
+// the core promises nothing changes or until an input arrives; a run is the same with and
+// without sleeping (Config::skip_idle), only faster.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,9 +42,10 @@ class SimDevice : public sim::Agent {
     uint64_t seed = 1;         // Verilator randReset seed and the response stall's
     double ca_rsp_stall = 0.0;  // probability that the engine holds off a caching-agent response
     unsigned line_bytes = 128;  // picks the device model (Endpoint::Options::line_bytes)
+    bool skip_idle = true;      // the clock sleeps while the core is quiescent
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
-  // link.one_way_ns.
+  // device.skip_idle (true when the profile lacks it), link.one_way_ns.
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
@@ -48,13 +53,19 @@ class SimDevice : public sim::Agent {
   ~SimDevice() override;
 
   void deliver(const proto::Msg& m) override;
+  // The core's clock, asleep or not (tests).
+  const sim::ClockDomain& clock() const { return clk_; }
 
-  Endpoint& endpoint() { return ep_; }
+  // The core, brought up to the clock's cycle first (a direct access, a CSR read say, clocks it;
+  // a sleeping clock wakes).
+  Endpoint& endpoint();
   const DeviceGeometry& geometry() const { return ep_.geometry(); }
   // The host's address of device line 0 (DevBase + Config::host_offset) and of device line `line`.
   uint64_t host_base() const { return host_base_; }
   uint64_t host_addr(unsigned line) const;
-  uint64_t cycles() const { return ep_.cycle(); }
+  // Device cycles simulated up to now (slept ones included), and those the model was clocked.
+  uint64_t cycles() const { return std::max(ep_.cycle(), cycle0_ + clk_.elapsed()); }
+  uint64_t clocked_cycles() const { return ep_.clocked(); }
   // Layout of the PIO (c) channel (host addresses), for cni::drv::PioChannel.
   drv::PioChannelLayout pio_layout() const;
 
@@ -83,6 +94,8 @@ class SimDevice : public sim::Agent {
   CachePort port_;
   uint64_t host_base_ = 0;
   sim::ClockDomain clk_;
+  uint64_t cycle0_ = 0;  // the core's cycle before the clock's edge 0
+  void on_edge(uint64_t cycle);
   unsigned open_reqs_ = 0;          // requests in, not yet answered
   bool awaiting_first_ = false;     // a request reached an idle device; its first output counts
   uint64_t first_in_cycle_ = 0;

@@ -110,6 +110,7 @@ HomeHarness::HomeHarness(const Options& opt)
 }
 
 HomeHarness::~HomeHarness() {
+  make_current(m_->ctx.get());
   m_->top->final();
   if (m_->fst) m_->fst->close();
 }
@@ -205,6 +206,7 @@ void HomeHarness::drive() {
   t.agent_id_i = opt_.agent_id;
   t.cfg_ret_excl_i = ret_excl_;
   t.cfg_park_timeout_i = park_timeout_;
+  t.time_i = static_cast<uint32_t>(cycle_);  // the time base: a cycle count
   const auto head = [&](Chan ch) -> const Msg* {
     const auto& q = in_[ch_index(ch)];
     return q.empty() ? nullptr : &q.front().msg;

@@ -10,7 +10,8 @@
 //               evt_ready_i (a script) and recorded with their kind, line, opcode and requester
 //   memory    - port A as a synchronous-read RAM (read data the cycle after an enabled read, held
 //               until the next read); the test may preload lines (mem())
-//   config    - cfg_ret_excl_i, cfg_park_timeout_i; counters - the cnt_o pulses, counted
+//   config    - cfg_ret_excl_i, cfg_park_timeout_i, time_i (the cycle count); counters - the
+//               cnt_o pulses, counted
 // Monitors (errors()): no snoop leaves while ofwd_hold_i is set (rule 8); an output left waiting
 // is offered again unchanged (header and data); memory port A and events name lines of the RAMs;
 // the home never pulses the credit-error counter (the link layer's).

@@ -18,6 +18,7 @@
 #include <random>
 
 #include "device_cache.hpp"
+#include "msg_trace.hpp"
 
 namespace cni::test {
 namespace {
@@ -45,10 +46,12 @@ class DeviceCacheStress : public DeviceCacheTest {
   // A host with short latencies (a 10 ns link, 20 ns DRAM): a device request then costs about
   // half the device cycles it does with the fixture's, and the device's clock is what a run's
   // time goes to.
-  void build_fast(double rsp_stall = 0.0) {
-    build({"link.one_way_ns=10", "dram.latency_ns=20", "onchip.latency_ns=5",
-           "onchip.link_port_ns=2", "home.dir_ns=5"},
-          rsp_stall);
+  void build_fast(double rsp_stall = 0.0, const std::vector<std::string>& more = {}) {
+    std::vector<std::string> sets = {"link.one_way_ns=10", "dram.latency_ns=20",
+                                     "onchip.latency_ns=5", "onchip.link_port_ns=2",
+                                     "home.dir_ns=5"};
+    sets.insert(sets.end(), more.begin(), more.end());
+    build(sets, rsp_stall);
   }
 
   // Host line j of the stress: socket 0's are consecutive (two in each of the device's four
@@ -196,6 +199,24 @@ TEST_F(DeviceCacheStress, UnderResponseBackPressureStaysCoherent) {
   const uint64_t n = stress_transactions() / 10;
   const Figures r = stress(n);
   EXPECT_GT(r.snoops, n / 20);
+}
+
+// The device's clock sleeping while its core is quiescent (docs/endpoint.md, "Quiescence")
+// changes nothing: every message at the same time, with and without response back-pressure.
+TEST_F(DeviceCacheStress, SleepingDeviceClockGivesTheSameMessages) {
+  for (double stall : {0.0, 0.5}) {
+    SCOPED_TRACE("response stall " + std::to_string(stall));
+    std::vector<std::string> traces[2];
+    for (bool skip : {false, true}) {
+      build_fast(stall, {std::string("device.skip_idle=") + (skip ? "true" : "false")});
+      tb::MessageTrace trace(*s);
+      stress(1500);
+      traces[skip] = trace.lines();
+    }
+    ASSERT_FALSE(traces[0].empty());
+    EXPECT_EQ(traces[0].size(), traces[1].size());
+    EXPECT_TRUE(traces[0] == traces[1]);
+  }
 }
 
 TEST_F(DeviceCacheStress, SameSeedGivesTheSameRun) {

@@ -131,6 +131,8 @@ class ClockDomain {
   uint64_t skipped() const { return after_ - ran_; }
   // The number of the edge after the last one that ran.
   uint64_t next_cycle() const { return after_; }
+  // Edges of the grid at or before now, run or slept through (while stopped: those before).
+  uint64_t elapsed() const;
   Time period() const { return period_; }
   const std::string& name() const { return name_; }
 
