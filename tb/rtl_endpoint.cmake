@@ -8,11 +8,7 @@
 # Packages first (file(GLOB) sorts what it finds: cni_cache_agent.sv sorts before cni_coh_pkg.sv,
 # and cni_coh_pkg.sv must come before rtl/top/cni_amap_pkg.sv, which a sort keeps).
 file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
-file(GLOB CNI_RTL_MODULES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/rtl/common/*.sv
-     ${PROJECT_SOURCE_DIR}/rtl/coh/*.sv
-     ${PROJECT_SOURCE_DIR}/rtl/pio/*.sv
-     ${PROJECT_SOURCE_DIR}/rtl/top/*.sv)
+file(GLOB CNI_RTL_MODULES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*.sv)
 list(REMOVE_ITEM CNI_RTL_MODULES ${CNI_RTL_PKGS})
 set(CNI_RTL_SOURCES ${CNI_RTL_PKGS} ${CNI_RTL_MODULES})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)

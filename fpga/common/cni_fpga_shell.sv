@@ -118,6 +118,12 @@ module cni_fpga_shell #(
     .ca_mon_acc_valid_o (), .ca_mon_acc_id_o (), .ca_mon_acc_data_o (),
     // quiescence is for simulators that skip idle cycles: not used on the board
     .quiet_o (), .idle_o (),
+    // no network on these boards: nothing arrives, whatever is sent is taken
+    .m_axis_net_tvalid_o (), .m_axis_net_tready_i (1'b1), .m_axis_net_tdata_o (),
+    .m_axis_net_tkeep_o (), .m_axis_net_tlast_o (), .m_axis_net_tdest_o (),
+    .s_axis_net_tvalid_i (1'b0), .s_axis_net_tready_o (), .s_axis_net_tdata_i ('0),
+    .s_axis_net_tkeep_i ('0), .s_axis_net_tlast_i (1'b0), .s_axis_net_tuser_i (1'b0),
+    .node_id_i (16'd0),
     /* verilator lint_on PINCONNECTEMPTY */
     .init_done_o (init_done),
     .time_i      (time_q)

@@ -12,6 +12,7 @@
 //   CacheConfig - reported in CACHE (the caching agent's geometry)
 //   DevBase     - reported in DEVBASE_LO/HI
 //   QuietLog2   - reported in TIMEBASE (the quiescence window of quiet_o)
+//   NetBytes    - reported in NET (bytes per beat of the network port)
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
 //               per direction; writes need AW and W together and are answered two cycles after
@@ -32,6 +33,7 @@ module cni_csr #(
   parameter logic [31:0] CacheConfig = '0,
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
   parameter int QuietLog2 = 10,
+  parameter int NetBytes  = 64,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
   localparam int EngW     = $clog2(NE + 1)
@@ -71,7 +73,7 @@ module cni_csr #(
   localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
                           A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
                           A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
-                          A_TIMEBASE = 12'h028,
+                          A_TIMEBASE = 12'h028, A_NET = 12'h02C,
                           A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
                           A_ENG = 12'h800;
   if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
@@ -172,6 +174,7 @@ module cni_csr #(
         A_BASE_LO:  rdata = DevBase[31:0];
         A_BASE_HI:  rdata = 32'(DevBase[47:32]);
         A_TIMEBASE: rdata = 32'(QuietLog2);
+        A_NET:      rdata = 32'(NetBytes);
         A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
         A_PARK_TMO: rdata = cfg_park_timeout_o;
         A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);

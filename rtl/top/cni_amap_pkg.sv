@@ -65,6 +65,22 @@ package cni_amap_pkg;
   // The full geometry (the benchmark build; docs/endpoint.md, "Parameters").
   localparam logic [LW-1:0] FULL_LINES = region_lines(1024, 256, 76, 76, 64);
 
+  // ---- network (docs/network.md "Frames", docs/endpoint.md "Network port") ------------------
+  // A frame on the device's port: a 12-byte header -- dst (2 bytes), src (2), len (2, payload
+  // bytes), type (1), flags (1), seq (4), little-endian -- then the payload (the MAC appends the
+  // FCS). The type says which engine a received frame is for.
+  localparam int NET_HDR_BYTES = 12;
+  localparam logic [7:0] NET_TYPE_SCRATCH = 8'h01;  // the scratch-pad engine's frames
+
+  // Engines with a network port (`CNI_ENGINE_NET`); the endpoint ties the others' off.
+  localparam logic [NUM_ENGINES-1:0] ENG_NET = NUM_ENGINES'(1) << ENG_SCRATCH;
+
+  // The engine that owns frames of type t (ENG_NONE: none; such frames are dropped, counted).
+  function automatic int net_owner(input logic [7:0] t);
+    if (t == NET_TYPE_SCRATCH) net_owner = ENG_SCRATCH;
+    else net_owner = ENG_NONE;
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 
@@ -87,6 +103,17 @@ endpackage
   .reg_valid_i (eb_reg_valid[k]), .reg_we_i (reg_we), .reg_addr_i (reg_addr), \
   .reg_wdata_i (reg_wdata), .reg_rdata_o (eb_reg_rdata[(k) * 32 +: 32]), \
   .idle_o (eb_idle[k])
+
+// The network connections of an engine that has a port (cni_amap_pkg::ENG_NET): its frames out
+// and in (AXI4-Stream beats of NetBytes bytes, docs/endpoint.md "Network port") and the node id.
+`define CNI_ENGINE_NET(k) \
+  .node_id_i (node_id_i), \
+  .ntx_valid_o (eb_ntx_valid[k]), .ntx_ready_i (eb_ntx_ready[k]), \
+  .ntx_data_o (eb_ntx_data[(k) * NetW +: NetW]), \
+  .ntx_keep_o (eb_ntx_keep[(k) * NetBytes +: NetBytes]), \
+  .ntx_last_o (eb_ntx_last[k]), .ntx_dest_o (eb_ntx_dest[(k) * 16 +: 16]), \
+  .nrx_valid_i (eb_nrx_valid[k]), .nrx_ready_o (eb_nrx_ready[k]), .nrx_data_i (nrx_data), \
+  .nrx_keep_i (nrx_keep), .nrx_last_i (nrx_last), .nrx_user_i (nrx_user)
 
 
 `endif

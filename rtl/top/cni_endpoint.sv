@@ -22,6 +22,11 @@
 //   ca_mon_*             - the caching agent's monitor: line state changes and performed
 //                          accesses (observability; the coherence checker of the tests)
 //   s_axil_*             - CSR slave
+//   m_axis_net_*, s_axis_net_*
+//                        - the network port (AXI4-Stream, NetBytes-byte beats): frames of
+//                          docs/network.md without the FCS, which the MAC adds and checks (tuser
+//                          in: the FCS check failed); the engines share it (cni_net_switch)
+//   node_id_i            - this device's node on the network (the src of its frames; static)
 //   pa_* / pb_*          - PIO (a) messages out to device logic / (b) messages in from it
 //   init_done_o          - directory and memory cleared; the link may be used
 //   time_i               - the time base: a cycle count rising by one each cycle (park timers are
@@ -52,6 +57,7 @@ module cni_endpoint #(
   parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
   parameter int          QuietLog2      = 10,
+  parameter int          NetBytes       = 64,
   localparam int LineBits = LineBytes * 8,
   localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
     cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines),
@@ -145,14 +151,31 @@ module cni_endpoint #(
   output logic [CacheIdW-1:0]                  ca_mon_acc_id_o,
   output logic [LineBits-1:0]                  ca_mon_acc_data_o,
   output logic                                 init_done_o,
+  // network port
+  output logic                                 m_axis_net_tvalid_o,
+  input  wire logic                            m_axis_net_tready_i,
+  output logic [NetBytes*8-1:0]                m_axis_net_tdata_o,
+  output logic [NetBytes-1:0]                  m_axis_net_tkeep_o,
+  output logic                                 m_axis_net_tlast_o,
+  output logic [15:0]                          m_axis_net_tdest_o,
+  input  wire logic                            s_axis_net_tvalid_i,
+  output logic                                 s_axis_net_tready_o,
+  input  wire logic [NetBytes*8-1:0]           s_axis_net_tdata_i,
+  input  wire logic [NetBytes-1:0]             s_axis_net_tkeep_i,
+  input  wire logic                            s_axis_net_tlast_i,
+  input  wire logic                            s_axis_net_tuser_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // (read by the engines with a network port)
+  input  wire logic [15:0]                     node_id_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // time base and quiescence
   input  wire logic [31:0]                     time_i,
   output logic                                 quiet_o,
   output logic                                 idle_o
 );
 
-  localparam int NumCnt = 26;
+  localparam int NumCnt = 27;
   localparam int NE     = cni_amap_pkg::NUM_ENGINES;
+  localparam int NetW   = NetBytes * 8;
 
   // The agent id is static (set before reset ends; the reset lasts cycles): a register keeps the
   // port out of every block's logic, so a simulator does not re-evaluate that logic each time it
@@ -177,7 +200,7 @@ module cni_endpoint #(
   logic [63:0]         nreq_data;
   logic [LineBits-1:0] nodat_data;
   logic                link_idle, ca_idle, home_idle, home_park, home_park_near, nc_idle, bus_idle;
-  logic                csr_idle;
+  logic                csr_idle, net_idle, net_drop;
 
   cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits)) u_link (
     .clk_i, .rst_ni,
@@ -298,6 +321,19 @@ module cni_endpoint #(
   logic [NE*LineBits-1:0]              eb_mem_wdata;
   logic [NE*32-1:0]                    eb_reg_rdata;
   logic [NE-1:0]                       eb_idle;
+  // the engines' network ports (`CNI_ENGINE_NET`): frames out per engine, frames in shared.
+  // Only engines with a port read the readies, the frames in and the node id: a configuration
+  // without one (no scratch-pad engine) leaves them unread.
+  logic [NE-1:0]                       eb_ntx_valid, eb_ntx_last, eb_nrx_ready;
+  logic [NE*NetW-1:0]                  eb_ntx_data;
+  logic [NE*NetBytes-1:0]              eb_ntx_keep;
+  logic [NE*16-1:0]                    eb_ntx_dest;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NE-1:0]                       eb_ntx_ready, eb_nrx_valid;
+  logic [NetW-1:0]                     nrx_data;
+  logic [NetBytes-1:0]                 nrx_keep;
+  logic                                nrx_last, nrx_user;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic                                reg_valid, reg_we;
   logic [$clog2(NE + 1)-1:0]           reg_eng;
   logic [7:0]                          reg_addr;
@@ -362,9 +398,10 @@ module cni_endpoint #(
 
   if (ScratchLines > 0) begin : g_scratch
     cni_scratch_engine #(
-      .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Lines (ScratchLines),
+      .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Lines (ScratchLines), .NetBytes (NetBytes),
       .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_SCRATCH))
-    ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH));
+    ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH),
+                 `CNI_ENGINE_NET(cni_amap_pkg::ENG_SCRATCH));
   end else begin : g_no_scratch
     assign eb_evt_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
     assign eb_cmd_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
@@ -377,13 +414,45 @@ module cni_endpoint #(
     assign eb_mem_wdata[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
     assign eb_reg_rdata[cni_amap_pkg::ENG_SCRATCH * 32 +: 32] = '0;
     assign eb_idle[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
+    assign eb_ntx_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
+    assign eb_ntx_last[cni_amap_pkg::ENG_SCRATCH]  = 1'b0;
+    assign eb_nrx_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
+    assign eb_ntx_data[cni_amap_pkg::ENG_SCRATCH * NetW +: NetW] = '0;
+    assign eb_ntx_keep[cni_amap_pkg::ENG_SCRATCH * NetBytes +: NetBytes] = '0;
+    assign eb_ntx_dest[cni_amap_pkg::ENG_SCRATCH * 16 +: 16] = '0;
   end
+
+  // Engines without a network port (cni_amap_pkg::ENG_NET): nothing out, everything taken.
+  for (genvar k = 0; k < NE; k++) begin : g_no_net
+    if (!cni_amap_pkg::ENG_NET[k]) begin : g_tie
+      assign eb_ntx_valid[k] = 1'b0;
+      assign eb_ntx_last[k]  = 1'b0;
+      assign eb_nrx_ready[k] = 1'b1;
+      assign eb_ntx_data[k * NetW +: NetW] = '0;
+      assign eb_ntx_keep[k * NetBytes +: NetBytes] = '0;
+      assign eb_ntx_dest[k * 16 +: 16] = '0;
+    end
+  end
+
+  // ---- network port --------------------------------------------------------------------------
+  cni_net_switch #(.NetBytes (NetBytes)) u_net (
+    .clk_i, .rst_ni,
+    .m_axis_net_tvalid_o, .m_axis_net_tready_i, .m_axis_net_tdata_o, .m_axis_net_tkeep_o,
+    .m_axis_net_tlast_o, .m_axis_net_tdest_o,
+    .s_axis_net_tvalid_i, .s_axis_net_tready_o, .s_axis_net_tdata_i, .s_axis_net_tkeep_i,
+    .s_axis_net_tlast_i, .s_axis_net_tuser_i,
+    .eb_ntx_valid_i (eb_ntx_valid), .eb_ntx_ready_o (eb_ntx_ready), .eb_ntx_data_i (eb_ntx_data),
+    .eb_ntx_keep_i (eb_ntx_keep), .eb_ntx_last_i (eb_ntx_last), .eb_ntx_dest_i (eb_ntx_dest),
+    .eb_nrx_valid_o (eb_nrx_valid), .eb_nrx_ready_i (eb_nrx_ready), .nrx_data_o (nrx_data),
+    .nrx_keep_o (nrx_keep), .nrx_last_o (nrx_last), .nrx_user_o (nrx_user),
+    .cnt_drop_o (net_drop), .idle_o (net_idle)
+  );
 
   // ---- CSR ---------------------------------------------------------------------------------
   always_comb begin
     // home 0..14, PIO 15..17, requests denied by a policy 18, caching agent 19..24, uncached
-    // accesses answered Error 25
-    cnt = {nc_err, ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
+    // accesses answered Error 25, network frames no engine takes 26
+    cnt = {net_drop, nc_err, ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
     cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
   end
 
@@ -396,7 +465,7 @@ module cni_endpoint #(
                                          8'(CacheSets)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
             .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase),
-            .QuietLog2(QuietLog2)) u_csr (
+            .QuietLog2(QuietLog2), .NetBytes(NetBytes)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
@@ -415,7 +484,7 @@ module cni_endpoint #(
   // Every block idle: then, with no input, nothing changes but the park timers' distance to their
   // deadlines; quiet while none runs out within 2**QuietLog2 cycles, idle while none runs.
   wire all_idle = link_idle && ca_idle && home_idle && nc_idle && bus_idle && (&eb_idle) &&
-                  csr_idle;
+                  csr_idle && net_idle;
   assign quiet_o = all_idle && !home_park_near;
   assign idle_o  = all_idle && !home_park;
 

@@ -4,18 +4,29 @@
 // through the engine's register window: a coherent line read (a downgrade-only recall pulls a
 // host's dirty copy, which the host keeps Shared), a coherent line write (a recall invalidates
 // every host copy first) and a policy change of a line; a host request its policy parks is
-// answered Error (NACK). Registers (byte offsets in the engine's CSR window):
-//   0x00 CTRL   W: start: [1:0] op (0 read, 1 write, 2 policy), [9:8] policy, [31:16] line
-//                  (within the region); ignored while busy
-//               R: [0] busy, [1] the last op named a line outside the region, [31:16] ops done
-//   0x04 NACKS  R: host requests answered Error
-//   0x80 + 4i   RW: word i of the line buffer (what a read returns, what a write writes)
+// answered Error (NACK). It also sends its line buffer to another node's scratch-pad engine as a
+// network frame, and takes such frames into the buffer (docs/endpoint.md, "Network port").
+// Registers (byte offsets in the engine's CSR window):
+//   0x00 CTRL    W: start: [1:0] op (0 read, 1 write, 2 policy, 3 send), [9:8] policy, [31:16]
+//                   line (within the region), or the destination node (send); ignored while busy
+//                R: [0] busy, [1] the last op named a line outside the region, [31:16] ops done
+//   0x04 NACKS   R: host requests answered Error
+//   0x08 NET_TX  R: frames sent
+//   0x0C NET_RX  R: [15:0] frames taken into the buffer, [31:16] the last one's source node
+//   0x10 NET_BAD R: frames dropped (FCS check failed, or not a line's payload)
+//   0x80 + 4i    RW: word i of the line buffer (what a read returns, what a write writes, what a
+//                    send sends, what a frame received brings)
+// A frame (type NET_TYPE_SCRATCH) carries the line buffer as its payload, and its sequence
+// number is the count of frames sent before it. A frame received waits while an operation runs
+// and replaces the buffer once none does.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
 //   Base, Lines         - the region: device lines [Base, Base + Lines)
-// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`); idle_o: no operation running and no
-// NACK owed (docs/endpoint.md, "Quiescence").
+//   NetBytes            - bytes per beat of the network stream
+// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`);
+// idle_o: no operation running, no NACK owed, no frame under way (docs/endpoint.md,
+// "Quiescence").
 `default_nettype none
 
 module cni_scratch_engine #(
@@ -23,8 +34,10 @@ module cni_scratch_engine #(
   parameter int LineIdxW  = 11,
   parameter int Base      = 0,
   parameter int Lines     = 64,
+  parameter int NetBytes  = 64,
   localparam int LineBits = LineBytes * 8,
-  localparam int Words    = LineBytes / 4
+  localparam int Words    = LineBytes / 4,
+  localparam int NetW     = NetBytes * 8
 ) (
   input  wire logic                            clk_i,
   input  wire logic                            rst_ni,
@@ -52,17 +65,33 @@ module cni_scratch_engine #(
   input  wire logic [7:0]                      reg_addr_i,
   input  wire logic [31:0]                     reg_wdata_i,
   output logic [31:0]                          reg_rdata_o,
-  output logic                                 idle_o
+  output logic                                 idle_o,
+  // network
+  input  wire logic [15:0]                     node_id_i,
+  output logic                                 ntx_valid_o,
+  input  wire logic                            ntx_ready_i,
+  output logic [NetW-1:0]                      ntx_data_o,
+  output logic [NetBytes-1:0]                  ntx_keep_o,
+  output logic                                 ntx_last_o,
+  output logic [15:0]                          ntx_dest_o,
+  input  wire logic                            nrx_valid_i,
+  output logic                                 nrx_ready_o,
+  input  wire logic [NetW-1:0]                 nrx_data_i,
+  input  wire logic [NetBytes-1:0]             nrx_keep_i,
+  input  wire logic                            nrx_last_i,
+  input  wire logic                            nrx_user_i
 );
 
-  localparam logic [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_POLICY = 2'd2;
+  localparam logic [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_POLICY = 2'd2, OP_SEND = 2'd3;
+  localparam int HdrB   = cni_amap_pkg::NET_HDR_BYTES;
+  localparam int FrameB = HdrB + LineBytes;
 
   if (Lines < 1 || Lines > 65536) $error("cni_scratch_engine: Lines must be 1..65536");
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_scratch_engine: LineBytes 4..128");
 
   // An operation: recall (RECALL_DN for a read, RECALL for a write), wait for RECALL_DONE,
   // then the memory access; a policy change is one command.
-  typedef enum logic [2:0] {SIdle, SCmd, SWait, SMem, SRead} state_e;
+  typedef enum logic [2:0] {SIdle, SCmd, SWait, SMem, SRead, SSend} state_e;
   state_e state_q, state_d;
 
   logic [LineBits-1:0] buf_q;
@@ -72,6 +101,11 @@ module cni_scratch_engine #(
   logic                bad_q;
   logic [15:0]         done_q;
   logic [31:0]         nacks_q;
+  logic [15:0]         dest_q;      // a send's destination node
+  logic [31:0]         sent_q;      // frames sent
+  logic [15:0]         rcvd_q;      // frames taken
+  logic [15:0]         rsrc_q;      // the last one's source
+  logic [31:0]         nbad_q;      // frames dropped
   // A parked host request waiting for its NACK (taken events wait while one is pending).
   logic                nack_q;
   logic [LineIdxW-1:0] nack_line_q;
@@ -79,7 +113,8 @@ module cni_scratch_engine #(
   // ---- registers --------------------------------------------------------------------------
   wire        ctrl_wr = reg_valid_i && reg_we_i && reg_addr_i == 8'h00;
   wire [15:0] ctrl_line = reg_wdata_i[31:16];
-  wire        ctrl_ok = 32'(ctrl_line) < 32'(Lines);
+  wire        ctrl_send = reg_wdata_i[1:0] == OP_SEND;
+  wire        ctrl_ok = ctrl_send || 32'(ctrl_line) < 32'(Lines);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_rdata_o <= '0;
@@ -87,6 +122,9 @@ module cni_scratch_engine #(
       reg_rdata_o <= '0;
       if (reg_addr_i == 8'h00) reg_rdata_o <= {done_q, 14'd0, bad_q, state_q != SIdle};
       else if (reg_addr_i == 8'h04) reg_rdata_o <= nacks_q;
+      else if (reg_addr_i == 8'h08) reg_rdata_o <= sent_q;
+      else if (reg_addr_i == 8'h0C) reg_rdata_o <= {rsrc_q, rcvd_q};
+      else if (reg_addr_i == 8'h10) reg_rdata_o <= nbad_q;
       else if (reg_addr_i[7] && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
         reg_rdata_o <= buf_q[32 * reg_addr_i[6:2] +: 32];
       end
@@ -135,8 +173,39 @@ module cni_scratch_engine #(
                   state_q == SWait && evt_line_i == line_q;
   wire evt_trig = evt_take && evt_kind_i == cni_coh_pkg::EVT_TRIGGER;
 
-  // Quiescence: no operation running, no NACK owed.
-  assign idle_o = state_q == SIdle && !nack_q;
+  // ---- network ------------------------------------------------------------------------------
+  // A send: the header and the line buffer, out through cni_net_tx. A frame received lands in
+  // cni_net_rx and is taken into the buffer when no operation runs.
+  logic tx_busy, tx_idle, rx_valid, rx_bad, rx_idle;
+  // (the header's dst, len, type, flags and seq are not read: the switch routed the frame by
+  // type, and its length is checked as a count)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [FrameB*8-1:0] rx_frame;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0]         rx_bytes;
+  wire  [HdrB*8-1:0]   tx_hdr = {sent_q, 8'h00, cni_amap_pkg::NET_TYPE_SCRATCH, 16'(LineBytes),
+                                 node_id_i, dest_q};
+  cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
+    .clk_i, .rst_ni,
+    .start_i (state_q == SSend && !tx_busy), .frame_i ({buf_q, tx_hdr}),
+    .bytes_i (16'(FrameB)), .dest_i (dest_q), .busy_o (tx_busy),
+    .tx_tvalid_o (ntx_valid_o), .tx_tready_i (ntx_ready_i), .tx_tdata_o (ntx_data_o),
+    .tx_tkeep_o (ntx_keep_o), .tx_tlast_o (ntx_last_o), .tx_tdest_o (ntx_dest_o),
+    .idle_o (tx_idle)
+  );
+  wire rx_take = rx_valid && state_q == SIdle;
+  cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
+    .clk_i, .rst_ni,
+    .rx_tvalid_i (nrx_valid_i), .rx_tready_o (nrx_ready_o), .rx_tdata_i (nrx_data_i),
+    .rx_tkeep_i (nrx_keep_i), .rx_tlast_i (nrx_last_i), .rx_tuser_i (nrx_user_i),
+    .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
+    .ack_i (rx_take), .idle_o (rx_idle)
+  );
+  // a good frame: its FCS held, a line's payload
+  wire rx_good = !rx_bad && rx_bytes == 16'(FrameB) && rx_frame[4*8 +: 16] == 16'(LineBytes);
+
+  // Quiescence: no operation running, no NACK owed, no frame under way.
+  assign idle_o = state_q == SIdle && !nack_q && tx_idle && rx_idle;
 
   // ---- memory -------------------------------------------------------------------------------
   assign mem_en_o    = state_q == SMem;
@@ -147,11 +216,12 @@ module cni_scratch_engine #(
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      SIdle: if (ctrl_wr && ctrl_ok) state_d = SCmd;
+      SIdle: if (ctrl_wr && ctrl_ok) state_d = ctrl_send ? SSend : SCmd;
       SCmd:  if (cmd_fire && !is_nack) state_d = (op_q == OP_POLICY) ? SIdle : SWait;
       SWait: if (evt_done) state_d = SMem;
       SMem:  if (mem_gnt_i) state_d = (op_q == OP_READ) ? SRead : SIdle;
       SRead: state_d = SIdle;
+      SSend: if (!tx_busy) state_d = SIdle;  // the frame is taken: the buffer may change
       default: state_d = SIdle;
     endcase
   end
@@ -167,6 +237,11 @@ module cni_scratch_engine #(
       nacks_q     <= '0;
       nack_q      <= 1'b0;
       nack_line_q <= '0;
+      dest_q      <= '0;
+      sent_q      <= '0;
+      rcvd_q      <= '0;
+      rsrc_q      <= '0;
+      nbad_q      <= '0;
     end else begin
       state_q <= state_d;
       if (state_q == SIdle && ctrl_wr) begin
@@ -174,10 +249,20 @@ module cni_scratch_engine #(
         if (ctrl_ok) begin
           op_q   <= reg_wdata_i[1:0];
           pol_q  <= reg_wdata_i[9:8];
-          line_q <= LineIdxW'(32'(Base) + 32'(ctrl_line));
+          if (!ctrl_send) line_q <= LineIdxW'(32'(Base) + 32'(ctrl_line));
+          dest_q <= ctrl_line;
         end
       end
       if (state_q != SIdle && state_d == SIdle) done_q <= done_q + 1'b1;
+      if (state_q == SSend && !tx_busy) sent_q <= sent_q + 1'b1;
+      if (rx_take) begin
+        if (rx_good) begin
+          rcvd_q <= rcvd_q + 1'b1;
+          rsrc_q <= rx_frame[2*8 +: 16];
+        end else begin
+          nbad_q <= nbad_q + 1'b1;
+        end
+      end
       if (evt_trig) begin
         nack_q      <= 1'b1;
         nack_line_q <= evt_line_i;
@@ -191,6 +276,7 @@ module cni_scratch_engine #(
   // the line buffer: written by software, or by a read's data
   always_ff @(posedge clk_i) begin
     if (state_q == SRead) buf_q <= mem_rdata_i;
+    else if (rx_take && rx_good) buf_q <= rx_frame[HdrB*8 +: LineBits];
     else if (reg_valid_i && reg_we_i && reg_addr_i[7] && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
       buf_q[32 * reg_addr_i[6:2] +: 32] <= reg_wdata_i;
     end
