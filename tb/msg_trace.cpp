@@ -8,12 +8,10 @@
 namespace cni::tb {
 
 namespace {
-// FNV-1a over the bytes a message carries.
-uint64_t digest(const proto::Msg& m) {
+// FNV-1a over bytes.
+uint64_t digest(const uint8_t* p, size_t n) {
   uint64_t h = 1469598103934665603ull;
-  for (unsigned i = 0; i < m.len && i < m.data.size(); ++i) {
-    h = (h ^ m.data[i]) * 1099511628211ull;
-  }
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;
 }
 }  // namespace
@@ -26,12 +24,22 @@ MessageTrace::MessageTrace(sim::Cluster& c)
       std::snprintf(buf, sizeof buf, "%llu n%u ", static_cast<unsigned long long>(t), n);
       std::string line = buf + m.str();
       if (m.len) {
-        std::snprintf(buf, sizeof buf, " data=%016llx", static_cast<unsigned long long>(digest(m)));
+        const size_t n = std::min<size_t>(m.len, m.data.size());
+        std::snprintf(buf, sizeof buf, " data=%016llx",
+                      static_cast<unsigned long long>(digest(m.data.data(), n)));
         line += buf;
       }
       lines->push_back(std::move(line));
     });
   }
+  c.network().on_deliver([lines = lines_](unsigned node, const sim::Frame& f, sim::Time t) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%llu n%u frame %u->%u %zu bytes%s data=%016llx",
+                  static_cast<unsigned long long>(t), node, f.src, f.dst, f.bytes.size(),
+                  f.tuser ? " bad" : "",
+                  static_cast<unsigned long long>(digest(f.bytes.data(), f.bytes.size())));
+    lines->push_back(buf);
+  });
 }
 
 void MessageTrace::write(std::ostream& out) const {

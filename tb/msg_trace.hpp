@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The full message trace of a run: every coherence message each node's fabric delivers (the
-// time, the node, the header and a digest of the data). Two runs that must agree -- the same
+// time, the node, the header and a digest of the data) and every frame the network hands to a
+// node's port (the time, the node, its source and size, a digest). Two runs that must agree --
+// the same
 // system with its idle devices' clocks sleeping or not (docs/endpoint.md, "Quiescence") --
 // compare their traces line by line; `cni-bench --msg-trace FILE` writes one.
 #pragma once

@@ -381,6 +381,7 @@ void Network::drain_rx(unsigned node) {
     p.stats.rx_frames++;
     p.stats.rx_bytes += it.f.bytes.size();
     if (bad) p.stats.rx_bad_fcs++;
+    for (const auto& o : observers_) o(node, it.f, k_.now());
     if (p.on_rx) p.on_rx(it.f);
   }
   p.draining = false;

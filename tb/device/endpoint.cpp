@@ -40,7 +40,7 @@ const char* counter_name(Counter c) {
                                 "err_len",      "err_proto",    "err_credit",  "pio_c_invocations",
                                 "pio_a_messages", "pio_b_messages", "denied", "ca_hits", "ca_misses",
                                 "ca_writebacks", "ca_retries", "ca_snoops", "ca_errors",
-                                "nc_errors"};
+                                "nc_errors", "net_dropped"};
   return c < kNumCounters ? names[c] : "?";
 }
 }  // namespace csr
@@ -90,6 +90,15 @@ struct Endpoint::Impl {
   std::function<void(uint64_t, LineState, LineState)> ca_state_cb;
   std::function<void(unsigned, const uint8_t*)> ca_access_cb;
   Stall ca_stall{1};  // ca_rsp_ready_i
+
+  // network port: frames to enter (beat by beat), the frame the device is sending
+  unsigned net_bytes = 64;
+  std::deque<NetFrame> net_in;
+  size_t net_beat = 0;
+  std::deque<NetFrame> net_out;
+  std::vector<uint8_t> net_cur;
+  std::function<void(const NetFrame&)> net_cb;
+  std::function<bool()> net_tx_ready = [] { return true; };
 
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
@@ -186,6 +195,20 @@ struct Endpoint::Model final : Endpoint::Impl {
       t.pb_last_i = (pb_beat + 1 == beats);
     }
     t.pa_ready_i = pa_ready();
+    // network port: the oldest frame's next beat; the MAC's tready
+    t.s_axis_net_tvalid_i = !net_in.empty();
+    if (!net_in.empty()) {
+      const NetFrame& f = net_in.front();
+      const size_t off = net_beat * net_bytes;
+      const size_t n = std::min<size_t>(net_bytes, f.bytes.size() - off);
+      std::vector<uint8_t> beat(net_bytes, 0);
+      std::memcpy(beat.data(), f.bytes.data() + off, n);
+      std::memcpy(t.s_axis_net_tdata_i.data(), beat.data(), net_bytes);
+      t.s_axis_net_tkeep_i = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+      t.s_axis_net_tlast_i = off + n == f.bytes.size();
+      t.s_axis_net_tuser_i = t.s_axis_net_tlast_i && f.bad;
+    }
+    t.m_axis_net_tready_i = net_tx_ready();
     // caching agent: the oldest engine request, held until taken
     t.ca_req_valid_i = !ca_queue.empty();
     if (!ca_queue.empty()) {
@@ -211,7 +234,7 @@ struct Endpoint::Model final : Endpoint::Impl {
     t.s_axil_bready_i = b_wait;
     t.time_i = static_cast<uint32_t>(cycle);  // the time base: the cycle count
     presented = presented || t.pb_valid_i || t.ca_req_valid_i || ar_pending || aw_pending ||
-                r_wait || b_wait;
+                r_wait || b_wait || t.s_axis_net_tvalid_i;
   }
 
   // Outputs that are consumed at the coming rising edge.
@@ -256,6 +279,25 @@ struct Endpoint::Model final : Endpoint::Impl {
     credit(t.rx_fwd_credit_o, Chan::Fwd);
     credit(t.rx_rsp_credit_o, Chan::Rsp);
     credit(t.rx_dat_credit_o, Chan::Dat);
+    if (t.s_axis_net_tvalid_i && t.s_axis_net_tready_o) {
+      ++net_beat;
+      if (t.s_axis_net_tlast_i) {
+        net_in.pop_front();
+        net_beat = 0;
+      }
+    }
+    if (t.m_axis_net_tvalid_o && t.m_axis_net_tready_i) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(t.m_axis_net_tdata_o.data());
+      for (unsigned j = 0; j < net_bytes; ++j) {
+        if ((t.m_axis_net_tkeep_o >> j) & 1) net_cur.push_back(bytes[j]);
+      }
+      if (t.m_axis_net_tlast_o) {
+        NetFrame f{std::move(net_cur), t.m_axis_net_tdest_o, false, cycle};
+        net_cur.clear();
+        net_out.push_back(f);
+        if (net_cb) net_cb(net_out.back());
+      }
+    }
     if (t.pb_valid_i && t.pb_ready_o) {
       ++pb_beat;
       if (t.pb_last_i) {
@@ -316,14 +358,16 @@ template <class Top>
 Endpoint::Model<Top>::Model(const Options& o) {
   opt = o;
   ca_stall = Stall(o.seed);
-  // the line size is the width of the model's data ports
+  // the line size and the network beat are the widths of the model's data ports
   line_bytes = static_cast<unsigned>(sizeof(Top::rx_req_data_i));
+  net_bytes = static_cast<unsigned>(sizeof(Top::s_axis_net_tdata_i));
   const bool trace = trace_wanted(o.trace);
   ctx = make_context(o.seed, trace);
   top = std::make_unique<Top>(ctx.get(), "top");
   if (trace) fst = open_trace(*top, o.trace_dir, o.name);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
   top->agent_id_i = o.agent_id;
+  top->node_id_i = static_cast<uint16_t>(o.node_id);
   top->rst_ni = 1;
   top->clk_i = 0;
   top->eval();
@@ -429,6 +473,12 @@ void Endpoint::read_geometry() {
   g.ca_mshrs = (cache >> 16) & 0xFF;
   g.ca_id_bits = cache >> 24;
   g.quiet_log2 = csr_read(csr::kTimebase) & 0xFF;
+  g.net_bytes = csr_read(csr::kNet) & 0xFF;
+  if (g.net_bytes != d_->net_bytes) {
+    throw std::runtime_error("cni_endpoint: NET says " + std::to_string(g.net_bytes) +
+                             "-byte beats; the model's port has " +
+                             std::to_string(d_->net_bytes));
+  }
   d_->geo = g;
   d_->geo_known = true;
 }
@@ -520,13 +570,24 @@ void Endpoint::csr_write(uint32_t addr, uint32_t value) {
 uint32_t Endpoint::counter(csr::Counter c) { return csr_read(csr::kCounters + 4 * c); }
 
 void Endpoint::pb_push(const std::vector<uint8_t>& payload) { d_->pb_queue.push_back(payload); }
+
+void Endpoint::net_receive(const NetFrame& f) {
+  if (f.bytes.empty()) throw std::invalid_argument("cni_endpoint: net_receive of an empty frame");
+  d_->net_in.push_back(f);
+}
+size_t Endpoint::net_queued() const { return d_->net_in.size(); }
+std::deque<NetFrame>& Endpoint::net_sent() { return d_->net_out; }
+void Endpoint::on_net_frame(std::function<void(const NetFrame&)> fn) { d_->net_cb = std::move(fn); }
+void Endpoint::set_net_tx_ready(std::function<bool()> ready) {
+  d_->net_tx_ready = std::move(ready);
+}
 std::deque<std::vector<uint8_t>>& Endpoint::pa_messages() { return d_->pa_done; }
 void Endpoint::set_pa_ready(std::function<bool()> ready) { d_->pa_ready = std::move(ready); }
 
 bool Endpoint::quiescent() const {
   const Impl& d = *d_;
   if (!d.quiet || d.presented || !d.pb_queue.empty() || !d.ca_queue.empty() || d.ar_pending ||
-      d.aw_pending || d.r_wait || d.b_wait) {
+      d.aw_pending || d.r_wait || d.b_wait || !d.net_in.empty()) {
     return false;
   }
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {

@@ -49,6 +49,7 @@ struct DeviceGeometry {
   unsigned ca_id_bits = 0;  // engine request id width
   // Quiescence window (TIMEBASE CSR): quiet_o promises this many cycles without a change.
   unsigned quiet_log2 = 0;
+  unsigned net_bytes = 0;  // the network port's beat (NET CSR)
   uint64_t quiet_cycles() const { return uint64_t{1} << quiet_log2; }
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
@@ -72,8 +73,8 @@ namespace csr {
 inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
                           kRetExcl = 0x010,
                           kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
-                          kDevBaseHi = 0x024, kTimebase = 0x028, kRegion = 0x040, kOwner = 0x060,
-                          kCounters = 0x100,
+                          kDevBaseHi = 0x024, kTimebase = 0x028, kNet = 0x02C, kRegion = 0x040,
+                          kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").
 inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
@@ -83,7 +84,7 @@ enum Counter : unsigned {
   kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
   kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
   kPioBMessages, kDenied, kCaHits, kCaMisses, kCaWritebacks, kCaRetries, kCaSnoops, kCaErrors,
-  kNcErrors, kNumCounters
+  kNcErrors, kNetDropped, kNumCounters
 };
 const char* counter_name(Counter c);
 }  // namespace csr
@@ -94,6 +95,16 @@ struct CacheRsp {
   bool err = false;  // the home answered Error, or the request was malformed
   CaLine data{};     // reads: the line
   uint64_t cycle = 0;
+};
+
+// A frame at the device's network port (docs/endpoint.md, "Network port"): its bytes (header and
+// payload; the MAC adds and checks the FCS), its destination node (tdest) and, coming in, whether
+// the MAC found it bad (tuser).
+struct NetFrame {
+  std::vector<uint8_t> bytes;
+  unsigned dest = 0;
+  bool bad = false;
+  uint64_t cycle = 0;  // sent: the cycle its last beat left
 };
 
 // One message the device emitted, with the cycle it left the device.
@@ -116,6 +127,7 @@ class Endpoint {
     // The device model: a build holds one per line size (tb/rtl_endpoint.cmake); the
     // constructor throws std::invalid_argument for a size it has no model of.
     unsigned line_bytes = 128;
+    unsigned node_id = 0;  // node_id_i: the device's node on the network
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -174,6 +186,14 @@ class Endpoint {
   uint32_t csr_read(uint32_t addr);
   void csr_write(uint32_t addr, uint32_t value);
   uint32_t counter(csr::Counter c);
+
+  // Network port: a frame for the device's receive port (entered beat by beat as the device
+  // takes them); the frames the device sent, and a callback on each; the MAC's tready.
+  void net_receive(const NetFrame& f);
+  size_t net_queued() const;
+  std::deque<NetFrame>& net_sent();
+  void on_net_frame(std::function<void(const NetFrame&)> fn);
+  void set_net_tx_ready(std::function<bool()> ready);
 
   // PIO (b) stream: a message for the device to deliver to the CPU.
   void pb_push(const std::vector<uint8_t>& payload);

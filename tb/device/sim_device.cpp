@@ -7,6 +7,11 @@
 
 namespace cni::tb {
 
+namespace {
+// Frames the device's receive port may hold back before the network's port stops delivering.
+constexpr size_t kNetRxHold = 2;
+}  // namespace
+
 using proto::Chan;
 using proto::Msg;
 using proto::Op;
@@ -32,6 +37,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.seed = cfg.seed;
   o.ca_rsp_stall = cfg.ca_rsp_stall;
   o.line_bytes = cfg.line_bytes;
+  o.node_id = cfg.node;
   return o;
 }
 
@@ -154,6 +160,11 @@ void SimDevice::on_edge(uint64_t cycle) {
       pa.pop_front();
     }
   }
+  // The device took the frames that waited: the network may deliver again.
+  if (net_rx_held_ && ep_.net_queued() < kNetRxHold) {
+    net_rx_held_ = false;
+    net_->set_rx_ready(true);
+  }
   // Sleep while the core is quiescent and nothing waits to enter it: for good when it is idle,
   // else until the end of the window it promised. Every input wakes the clock.
   if (!cfg_.skip_idle || !ep_.quiescent() || port_.can_issue()) return;
@@ -187,6 +198,45 @@ Endpoint& SimDevice::endpoint() {
     clk_.wake();
   }
   return ep_;
+}
+
+void SimDevice::attach_network(sim::NetPort& port) {
+  net_ = &port;
+  ep_.on_net_frame([this](const NetFrame& f) {
+    sim::Frame fr;
+    fr.dst = f.dest;
+    fr.src = net_->node();
+    fr.bytes = f.bytes;
+    const uint32_t fcs = sim::crc32(fr.bytes);
+    for (unsigned i = 0; i < sim::kFcsBytes; ++i) fr.bytes.push_back(uint8_t(fcs >> (8 * i)));
+    net_out_.push_back(std::move(fr));
+    net_retry();
+  });
+  // The device sends no further frame while one waits for the network.
+  ep_.set_net_tx_ready([this] { return net_out_.empty(); });
+  port.on_receive([this](const sim::Frame& f) {
+    NetFrame in;
+    in.bytes.assign(f.bytes.begin(), f.bytes.end() - sim::kFcsBytes);
+    in.bad = f.tuser || !sim::fcs_ok(f.bytes);
+    in.dest = f.dst;
+    ep_.net_receive(in);
+    clk_.wake();
+    if (!net_rx_held_ && ep_.net_queued() >= kNetRxHold) {
+      net_rx_held_ = true;
+      net_->set_rx_ready(false);
+    }
+  });
+}
+
+// Offers the frames the device sent to the network, oldest first; if it refuses one, tries again
+// when a slot of the port frees.
+void SimDevice::net_retry() {
+  while (!net_out_.empty() && net_->try_send(net_out_.front())) net_out_.pop_front();
+  if (net_out_.empty()) {
+    clk_.wake();  // the device may send again
+  } else {
+    net_->on_space([this] { net_retry(); });
+  }
 }
 
 uint64_t SimDevice::host_addr(unsigned line) const {

@@ -23,6 +23,7 @@
 #include "cni/sim/coherence.hpp"
 #include "cni/sim/fabric.hpp"
 #include "cni/sim/kernel.hpp"
+#include "cni/sim/network.hpp"
 #include "cni/sim/profile.hpp"
 #include "device/endpoint.hpp"
 
@@ -43,6 +44,7 @@ class SimDevice : public sim::Agent {
     double ca_rsp_stall = 0.0;  // probability that the engine holds off a caching-agent response
     unsigned line_bytes = 128;  // picks the device model (Endpoint::Options::line_bytes)
     bool skip_idle = true;      // the clock sleeps while the core is quiescent
+    unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
   // device.skip_idle (true when the profile lacks it), link.one_way_ns.
@@ -53,6 +55,11 @@ class SimDevice : public sim::Agent {
   ~SimDevice() override;
 
   void deliver(const proto::Msg& m) override;
+  // Joins the device's network port (its AXI4-Stream MAC side, docs/endpoint.md "Network port")
+  // to the node's port on the network, as a MAC does: a frame the device sends leaves with its
+  // FCS (the device waits while the network refuses it); a frame that arrives enters the device
+  // without its FCS, marked bad when the FCS check failed (docs/network.md).
+  void attach_network(sim::NetPort& port);
   // The core's clock, asleep or not (tests).
   const sim::ClockDomain& clock() const { return clk_; }
 
@@ -95,6 +102,11 @@ class SimDevice : public sim::Agent {
   uint64_t host_base_ = 0;
   sim::ClockDomain clk_;
   uint64_t cycle0_ = 0;  // the core's cycle before the clock's edge 0
+  // network port
+  sim::NetPort* net_ = nullptr;
+  std::deque<sim::Frame> net_out_;  // sent by the device, refused by the network so far
+  bool net_rx_held_ = false;        // the port's rx_ready is low: the device is behind
+  void net_retry();
   void on_edge(uint64_t cycle);
   unsigned open_reqs_ = 0;          // requests in, not yet answered
   bool awaiting_first_ = false;     // a request reached an idle device; its first output counts

@@ -15,13 +15,16 @@ System::System(const sim::Profile& profile, const Configure& configure) : sim::C
     for (unsigned d = 0; d < num_devices(n); ++d) {
       SimDevice::Config cfg = SimDevice::config_from(nd.profile());
       cfg.host_offset = d * kDeviceWindow;
+      cfg.node = n;
       if (configure) configure(n, d, cfg);
       if (total > 1) cfg.trace_name += "-n" + std::to_string(n) + "d" + std::to_string(d);
       devices_[n].push_back(std::make_unique<SimDevice>(
           kernel(), nd.fabric(), nd.host().device_node(d), nd.host().device_agent(d), cfg));
       // the cores' uncached loads and stores of the device's window reach its engines' registers
-      const SimDevice& dev = *devices_[n].back();
+      SimDevice& dev = *devices_[n].back();
       nd.host().map_device_registers(dev.host_base(), dev.geometry().size_bytes());
+      // the node's network port: its first device's MAC
+      if (d == 0) dev.attach_network(nd.net_port());
     }
   }
 }

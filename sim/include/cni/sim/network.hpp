@@ -97,6 +97,9 @@ class Network {
   // The port's tready: while false, arriving frames wait in its receive buffer (which, when
   // full, holds back the link into it). Setting it true delivers what waits, at once.
   void set_rx_ready(unsigned node, bool ready);
+  // Observers of every frame handed to a port (tracing, checkers), before its handler.
+  using Observer = std::function<void(unsigned node, const Frame&, Time)>;
+  void on_deliver(Observer fn) { observers_.push_back(std::move(fn)); }
 
   // --- counters ---
   // The link from `from` to `to` (node ids or kSwitch); throws std::out_of_range naming both.
@@ -148,6 +151,7 @@ class Network {
   std::vector<Port> ports_;
   std::vector<std::unique_ptr<Link>> links_;
   std::map<std::pair<unsigned, unsigned>, Link*> by_ends_;
+  std::vector<Observer> observers_;
   uint64_t in_flight_ = 0;
 };
 

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scratch-pad engine's registers (docs/endpoint.md, "Worked example") through a core's
+// uncached loads and stores of its window (8 bytes an access: two 32-bit registers): its line
+// buffer and its network sends and receives. The multi-node tests and `cni-bench nodes` drive
+// devices' network ports with it.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "cni/drv/mem.hpp"
+#include "device/sim_device.hpp"
+
+namespace cni::tb {
+
+class ScratchRegs {
+ public:
+  explicit ScratchRegs(const SimDevice& d)
+      : win_(d.host_addr(d.geometry().base(DeviceGeometry::kScratch))) {}
+
+  // Sends the line buffer to node `node` (CTRL op 3).
+  void send(drv::MemoryPort& m, unsigned node) const {
+    m.uncached_store64(win_ + 0x00, (uint64_t(node) << 16) | 3);
+  }
+  uint32_t sent(drv::MemoryPort& m) const { return uint32_t(m.uncached_load64(win_ + 0x08)); }
+  // NET_RX: [15:0] frames taken, [31:16] the last one's source node.
+  uint32_t received(drv::MemoryPort& m) const {
+    return uint32_t(m.uncached_load64(win_ + 0x08) >> 32);
+  }
+  uint32_t bad(drv::MemoryPort& m) const { return uint32_t(m.uncached_load64(win_ + 0x10)); }
+  // 8-byte word i of the line buffer.
+  void put_word(drv::MemoryPort& m, unsigned i, uint64_t v) const {
+    m.uncached_store64(win_ + 0x80 + 8 * i, v);
+  }
+  uint64_t word(drv::MemoryPort& m, unsigned i) const {
+    return m.uncached_load64(win_ + 0x80 + 8 * i);
+  }
+  // Polls NET_RX every `poll_ns` until `n` frames are in, at most `max_polls` times; returns
+  // NET_RX as last read.
+  uint32_t wait_received(drv::MemoryPort& m, unsigned n, double poll_ns = 50,
+                         unsigned max_polls = 20000) const {
+    uint32_t r = received(m);
+    for (unsigned i = 0; i < max_polls && (r & 0xFFFF) < n; ++i) {
+      m.pause_ns(poll_ns);
+      r = received(m);
+    }
+    return r;
+  }
+  // Waits until `n` frames have left (a send copies the buffer into the frame as it starts);
+  // std::runtime_error after `max_polls` polls.
+  void wait_sent(drv::MemoryPort& m, unsigned n, double poll_ns = 20,
+                 unsigned max_polls = 100000) const {
+    for (unsigned i = 0; sent(m) < n; ++i) {
+      if (i == max_polls) {
+        throw std::runtime_error("scratch-pad engine: frame " + std::to_string(n) +
+                                 " not sent after " + std::to_string(max_polls) + " polls");
+      }
+      m.pause_ns(poll_ns);
+    }
+  }
+
+ private:
+  uint64_t win_;
+};
+
+}  // namespace cni::tb
