@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: the default benchmark suites on a profile (pio, device); tables on stdout and in
+# `make bench`: the default benchmark suites on a profile (pio, device, nodes); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
@@ -12,5 +12,7 @@ python3 scripts/plot_pio.py "$RESULTS"
 "$BUILD/sim/bench/cni-bench" device --csv "$RESULTS" --json-out "$RESULTS/device.json" |
   tee "$RESULTS/device.txt"
 python3 scripts/plot_device.py "$RESULTS"
+"$BUILD/sim/bench/cni-bench" nodes --profile "$PROFILE" --json-out "$RESULTS/nodes.json" |
+  tee "$RESULTS/nodes.txt"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
-  "device.json, device.csv, device_throughput.png)"
+  "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json)"

@@ -60,5 +60,6 @@ inline std::string json_num(std::optional<double> v, int prec = 3) {
 
 // Each suite: runs with the options, prints its tables, returns the exit status.
 int run_device(const Options& o);
+int run_nodes(const Options& o);
 
 }  // namespace cni::bench

@@ -44,6 +44,8 @@ suites:
   pio            coherent-PIO RPC channel (seed 002 Fig. 6, 7, 8)
   device         the device home agent at its link ports: messages per cycle per message
                  type, read latency under load
+  nodes          16 nodes, two of which exchange frames over the network while the others
+                 idle: the same run with every device clocked and with idle devices asleep
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -134,7 +136,7 @@ Options parse_args(int argc, char** argv) {
     }
   }
   if (o.suite.empty()) usage_error("no suite given");
-  if (o.suite != "pio" && o.suite != "device") usage_error("unknown suite '" + o.suite + "'");
+  if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes") usage_error("unknown suite '" + o.suite + "'");
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
   return o;
 }
@@ -598,7 +600,9 @@ int run_pio(const Options& o) {
 int main(int argc, char** argv) {
   Options o = parse_args(argc, argv);
   try {
-    return o.suite == "device" ? run_device(o) : run_pio(o);
+    if (o.suite == "device") return run_device(o);
+    if (o.suite == "nodes") return run_nodes(o);
+    return run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());
     return 1;
