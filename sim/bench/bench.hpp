@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,6 +59,16 @@ inline std::string fmt(double v, int prec = 0) {
 
 inline std::string json_num(std::optional<double> v, int prec = 3) {
   return v ? fmt(*v, prec) : "null";
+}
+
+// A suite's JSON object: on stdout with --json, into the --json-out file if one is given.
+inline void emit_json(const Options& o, const std::string& json) {
+  if (o.json) std::cout << json << std::endl;
+  if (!o.json_out.empty()) {
+    std::ofstream f(o.json_out);
+    if (!f) throw std::runtime_error("cannot write " + o.json_out);
+    f << json << '\n';
+  }
 }
 
 // Each suite: runs with the options, prints its tables, returns the exit status.

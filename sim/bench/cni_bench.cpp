@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -516,12 +515,7 @@ int run_pio(const Options& o) {
        << bench.totals().device_cycles << ",\"sim_cycles_clocked\":" << bench.totals().clocked
        << ",\"result_mismatches\":"
        << bench.mismatches() << "}";
-    if (o.json) std::cout << js.str() << std::endl;
-    if (!o.json_out.empty()) {
-      std::ofstream f(o.json_out);
-      if (!f) throw std::runtime_error("cannot write " + o.json_out);
-      f << js.str() << '\n';
-    }
+    emit_json(o, js.str());
   }
   if (!o.json) {
     std::printf("OpenCNI cni-bench pio: profile %s, seed %llu, device model %s build\n",

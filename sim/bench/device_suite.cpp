@@ -10,7 +10,6 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -303,12 +302,7 @@ int run_device(const Options& o) {
        << ",\"latency_max_cycles\":" << fmt(r.latency.max, 1) << "}";
   }
   js << "]}";
-  if (o.json) std::cout << js.str() << std::endl;
-  if (!o.json_out.empty()) {
-    std::ofstream f(o.json_out);
-    if (!f) throw std::runtime_error("cannot write " + o.json_out);
-    f << js.str() << '\n';
-  }
+  emit_json(o, js.str());
   if (!o.csv_dir.empty()) {
     std::ofstream f(o.csv_dir + "/device.csv");
     if (!f) throw std::runtime_error("cannot write " + o.csv_dir + "/device.csv");

@@ -9,8 +9,6 @@
 // messages at the same times (they must).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -110,12 +108,7 @@ int run_nodes(const Options& o) {
   }
   js << "],\"speedup\":" << fmt(speedup, 2) << ",\"same_messages\":" << (same ? "true" : "false")
      << "}";
-  if (o.json) std::cout << js.str() << std::endl;
-  if (!o.json_out.empty()) {
-    std::ofstream f(o.json_out);
-    if (!f) throw std::runtime_error("cannot write " + o.json_out);
-    f << js.str() << '\n';
-  }
+  emit_json(o, js.str());
   if (!o.json) {
     std::printf("OpenCNI cni-bench nodes: profile %s, %lld nodes, nodes 0 and 1 ping-pong %u frames "
                 "between their scratch-pad engines, the others idle\n",
