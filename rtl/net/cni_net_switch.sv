@@ -6,6 +6,8 @@
 //
 // Parameters:
 //   NetBytes - bytes per beat of the stream
+//   Present  - the engines instantiated: a frame of a type whose engine is absent is dropped and
+//              counted like one of a type no engine owns
 // Ports:
 //   m_axis_net_* - to the MAC: frames of docs/network.md without the FCS (the MAC adds it)
 //   s_axis_net_* - from the MAC (tuser on a last beat: the frame's FCS check failed)
@@ -18,6 +20,7 @@
 
 module cni_net_switch #(
   parameter int NetBytes = 64,
+  parameter logic [cni_amap_pkg::NUM_ENGINES-1:0] Present = '1,
   localparam int NE   = cni_amap_pkg::NUM_ENGINES,
   localparam int NetW = NetBytes * 8,
   localparam int EW   = (NE > 1) ? $clog2(NE) : 1
@@ -55,7 +58,9 @@ module cni_net_switch #(
   if (NetBytes < 8) $error("cni_net_switch: a beat must hold the frame's type (byte 6)");
 
   // ---- transmit: one engine's frame at a time -------------------------------------------------
-  logic          tx_busy_q;   // a frame is under way from engine tx_own_q
+  // tx_busy_q: a frame from engine tx_own_q is under way -- its first beat has been offered (so
+  // tdata, tdest and tlast hold while the MAC stalls it) and its last not yet taken.
+  logic          tx_busy_q;
   logic [EW-1:0] tx_own_q, tx_rr_q, tx_pick;
   logic          tx_any;
   always_comb begin
@@ -89,17 +94,18 @@ module cni_net_switch #(
       tx_busy_q <= 1'b0;
       tx_own_q  <= '0;
       tx_rr_q   <= '0;
-    end else if (tx_fire) begin
-      tx_busy_q <= !m_axis_net_tlast_o;
+    end else if (m_axis_net_tvalid_o) begin
+      tx_busy_q <= !(m_axis_net_tready_i && m_axis_net_tlast_o);
       tx_own_q  <= tx_sel;
-      if (m_axis_net_tlast_o) tx_rr_q <= (32'(tx_sel) == NE - 1) ? '0 : tx_sel + 1'b1;
+      if (tx_fire && m_axis_net_tlast_o) tx_rr_q <= (32'(tx_sel) == NE - 1) ? '0 : tx_sel + 1'b1;
     end
   end
 
   // ---- receive: a frame to the engine that owns its type --------------------------------------
   logic          rx_busy_q;   // a frame is under way to rx_own_q (NE: dropped)
   logic [EW:0]   rx_own_q;
-  wire  [EW:0]   rx_head = (EW + 1)'(cni_amap_pkg::net_owner(s_axis_net_tdata_i[6*8 +: 8]));
+  wire  [EW:0]   rx_type = (EW + 1)'(cni_amap_pkg::net_owner(s_axis_net_tdata_i[6*8 +: 8]));
+  wire  [EW:0]   rx_head = (32'(rx_type) < NE && Present[rx_type[EW-1:0]]) ? rx_type : (EW + 1)'(NE);
   wire  [EW:0]   rx_to   = rx_busy_q ? rx_own_q : rx_head;
   wire           rx_drop = 32'(rx_to) >= NE;
   always_comb begin

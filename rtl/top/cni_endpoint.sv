@@ -435,7 +435,10 @@ module cni_endpoint #(
   end
 
   // ---- network port --------------------------------------------------------------------------
-  cni_net_switch #(.NetBytes (NetBytes)) u_net (
+  cni_net_switch #(
+    .NetBytes (NetBytes),
+    .Present  (ScratchLines > 0 ? '1 : ~(NE'(1) << cni_amap_pkg::ENG_SCRATCH))
+  ) u_net (
     .clk_i, .rst_ni,
     .m_axis_net_tvalid_o, .m_axis_net_tready_i, .m_axis_net_tdata_o, .m_axis_net_tkeep_o,
     .m_axis_net_tlast_o, .m_axis_net_tdest_o,

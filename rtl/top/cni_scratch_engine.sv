@@ -9,7 +9,8 @@
 // Registers (byte offsets in the engine's CSR window):
 //   0x00 CTRL    W: start: [1:0] op (0 read, 1 write, 2 policy, 3 send), [9:8] policy, [31:16]
 //                   line (within the region), or the destination node (send); ignored while busy
-//                R: [0] busy, [1] the last op named a line outside the region, [31:16] ops done
+//                R: [0] busy (an operation runs or the last frame is leaving), [1] the last op
+//                   named a line outside the region, [31:16] ops done
 //   0x04 NACKS   R: host requests answered Error
 //   0x08 NET_TX  R: frames sent
 //   0x0C NET_RX  R: [15:0] frames taken into the buffer, [31:16] the last one's source node
@@ -111,7 +112,13 @@ module cni_scratch_engine #(
   logic [LineIdxW-1:0] nack_line_q;
 
   // ---- registers --------------------------------------------------------------------------
-  wire        ctrl_wr = reg_valid_i && reg_we_i && reg_addr_i == 8'h00;
+  // Busy: an operation runs, or the last send's frame is still leaving (the network may hold
+  // it back for long). A CTRL write is taken only when not busy, so a send never waits for the
+  // sender and the receiver goes on taking frames meanwhile: two engines that stream frames at
+  // each other cannot each wait for the other to take one.
+  logic       tx_busy;
+  wire        busy = state_q != SIdle || tx_busy;
+  wire        ctrl_wr = reg_valid_i && reg_we_i && reg_addr_i == 8'h00 && !busy;
   wire [15:0] ctrl_line = reg_wdata_i[31:16];
   wire        ctrl_send = reg_wdata_i[1:0] == OP_SEND;
   wire        ctrl_ok = ctrl_send || 32'(ctrl_line) < 32'(Lines);
@@ -120,7 +127,7 @@ module cni_scratch_engine #(
       reg_rdata_o <= '0;
     end else if (reg_valid_i && !reg_we_i) begin
       reg_rdata_o <= '0;
-      if (reg_addr_i == 8'h00) reg_rdata_o <= {done_q, 14'd0, bad_q, state_q != SIdle};
+      if (reg_addr_i == 8'h00) reg_rdata_o <= {done_q, 14'd0, bad_q, busy};
       else if (reg_addr_i == 8'h04) reg_rdata_o <= nacks_q;
       else if (reg_addr_i == 8'h08) reg_rdata_o <= sent_q;
       else if (reg_addr_i == 8'h0C) reg_rdata_o <= {rsrc_q, rcvd_q};
@@ -176,7 +183,7 @@ module cni_scratch_engine #(
   // ---- network ------------------------------------------------------------------------------
   // A send: the header and the line buffer, out through cni_net_tx. A frame received lands in
   // cni_net_rx and is taken into the buffer when no operation runs.
-  logic tx_busy, tx_idle, rx_valid, rx_bad, rx_idle;
+  logic tx_idle, rx_valid, rx_bad, rx_idle;
   // (the header's dst, len, type, flags and seq are not read: the switch routed the frame by
   // type, and its length is checked as a count)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -187,13 +194,15 @@ module cni_scratch_engine #(
                                  node_id_i, dest_q};
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
     .clk_i, .rst_ni,
-    .start_i (state_q == SSend && !tx_busy), .frame_i ({buf_q, tx_hdr}),
+    .start_i (state_q == SSend), .frame_i ({buf_q, tx_hdr}),
     .bytes_i (16'(FrameB)), .dest_i (dest_q), .busy_o (tx_busy),
     .tx_tvalid_o (ntx_valid_o), .tx_tready_i (ntx_ready_i), .tx_tdata_o (ntx_data_o),
     .tx_tkeep_o (ntx_keep_o), .tx_tlast_o (ntx_last_o), .tx_tdest_o (ntx_dest_o),
     .idle_o (tx_idle)
   );
-  wire rx_take = rx_valid && state_q == SIdle;
+  // (not in a cycle of a register write: the write, or the operation it starts, keeps the
+  // buffer software gave it)
+  wire rx_take = rx_valid && state_q == SIdle && !(reg_valid_i && reg_we_i);
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
     .clk_i, .rst_ni,
     .rx_tvalid_i (nrx_valid_i), .rx_tready_o (nrx_ready_o), .rx_tdata_i (nrx_data_i),
@@ -221,7 +230,7 @@ module cni_scratch_engine #(
       SWait: if (evt_done) state_d = SMem;
       SMem:  if (mem_gnt_i) state_d = (op_q == OP_READ) ? SRead : SIdle;
       SRead: state_d = SIdle;
-      SSend: if (!tx_busy) state_d = SIdle;  // the frame is taken: the buffer may change
+      SSend: state_d = SIdle;  // the sender is free (CTRL waited for it) and takes the frame
       default: state_d = SIdle;
     endcase
   end
@@ -244,7 +253,7 @@ module cni_scratch_engine #(
       nbad_q      <= '0;
     end else begin
       state_q <= state_d;
-      if (state_q == SIdle && ctrl_wr) begin
+      if (ctrl_wr) begin
         bad_q <= !ctrl_ok;
         if (ctrl_ok) begin
           op_q   <= reg_wdata_i[1:0];
@@ -254,7 +263,7 @@ module cni_scratch_engine #(
         end
       end
       if (state_q != SIdle && state_d == SIdle) done_q <= done_q + 1'b1;
-      if (state_q == SSend && !tx_busy) sent_q <= sent_q + 1'b1;
+      if (state_q == SSend) sent_q <= sent_q + 1'b1;
       if (rx_take) begin
         if (rx_good) begin
           rcvd_q <= rcvd_q + 1'b1;

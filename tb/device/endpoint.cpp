@@ -294,8 +294,11 @@ struct Endpoint::Model final : Endpoint::Impl {
       if (t.m_axis_net_tlast_o) {
         NetFrame f{std::move(net_cur), t.m_axis_net_tdest_o, false, cycle};
         net_cur.clear();
-        net_out.push_back(f);
-        if (net_cb) net_cb(net_out.back());
+        if (net_cb) {
+          net_cb(f);
+        } else {
+          net_out.push_back(std::move(f));
+        }
       }
     }
     if (t.pb_valid_i && t.pb_ready_o) {

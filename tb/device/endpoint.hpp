@@ -188,7 +188,8 @@ class Endpoint {
   uint32_t counter(csr::Counter c);
 
   // Network port: a frame for the device's receive port (entered beat by beat as the device
-  // takes them); the frames the device sent, and a callback on each; the MAC's tready.
+  // takes them); the frames the device sent (kept while no callback is installed), or a
+  // callback on each; the MAC's tready.
   void net_receive(const NetFrame& f);
   size_t net_queued() const;
   std::deque<NetFrame>& net_sent();

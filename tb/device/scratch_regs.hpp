@@ -19,8 +19,18 @@ class ScratchRegs {
   explicit ScratchRegs(const SimDevice& d)
       : win_(d.host_addr(d.geometry().base(DeviceGeometry::kScratch))) {}
 
-  // Sends the line buffer to node `node` (CTRL op 3).
-  void send(drv::MemoryPort& m, unsigned node) const {
+  // Sends the line buffer to node `node` (CTRL op 3), once the engine is not busy (an
+  // operation running or the last frame still leaving: CTRL ignores writes then);
+  // std::runtime_error after `max_polls` polls.
+  void send(drv::MemoryPort& m, unsigned node, double poll_ns = 20,
+            unsigned max_polls = 100000) const {
+    for (unsigned i = 0; m.uncached_load64(win_ + 0x00) & 1; ++i) {
+      if (i == max_polls) {
+        throw std::runtime_error("scratch-pad engine: busy after " + std::to_string(max_polls) +
+                                 " polls");
+      }
+      m.pause_ns(poll_ns);
+    }
     m.uncached_store64(win_ + 0x00, (uint64_t(node) << 16) | 3);
   }
   uint32_t sent(drv::MemoryPort& m) const { return uint32_t(m.uncached_load64(win_ + 0x08)); }

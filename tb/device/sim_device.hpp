@@ -60,6 +60,8 @@ class SimDevice : public sim::Agent {
   // FCS (the device waits while the network refuses it); a frame that arrives enters the device
   // without its FCS, marked bad when the FCS check failed (docs/network.md).
   void attach_network(sim::NetPort& port);
+  // Frames the device sent to a node the network cannot reach (dropped by the MAC).
+  uint64_t net_unroutable() const { return net_unroutable_; }
   // The core's clock, asleep or not (tests).
   const sim::ClockDomain& clock() const { return clk_; }
 
@@ -106,6 +108,7 @@ class SimDevice : public sim::Agent {
   sim::NetPort* net_ = nullptr;
   std::deque<sim::Frame> net_out_;  // sent by the device, refused by the network so far
   bool net_rx_held_ = false;        // the port's rx_ready is low: the device is behind
+  uint64_t net_unroutable_ = 0;
   void net_retry();
   void on_edge(uint64_t cycle);
   unsigned open_reqs_ = 0;          // requests in, not yet answered

@@ -86,20 +86,46 @@ TEST_F(NetPort, SendCarriesTheBufferInAFrameToTheNodeItNames) {
   EXPECT_EQ(ep->net_sent().back().bytes, frame(3, 0, kTypeScratch, 1, d));
 }
 
-TEST_F(NetPort, FramesWaitWhileTheMacHoldsTreadyLowAndLeaveInOrder) {
+TEST_F(NetPort, ASendWaitsForTheLastFrameToLeaveWhileTheMacHoldsTreadyLow) {
   bool ready = false;
   ep->set_net_tx_ready([&] { return ready; });
   put_buffer(line_pattern(1));
   send_to(4);
   ep->run(50);
   EXPECT_TRUE(ep->net_sent().empty()) << "no beat leaves without tready";
+  EXPECT_EQ(reg(0x00) & 1, 1u) << "CTRL busy while the frame waits for the network";
   put_buffer(line_pattern(2));  // the first frame is in the engine's sender already
-  send_to(6);
-  ep->run(50);
+  send_to(6);                   // ignored: busy
   ready = true;
+  wait_sent(1);
+  ep->run(20);
+  EXPECT_EQ(ep->net_sent().size(), 1u) << "the send made while busy was ignored";
+  EXPECT_EQ(reg(0x00) & 1, 0u);
+  send_to(6);
   wait_sent(2);
   EXPECT_EQ(ep->net_sent()[0].bytes, frame(4, 0, kTypeScratch, 0, line_pattern(1)));
   EXPECT_EQ(ep->net_sent()[1].bytes, frame(6, 0, kTypeScratch, 1, line_pattern(2)));
+}
+
+// Two engines streaming frames at each other through a full network: each one's frame waits
+// for the network while the other's arrives. The arriving frame must still be taken, or neither
+// network buffer ever drains.
+TEST_F(NetPort, FramesAreTakenWhileTheEnginesOwnFrameWaitsForTheNetwork) {
+  bool ready = false;
+  ep->set_net_tx_ready([&] { return ready; });
+  put_buffer(line_pattern(1));
+  send_to(4);
+  ep->run(20);
+  ep->net_receive({frame(0, 4, kTypeScratch, 0, line_pattern(7)), 0, false});
+  ep->net_receive({frame(0, 4, kTypeScratch, 1, line_pattern(8)), 0, false});
+  wait_taken();
+  EXPECT_EQ(reg(0x0C), (4u << 16) | 2u) << "both frames in while ours is held back";
+  EXPECT_EQ(get_buffer(), line_pattern(8));
+  EXPECT_TRUE(ep->net_sent().empty());
+  ready = true;
+  wait_sent(1);
+  EXPECT_EQ(ep->net_sent()[0].bytes, frame(4, 0, kTypeScratch, 0, line_pattern(1)))
+      << "the frame left with the buffer it was sent with";
 }
 
 TEST_F(NetPort, AFrameReceivedReplacesTheBufferAndIsCounted) {

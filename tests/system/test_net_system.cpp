@@ -103,6 +103,41 @@ TEST(NetSystem, CorruptedFramesFailTheirFcsAndTheDeviceDropsAndCountsThem) {
   EXPECT_EQ(s.network().port_stats(1).rx_bad_fcs, 3u);
 }
 
+// Two devices stream frames at each other through buffers of one frame: each one's frames wait
+// for the network while the other's arrive, and every frame gets through.
+TEST(NetSystem, TwoNodesStreamingAtEachOtherThroughOneFrameBuffersDoNotDeadlock) {
+  constexpr unsigned kFrames = 24;
+  tb::System s(profile({"nodes=2", "net.topology=p2p", "net.buffer_frames=1"}), test_devices());
+  unsigned got[2] = {0, 0};
+  for (unsigned n = 0; n < 2; ++n) {
+    const ScratchRegs r(s.device(n, 0));
+    s.node(n).host().spawn(0, [&got, r, n](drv::MemoryPort& m) {
+      for (unsigned k = 0; k < kFrames; ++k) r.send(m, 1 - n);
+      got[n] = r.wait_received(m, kFrames) & 0xFFFF;
+    });
+  }
+  s.run_programs();
+  EXPECT_EQ(got[0], kFrames);
+  EXPECT_EQ(got[1], kFrames);
+  EXPECT_EQ(s.network().port_stats(0).rx_frames, kFrames);
+  EXPECT_EQ(s.network().port_stats(1).rx_frames, kFrames);
+}
+
+// A frame to a node the network does not have is dropped by the device's MAC and counted.
+TEST(NetSystem, AFrameToANodeThatDoesNotExistIsDroppedAndCounted) {
+  tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  const ScratchRegs r0(s.device(0, 0));
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    r0.send(m, 7);
+    r0.wait_sent(m, 1);
+    r0.send(m, 1);
+    r0.wait_sent(m, 2);
+  });
+  s.run_programs();
+  EXPECT_EQ(s.device(0, 0).net_unroutable(), 1u);
+  EXPECT_EQ(s.network().port_stats(0).tx_frames, 1u) << "the frame to node 1 went on";
+}
+
 // Nodes 0 and 1 of 16 exchange frames (a ping-pong of `rounds`), the 14 others idle.
 void ping_pong(tb::System& s, unsigned rounds) {
   const ScratchRegs a(s.device(0, 0)), b(s.device(1, 0));
