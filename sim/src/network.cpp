@@ -195,6 +195,12 @@ Network::Buffer& Network::next_buffer(const Link& l, const Frame& f) {
   return ports_[l.to].rx;
 }
 
+bool Network::routable(unsigned src, unsigned dst) const {
+  if (src >= params_.nodes) return false;
+  if (params_.topology == NetTopology::Loopback) return true;
+  return dst < params_.nodes && dst != src;
+}
+
 bool Network::can_send(unsigned src, unsigned dst) const {
   check_node(src, "can_send", "source");
   if (params_.topology != NetTopology::Loopback) check_node(dst, "can_send", "destination");

@@ -205,9 +205,7 @@ void SimDevice::attach_network(sim::NetPort& port) {
   ep_.on_net_frame([this](const NetFrame& f) {
     // A frame the network cannot route (a node that does not exist, or this one outside the
     // loopback topology) is dropped and counted here, as a switch drops it.
-    const sim::Network& net = net_->network();
-    if (net.params().topology != sim::NetTopology::Loopback &&
-        (f.dest >= net.num_nodes() || f.dest == net_->node())) {
+    if (!net_->network().routable(net_->node(), f.dest)) {
       ++net_unroutable_;
       return;
     }

@@ -361,6 +361,18 @@ TEST(Network, LossyAllToAllNeverDeliversAFrameTwice) {
   EXPECT_GT(lost, 0u);
 }
 
+TEST(Network, RoutableSaysWhichFramesTheTopologyCarries) {
+  Kernel k;
+  Network sw(k, params(NetTopology::Switch, 4, 100, 10.0, 20));
+  EXPECT_TRUE(sw.routable(0, 3));
+  EXPECT_FALSE(sw.routable(2, 2)) << "only the loopback topology returns frames to the sender";
+  EXPECT_FALSE(sw.routable(0, 4)) << "no node 4";
+  EXPECT_FALSE(sw.routable(4, 0));
+  Network lo(k, params(NetTopology::Loopback, 1, 30, 100.0, 20));
+  EXPECT_TRUE(lo.routable(0, 0));
+  EXPECT_TRUE(lo.routable(0, 9)) << "loopback ignores the destination";
+}
+
 TEST(Network, LoopbackReturnsFramesToTheSenderAfterTheLatency) {
   Kernel k;
   Network net(k, params(NetTopology::Loopback, 1, 30, 100.0, 20));

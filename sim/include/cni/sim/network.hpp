@@ -84,6 +84,9 @@ class Network {
   // --- a node's port ---
   // True when try_send of a frame from `src` to `dst` would be accepted now.
   bool can_send(unsigned src, unsigned dst) const;
+  // Whether the topology carries a frame from `src` to `dst` at all: both nodes exist and, but
+  // for the loopback topology, differ (what try_send otherwise refuses with an exception).
+  bool routable(unsigned src, unsigned dst) const;
   // Queue `f` at port f.src, towards f.dst (ignored by the loopback topology). Returns false,
   // taking nothing, when the port's transmit buffer towards f.dst is full; on_space is then
   // called once when a slot of that port frees. Throws std::invalid_argument naming the bad
