@@ -62,19 +62,26 @@ NodesRun run_once(const sim::Profile& base, bool skip, unsigned rounds) {
   });
   // The run, not the systems' construction and the devices' reset (the same both ways): the
   // wall-clock time, and the device cycles simulated and clocked in it.
-  auto add_cycles = [&s](int sign, NodesRun& to) {
+  struct Cycles {
+    uint64_t simulated = 0, clocked = 0;
+  };
+  auto totals = [&s] {
+    Cycles c;
     for (unsigned n = 0; n < s.num_nodes(); ++n) {
       for (unsigned d = 0; d < s.num_devices(n); ++d) {
-        to.cycles += uint64_t(sign) * s.device(n, d).cycles();
-        to.clocked += uint64_t(sign) * s.device(n, d).clocked_cycles();
+        c.simulated += s.device(n, d).cycles();
+        c.clocked += s.device(n, d).clocked_cycles();
       }
     }
+    return c;
   };
-  add_cycles(-1, r);
+  const Cycles before = totals();
   const auto w0 = Clock::now();
   s.run_programs();
   r.wall_s = std::chrono::duration<double>(Clock::now() - w0).count();
-  add_cycles(1, r);
+  const Cycles after = totals();
+  r.cycles = after.simulated - before.simulated;
+  r.clocked = after.clocked - before.clocked;
   r.sim_us = sim::to_ns(s.kernel().now()) / 1000.0;
   r.trace = trace.lines();
   r.round_trip_us = stats_of(rt).median;
