@@ -533,8 +533,10 @@ int run_pio(const Options& o) {
         std::printf("%-15s %8zu %10.0f %10.0f %10.0f %10.0f %7.2f\n", r.variant.c_str(),
                     r.payload, r.lat.median, r.lat.p99, r.lat.min, paper, r.lat.median / paper);
       }
-      std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
-                  4 * p.get_double("link.one_way_ns"));
+      if (p.has("link.one_way_ns")) {  // a profile on seed 000's buses has no link
+        std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
+                    4 * p.get_double("link.one_way_ns"));
+      }
       std::printf("histograms:\n");
       for (const char* v : {"eci-exclusive", "eci-shared", "fastforward"}) {
         print_histogram(v, single_samples[v]);

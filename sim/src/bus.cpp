@@ -145,9 +145,9 @@ void Bridge::check_cycles(unsigned near_cycles, const char* what) const {
 }
 
 void Bridge::mem_to_io(Bus::Requester r, BusOp op, unsigned mem_cycles, unsigned io_cycles,
-                       Bus::Callback done) {
+                       Bus::Callback done, Bus::Callback arrived) {
   check_cycles(mem_cycles, "mem_to_io");
-  const Job j{r, op, mem_cycles, io_cycles, std::move(done)};
+  const Job j{r, op, mem_cycles, io_cycles, std::move(done), std::move(arrived)};
   down_waiting_.push_back(r);  // before asking: the hold rule may apply at once
   try {
     mem_.acquire(r, [this, j] { down_granted(j); });
@@ -186,13 +186,13 @@ void Bridge::down_posted(const Job& j) {
 }
 
 void Bridge::io_to_mem(Bus::Requester r, BusOp op, unsigned io_cycles, unsigned mem_cycles,
-                       Bus::Callback done) {
+                       Bus::Callback done, Bus::Callback arrived) {
   check_cycles(io_cycles, "io_to_mem");
   if (std::find(io_pending_.begin(), io_pending_.end(), r) != io_pending_.end()) {
     throw std::logic_error("Bridge: requester '" + io_.requester_name(r) + "' of '" + io_.name() +
                            "' asked again with a transaction outstanding (being retried)");
   }
-  up_attempt(Job{r, op, io_cycles, mem_cycles, std::move(done)});
+  up_attempt(Job{r, op, io_cycles, mem_cycles, std::move(done), std::move(arrived)});
   io_pending_.push_back(r);
 }
 
@@ -297,6 +297,7 @@ void Bridge::finish(Lane& lane) {
     }
     if (j.done) j.done();
   }
+  if (j.arrived) j.arrived();  // after the bookkeeping: it may start the requester's next one
   pump(lane);
 }
 

@@ -35,6 +35,7 @@ struct Fabric::Pipe {
   Time last_arrival = 0;  // arrivals stay in order even with jitter
   std::mt19937_64 rng;
   bool wake_scheduled = false;
+  Carrier* carrier = nullptr;  // set: carries the messages; latency, bandwidth, credits unused
   LinkStats stats;
 };
 
@@ -137,6 +138,27 @@ NodeId Fabric::node_of(AgentId a) const {
 }
 
 Fabric::Pipe& Fabric::pipe(NodeId from, NodeId to) { return *pipes_.at({from, to}); }
+
+void Fabric::set_carrier(NodeId a, NodeId b, Carrier& c) {
+  check_node(a, "set_carrier");
+  check_node(b, "set_carrier");
+  if (!pipes_.count({a, b})) {
+    throw std::invalid_argument("Fabric::set_carrier: nodes " + nodes_[a].name + " and " +
+                                nodes_[b].name + " are not joined");
+  }
+  for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+    Pipe& p = pipe(x, y);
+    if (!p.q.empty() || p.stats.total_msgs() != 0) {
+      throw std::logic_error("Fabric::set_carrier: the path from " + nodes_[x].name + " to " +
+                             nodes_[y].name + " has carried messages already");
+    }
+    p.carrier = &c;
+    p.latency = 0;
+    p.bytes_per_ps = 0.0;
+    p.link_credits = 0;
+    p.jitter = 0;
+  }
+}
 
 const LinkStats& Fabric::stats(NodeId from, NodeId to) const {
   auto it = pipes_.find({from, to});
@@ -251,6 +273,14 @@ void Fabric::try_send(Pipe& p) {
       rx.consumed_via.push_back(&p);
     }
     const unsigned bytes = m.wire_bytes();
+    if (p.carrier) {
+      p.stats.chan[c].msgs++;
+      p.stats.chan[c].bytes += bytes;
+      const Msg out = m;
+      it = p.q.erase(it);
+      p.carrier->carry(out, [this, &p, out] { arrive(p, out); });
+      continue;
+    }
     const Time ser =
         p.bytes_per_ps > 0.0 ? static_cast<Time>(std::llround(bytes / p.bytes_per_ps)) : 0;
     p.stats.chan[c].msgs++;

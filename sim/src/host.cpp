@@ -57,14 +57,24 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
     }
   }
 
-  // Nodes and links.
-  const Time onchip = ns_param(profile_, "onchip.latency_ns");
-  const Time port = ns_param(profile_, "onchip.link_port_ns");
+  // Nodes and links, or seed 000's buses (bus.model): then every message of the node crosses
+  // the memory bus (and the I/O bus, to and from the devices) for its occupancy instead.
+  const BusParams bp = BusParams::from_profile(profile_);
+  const bool on_bus = bp.model != BusModel::None;
+  if (on_bus && sockets != 1) {
+    throw ProfileError("profile " + profile_.name() + ": bus.model = " +
+                       profile_.get_string("bus.model") + " puts a node on one bus, but host.sockets = " +
+                       std::to_string(sockets));
+  }
+  const Time onchip = on_bus ? 0 : ns_param(profile_, "onchip.latency_ns");
+  const Time port = on_bus ? 0 : ns_param(profile_, "onchip.link_port_ns");
   LinkParams lp;
-  lp.one_way = ns_param(profile_, "link.one_way_ns");
-  lp.bandwidth_gib_s = positive_param(profile_, "link.bandwidth_gib_s");
-  lp.credits = uint_param(profile_, "link.credits", 1, 1u << 20);
-  if (profile_.has("link.jitter_ns")) lp.jitter = ns_param(profile_, "link.jitter_ns");
+  if (!on_bus) {
+    lp.one_way = ns_param(profile_, "link.one_way_ns");
+    lp.bandwidth_gib_s = positive_param(profile_, "link.bandwidth_gib_s");
+    lp.credits = uint_param(profile_, "link.credits", 1, 1u << 20);
+    if (profile_.has("link.jitter_ns")) lp.jitter = ns_param(profile_, "link.jitter_ns");
+  }
   if (profile_.has("sim.seed")) fabric_.set_seed(static_cast<uint64_t>(profile_.get_int("sim.seed")));
   for (unsigned s = 0; s < sockets; ++s) {
     socket_nodes_.push_back(fabric_.add_node("socket" + std::to_string(s), onchip, port));
@@ -77,6 +87,14 @@ HostSystem::HostSystem(Kernel& k, Fabric& fabric, const Profile& profile)
   for (unsigned d = 0; d < devices; ++d) {
     device_nodes_.push_back(fabric_.add_node("device" + std::to_string(d), 0, 0));
     fabric_.connect(socket_nodes_[0], device_nodes_.back(), lp);
+  }
+  if (on_bus) {
+    const AgentId first_dev = static_cast<AgentId>(sockets + cores);
+    bus_ = std::make_unique<BusCarrier>(
+        k_, bp, [first_dev, devices](AgentId a) { return a >= first_dev && a < first_dev + devices; },
+        "socket0");
+    fabric_.set_carrier(socket_nodes_[0], socket_nodes_[0], *bus_);
+    for (NodeId dn : device_nodes_) fabric_.set_carrier(socket_nodes_[0], dn, *bus_);
   }
 
   // Homes, caches, cores.

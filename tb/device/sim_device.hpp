@@ -47,7 +47,8 @@ class SimDevice : public sim::Agent {
     unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
-  // device.skip_idle (true when the profile lacks it), link.one_way_ns.
+  // device.skip_idle (true when the profile lacks it), link.one_way_ns (credit_return_ns; 0 on
+  // seed 000's buses, bus.model).
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,

@@ -125,12 +125,14 @@ class Bridge {
 
   // `r` is a requester of the memory bus: mem_cycles on it, then io_cycles on the I/O bus.
   // The part on the requester's own bus must be at least a cycle (std::invalid_argument).
+  // `done` runs when the requester is released (a write: once buffered; a read: after its far
+  // part); `arrived`, if given, when the far part has ended (for a read, right after `done`).
   void mem_to_io(Bus::Requester r, BusOp op, unsigned mem_cycles, unsigned io_cycles,
-                 Bus::Callback done);
+                 Bus::Callback done, Bus::Callback arrived = {});
   // `r` is a requester of the I/O bus: io_cycles on it, then mem_cycles on the memory bus.
-  // `done` runs once, when the transaction finally succeeds.
+  // `done` runs once, when the transaction finally succeeds; `arrived` as for mem_to_io.
   void io_to_mem(Bus::Requester r, BusOp op, unsigned io_cycles, unsigned mem_cycles,
-                 Bus::Callback done);
+                 Bus::Callback done, Bus::Callback arrived = {});
   const BridgeStats& stats() const { return stats_; }
 
  private:
@@ -140,6 +142,7 @@ class Bridge {
     unsigned near_cycles;  // on the requester's bus
     unsigned far_cycles;   // on the other bus, performed by the bridge
     Bus::Callback done;
+    Bus::Callback arrived;  // the far part has ended
   };
   // One direction's queue of work for the far bus, performed by the bridge in order.
   struct Lane {

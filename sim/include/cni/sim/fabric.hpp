@@ -68,6 +68,17 @@ struct LinkStats {
   uint64_t total_bytes() const;
 };
 
+// What carries a path's messages in place of its latency and bandwidth: a shared bus
+// (sim::BusCarrier, docs/network.md "The coherence fabric on a bus"). carry() takes a message
+// the fabric transmits on the path and calls `arrived` when it reaches the far end; a carrier
+// keeps the messages of each source agent in order (so pairs stay in order and a grant is seen
+// before a later snoop, protocol rule 8).
+class Carrier {
+ public:
+  virtual ~Carrier() = default;
+  virtual void carry(const proto::Msg& m, std::function<void()> arrived) = 0;
+};
+
 class Fabric {
  public:
   using Observer = std::function<void(const proto::Msg&, Time)>;
@@ -83,6 +94,10 @@ class Fabric {
   // Join two nodes with a link (the same parameters in both directions).
   void connect(NodeId a, NodeId b, const LinkParams& p);
   void attach(Agent& agent, NodeId node);
+  // The path from `a` to `b` and back (a == b: node a's on-chip path) is carried by `c`, which
+  // must outlive the fabric; the path's latency, bandwidth, link credits and jitter no longer
+  // apply (receiver credits still do). Several paths may share one carrier.
+  void set_carrier(NodeId a, NodeId b, Carrier& c);
 
   // Send a message from m.src to m.dst (both attached). Never drops; may queue.
   void send(const proto::Msg& m);

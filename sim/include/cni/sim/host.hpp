@@ -6,7 +6,9 @@
 //    round-robin over the sockets or as host.core_sockets lists;
 //  - node.devices device slots (default 1): slot d is node S + d, linked to socket 0; a device
 //    attaches its Agent there with the id device_agent(d) = S + C + d and maps its own home
-//    range in the fabric.
+//    range in the fabric;
+//  - with bus.model = mbus or iobus (one socket), seed 000's buses carry the socket's on-chip
+//    path and its paths to the devices instead (BusCarrier; link.* and onchip.* are not read).
 // Agent ids are 4 bits: sockets + cores + devices <= 16.
 #pragma once
 
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "cni/drv/mem.hpp"
+#include "cni/sim/bus_carrier.hpp"
 #include "cni/sim/cache.hpp"
 #include "cni/sim/coherence.hpp"
 #include "cni/sim/core.hpp"
@@ -73,6 +76,8 @@ class HostSystem {
   HostCache& cache(unsigned core);
   HomeAgent& home(unsigned socket);
   const Profile& profile() const { return profile_; }
+  // The node's buses (bus.model = mbus or iobus); nullptr on links.
+  BusCarrier* bus() { return bus_.get(); }
   Kernel& kernel() { return k_; }
   Fabric& fabric() { return fabric_; }
 
@@ -83,6 +88,7 @@ class HostSystem {
   Kernel& k_;
   Fabric& fabric_;
   Profile profile_;
+  std::unique_ptr<BusCarrier> bus_;  // declared before the agents it carries for
   std::vector<NodeId> socket_nodes_;
   std::vector<NodeId> device_nodes_;
   std::vector<unsigned> core_socket_;

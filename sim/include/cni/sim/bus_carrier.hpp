@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// The coherence fabric of a node on seed 000's buses (docs/network.md, "The coherence fabric on
+// a bus"): every message between the node's agents occupies the memory bus -- and, between
+// the host and a device behind the I/O bridge, the memory bus and the I/O bus -- for the
+// cycles of the 000 Table 2 row it belongs to, instead of crossing an on-chip path or a link.
+// A transaction's cycles are split over the message that opens it (its address part) and the
+// message that answers it (the rest); answers without data ride the bus's acknowledge lines.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cni/proto.hpp"
+#include "cni/sim/bus.hpp"
+#include "cni/sim/fabric.hpp"
+#include "cni/sim/kernel.hpp"
+#include "cni/sim/profile.hpp"
+
+namespace cni::sim {
+
+// Which bus carries a node's coherence fabric (profile key bus.model).
+enum class BusModel {
+  None,    // on-chip paths and coherent links (link.*, onchip.*)
+  Memory,  // one memory bus: host caches, home and devices on it (mbus-1996)
+  Io,      // devices on an I/O bus behind a bridge from the memory bus (iobus-1996)
+};
+
+// The rows of 000 Table 2 (bus occupancy of a whole transaction, in bus.cycle_mhz cycles).
+enum class BusRow : unsigned {
+  NcLoad,      // uncached 8-byte load from the device
+  NcStore,     // uncached 8-byte store to the device
+  FromDevice,  // a line from the device to a host agent ("cache-to-cache transfer from CNI")
+  ToDevice,    // a line from a host agent to the device ("from processor to CNI")
+  Memory,      // a line between host agents ("memory-to-cache transfer")
+  Address,     // an address-only transaction (a request, a snoop, an invalidation)
+  Ack,         // an answer without data (the bus's acknowledge lines: no cycles)
+};
+inline constexpr unsigned kNumBusRows = 7;
+const char* bus_row_name(BusRow r);
+
+struct BusParams {
+  BusModel model = BusModel::None;
+  double cycle_mhz = 200.0;  // the unit of every occupancy below (000: processor cycles)
+  // Memory-bus occupancy of each data row's whole transaction (I/O-bus rows: the total with
+  // the memory-bus part, as 000 Table 2 gives them), and of an address-only transaction.
+  std::array<unsigned, kNumBusRows> mem{};
+  std::array<unsigned, kNumBusRows> io{};
+  unsigned bridge_write_buffer = 4;  // posted writes the bridge holds per direction
+  unsigned bridge_retry_cycles = 0;  // a NACKed I/O-bus transaction retries after these
+  // bus.* keys; model None when bus.model is absent or "none". Throws ProfileError naming the
+  // key when a value is missing or a transaction cannot be split into parts of >= 1 cycle.
+  static BusParams from_profile(const Profile& p);
+};
+
+// How one message crosses: its row, its cycles on each bus, and whether it is a read through
+// the bridge (the sender's bus is held until the far part is done) or posted.
+struct BusCrossing {
+  BusRow row = BusRow::Ack;
+  unsigned mem_cycles = 0;
+  unsigned io_cycles = 0;  // > 0 only between the host and a device behind the bridge
+  BusOp op = BusOp::Write;
+};
+
+class BusCarrier : public Carrier {
+ public:
+  using IsDevice = std::function<bool(proto::AgentId)>;
+  // `is_device` tells the device agents (on the I/O bus under BusModel::Io) from the host's.
+  BusCarrier(Kernel& k, const BusParams& p, IsDevice is_device, const std::string& name);
+  ~BusCarrier() override;
+
+  // Each source agent's messages cross one at a time, in the order given; a message arrives
+  // when its last part ends (never from within carry()).
+  void carry(const proto::Msg& m, std::function<void()> arrived) override;
+  BusCrossing crossing(const proto::Msg& m) const;
+
+  Bus& memory_bus() { return *mem_; }
+  Bus* io_bus() { return io_.get(); }
+  Bridge* bridge() { return bridge_.get(); }
+  // Messages carried per row.
+  uint64_t count(BusRow r) const { return counts_[static_cast<unsigned>(r)]; }
+
+ private:
+  struct Source {
+    Bus::Requester req = 0;  // on the bus the agent sits on
+    std::deque<std::pair<proto::Msg, std::function<void()>>> q;
+    bool busy = false;  // q's head is crossing
+  };
+  Source& source(proto::AgentId a);
+  void start(proto::AgentId a);
+  void finish(proto::AgentId a);
+
+  Kernel& k_;
+  BusParams p_;
+  IsDevice is_device_;
+  std::unique_ptr<Bus> mem_;
+  std::unique_ptr<Bus> io_;
+  std::unique_ptr<Bridge> bridge_;
+  std::map<proto::AgentId, Source> sources_;
+  std::array<uint64_t, kNumBusRows> counts_{};
+};
+
+}  // namespace cni::sim
