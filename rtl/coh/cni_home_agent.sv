@@ -766,6 +766,8 @@ module cni_home_agent #(
     R_REL_GRANT,    // RELEASE/RESUME: answer the parked request from memory, free its entry
     R_REL_SNOOP,    // RELEASE/RESUME: the PARK entry becomes a SNOOP of the other holders
     R_NACK,         // NACK: answer the parked request Retry or Error, free its entry
+    R_REC_NACK,     // RECALL of a line with a parked request: Retry it, free its entry;
+                    //   the RECALL is not consumed (taken again once the line is free)
     R_REC_WAIT,     // RECALL must wait (line busy or table full): not consumed, deferred
     R_REC_DONE,     // RECALL of a line no host holds: entry with its event at once, dir -> I
     R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
@@ -832,7 +834,9 @@ module cni_home_agent #(
           end
           cni_coh_pkg::CMD_NACK: if (lk_x.park_hit) r_row = R_NACK;
           cni_coh_pkg::CMD_RECALL_DN: begin
-            if (hl.c_rec_wait) begin
+            if (lk_x.park_hit) begin
+              r_row = R_REC_NACK;
+            end else if (hl.c_rec_wait) begin
               r_row = R_REC_WAIT;
             end else begin
               r_row = hl.rcd_snoop ? R_RCD_SNOOP : R_RCD_DONE;
@@ -840,7 +844,9 @@ module cni_home_agent #(
             end
           end
           default: begin  // CMD_RECALL
-            if (hl.c_rec_wait) begin
+            if (lk_x.park_hit) begin
+              r_row = R_REC_NACK;
+            end else if (hl.c_rec_wait) begin
               r_row = R_REC_WAIT;
             end else begin
               r_row = hl.rec_none ? R_REC_DONE : R_REC_SNOOP;
@@ -1057,6 +1063,15 @@ module cni_home_agent #(
                               agent_id_i, lk_b.park_src, lk_b.park_tag, line_addr(m_b.line),
                               LEN_LINE);
         end
+      end
+
+      R_REC_NACK: begin
+        x.pop      = 1'b0;   // the RECALL itself is taken again next
+        x.free     = 1'b1;
+        x.free_idx = lk_b.park_idx;
+        x.out_rsp  = 1'b1;
+        x.rsp_hdr  = answer(cni_coh_pkg::OP_RETRY, agent_id_i, lk_b.park_src, lk_b.park_tag,
+                            line_addr(m_b.line), 8'd0);
       end
 
       R_REC_WAIT: begin

@@ -378,6 +378,33 @@ TEST_F(HomeRecall, OfABusyLineWaitsUntilTheLineIsFree) {
   EXPECT_EQ(h->cmds_queued(), 0u);
 }
 
+// A RECALL or RECALL_DN of a line with a parked request answers that request Retry, frees its
+// entry and then proceeds (docs/endpoint.md; the engine's owed RESUME no longer blocks it): the
+// holder is snooped, RECALL_DONE follows, and the re-issued request parks again (the policy
+// stays).
+TEST_F(HomeRecall, OfALineWithAParkedRequestRetriesItAndProceeds) {
+  for (Cmd c : {Cmd::Recall, Cmd::RecallDn}) {
+    const unsigned l = c == Cmd::Recall ? 12 : 13;
+    acquire(kA2, l);
+    set_policy(l, Policy::Shared);
+    h->send(req(Op::RdX, kA1, l, 0x41));
+    expect_trigger(l, Op::RdX, kA1);
+    const uint64_t recalls = h->count(Counter::Recall);
+    command(c, l);
+    EXPECT_EQ(expect(Op::Retry, kA1, l).tag, 0x41);
+    answer(expect(c == Cmd::Recall ? Op::FwdInv : Op::FwdDown, kA2, l), true, pattern(l));
+    expect_event(Evt::RecallDone, l);
+    EXPECT_EQ(h->count(Counter::Recall), recalls + 1) << "the recall is counted once";
+    EXPECT_EQ(h->mem(l), pattern(l));
+    EXPECT_EQ(probe(l), c == Cmd::Recall ? (Dir{'I', {}}) : (Dir{'S', {kA2}}));
+    h->send(req(Op::RdX, kA1, l, 0x42));
+    expect_trigger(l, Op::RdX, kA1);
+    command(Cmd::Nack, l, static_cast<unsigned>(NackAnswer::Retry));
+    EXPECT_EQ(expect(Op::Retry, kA1, l).tag, 0x42);
+  }
+  EXPECT_EQ(h->count(Counter::ErrProto), 0u);
+}
+
 // With every entry taken (hosts' transactions, and RECALLs whose RECALL_DONE the engine has not
 // taken), a RECALL waits; the entries the engine frees by taking its events let it in.
 TEST_F(HomeRecall, WaitsForAFreeEntryWhenTheTableIsFull) {
