@@ -81,6 +81,11 @@ package cni_amap_pkg;
     else net_owner = ENG_NONE;
   endfunction
 
+  // ---- the caching agent (docs/endpoint.md, "The caching agent on the engine bus") ----------
+  // Engines that use the caching agent's request port (`CNI_ENGINE_CA`) for host lines; the
+  // endpoint ties the others' off. They share it with the endpoint's external port (first).
+  localparam logic [NUM_ENGINES-1:0] ENG_CA = NUM_ENGINES'(1) << ENG_SCRATCH;
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 
@@ -117,3 +122,16 @@ endpackage
 
 
 `endif
+
+// The caching-agent connections of an engine that uses it (cni_amap_pkg::ENG_CA): requests for
+// host lines on cni_cache_agent's engine port (ops cni_coh_pkg::CA_*, ids of CacheIdW bits, a
+// request held until taken) and the responses to them (offered to the engine that asked only).
+`define CNI_ENGINE_CA(k) \
+  .ca_req_valid_o (eb_ca_req_valid[k]), .ca_req_ready_i (eb_ca_req_ready[k]), \
+  .ca_req_op_o (eb_ca_req_op[(k) * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W]), \
+  .ca_req_addr_o (eb_ca_req_addr[(k) * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W]), \
+  .ca_req_data_o (eb_ca_req_data[(k) * LineBits +: LineBits]), \
+  .ca_req_be_o (eb_ca_req_be[(k) * LineBytes +: LineBytes]), \
+  .ca_req_id_o (eb_ca_req_id[(k) * CacheIdW +: CacheIdW]), \
+  .ca_rsp_valid_i (eb_ca_rsp_valid[k]), .ca_rsp_ready_o (eb_ca_rsp_ready[k]), \
+  .ca_rsp_id_i (ca_rsp_id), .ca_rsp_data_i (ca_rsp_data), .ca_rsp_err_i (ca_rsp_err)

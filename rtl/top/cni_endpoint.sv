@@ -18,9 +18,11 @@
 //                          slots
 //   ca_req_*, ca_rsp_*   - the caching agent's engine request port (cni_cache_agent: reads,
 //                          writes, non-allocating reads, write-invalidates, flushes of host
-//                          lines), for device logic outside the core
-//   ca_mon_*             - the caching agent's monitor: line state changes and performed
-//                          accesses (observability; the coherence checker of the tests)
+//                          lines), for device logic outside the core; shared with the engines
+//                          that use it (cni_ca_arb: this port first)
+//   ca_mon_*             - the caching agent's monitor: line state changes, and the accesses
+//                          performed for this port's requests (observability; the coherence
+//                          checker of the tests)
 //   s_axil_*             - CSR slave
 //   m_axis_net_*, s_axis_net_*
 //                        - the network port (AXI4-Stream, NetBytes-byte beats): frames of
@@ -236,18 +238,66 @@ module cni_endpoint #(
   );
 
   // ---- caching agent (host-homed lines) -------------------------------------------------------
+  // Its request port is shared (cni_ca_arb) by the external ca_* port (source 0, first) and the
+  // engines that use it (cni_amap_pkg::ENG_CA, `CNI_ENGINE_CA(k)`: source 1 + k); a request's
+  // source rides in the top bits of its id and picks who gets the response. The ca_mon_acc_*
+  // port reports the external port's accesses; the state changes (ca_mon_*) are every line's.
+  localparam int CaSrcW = $clog2(NE + 1);
+  localparam int CaIdW  = CacheIdW + CaSrcW;
+  logic [NE-1:0]                        eb_ca_req_valid, eb_ca_rsp_ready;
+  // (read only by engines that use the agent: a configuration without one leaves them unread)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NE-1:0]                        eb_ca_req_ready, eb_ca_rsp_valid;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NE*cni_coh_pkg::CA_OP_W-1:0]   eb_ca_req_op;
+  logic [NE*cni_coh_pkg::ADDR_W-1:0]    eb_ca_req_addr;
+  logic [NE*LineBits-1:0]               eb_ca_req_data;
+  logic [NE*LineBytes-1:0]              eb_ca_req_be;
+  logic [NE*CacheIdW-1:0]               eb_ca_req_id;
+  logic [CacheIdW-1:0]                  ca_rsp_id;
+  logic [LineBits-1:0]                  ca_rsp_data;
+  logic                                 ca_rsp_err;
+  logic                                 cq_valid, cq_ready, cr_valid, cr_ready, ca_arb_idle;
+  logic [cni_coh_pkg::CA_OP_W-1:0]      cq_op;
+  logic [cni_coh_pkg::ADDR_W-1:0]       cq_addr;
+  logic [LineBits-1:0]                  cq_data;
+  logic [LineBytes-1:0]                 cq_be;
+  logic [CaIdW-1:0]                     cq_id, cr_id, mon_acc_id;
+  logic [NE:0]                          s_rsp_valid;
+  logic                                 mon_acc_valid;
+  cni_ca_arb #(.NumSrc (NE + 1), .IdW (CacheIdW), .LineBytes (LineBytes)) u_ca_arb (
+    .clk_i, .rst_ni,
+    .s_req_valid_i ({eb_ca_req_valid, ca_req_valid_i}),
+    .s_req_ready_o ({eb_ca_req_ready, ca_req_ready_o}),
+    .s_req_op_i ({eb_ca_req_op, ca_req_op_i}), .s_req_addr_i ({eb_ca_req_addr, ca_req_addr_i}),
+    .s_req_data_i ({eb_ca_req_data, ca_req_data_i}), .s_req_be_i ({eb_ca_req_be, ca_req_be_i}),
+    .s_req_id_i ({eb_ca_req_id, ca_req_id_i}),
+    .s_rsp_valid_o (s_rsp_valid), .s_rsp_ready_i ({eb_ca_rsp_ready, ca_rsp_ready_i}),
+    .s_rsp_id_o (ca_rsp_id),
+    .req_valid_o (cq_valid), .req_ready_i (cq_ready), .req_op_o (cq_op), .req_addr_o (cq_addr),
+    .req_data_o (cq_data), .req_be_o (cq_be), .req_id_o (cq_id),
+    .rsp_valid_i (cr_valid), .rsp_ready_o (cr_ready), .rsp_id_i (cr_id),
+    .idle_o (ca_arb_idle)
+  );
+  assign ca_rsp_valid_o  = s_rsp_valid[0];
+  assign eb_ca_rsp_valid = s_rsp_valid[NE:1];
+  assign ca_rsp_id_o     = ca_rsp_id;
+  assign ca_rsp_data_o   = ca_rsp_data;
+  assign ca_rsp_err_o    = ca_rsp_err;
+  assign ca_mon_acc_valid_o = mon_acc_valid && mon_acc_id[CacheIdW +: CaSrcW] == '0;
+  assign ca_mon_acc_id_o    = mon_acc_id[CacheIdW-1:0];
+
   logic [5:0]  ca_cnt;
   logic [15:0] cfg_ca_backoff;
   cni_cache_agent #(
     .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
-    .IdW (CacheIdW)
+    .IdW (CaIdW)
   ) u_cache (
     .clk_i, .rst_ni, .agent_id_i (agent_id), .cfg_backoff_i (cfg_ca_backoff),
-    .req_valid_i (ca_req_valid_i), .req_ready_o (ca_req_ready_o), .req_op_i (ca_req_op_i),
-    .req_addr_i (ca_req_addr_i), .req_data_i (ca_req_data_i), .req_be_i (ca_req_be_i),
-    .req_id_i (ca_req_id_i),
-    .rsp_valid_o (ca_rsp_valid_o), .rsp_ready_i (ca_rsp_ready_i), .rsp_id_o (ca_rsp_id_o),
-    .rsp_data_o (ca_rsp_data_o), .rsp_err_o (ca_rsp_err_o),
+    .req_valid_i (cq_valid), .req_ready_o (cq_ready), .req_op_i (cq_op),
+    .req_addr_i (cq_addr), .req_data_i (cq_data), .req_be_i (cq_be), .req_id_i (cq_id),
+    .rsp_valid_o (cr_valid), .rsp_ready_i (cr_ready), .rsp_id_o (cr_id),
+    .rsp_data_o (ca_rsp_data), .rsp_err_o (ca_rsp_err),
     .oreq_valid_o (coreq_valid), .oreq_ready_i (coreq_ready), .oreq_hdr_o (coreq_hdr),
     .oreq_data_o (coreq_data),
     .orsp_valid_o (corsp_valid), .orsp_ready_i (corsp_ready), .orsp_hdr_o (corsp_hdr),
@@ -255,8 +305,8 @@ module cni_endpoint #(
     .in_valid_i (cin_valid), .in_ready_o (cin_ready), .in_hdr_i (cin_hdr),
     .in_data_i (cin_data),
     .mon_valid_o (ca_mon_valid_o), .mon_addr_o (ca_mon_addr_o), .mon_from_o (ca_mon_from_o),
-    .mon_to_o (ca_mon_to_o), .mon_acc_valid_o (ca_mon_acc_valid_o),
-    .mon_acc_id_o (ca_mon_acc_id_o), .mon_acc_data_o (ca_mon_acc_data_o),
+    .mon_to_o (ca_mon_to_o), .mon_acc_valid_o (mon_acc_valid),
+    .mon_acc_id_o (mon_acc_id), .mon_acc_data_o (ca_mon_acc_data_o),
     .cnt_o (ca_cnt), .idle_o (ca_idle)
   );
 
@@ -399,9 +449,11 @@ module cni_endpoint #(
   if (ScratchLines > 0) begin : g_scratch
     cni_scratch_engine #(
       .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Lines (ScratchLines), .NetBytes (NetBytes),
+      .CaIdW (CacheIdW),
       .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_SCRATCH))
     ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH),
-                 `CNI_ENGINE_NET(cni_amap_pkg::ENG_SCRATCH));
+                 `CNI_ENGINE_NET(cni_amap_pkg::ENG_SCRATCH),
+                 `CNI_ENGINE_CA(cni_amap_pkg::ENG_SCRATCH));
   end else begin : g_no_scratch
     assign eb_evt_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
     assign eb_cmd_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
@@ -420,6 +472,13 @@ module cni_endpoint #(
     assign eb_ntx_data[cni_amap_pkg::ENG_SCRATCH * NetW +: NetW] = '0;
     assign eb_ntx_keep[cni_amap_pkg::ENG_SCRATCH * NetBytes +: NetBytes] = '0;
     assign eb_ntx_dest[cni_amap_pkg::ENG_SCRATCH * 16 +: 16] = '0;
+    assign eb_ca_req_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
+    assign eb_ca_rsp_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
+    assign eb_ca_req_op[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;
+    assign eb_ca_req_addr[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W] = '0;
+    assign eb_ca_req_data[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
+    assign eb_ca_req_be[cni_amap_pkg::ENG_SCRATCH * LineBytes +: LineBytes] = '0;
+    assign eb_ca_req_id[cni_amap_pkg::ENG_SCRATCH * CacheIdW +: CacheIdW] = '0;
   end
 
   // Engines without a network port (cni_amap_pkg::ENG_NET): nothing out, everything taken.
@@ -431,6 +490,20 @@ module cni_endpoint #(
       assign eb_ntx_data[k * NetW +: NetW] = '0;
       assign eb_ntx_keep[k * NetBytes +: NetBytes] = '0;
       assign eb_ntx_dest[k * 16 +: 16] = '0;
+    end
+  end
+
+  // Engines that do not use the caching agent (cni_amap_pkg::ENG_CA): no requests, responses
+  // taken (none comes: no request carries their source).
+  for (genvar k = 0; k < NE; k++) begin : g_no_ca
+    if (!cni_amap_pkg::ENG_CA[k]) begin : g_tie
+      assign eb_ca_req_valid[k] = 1'b0;
+      assign eb_ca_rsp_ready[k] = 1'b1;
+      assign eb_ca_req_op[k * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;
+      assign eb_ca_req_addr[k * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W] = '0;
+      assign eb_ca_req_data[k * LineBits +: LineBits] = '0;
+      assign eb_ca_req_be[k * LineBytes +: LineBytes] = '0;
+      assign eb_ca_req_id[k * CacheIdW +: CacheIdW] = '0;
     end
   end
 
@@ -486,8 +559,8 @@ module cni_endpoint #(
   // ---- quiescence (docs/endpoint.md, "Quiescence") -------------------------------------------
   // Every block idle: then, with no input, nothing changes but the park timers' distance to their
   // deadlines; quiet while none runs out within 2**QuietLog2 cycles, idle while none runs.
-  wire all_idle = link_idle && ca_idle && home_idle && nc_idle && bus_idle && (&eb_idle) &&
-                  csr_idle && net_idle;
+  wire all_idle = link_idle && ca_idle && ca_arb_idle && home_idle && nc_idle && bus_idle &&
+                  (&eb_idle) && csr_idle && net_idle;
   assign quiet_o = all_idle && !home_park_near;
   assign idle_o  = all_idle && !home_park;
 

@@ -5,27 +5,38 @@
 // host's dirty copy, which the host keeps Shared), a coherent line write (a recall invalidates
 // every host copy first) and a policy change of a line; a host request its policy parks is
 // answered Error (NACK). It also sends its line buffer to another node's scratch-pad engine as a
-// network frame, and takes such frames into the buffer (docs/endpoint.md, "Network port").
+// network frame, and takes such frames into the buffer (docs/endpoint.md, "Network port"), and
+// reads or writes a host line through the device's caching agent (docs/endpoint.md, "The
+// caching agent on the engine bus").
 // Registers (byte offsets in the engine's CSR window):
-//   0x00 CTRL    W: start: [1:0] op (0 read, 1 write, 2 policy, 3 send), [9:8] policy, [31:16]
-//                   line (within the region), or the destination node (send); ignored while busy
+//   0x00 CTRL    W: start: [2:0] op (0 read, 1 write, 2 policy, 3 send, 4 host), [6:4] the
+//                   host op's caching-agent operation (cni_coh_pkg::CA_*), [9:8] policy,
+//                   [31:16] line (within the region), or the destination node (send); ignored
+//                   while busy
 //                R: [0] busy (an operation runs or the last frame is leaving), [1] the last op
-//                   named a line outside the region, [31:16] ops done
+//                   named a line outside the region, [2] the last host op was answered with an
+//                   error, [31:16] ops done
 //   0x04 NACKS   R: host requests answered Error
 //   0x08 NET_TX  R: frames sent
 //   0x0C NET_RX  R: [15:0] frames taken into the buffer, [31:16] the last one's source node
 //   0x10 NET_BAD R: frames dropped (FCS check failed, or not a line's payload)
+//   0x14 HADDR_LO, 0x18 HADDR_HI ([15:0])
+//                RW: the host byte address of a host op (line aligned, else the op's error);
+//                    ignored while busy
 //   0x80 + 4i    RW: word i of the line buffer (what a read returns, what a write writes, what a
 //                    send sends, what a frame received brings)
 // A frame (type NET_TYPE_SCRATCH) carries the line buffer as its payload, and its sequence
 // number is the count of frames sent before it. A frame received waits while an operation runs
-// and replaces the buffer once none does.
+// and replaces the buffer once none does. A host op sends the buffer with a write (every byte
+// enabled) and takes the line into the buffer from a read (CA_RD_S, CA_RD_X, CA_RD_NA).
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
 //   Base, Lines         - the region: device lines [Base, Base + Lines)
 //   NetBytes            - bytes per beat of the network stream
-// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`);
+//   CaIdW               - id width of the caching agent's request port
+// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the
+// caching agent (`CNI_ENGINE_CA`);
 // idle_o: no operation running, no NACK owed, no frame under way (docs/endpoint.md,
 // "Quiescence").
 `default_nettype none
@@ -36,6 +47,7 @@ module cni_scratch_engine #(
   parameter int Base      = 0,
   parameter int Lines     = 64,
   parameter int NetBytes  = 64,
+  parameter int CaIdW     = 4,
   localparam int LineBits = LineBytes * 8,
   localparam int Words    = LineBytes / 4,
   localparam int NetW     = NetBytes * 8
@@ -80,10 +92,26 @@ module cni_scratch_engine #(
   input  wire logic [NetW-1:0]                 nrx_data_i,
   input  wire logic [NetBytes-1:0]             nrx_keep_i,
   input  wire logic                            nrx_last_i,
-  input  wire logic                            nrx_user_i
+  input  wire logic                            nrx_user_i,
+  // caching agent
+  output logic                                 ca_req_valid_o,
+  input  wire logic                            ca_req_ready_i,
+  output logic [cni_coh_pkg::CA_OP_W-1:0]      ca_req_op_o,
+  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_req_addr_o,
+  output logic [LineBits-1:0]                  ca_req_data_o,
+  output logic [LineBytes-1:0]                 ca_req_be_o,
+  output logic [CaIdW-1:0]                     ca_req_id_o,
+  input  wire logic                            ca_rsp_valid_i,
+  output logic                                 ca_rsp_ready_o,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [CaIdW-1:0]                ca_rsp_id_i,    // one request at a time
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire logic [LineBits-1:0]             ca_rsp_data_i,
+  input  wire logic                            ca_rsp_err_i
 );
 
-  localparam logic [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_POLICY = 2'd2, OP_SEND = 2'd3;
+  localparam logic [2:0] OP_READ = 3'd0, OP_WRITE = 3'd1, OP_POLICY = 3'd2, OP_SEND = 3'd3;
+  localparam logic [2:0] OP_HOST = 3'd4;
   localparam int HdrB   = cni_amap_pkg::NET_HDR_BYTES;
   localparam int FrameB = HdrB + LineBytes;
 
@@ -91,12 +119,16 @@ module cni_scratch_engine #(
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_scratch_engine: LineBytes 4..128");
 
   // An operation: recall (RECALL_DN for a read, RECALL for a write), wait for RECALL_DONE,
-  // then the memory access; a policy change is one command.
-  typedef enum logic [2:0] {SIdle, SCmd, SWait, SMem, SRead, SSend} state_e;
+  // then the memory access; a policy change is one command; a host op is one request to the
+  // caching agent and its response.
+  typedef enum logic [2:0] {SIdle, SCmd, SWait, SMem, SRead, SSend, SHost, SHostRsp} state_e;
   state_e state_q, state_d;
 
   logic [LineBits-1:0] buf_q;
-  logic [1:0]          op_q;
+  logic [2:0]          op_q;
+  logic [cni_coh_pkg::CA_OP_W-1:0] caop_q;  // a host op's caching-agent operation
+  logic [47:0]         haddr_q;     // a host op's address
+  logic                herr_q;      // the last host op was answered with an error
   logic [1:0]          pol_q;
   logic [LineIdxW-1:0] line_q;
   logic                bad_q;
@@ -120,18 +152,21 @@ module cni_scratch_engine #(
   wire        busy = state_q != SIdle || tx_busy;
   wire        ctrl_wr = reg_valid_i && reg_we_i && reg_addr_i == 8'h00 && !busy;
   wire [15:0] ctrl_line = reg_wdata_i[31:16];
-  wire        ctrl_send = reg_wdata_i[1:0] == OP_SEND;
-  wire        ctrl_ok = ctrl_send || 32'(ctrl_line) < 32'(Lines);
+  wire        ctrl_send = reg_wdata_i[2:0] == OP_SEND;
+  wire        ctrl_host = reg_wdata_i[2:0] == OP_HOST;
+  wire        ctrl_ok = ctrl_send || ctrl_host || 32'(ctrl_line) < 32'(Lines);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_rdata_o <= '0;
     end else if (reg_valid_i && !reg_we_i) begin
       reg_rdata_o <= '0;
-      if (reg_addr_i == 8'h00) reg_rdata_o <= {done_q, 14'd0, bad_q, busy};
+      if (reg_addr_i == 8'h00) reg_rdata_o <= {done_q, 13'd0, herr_q, bad_q, busy};
       else if (reg_addr_i == 8'h04) reg_rdata_o <= nacks_q;
       else if (reg_addr_i == 8'h08) reg_rdata_o <= sent_q;
       else if (reg_addr_i == 8'h0C) reg_rdata_o <= {rsrc_q, rcvd_q};
       else if (reg_addr_i == 8'h10) reg_rdata_o <= nbad_q;
+      else if (reg_addr_i == 8'h14) reg_rdata_o <= haddr_q[31:0];
+      else if (reg_addr_i == 8'h18) reg_rdata_o <= {16'd0, haddr_q[47:32]};
       else if (reg_addr_i[7] && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
         reg_rdata_o <= buf_q[32 * reg_addr_i[6:2] +: 32];
       end
@@ -216,6 +251,18 @@ module cni_scratch_engine #(
   // Quiescence: no operation running, no NACK owed, no frame under way.
   assign idle_o = state_q == SIdle && !nack_q && tx_idle && rx_idle;
 
+  // ---- caching agent: a host op -----------------------------------------------------------------
+  wire ca_read = caop_q == cni_coh_pkg::CA_RD_S || caop_q == cni_coh_pkg::CA_RD_X ||
+                 caop_q == cni_coh_pkg::CA_RD_NA;
+  assign ca_req_valid_o = state_q == SHost;
+  assign ca_req_op_o    = caop_q;
+  assign ca_req_addr_o  = cni_coh_pkg::ADDR_W'(haddr_q);
+  assign ca_req_data_o  = buf_q;
+  assign ca_req_be_o    = '1;
+  assign ca_req_id_o    = '0;
+  assign ca_rsp_ready_o = state_q == SHostRsp;
+  wire   ca_rsp_take    = ca_rsp_valid_i && state_q == SHostRsp;
+
   // ---- memory -------------------------------------------------------------------------------
   assign mem_en_o    = state_q == SMem;
   assign mem_we_o    = op_q == OP_WRITE;
@@ -225,12 +272,14 @@ module cni_scratch_engine #(
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      SIdle: if (ctrl_wr && ctrl_ok) state_d = ctrl_send ? SSend : SCmd;
+      SIdle: if (ctrl_wr && ctrl_ok) state_d = ctrl_send ? SSend : ctrl_host ? SHost : SCmd;
       SCmd:  if (cmd_fire && !is_nack) state_d = (op_q == OP_POLICY) ? SIdle : SWait;
       SWait: if (evt_done) state_d = SMem;
       SMem:  if (mem_gnt_i) state_d = (op_q == OP_READ) ? SRead : SIdle;
       SRead: state_d = SIdle;
       SSend: state_d = SIdle;  // the sender is free (CTRL waited for it) and takes the frame
+      SHost: if (ca_req_ready_i) state_d = SHostRsp;
+      SHostRsp: if (ca_rsp_take) state_d = SIdle;
       default: state_d = SIdle;
     endcase
   end
@@ -239,6 +288,9 @@ module cni_scratch_engine #(
     if (!rst_ni) begin
       state_q     <= SIdle;
       op_q        <= OP_READ;
+      caop_q      <= '0;
+      haddr_q     <= '0;
+      herr_q      <= 1'b0;
       pol_q       <= '0;
       line_q      <= '0;
       bad_q       <= 1'b0;
@@ -256,13 +308,18 @@ module cni_scratch_engine #(
       if (ctrl_wr) begin
         bad_q <= !ctrl_ok;
         if (ctrl_ok) begin
-          op_q   <= reg_wdata_i[1:0];
+          op_q   <= reg_wdata_i[2:0];
+          caop_q <= reg_wdata_i[6:4];
           pol_q  <= reg_wdata_i[9:8];
           if (!ctrl_send) line_q <= LineIdxW'(32'(Base) + 32'(ctrl_line));
           dest_q <= ctrl_line;
         end
       end
       if (state_q != SIdle && state_d == SIdle) done_q <= done_q + 1'b1;
+      // (not while busy: a host op presents its address until the agent takes it)
+      if (reg_valid_i && reg_we_i && !busy && reg_addr_i == 8'h14) haddr_q[31:0] <= reg_wdata_i;
+      if (reg_valid_i && reg_we_i && !busy && reg_addr_i == 8'h18) haddr_q[47:32] <= reg_wdata_i[15:0];
+      if (ca_rsp_take) herr_q <= ca_rsp_err_i;
       if (state_q == SSend) sent_q <= sent_q + 1'b1;
       if (rx_take) begin
         if (rx_good) begin
@@ -285,6 +342,7 @@ module cni_scratch_engine #(
   // the line buffer: written by software, or by a read's data
   always_ff @(posedge clk_i) begin
     if (state_q == SRead) buf_q <= mem_rdata_i;
+    else if (ca_rsp_take && ca_read && !ca_rsp_err_i) buf_q <= ca_rsp_data_i;
     else if (rx_take && rx_good) buf_q <= rx_frame[HdrB*8 +: LineBits];
     else if (reg_valid_i && reg_we_i && reg_addr_i[7] && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
       buf_q[32 * reg_addr_i[6:2] +: 32] <= reg_wdata_i;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The scratch-pad engine's registers (docs/endpoint.md, "Worked example") through a core's
 // uncached loads and stores of its window (8 bytes an access: two 32-bit registers): its line
-// buffer and its network sends and receives. The multi-node tests and `cni-bench nodes` drive
-// devices' network ports with it.
+// buffer, its network sends and receives, and its host ops through the device's caching agent.
+// The multi-node tests and `cni-bench nodes` drive devices' network ports with it.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "cache_port.hpp"
 #include "cni/drv/mem.hpp"
 #include "device/sim_device.hpp"
 
@@ -24,14 +25,33 @@ class ScratchRegs {
   // std::runtime_error after `max_polls` polls.
   void send(drv::MemoryPort& m, unsigned node, double poll_ns = 20,
             unsigned max_polls = 100000) const {
-    for (unsigned i = 0; m.uncached_load64(win_ + 0x00) & 1; ++i) {
+    wait_idle(m, poll_ns, max_polls);
+    m.uncached_store64(win_ + 0x00, (uint64_t(node) << 16) | 3);
+  }
+  // Polls CTRL until the engine is not busy; returns CTRL's low word as last read.
+  uint32_t wait_idle(drv::MemoryPort& m, double poll_ns = 20, unsigned max_polls = 100000) const {
+    uint32_t ctrl = uint32_t(m.uncached_load64(win_ + 0x00));
+    for (unsigned i = 0; ctrl & 1; ++i) {
       if (i == max_polls) {
         throw std::runtime_error("scratch-pad engine: busy after " + std::to_string(max_polls) +
                                  " polls");
       }
       m.pause_ns(poll_ns);
+      ctrl = uint32_t(m.uncached_load64(win_ + 0x00));
     }
-    m.uncached_store64(win_ + 0x00, (uint64_t(node) << 16) | 3);
+    return ctrl;
+  }
+  // A host op (CTRL op 4): caching-agent operation `op` on the host line at `addr`, the line
+  // buffer the data of a write and the destination of a read; waits until the engine is not
+  // busy before and after (std::runtime_error after `max_polls` polls). Returns whether the
+  // agent answered with an error (CTRL bit 2).
+  bool host(drv::MemoryPort& m, CaOp op, uint64_t addr, double poll_ns = 20,
+            unsigned max_polls = 100000) const {
+    wait_idle(m, poll_ns, max_polls);
+    m.uncached_store64(win_ + 0x10, (addr & 0xFFFFFFFFu) << 32);  // HADDR_LO (0x14)
+    m.uncached_store64(win_ + 0x18, addr >> 32);                  // HADDR_HI
+    m.uncached_store64(win_ + 0x00, (uint64_t(static_cast<uint8_t>(op)) << 4) | 4);
+    return (wait_idle(m, poll_ns, max_polls) >> 2) & 1;
   }
   uint32_t sent(drv::MemoryPort& m) const { return uint32_t(m.uncached_load64(win_ + 0x08)); }
   // NET_RX: [15:0] frames taken, [31:16] the last one's source node.

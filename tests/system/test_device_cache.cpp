@@ -2,12 +2,15 @@
 // The device's caching agent in the host simulation (SimDevice::submit), directed: its reads
 // of lines dirty in a core's cache (FwdDownO and FwdDown), a core's store to a line it holds in
 // M, WrInv over every host copy, RdNA leaving no state, a flush writing back, grants and
-// snoops of one line crossing on the link (rule 8), and the device's first-response latency
-// samples ignoring its caching agent's traffic. The coherence checker watches every agent.
+// snoops of one line crossing on the link (rule 8), the device's first-response latency
+// samples ignoring its caching agent's traffic, and an engine on the engine bus (the scratch-pad
+// engine's host ops) sharing the agent with the external port. The coherence checker watches
+// every agent.
 #include <cstring>
 #include <functional>
 #include <random>
 
+#include "device/scratch_regs.hpp"
 #include "device_cache.hpp"
 
 namespace cni::test {
@@ -205,6 +208,55 @@ TEST_F(DeviceCache, FirstResponseSamplesIgnoreTheCachingAgentsRequests) {
   // An uncontended request's answer leaves 3 cycles after it enters (docs/endpoint.md).
   for (uint32_t c : samples) EXPECT_GE(c, 3u);
   EXPECT_GT(next, 40u) << "the caching agent was busy meanwhile";
+}
+
+// An engine reaches host lines through the caching agent on the engine bus (docs/endpoint.md,
+// "The caching agent on the engine bus"): the scratch-pad engine, driven by a core's uncached
+// stores, reads a line dirty in another core's cache into its buffer and writes its buffer to
+// another line, which a third core then reads; meanwhile the external port's own requests are
+// answered to it, not to the engine.
+TEST_F(DeviceCache, AnEngineReadsAndWritesHostLinesThroughTheAgentBesideTheExternalPort) {
+  const tb::ScratchRegs regs(s->dev);
+  // b lies outside the checker's window: the monitor reports the accesses of the external
+  // port only (an engine's write is not seen as a store; docs/cni.md gap G4), so the checker
+  // would take core 3's load of the engine's data for a stale value. The test checks it.
+  const Addr a = host_line(0, 3), b = host_line(1, kWindowLines + 4), c = host_line(0, 5);
+  const CaLine d = pattern(0x50), w = pattern(0x90), e = pattern(0x20);
+  core_store(0, a, d.data(), lb);
+  core_store(2, c, e.data(), lb);
+  // the engine's read of a (core 1 drives it) and the external port's read of c, together
+  auto ext = std::make_shared<std::optional<CaResult>>();
+  s->dev.submit(CaOp::RdS, c, [ext](const CaResult& r) { *ext = r; });
+  bool err = true;
+  CaLine got{};
+  on_core(1, [&](drv::MemoryPort& m) {
+    err = regs.host(m, CaOp::RdS, a);
+    for (unsigned i = 0; i < lb / 8; ++i) {
+      const uint64_t v = regs.word(m, i);
+      std::memcpy(got.data() + 8 * i, &v, 8);
+    }
+  });
+  EXPECT_FALSE(err);
+  EXPECT_TRUE(same_line(got, d)) << "the engine's buffer holds core 0's data";
+  EXPECT_EQ(s->dev.cache().state(a), LineState::S);
+  EXPECT_EQ(s->host.state_of(0, a), CacheState::O);
+  ASSERT_TRUE(run_until([&] { return ext->has_value(); }));
+  EXPECT_FALSE((*ext)->err);
+  EXPECT_TRUE(same_line((*ext)->data, e)) << "the external port got its own line";
+  // the engine writes its buffer to b (every byte), then core 3 reads b
+  on_core(1, [&](drv::MemoryPort& m) {
+    for (unsigned i = 0; i < lb / 8; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, w.data() + 8 * i, 8);
+      regs.put_word(m, i, v);
+    }
+    err = regs.host(m, CaOp::Wr, b);
+  });
+  EXPECT_FALSE(err);
+  EXPECT_EQ(s->dev.cache().state(b), LineState::M);
+  EXPECT_TRUE(same_line(core_load(3, b), w)) << "a core reads the line the engine wrote";
+  EXPECT_EQ(s->dev.cache().state(b), LineState::O);
+  EXPECT_TRUE(s->dev.cache().errors().empty());
 }
 
 }  // namespace
