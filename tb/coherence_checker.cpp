@@ -142,18 +142,32 @@ void CoherenceChecker::on_store(AgentId agent, Addr addr, const void* data, size
             std::to_string(agent) + " in state " + sim::state_name(st) + " (needs M)" + at(t));
     }
   } else {
-    // A home-side write: no cache may hold the line readable.
-    auto it = lines_.find(line);
-    if (it != lines_.end()) {
-      for (const auto& [a, st] : it->second) {
-        if (sim::readable(st)) {
-          error("home-side store by agent " + std::to_string(agent) + " to " + hex(addr) +
-                " while cached" + at(t) + "; holders: " + holders(line));
-          break;
-        }
-      }
+    check_home_store(agent, addr, t);
+  }
+  update_shadow(addr, data, n);
+}
+
+void CoherenceChecker::on_home_store(AgentId home, Addr addr, const void* data, size_t n,
+                                     sim::Time t) {
+  ++stores_seen_;
+  check_home_store(home, addr, t);
+  update_shadow(addr, data, n);
+}
+
+void CoherenceChecker::check_home_store(AgentId home, Addr addr, sim::Time t) {
+  const Addr line = line_of(addr);
+  auto it = lines_.find(line);
+  if (it == lines_.end()) return;
+  for (const auto& [a, st] : it->second) {
+    if (sim::readable(st)) {
+      error("home-side store by agent " + std::to_string(home) + " to " + hex(addr) +
+            " while cached" + at(t) + "; holders: " + holders(line));
+      return;
     }
   }
+}
+
+void CoherenceChecker::update_shadow(Addr addr, const void* data, size_t n) {
   const auto* b = static_cast<const uint8_t*>(data);
   for (size_t i = 0; i < n; ++i) {
     if (Shadow* s = shadow(addr + i)) {

@@ -10,7 +10,8 @@
 //    store, and every performed load must return the shadow's bytes.
 // A store reported by an agent that never reported a cache state is a home-side write (e.g.
 // device logic writing its memory): it updates the shadow and requires that no cache holds
-// the line readable at that moment.
+// the line readable at that moment; so is a store reported through on_home_store (by an agent
+// that is also a caching agent: the device).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,8 @@ class CoherenceChecker : public sim::CoherenceObserver {
                sim::Time t) override;
   void on_store(proto::AgentId agent, proto::Addr addr, const void* data, size_t n,
                 sim::Time t) override;
+  void on_home_store(proto::AgentId home, proto::Addr addr, const void* data, size_t n,
+                     sim::Time t) override;
 
  private:
   struct Shadow {
@@ -54,6 +57,9 @@ class CoherenceChecker : public sim::CoherenceObserver {
     bool known = false;
   };
   void error(const std::string& msg);
+  // A home-side write: no cache may hold the line readable now.
+  void check_home_store(proto::AgentId home, proto::Addr addr, sim::Time t);
+  void update_shadow(proto::Addr addr, const void* data, size_t n);
   std::string holders(proto::Addr line) const;
   Shadow* shadow(proto::Addr addr);
   proto::Addr line_of(proto::Addr a) const { return a - a % line_bytes_; }

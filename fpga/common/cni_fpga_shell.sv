@@ -116,6 +116,8 @@ module cni_fpga_shell #(
     .ca_rsp_err_o (),
     .ca_mon_valid_o (), .ca_mon_addr_o (), .ca_mon_from_o (), .ca_mon_to_o (),
     .ca_mon_acc_valid_o (), .ca_mon_acc_id_o (), .ca_mon_acc_data_o (),
+    .ca_mon_eng_valid_o (), .ca_mon_eng_addr_o (), .ca_mon_eng_we_o (),
+    .pb_mon_valid_o (), .pb_mon_line_o (), .pb_mon_data_o (),
     // quiescence is for simulators that skip idle cycles: not used on the board
     .quiet_o (), .idle_o (),
     // no network on these boards: nothing arrives, whatever is sent is taken

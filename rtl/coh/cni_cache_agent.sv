@@ -36,9 +36,11 @@
 //   mon_from_o, mon_to_o          - one pulse per line state change; state codes ST_* below
 //                                   (0..8 in the order of sim::CacheState, 9 = OM)
 //   mon_acc_valid_o, mon_acc_id_o,
-//   mon_acc_data_o                - one pulse per engine access performed in this cache: a
-//                                   read's line as read, a write's line as written (for the
-//                                   coherence checker; a response may leave much later)
+//   mon_acc_addr_o, mon_acc_we_o,
+//   mon_acc_data_o                - one pulse per engine access performed in this cache: its
+//                                   request's id, the line, whether it wrote, and a read's line
+//                                   as read or a write's line as written (for the coherence
+//                                   checker; a response may leave much later)
 //   cnt_o                         - one-cycle event pulses: CNT_* below
 //   idle_o                        - no job running or waiting (no MSHR to issue, answer or back
 //                                   off, no output held): without an input nothing changes
@@ -95,6 +97,8 @@ module cni_cache_agent #(
   output logic [3:0]                           mon_to_o,
   output logic                                 mon_acc_valid_o,
   output logic [IdW-1:0]                       mon_acc_id_o,
+  output logic [AddrW-1:0]                     mon_acc_addr_o,
+  output logic                                 mon_acc_we_o,
   output logic [LineBits-1:0]                  mon_acc_data_o,
   output logic [NumCnt-1:0]                    cnt_o,
   output logic                                 idle_o
@@ -666,6 +670,8 @@ module cni_cache_agent #(
   assign mon_acc_valid_o = fire && (row_q == R_HIT_RD || row_q == R_HIT_WR || row_q == R_GNT ||
                                     row_q == R_UPGACK);
   assign mon_acc_id_o    = (row_q == R_HIT_RD || row_q == R_HIT_WR) ? req_id_i : mid_q[m_q];
+  assign mon_acc_addr_o  = {line_q, OffW'(0)};
+  assign mon_acc_we_o    = row_q == R_HIT_WR || (row_q != R_HIT_RD && mmrg_q[m_q]);
   assign mon_acc_data_o  = (row_q == R_HIT_RD) ? a_rd : merged;
 
   always_comb begin

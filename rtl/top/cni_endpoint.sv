@@ -21,8 +21,11 @@
 //                          lines), for device logic outside the core; shared with the engines
 //                          that use it (cni_ca_arb: this port first)
 //   ca_mon_*             - the caching agent's monitor: line state changes, and the accesses
-//                          performed for this port's requests (observability; the coherence
-//                          checker of the tests)
+//                          performed for this port's requests (ca_mon_acc_*, by id) and for the
+//                          engines' (ca_mon_eng_*: the line, whether it wrote; the data on
+//                          ca_mon_acc_data_o) (observability; the coherence checker of the tests)
+//   pb_mon_*             - every write of a device line through port B of the line memory (an
+//                          engine's): the line index and the data (observability, as ca_mon_*)
 //   s_axil_*             - CSR slave
 //   m_axis_net_*, s_axis_net_*
 //                        - the network port (AXI4-Stream, NetBytes-byte beats): frames of
@@ -152,6 +155,12 @@ module cni_endpoint #(
   output logic                                 ca_mon_acc_valid_o,
   output logic [CacheIdW-1:0]                  ca_mon_acc_id_o,
   output logic [LineBits-1:0]                  ca_mon_acc_data_o,
+  output logic                                 ca_mon_eng_valid_o,
+  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_mon_eng_addr_o,
+  output logic                                 ca_mon_eng_we_o,
+  output logic                                 pb_mon_valid_o,
+  output logic [LineIdxW-1:0]                  pb_mon_line_o,
+  output logic [LineBits-1:0]                  pb_mon_data_o,
   output logic                                 init_done_o,
   // network port
   output logic                                 m_axis_net_tvalid_o,
@@ -241,7 +250,8 @@ module cni_endpoint #(
   // Its request port is shared (cni_ca_arb) by the external ca_* port (source 0, first) and the
   // engines that use it (cni_amap_pkg::ENG_CA, `CNI_ENGINE_CA(k)`: source 1 + k); a request's
   // source rides in the top bits of its id and picks who gets the response. The ca_mon_acc_*
-  // port reports the external port's accesses; the state changes (ca_mon_*) are every line's.
+  // port reports the external port's accesses, ca_mon_eng_* the engines'; the state changes
+  // (ca_mon_valid_o, ...) are every line's.
   localparam int CaSrcW = $clog2(NE + 1);
   localparam int CaIdW  = CacheIdW + CaSrcW;
   logic [NE-1:0]                        eb_ca_req_valid, eb_ca_rsp_ready;
@@ -264,7 +274,7 @@ module cni_endpoint #(
   logic [LineBytes-1:0]                 cq_be;
   logic [CaIdW-1:0]                     cq_id, cr_id, mon_acc_id;
   logic [NE:0]                          s_rsp_valid;
-  logic                                 mon_acc_valid;
+  logic                                 mon_acc_valid, mon_acc_ext;
   cni_ca_arb #(.NumSrc (NE + 1), .IdW (CacheIdW), .LineBytes (LineBytes)) u_ca_arb (
     .clk_i, .rst_ni,
     .s_req_valid_i ({eb_ca_req_valid, ca_req_valid_i}),
@@ -284,8 +294,10 @@ module cni_endpoint #(
   assign ca_rsp_id_o     = ca_rsp_id;
   assign ca_rsp_data_o   = ca_rsp_data;
   assign ca_rsp_err_o    = ca_rsp_err;
-  assign ca_mon_acc_valid_o = mon_acc_valid && mon_acc_id[CacheIdW +: CaSrcW] == '0;
+  assign mon_acc_ext        = mon_acc_id[CacheIdW +: CaSrcW] == '0;
+  assign ca_mon_acc_valid_o = mon_acc_valid && mon_acc_ext;
   assign ca_mon_acc_id_o    = mon_acc_id[CacheIdW-1:0];
+  assign ca_mon_eng_valid_o = mon_acc_valid && !mon_acc_ext;
 
   logic [5:0]  ca_cnt;
   logic [15:0] cfg_ca_backoff;
@@ -306,7 +318,8 @@ module cni_endpoint #(
     .in_data_i (cin_data),
     .mon_valid_o (ca_mon_valid_o), .mon_addr_o (ca_mon_addr_o), .mon_from_o (ca_mon_from_o),
     .mon_to_o (ca_mon_to_o), .mon_acc_valid_o (mon_acc_valid),
-    .mon_acc_id_o (mon_acc_id), .mon_acc_data_o (ca_mon_acc_data_o),
+    .mon_acc_id_o (mon_acc_id), .mon_acc_addr_o (ca_mon_eng_addr_o),
+    .mon_acc_we_o (ca_mon_eng_we_o), .mon_acc_data_o (ca_mon_acc_data_o),
     .cnt_o (ca_cnt), .idle_o (ca_idle)
   );
 
@@ -359,6 +372,11 @@ module cni_endpoint #(
     .a_en_i (ma_en), .a_we_i (ma_we), .a_addr_i (ma_addr), .a_wd_i (ma_wd), .a_rd_o (ma_rd),
     .b_en_i (mb_en), .b_we_i (mb_we), .b_addr_i (mb_addr), .b_wd_i (mb_wd), .b_rd_o (mb_rd)
   );
+
+  // Port B's writes, for observers (the engines' stores to device lines).
+  assign pb_mon_valid_o = mb_en && mb_we;
+  assign pb_mon_line_o  = mb_addr;
+  assign pb_mon_data_o  = mb_wd;
 
   // The engine bus: events to the owner of their line, one command at a time to the home agent,
   // memory port B shared by priority, the engines' CSR windows. Engine k's signals are the k-th

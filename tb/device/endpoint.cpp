@@ -89,6 +89,8 @@ struct Endpoint::Impl {
   std::deque<CacheRsp> ca_done;
   std::function<void(uint64_t, LineState, LineState)> ca_state_cb;
   std::function<void(unsigned, const uint8_t*)> ca_access_cb;
+  std::function<void(uint64_t, bool, const uint8_t*)> ca_engine_access_cb;
+  std::function<void(unsigned, const uint8_t*)> port_b_write_cb;
   Stall ca_stall{1};  // ca_rsp_ready_i
 
   // network port: frames to enter (beat by beat), the frame the device is sending
@@ -269,6 +271,13 @@ struct Endpoint::Model final : Endpoint::Impl {
     }
     if (t.ca_mon_acc_valid_o && ca_access_cb) {
       ca_access_cb(t.ca_mon_acc_id_o, reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
+    }
+    if (t.ca_mon_eng_valid_o && ca_engine_access_cb) {
+      ca_engine_access_cb(t.ca_mon_eng_addr_o, t.ca_mon_eng_we_o,
+                          reinterpret_cast<const uint8_t*>(t.ca_mon_acc_data_o.data()));
+    }
+    if (t.pb_mon_valid_o && port_b_write_cb) {
+      port_b_write_cb(t.pb_mon_line_o, reinterpret_cast<const uint8_t*>(t.pb_mon_data_o.data()));
     }
     auto credit = [&](bool pulse, Chan ch) {
       if (!pulse) return;
@@ -543,6 +552,12 @@ void Endpoint::on_ca_state(std::function<void(uint64_t, LineState, LineState)> f
 }
 void Endpoint::on_ca_access(std::function<void(unsigned, const uint8_t*)> fn) {
   d_->ca_access_cb = std::move(fn);
+}
+void Endpoint::on_ca_engine_access(std::function<void(uint64_t, bool, const uint8_t*)> fn) {
+  d_->ca_engine_access_cb = std::move(fn);
+}
+void Endpoint::on_port_b_write(std::function<void(unsigned, const uint8_t*)> fn) {
+  d_->port_b_write_cb = std::move(fn);
 }
 void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std::move(fn); }
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }

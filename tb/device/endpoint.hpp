@@ -181,6 +181,11 @@ class Endpoint {
   void set_ca_rsp_stall(double p);
   void on_ca_state(std::function<void(uint64_t addr, LineState from, LineState to)> fn);
   void on_ca_access(std::function<void(unsigned id, const uint8_t* line)> fn);
+  // An engine's access through the caching agent (ca_mon_eng_*): its line, whether it wrote,
+  // and the line as read or written.
+  void on_ca_engine_access(std::function<void(uint64_t addr, bool we, const uint8_t* line)> fn);
+  // A write of device line `line` through port B of the line memory (pb_mon_*): an engine's.
+  void on_port_b_write(std::function<void(unsigned line, const uint8_t* data)> fn);
 
   // CSR access (blocking: clocks the device).
   uint32_t csr_read(uint32_t addr);

@@ -41,6 +41,15 @@ class ScratchRegs {
     }
     return ctrl;
   }
+  // A coherent read (op 0) or write (op 1) of line `line` of the region, or a policy change
+  // (op 2, `policy` in CTRL[9:8]), waiting until the engine is not busy before and after;
+  // returns CTRL's low word at the end ([1]: the line was outside the region).
+  uint32_t line_op(drv::MemoryPort& m, unsigned op, unsigned line, unsigned policy = 0,
+                   double poll_ns = 20, unsigned max_polls = 100000) const {
+    wait_idle(m, poll_ns, max_polls);
+    m.uncached_store64(win_ + 0x00, (uint64_t(line) << 16) | (uint64_t(policy & 3) << 8) | op);
+    return wait_idle(m, poll_ns, max_polls);
+  }
   // A host op (CTRL op 4): caching-agent operation `op` on the host line at `addr`, the line
   // buffer the data of a write and the destination of a read; waits until the engine is not
   // busy before and after (std::runtime_error after `max_polls` polls). Returns whether the

@@ -126,6 +126,20 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
   });
   ep_.on_ca_access(
       [this](unsigned rid, const uint8_t* line) { port_.performed(rid, line, k_.now()); });
+  // The engines' accesses through the agent (whole lines), and their writes of device lines.
+  ep_.on_ca_engine_access([this](uint64_t addr, bool we, const uint8_t* line) {
+    if (!obs_) return;
+    const unsigned lb = ep_.geometry().line_bytes;
+    if (we) {
+      obs_->on_store(this->id(), addr, line, lb, k_.now());
+    } else {
+      obs_->on_load(this->id(), addr, line, lb, k_.now());
+    }
+  });
+  ep_.on_port_b_write([this](unsigned line, const uint8_t* data) {
+    if (obs_) obs_->on_home_store(this->id(), host_addr(line), data, ep_.geometry().line_bytes,
+                                  k_.now());
+  });
   f.on_send([this](const Msg& m, sim::Time) { port_.home_sent(m, k_.now()); });
   // A transmit credit comes back one link latency after the message reached its receiver.
   f.on_deliver([this](const Msg& m, sim::Time) {

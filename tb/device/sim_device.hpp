@@ -83,9 +83,14 @@ class SimDevice : public sim::Agent {
   // enter the endpoint in order as engine ids are free, `done` runs when the response leaves.
   void submit(CaOp op, proto::Addr addr, CachePort::Done done, const uint8_t* data = nullptr,
               const CaByteMask* be = nullptr);
-  // Receives the caching agent's state changes (OM as SM) and performed accesses under this
-  // device's agent id, and its RdNA and WrInv misses under the id of the home that performs them.
-  void set_observer(sim::CoherenceObserver* obs) { port_.set_observer(obs); }
+  // Receives the caching agent's state changes (OM as SM) and performed accesses (the external
+  // port's and the engines') under this device's agent id, its RdNA and WrInv misses under the
+  // id of the home that performs them, and every engine write of a device line through port B
+  // as a home-side store (on_home_store) under this device's id.
+  void set_observer(sim::CoherenceObserver* obs) {
+    obs_ = obs;
+    port_.set_observer(obs);
+  }
   // The caching agent's lines as its monitor reported them, its open requests, and the checks
   // of its responses and monitor reports (CachePort::errors).
   const CachePort& cache() const { return port_; }
@@ -102,6 +107,7 @@ class SimDevice : public sim::Agent {
   Config cfg_;
   Endpoint ep_;
   CachePort port_;
+  sim::CoherenceObserver* obs_ = nullptr;
   uint64_t host_base_ = 0;
   sim::ClockDomain clk_;
   uint64_t cycle0_ = 0;  // the core's cycle before the clock's edge 0

@@ -217,10 +217,7 @@ TEST_F(DeviceCache, FirstResponseSamplesIgnoreTheCachingAgentsRequests) {
 // answered to it, not to the engine.
 TEST_F(DeviceCache, AnEngineReadsAndWritesHostLinesThroughTheAgentBesideTheExternalPort) {
   const tb::ScratchRegs regs(s->dev);
-  // b lies outside the checker's window: the monitor reports the accesses of the external
-  // port only (an engine's write is not seen as a store; docs/cni.md gap G4), so the checker
-  // would take core 3's load of the engine's data for a stale value. The test checks it.
-  const Addr a = host_line(0, 3), b = host_line(1, kWindowLines + 4), c = host_line(0, 5);
+  const Addr a = host_line(0, 3), b = host_line(1, 4), c = host_line(0, 5);
   const CaLine d = pattern(0x50), w = pattern(0x90), e = pattern(0x20);
   core_store(0, a, d.data(), lb);
   core_store(2, c, e.data(), lb);
@@ -257,6 +254,31 @@ TEST_F(DeviceCache, AnEngineReadsAndWritesHostLinesThroughTheAgentBesideTheExter
   EXPECT_TRUE(same_line(core_load(3, b), w)) << "a core reads the line the engine wrote";
   EXPECT_EQ(s->dev.cache().state(b), LineState::O);
   EXPECT_TRUE(s->dev.cache().errors().empty());
+}
+
+// An engine's writes of device lines through port B reach the coherence checker as home-side
+// stores (pb_mon_*, SimDevice::set_observer): the scratch-pad engine writes a line a core has
+// read (its RECALL takes the core's copy first), and the core's next load is checked against
+// the engine's data.
+TEST_F(DeviceCache, AnEnginesPortBWritesAreHomeSideStoresForTheChecker) {
+  const tb::ScratchRegs regs(s->dev);
+  const unsigned base = s->dev.geometry().base(tb::DeviceGeometry::kScratch);
+  const Addr l = s->dev.host_addr(base + 2);
+  chk->watch(s->dev.host_addr(base), Addr{4} * lb);
+  EXPECT_TRUE(same_line(core_load(0, l), CaLine{})) << "device memory starts cleared";
+  const CaLine w = pattern(0x44);
+  const uint64_t stores = chk->stores_seen(), loads = chk->loads_checked();
+  on_core(1, [&](drv::MemoryPort& m) {
+    for (unsigned i = 0; i < lb / 8; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, w.data() + 8 * i, 8);
+      regs.put_word(m, i, v);
+    }
+    EXPECT_EQ(regs.line_op(m, 1, 2) & 2u, 0u);  // write line 2
+  });
+  EXPECT_EQ(chk->stores_seen(), stores + 1) << "the port-B write was reported";
+  EXPECT_TRUE(same_line(core_load(0, l), w));
+  EXPECT_GT(chk->loads_checked(), loads);
 }
 
 }  // namespace

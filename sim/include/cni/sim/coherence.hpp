@@ -37,6 +37,14 @@ class CoherenceObserver {
                        Time t) = 0;
   virtual void on_store(proto::AgentId agent, proto::Addr addr, const void* data, size_t n,
                         Time t) = 0;
+  // A home writing its own memory (device logic storing to a device line). Observers that
+  // tell homes from caches by whether an agent ever reported a state use on_store for that;
+  // an agent that is both (a device: home of its lines, caching agent of host lines) reports
+  // its home-side stores here. The default ignores them.
+  virtual void on_home_store(proto::AgentId home, proto::Addr addr, const void* data, size_t n,
+                             Time t) {
+    (void)home, (void)addr, (void)data, (void)n, (void)t;
+  }
 };
 
 // A protocol violation, an Error answer or a coherence timeout: fatal for the simulated
