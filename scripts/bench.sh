@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the default benchmark suites on a profile (pio, device, nodes); tables on stdout and in
+# `make bench`: the default benchmark suites on a profile (pio, device, nodes), and seed 000's bus
+# operations on its two machines (bus); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
@@ -14,5 +15,9 @@ python3 scripts/plot_pio.py "$RESULTS"
 python3 scripts/plot_device.py "$RESULTS"
 "$BUILD/sim/bench/cni-bench" nodes --profile "$PROFILE" --json-out "$RESULTS/nodes.json" |
   tee "$RESULTS/nodes.txt"
+"$BUILD/sim/bench/cni-bench" bus --csv "$RESULTS" --json-out "$RESULTS/bus.json" |
+  tee "$RESULTS/bus.txt"
+python3 scripts/plot_bus.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
-  "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json)"
+  "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
+  "bus.csv, bus.png)"

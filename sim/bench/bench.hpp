@@ -20,6 +20,7 @@ namespace cni::bench {
 struct Options {
   std::string suite;
   std::string profile = "enzian-eci";
+  bool profile_given = false;  // --profile was on the command line
   std::vector<std::string> sets;
   uint64_t seed = 1;
   unsigned iterations = 1000;
@@ -74,5 +75,6 @@ inline void emit_json(const Options& o, const std::string& json) {
 // Each suite: runs with the options, prints its tables, returns the exit status.
 int run_device(const Options& o);
 int run_nodes(const Options& o);
+int run_bus(const Options& o);
 
 }  // namespace cni::bench

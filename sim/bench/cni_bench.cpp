@@ -45,6 +45,8 @@ suites:
                  type, read latency under load
   nodes          16 nodes, two of which exchange frames over the network while the others
                  idle: the same run with every device clocked and with idle devices asleep
+  bus            seed 000's bus operations (Table 2) on its two machines, mbus-1996 and
+                 iobus-1996 (or --profile): latency through the host model and the device
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -98,6 +100,7 @@ Options parse_args(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--profile") {
       o.profile = value();
+      o.profile_given = true;
     } else if (a == "--set") {
       o.sets.push_back(value());
     } else if (a == "--seed") {
@@ -135,7 +138,9 @@ Options parse_args(int argc, char** argv) {
     }
   }
   if (o.suite.empty()) usage_error("no suite given");
-  if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes") usage_error("unknown suite '" + o.suite + "'");
+  if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus") {
+    usage_error("unknown suite '" + o.suite + "'");
+  }
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
   return o;
 }
@@ -598,6 +603,7 @@ int main(int argc, char** argv) {
   try {
     if (o.suite == "device") return run_device(o);
     if (o.suite == "nodes") return run_nodes(o);
+    if (o.suite == "bus") return run_bus(o);
     return run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());
