@@ -405,6 +405,29 @@ TEST_F(HomeRecall, OfALineWithAParkedRequestRetriesItAndProceeds) {
   EXPECT_EQ(h->count(Counter::ErrProto), 0u);
 }
 
+// The locked write (docs/protocol.md, "Delayed responses and policies"; docs/cni.md, section 2):
+// a RECALL's entry lives until the engine takes its RECALL_DONE, and every host request to the
+// line meanwhile is answered Retry, so an engine that holds the event writes the line through
+// port B with no host holding it or fetching it.
+TEST_F(HomeRecall, ALineStaysRetriedUntilTheEngineTakesItsRecallDone) {
+  share({kA1}, 14);
+  h->set_evt_ready(false);
+  command(Cmd::Recall, 14);
+  answer(expect(Op::FwdInv, kA1, 14), false);
+  h->run(20);
+  EXPECT_TRUE(h->events().empty()) << "the engine holds RECALL_DONE";
+  for (uint8_t t = 0x50; t < 0x53; ++t) {
+    h->send(req(Op::RdS, kA2, 14, t));
+    EXPECT_EQ(expect(Op::Retry, kA2, 14).tag, t);
+    h->send(req(Op::RdX, kA1, 14, t));
+    EXPECT_EQ(expect(Op::Retry, kA1, 14).tag, t);
+  }
+  h->set_evt_ready(true);
+  expect_event(Evt::RecallDone, 14);
+  h->send(req(Op::RdS, kA2, 14, 0x60));
+  EXPECT_EQ(expect(Op::DataE, kA2, 14).tag, 0x60);
+}
+
 // With every entry taken (hosts' transactions, and RECALLs whose RECALL_DONE the engine has not
 // taken), a RECALL waits; the entries the engine frees by taking its events let it in.
 TEST_F(HomeRecall, WaitsForAFreeEntryWhenTheTableIsFull) {
