@@ -3,9 +3,15 @@
 // of a device address arrives as an Nc request (docs/protocol.md, "Uncached accesses") and is
 // carried to the register window of the engine that owns the address's region (the first 256
 // bytes of the region: window offset = address - the region's first byte), as two 32-bit
-// accesses (low word, then high word); it is answered NcData (a read, with the value) or NcAck
-// (a write) once both are done, or Error for an address outside every engine's window. One
-// access at a time, in arrival order: a barrier after an uncached store sees it performed.
+// accesses (low word, then high word, in consecutive cycles when the register port is free); it
+// is answered NcData (a read, with the value, in the cycle the high word's data comes back) or
+// NcAck (a write, in the cycle the high word is written), or Error for an address outside every
+// engine's window; an answer the link does not take at once is held. One access at a time, in
+// arrival order: a barrier after an uncached store sees it performed.
+//
+//   read:  SLo (low word asked) -> SHi (high word asked; the low word's data) -> SHiData (the
+//          high word's data: NcData) [-> SAnswer while the link holds it off]
+//   write: SLo (low word written) -> SHi (high word written: NcAck) [-> SAnswer]
 //
 // Parameters:
 //   RegionLines, LineBytes, DevBase - the address map (cni_amap_pkg) and the device window
@@ -77,8 +83,9 @@ module cni_nc_unit #(
     end
   endfunction
 
-  typedef enum logic [2:0] {SIdle, SLo, SLoData, SHi, SHiData, SAnswer, SError} state_e;
+  typedef enum logic [2:0] {SIdle, SLo, SHi, SHiData, SAnswer, SError} state_e;
   state_e state_q, state_d;
+  logic   lo_due_q;  // the low word's read data is on reg_rdata_i this cycle
 
   /* verilator lint_off UNUSEDSIGNAL */
   cni_coh_pkg::hdr_t hdr_q;   // the request (its requester, tag and address answer it)
@@ -91,15 +98,18 @@ module cni_nc_unit #(
   wire [1+EngW+8-1:0] win = window_of(in_hdr_i.addr);
   wire in_take = in_valid_i && in_ready_o;
   assign in_ready_o = state_q == SIdle;
+  // the answer leaves as the last word is done: a write's NcAck with the high word's write, a
+  // read's NcData with the high word's data
+  wire ack_now  = state_q == SHi && we_q && reg_gnt_i;
+  wire data_now = state_q == SHiData;
 
   always_comb begin
     state_d = state_q;
     unique case (state_q)
       SIdle:   if (in_valid_i) state_d = win[EngW + 8] ? SLo : SError;
-      SLo:     if (reg_gnt_i) state_d = we_q ? SHi : SLoData;
-      SLoData: state_d = SHi;
-      SHi:     if (reg_gnt_i) state_d = we_q ? SAnswer : SHiData;
-      SHiData: state_d = SAnswer;
+      SLo:     if (reg_gnt_i) state_d = SHi;
+      SHi:     if (reg_gnt_i) state_d = !we_q ? SHiData : orsp_ready_i ? SIdle : SAnswer;
+      SHiData: state_d = odat_ready_i ? SIdle : SAnswer;
       SAnswer: if (we_q ? orsp_ready_i : odat_ready_i) state_d = SIdle;
       SError:  if (orsp_ready_i) state_d = SIdle;
       default: state_d = SIdle;
@@ -109,6 +119,7 @@ module cni_nc_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= SIdle;
+      lo_due_q <= 1'b0;
       hdr_q   <= '0;
       val_q   <= '0;
       we_q    <= 1'b0;
@@ -116,6 +127,7 @@ module cni_nc_unit #(
       off_q   <= '0;
     end else begin
       state_q <= state_d;
+      lo_due_q <= state_q == SLo && !we_q && reg_gnt_i;
       if (in_take) begin
         hdr_q <= in_hdr_i;
         val_q <= in_data_i;
@@ -123,7 +135,7 @@ module cni_nc_unit #(
         eng_q <= win[8 +: EngW];
         off_q <= win[7:0];
       end
-      if (state_q == SLoData) val_q[31:0] <= reg_rdata_i;
+      if (lo_due_q) val_q[31:0] <= reg_rdata_i;
       if (state_q == SHiData) val_q[63:32] <= reg_rdata_i;
     end
   end
@@ -136,8 +148,8 @@ module cni_nc_unit #(
   assign reg_wdata_o = (state_q == SHi) ? val_q[63:32] : val_q[31:0];
 
   always_comb begin
-    orsp_valid_o   = (state_q == SAnswer && we_q) || state_q == SError;
-    odat_valid_o   = state_q == SAnswer && !we_q;
+    orsp_valid_o   = ack_now || (state_q == SAnswer && we_q) || state_q == SError;
+    odat_valid_o   = data_now || (state_q == SAnswer && !we_q);
     orsp_hdr_o     = '0;
     orsp_hdr_o.op  = (state_q == SError) ? cni_coh_pkg::OP_ERROR : cni_coh_pkg::OP_NC_ACK;
     orsp_hdr_o.src = agent_id_i;
@@ -147,7 +159,7 @@ module cni_nc_unit #(
     odat_hdr_o     = orsp_hdr_o;
     odat_hdr_o.op  = cni_coh_pkg::OP_NC_DATA;
     odat_hdr_o.len = 8'd8;
-    odat_data_o    = LineBits'(val_q);
+    odat_data_o    = data_now ? LineBits'({reg_rdata_i, val_q[31:0]}) : LineBits'(val_q);
   end
   assign cnt_err_o = state_q == SError && orsp_ready_i;
 

@@ -13,7 +13,9 @@
 //   from_device a load missing on a device line no one holds: RdS, the device's line (DataE)
 //   to_device   the device pulling a line a core holds dirty: the scratch-pad engine's coherent
 //               read (RECALL_DN: FwdDown to the core, its SnpData), from the FwdDown leaving the
-//               device to the SnpData reaching it
+//               device to the SnpData reaching it (the core started the read and waits 2 us
+//               before it polls for the end, so that its uncached loads do not meet the pull on
+//               the bus)
 //   memory      a load missing on host memory: RdS, memory's line
 #include <cstdio>
 #include <functional>
@@ -82,7 +84,9 @@ std::vector<BusRowResult> measure(const sim::Profile& p, unsigned n) {
       // a dirty line for the engine to pull
       m.store(dev.host_addr(scr0 + i), &i, sizeof i);
       m.barrier();
-      if (regs.line_op(m, 0, i) & 2u) throw std::runtime_error("cni-bench bus: scratch line refused");
+      regs.start_line_op(m, 0, i);
+      m.pause_ns(2000);
+      if (regs.wait_idle(m) & 2u) throw std::runtime_error("cni-bench bus: scratch line refused");
     }
   });
   host.run_programs();

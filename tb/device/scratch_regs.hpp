@@ -46,9 +46,14 @@ class ScratchRegs {
   // returns CTRL's low word at the end ([1]: the line was outside the region).
   uint32_t line_op(drv::MemoryPort& m, unsigned op, unsigned line, unsigned policy = 0,
                    double poll_ns = 20, unsigned max_polls = 100000) const {
+    start_line_op(m, op, line, policy, poll_ns, max_polls);
+    return wait_idle(m, poll_ns, max_polls);
+  }
+  // The same, not waiting for the end (wait_idle does).
+  void start_line_op(drv::MemoryPort& m, unsigned op, unsigned line, unsigned policy = 0,
+                     double poll_ns = 20, unsigned max_polls = 100000) const {
     wait_idle(m, poll_ns, max_polls);
     m.uncached_store64(win_ + 0x00, (uint64_t(line) << 16) | (uint64_t(policy & 3) << 8) | op);
-    return wait_idle(m, poll_ns, max_polls);
   }
   // A host op (CTRL op 4): caching-agent operation `op` on the host line at `addr`, the line
   // buffer the data of a write and the destination of a read; waits until the engine is not
