@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "cni/sim/bus_carrier.hpp"
+
 namespace cni::tb {
 
 namespace {
@@ -21,7 +23,7 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.freq_mhz = p.get_double("device.freq_mhz");
   c.park_timeout_us = p.get_double("device.park_timeout_us");
   // On seed 000's buses the device's buffer is on the bus: its credits come back at once.
-  const bool on_bus = p.has("bus.model") && p.get_string("bus.model") != "none";
+  const bool on_bus = sim::BusParams::from_profile(p).model != sim::BusModel::None;
   c.credit_return_ns = on_bus ? 0.0 : p.get_double("link.one_way_ns");
   c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   if (p.has("device.skip_idle")) c.skip_idle = p.get_bool("device.skip_idle");
