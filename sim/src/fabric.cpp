@@ -273,21 +273,17 @@ void Fabric::try_send(Pipe& p) {
       rx.consumed_via.push_back(&p);
     }
     const unsigned bytes = m.wire_bytes();
+    p.stats.chan[c].msgs++;
+    p.stats.chan[c].bytes += bytes;
+    const Msg out = m;
+    it = p.q.erase(it);
     if (p.carrier) {
-      p.stats.chan[c].msgs++;
-      p.stats.chan[c].bytes += bytes;
-      const Msg out = m;
-      it = p.q.erase(it);
       p.carrier->carry(out, [this, &p, out] { arrive(p, out); });
       continue;
     }
     const Time ser =
         p.bytes_per_ps > 0.0 ? static_cast<Time>(std::llround(bytes / p.bytes_per_ps)) : 0;
-    p.stats.chan[c].msgs++;
-    p.stats.chan[c].bytes += bytes;
     p.stats.busy += ser;
-    const Msg out = m;
-    it = p.q.erase(it);
     Time at = k_.now() + ser + p.latency;
     if (p.jitter) at += static_cast<Time>(p.rng() % (p.jitter + 1));
     at = std::max(at, p.last_arrival);
