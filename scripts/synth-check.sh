@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 ALLOW=(
   'Replacing memory \\tt_(kind|line|src|tag|op|grant|pend|wbp|wbgot|due)_q with list of registers\. See rtl/coh/cni_home_agent\.sv :: transaction-table fields: reset on rst_ni and read in parallel by the line search, park deadlines and event selection, so they are meant to be flip-flops, not RAM'
   'Replacing memory \\cnt_q with list of registers\. See rtl/coh/cni_csr\.sv :: CSR event counters: cleared by reset and CTRL, all incremented in the same cycle, so flip-flops by design'
+  'Replacing memory \\cnt_q with list of registers\. See rtl/cni/cni_cq_engine\.sv :: CNI engine counters: cleared by reset and CTRL, several incremented in one cycle, so flip-flops by design'
+  'Replacing memory \\(next|una|exp)_q with list of registers\. See rtl/cni/cni_cq_net\.sv :: CNI window and sequence numbers per node: reset, and read by the node of the message offered and the node of the frame received in the same cycle, so flip-flops by design'
   'Replacing memory \\(wst|wline|vic|mph|mmode|mid|maddr|mway|mbe|mtmr)_q with list of registers\. See rtl/coh/cni_cache_agent\.sv :: caching agent: per-way state and line, per-set victim pointers and MSHR fields, reset and searched in parallel (set lookups, MSHR scans, back-off timers), so flip-flops by design; the line data is in cni_dpram'
 )
 
@@ -52,11 +54,17 @@ tops=(
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_pio_engine|-set CPairs 4 -set NOvfA 4 -set NOvfB 4 -set CBase 16 -set ABase 24 -set BBase 30 -set LineIdxW 6 -set EvtReg 1 -set RdReg 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
+  "cni_cq_engine|-set Config 2 -set LineBytes 64"
+  "cni_cq_engine|-set Config 0 -set LineBytes 64"
 )
 fail=0
+declare -A seen
 for t in "${tops[@]}"; do
   top=${t%%|*}; params=${t#*|}
+  # (a top checked in several configurations: one log per configuration)
   log="$out/$top.log"
+  n=2; while [ -n "${seen[$log]:-}" ]; do log="$out/$top.$n.log"; n=$((n + 1)); done
+  seen[$log]=1
   script="read_verilog -sv ${files[*]}; chparam $params $top; hierarchy -check -top $top; proc; opt -full; memory -nomap; opt_clean; check -assert; synth -top $top -run coarse; check -assert; stat"
   if $YOSYS -q -l "$log" -p "$script" > /dev/null 2>&1; then
     cells=$(grep -E '^ +[0-9]+ +cells$' "$log" | tail -1 | awk '{print $1}' || true)

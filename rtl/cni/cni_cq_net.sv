@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CNI engine's network side (docs/cni.md section 6): data frames out under a sliding window
+// per destination, cumulative acks in and out, data frames in checked and handed to the receive
+// front end in order per source. No retransmission (Retransmit = 0): under loss delivery is at
+// most once, in order, and a gap is counted.
+//
+// Messages cross this block as slot images (docs/cni.md, "Message layout in a slot"): byte 1
+// flags, bytes 2-3 len, 4-5 node (the destination going out, the source coming in), 6-7 handler,
+// 8-11 seq (in: the frame's sequence number), payload from byte 12 -- the same offsets the
+// payload has in a frame, so only the 12 header bytes are rearranged.
+//
+//   sender, per destination d: next[d], una[d]; outstanding = next - una (mod 2^16)
+//     message offered, outstanding < Window     -> DATA(seq = {handler, next}), next + 1
+//     message offered, outstanding = Window     -> held (counted once: C_WIN_WAITS)
+//     ACK(a), 0 <= a - una < outstanding        -> una = a + 1
+//     ACK otherwise                             -> C_ACK_STALE
+//   receiver, per source s: exp[s], owe[s]
+//     FCS failed / longer than a message        -> dropped, C_RX_BAD_FCS (no field trusted)
+//     src >= NODES or this node, len > MAX_LEN, size != 12 + len, unknown type -> C_RX_BAD
+//     closed                                    -> dropped; seq = exp: exp + 1, owe; C_RX_CLOSED
+//     seq = exp, the receive register free      -> taken, exp + 1, owe
+//     seq ahead (a lost frame)                  -> C_RX_GAP += seq - exp, then as seq = exp
+//     seq behind (a duplicate)                  -> dropped, owe, C_RX_DUP
+//     the receive register full                 -> the frame waits (tready low), C_ROOM_WAITS once
+//   output: an owed ack first (lowest source), then a data frame; ACK(exp[s] - 1)
+//
+// Parameters:
+//   MaxNodes - nodes the window and sequence state is kept for
+//   Window   - data frames outstanding per destination (<= 2^15)
+//   NetBytes - bytes per beat of the network stream
+// Ports:
+//   open_i, nodes_i, node_id_i - CTRL.open, CTRL.NODES, this node
+//   msg_*                      - a message to send (held until taken; msg_ready_o depends on
+//                                the message's destination)
+//   rmsg_*                     - a message received (held until taken)
+//   cnt_o                      - counter pulses (cni_cq_pkg::C_*), one cycle each
+//   n{tx,rx}_*                 - the engine's network port
+//   idle_o                     - nothing to send, no frame arriving or to process
+`default_nettype none
+
+module cni_cq_net #(
+  parameter int MaxNodes = 16,
+  parameter int Window   = 4,
+  parameter int NetBytes = 64,
+  localparam int MsgBits = cni_cq_pkg::MSG_BYTES * 8,
+  localparam int NetW    = NetBytes * 8,
+  localparam int NW      = (MaxNodes > 1) ? $clog2(MaxNodes) : 1
+) (
+  input  wire logic                           clk_i,
+  input  wire logic                           rst_ni,
+  input  wire logic                           open_i,
+  input  wire logic [7:0]                     nodes_i,
+  input  wire logic [15:0]                    node_id_i,
+  input  wire logic                           msg_valid_i,
+  output logic                                msg_ready_o,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [MsgBits-1:0]             msg_i,      // (ctl and seq are the frame's own)
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic                                rmsg_valid_o,
+  input  wire logic                           rmsg_ready_i,
+  output logic [MsgBits-1:0]                  rmsg_o,
+  output logic [cni_cq_pkg::NUM_CNT-1:0]      cnt_o,
+  output logic [31:0]                         gap_o,      // frames skipped, with C_RX_GAP
+  output logic                                ntx_valid_o,
+  input  wire logic                           ntx_ready_i,
+  output logic [NetW-1:0]                     ntx_data_o,
+  output logic [NetBytes-1:0]                 ntx_keep_o,
+  output logic                                ntx_last_o,
+  output logic [15:0]                         ntx_dest_o,
+  input  wire logic                           nrx_valid_i,
+  output logic                                nrx_ready_o,
+  input  wire logic [NetW-1:0]                nrx_data_i,
+  input  wire logic [NetBytes-1:0]            nrx_keep_i,
+  input  wire logic                           nrx_last_i,
+  input  wire logic                           nrx_user_i,
+  output logic                                idle_o
+);
+
+  localparam int HdrBits = cni_cq_pkg::HDR_BYTES * 8;
+
+  if (MaxNodes < 2 || MaxNodes > 256) $error("cni_cq_net: MaxNodes must be 2..256");
+  if (Window < 1 || Window > 32768) $error("cni_cq_net: Window must be 1..2^15");
+
+  logic [15:0]       next_q [MaxNodes];
+  logic [15:0]       una_q  [MaxNodes];
+  logic [15:0]       exp_q  [MaxNodes];
+  logic [MaxNodes-1:0] owe_q;
+  logic              wwait_q;  // the offered message was counted as waiting for the window
+  logic              rwait_q;  // the frame waiting in the receiver was counted
+
+  // ---- out --------------------------------------------------------------------------------
+  wire [15:0] m_len     = msg_i[16 +: 16];
+  wire [15:0] m_dst     = msg_i[32 +: 16];
+  wire [15:0] m_handler = msg_i[48 +: 16];
+  wire [7:0]  m_flags   = msg_i[8 +: 8];
+  wire [NW-1:0] m_d     = NW'(m_dst);
+  wire [15:0] m_out     = next_q[m_d] - una_q[m_d];
+  wire        win_open  = 32'(m_out) < 32'(Window);
+
+  // the lowest source an ack is owed to
+  logic [NW-1:0] ack_s;
+  always_comb begin
+    ack_s = '0;
+    for (int i = MaxNodes - 1; i >= 0; i--) if (owe_q[i]) ack_s = NW'(i);
+  end
+  wire ack_owed = owe_q != '0;
+
+  logic tx_busy, tx_idle;
+  assign msg_ready_o = !tx_busy && !ack_owed && win_open;
+  wire send_ack  = !tx_busy && ack_owed;
+  wire send_data = msg_valid_i && msg_ready_o;
+  wire [HdrBits-1:0] data_hdr = {m_handler, next_q[m_d], m_flags, cni_cq_pkg::NET_TYPE_DATA,
+                                 m_len, node_id_i, m_dst};
+  wire [HdrBits-1:0] ack_hdr  = {16'd0, exp_q[ack_s] - 16'd1, 8'd0, cni_cq_pkg::NET_TYPE_ACK,
+                                 16'd0, node_id_i, 16'(ack_s)};
+  wire [MsgBits-1:0] tx_frame = send_ack ? MsgBits'(ack_hdr)
+                                         : {msg_i[MsgBits-1:HdrBits], data_hdr};
+  wire [15:0] tx_bytes = send_ack ? 16'(cni_cq_pkg::HDR_BYTES)
+                                  : 16'(cni_cq_pkg::HDR_BYTES) + m_len;
+  cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(cni_cq_pkg::MSG_BYTES)) u_tx (
+    .clk_i, .rst_ni,
+    .start_i (send_ack || send_data), .frame_i (tx_frame), .bytes_i (tx_bytes),
+    .dest_i (send_ack ? 16'(ack_s) : m_dst), .busy_o (tx_busy),
+    .tx_tvalid_o (ntx_valid_o), .tx_tready_i (ntx_ready_i), .tx_tdata_o (ntx_data_o),
+    .tx_tkeep_o (ntx_keep_o), .tx_tlast_o (ntx_last_o), .tx_tdest_o (ntx_dest_o),
+    .idle_o (tx_idle)
+  );
+
+  // ---- in ---------------------------------------------------------------------------------
+  logic              rx_valid, rx_bad, rx_idle;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [MsgBits-1:0] rx_frame;   // (dst: the switch routed the frame here)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0]       rx_bytes;
+  logic              rx_ack;
+  cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(cni_cq_pkg::MSG_BYTES)) u_rx (
+    .clk_i, .rst_ni,
+    .rx_tvalid_i (nrx_valid_i), .rx_tready_o (nrx_ready_o), .rx_tdata_i (nrx_data_i),
+    .rx_tkeep_i (nrx_keep_i), .rx_tlast_i (nrx_last_i), .rx_tuser_i (nrx_user_i),
+    .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
+    .ack_i (rx_ack), .idle_o (rx_idle)
+  );
+  wire [15:0]   f_src  = rx_frame[16 +: 16];
+  wire [15:0]   f_len  = rx_frame[32 +: 16];
+  wire [7:0]    f_type = rx_frame[48 +: 8];
+  wire [7:0]    f_flags = rx_frame[56 +: 8];
+  wire [31:0]   f_seq  = rx_frame[64 +: 32];
+  wire [NW-1:0] f_s    = NW'(f_src);
+  wire          f_src_ok = 32'(f_src) < 32'(nodes_i) && 32'(f_src) < 32'(MaxNodes) &&
+                           f_src != node_id_i;
+  wire          is_data = f_type == cni_cq_pkg::NET_TYPE_DATA;
+  wire          is_ack  = f_type == cni_cq_pkg::NET_TYPE_ACK;
+  wire          f_ok    = f_src_ok && (is_ack ? rx_bytes == 16'(cni_cq_pkg::HDR_BYTES) :
+                          is_data && 32'(f_len) <= 32'(cni_cq_pkg::MAX_LEN) &&
+                          32'(rx_bytes) == 32'(cni_cq_pkg::HDR_BYTES) + 32'(f_len));
+  wire [15:0]   f_diff  = f_seq[15:0] - exp_q[f_s];   // 0: in order; < 2^15: ahead
+  wire          f_dup   = f_diff[15];
+  // an ack: a - una against outstanding
+  wire [15:0]   a_rel   = f_seq[15:0] - una_q[f_s];
+  wire          a_good  = a_rel < next_q[f_s] - una_q[f_s];
+
+  logic rmsg_q;
+  logic [MsgBits-1:0] rmsg_img_q;
+  wire  rx_deliver = rx_valid && !rx_bad && f_ok && is_data && open_i && !f_dup;
+  wire  rx_take_data = rx_deliver && !rmsg_q;
+  // Every frame but one waiting for the receive register is dropped or taken at once.
+  assign rx_ack = rx_valid && !(rx_deliver && rmsg_q);
+
+  always_comb begin
+    cnt_o = '0;
+    gap_o = '0;
+    cnt_o[cni_cq_pkg::C_TX_FRAMES] = send_data;
+    cnt_o[cni_cq_pkg::C_ACKS_TX]   = send_ack;
+    cnt_o[cni_cq_pkg::C_WIN_WAITS] = msg_valid_i && !win_open && !wwait_q;
+    if (rx_valid) begin
+      if (rx_bad) cnt_o[cni_cq_pkg::C_RX_BAD_FCS] = 1'b1;
+      else if (!f_ok) cnt_o[cni_cq_pkg::C_RX_BAD] = 1'b1;
+      else if (is_ack) begin
+        cnt_o[cni_cq_pkg::C_ACKS_RX]   = a_good;
+        cnt_o[cni_cq_pkg::C_ACK_STALE] = !a_good;
+      end else if (!open_i) cnt_o[cni_cq_pkg::C_RX_CLOSED] = 1'b1;
+      else if (f_dup) cnt_o[cni_cq_pkg::C_RX_DUP] = 1'b1;
+      else if (rx_take_data) begin
+        cnt_o[cni_cq_pkg::C_RX_FRAMES] = 1'b1;
+        cnt_o[cni_cq_pkg::C_RX_GAP]    = f_diff != '0;
+        gap_o = 32'(f_diff);
+      end else begin
+        cnt_o[cni_cq_pkg::C_ROOM_WAITS] = !rwait_q;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < MaxNodes; i++) begin
+        next_q[i] <= '0;
+        una_q[i]  <= '0;
+        exp_q[i]  <= '0;
+      end
+      owe_q   <= '0;
+      wwait_q <= 1'b0;
+      rwait_q <= 1'b0;
+      rmsg_q  <= 1'b0;
+    end else begin
+      if (send_data) next_q[m_d] <= next_q[m_d] + 16'd1;
+      wwait_q <= msg_valid_i && !send_data && (wwait_q || !win_open);
+      rwait_q <= rx_valid && !rx_ack;
+      if (send_ack) owe_q[ack_s] <= 1'b0;
+      if (rx_valid && !rx_bad && f_ok) begin
+        if (is_ack) begin
+          if (a_good) una_q[f_s] <= f_seq[15:0] + 16'd1;
+        end else if (!open_i) begin
+          if (f_diff == '0) exp_q[f_s] <= exp_q[f_s] + 16'd1;
+          owe_q[f_s] <= 1'b1;
+        end else if (f_dup) begin
+          owe_q[f_s] <= 1'b1;
+        end else if (rx_take_data) begin
+          exp_q[f_s] <= f_seq[15:0] + 16'd1;
+          owe_q[f_s] <= 1'b1;
+        end
+      end
+      if (rx_take_data) rmsg_q <= 1'b1;
+      else if (rmsg_ready_i) rmsg_q <= 1'b0;
+    end
+  end
+
+  // The received message as a slot image: ctl 0, flags, len, source, handler, seq, payload.
+  always_ff @(posedge clk_i) begin
+    if (rx_take_data) begin
+      rmsg_img_q <= {rx_frame[MsgBits-1:HdrBits], f_seq, f_seq[31:16], f_src, f_len, f_flags,
+                     8'd0};
+    end
+  end
+  assign rmsg_valid_o = rmsg_q;
+  assign rmsg_o       = rmsg_img_q;
+
+  // Idle: nothing leaving, no ack owed, no message that could go now, no frame arriving or to
+  // process (one that waits for the receive register waits for the front end).
+  assign idle_o = tx_idle && !ack_owed && !(msg_valid_i && msg_ready_o) &&
+                  (rx_idle || (rx_valid && !rx_ack));
+
+endmodule

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CNI cache/queue engine's constants (docs/cni.md): configuration codes, the region layout,
+// register offsets, counter numbers and the network frame types it owns. The C++ mirror is
+// tb/cni/cni_regs.hpp; the driver reads the layout back from the ID register.
+`ifndef CNI_CQ_PKG_SV
+`define CNI_CQ_PKG_SV
+`default_nettype none
+
+// A package's constants serve many modules; any one module uses only some of them.
+/* verilator lint_off UNUSEDPARAM */
+package cni_cq_pkg;
+
+  // ---- configurations (docs/cni.md section 1) -----------------------------------------------
+  localparam int CFG_NI2W    = 0;  // uncached registers over hardware queues
+  localparam int CFG_CNI4    = 1;  // cachable device registers (not built yet: elaboration error)
+  localparam int CFG_CNI16Q  = 2;  // cachable queues homed on the device, 16 lines each
+  localparam int CFG_CNI512Q = 3;  // the same, 512 lines each
+  localparam int CFG_CNI16QM = 4;  // receive queue homed in host memory (not built yet)
+  localparam int CFG_NONE    = 5;  // no engine (the endpoint's region of 0 lines)
+
+  // Whether configuration c is built by this release of the engine.
+  function automatic bit built(input int c);
+    built = c == CFG_NI2W || c == CFG_CNI16Q || c == CFG_CNI512Q;
+  endfunction
+
+  function automatic bit is_cq(input int c);
+    is_cq = c == CFG_CNI16Q || c == CFG_CNI512Q || c == CFG_CNI16QM;
+  endfunction
+
+  // ---- messages -----------------------------------------------------------------------------
+  localparam int MSG_BYTES = 256;  // a network message, a queue slot (000 section 4.1)
+  localparam int HDR_BYTES = 12;   // its header, in a slot as on the network
+  localparam int MAX_LEN   = MSG_BYTES - HDR_BYTES;  // 244 payload bytes
+  localparam int REG_PAGE  = 256;  // the register window, bytes
+
+  // Default queue sizes in bytes (000 counts 64-byte blocks; the bytes are kept at 128).
+  function automatic int sq_bytes(input int c);
+    sq_bytes = (c == CFG_CNI512Q) ? 512 * 64 : 16 * 64;
+  endfunction
+  function automatic int rq_bytes(input int c);
+    rq_bytes = (c == CFG_CNI16Q) ? 16 * 64 : 512 * 64;
+  endfunction
+
+  // ---- region layout (docs/cni.md section 3) ------------------------------------------------
+  // Line offsets within the region: the register page, then (CQ) SQ_TAIL, SQ_HEAD, RQ_HEAD, the
+  // SQ slots and the device-homed RQ slots.
+  function automatic int reg_lines(input int lb);
+    reg_lines = REG_PAGE / lb;
+  endfunction
+  function automatic int off_sq_tail(input int lb);
+    off_sq_tail = reg_lines(lb);
+  endfunction
+  function automatic int off_sq_head(input int lb);
+    off_sq_head = reg_lines(lb) + 1;
+  endfunction
+  function automatic int off_rq_head(input int lb);
+    off_rq_head = reg_lines(lb) + 2;
+  endfunction
+  function automatic int off_sq(input int lb);
+    off_sq = reg_lines(lb) + 3;
+  endfunction
+  function automatic int off_rq(input int lb, input int sq_lines);
+    off_rq = reg_lines(lb) + 3 + sq_lines;
+  endfunction
+
+  // Lines of the engine's region for configuration c at lb-byte lines.
+  function automatic int region_lines(input int c, input int lb, input int sq_lines,
+                                      input int rq_lines);
+    if (c == CFG_NONE) region_lines = 0;
+    else if (c == CFG_NI2W) region_lines = reg_lines(lb);
+    else region_lines = off_rq(lb, sq_lines) + rq_lines;
+  endfunction
+
+  // ---- registers (window byte offsets; 8-byte registers, written low word then high word, the
+  // write taking effect with the high word) ---------------------------------------------------
+  localparam logic [7:0] R_ID       = 8'h00;
+  localparam logic [7:0] R_CTRL     = 8'h08;
+  localparam logic [7:0] R_TIMERS   = 8'h10;
+  localparam logic [7:0] R_STATUS   = 8'h18;
+  localparam logic [7:0] R_TX_HDR   = 8'h20;
+  localparam logic [7:0] R_TX_DATA  = 8'h28;
+  localparam logic [7:0] R_RX_HDR   = 8'h30;
+  localparam logic [7:0] R_RX_DATA  = 8'h38;
+  localparam logic [7:0] R_TX_READY = 8'h48;
+  localparam logic [7:0] R_CNT      = 8'h80;  // counter i at R_CNT + 4i (32-bit, wrapping)
+
+  // ---- counters -----------------------------------------------------------------------------
+  localparam int C_TX_MSGS    = 0;   // messages taken from the send side
+  localparam int C_TX_FRAMES  = 1;   // data frames sent
+  localparam int C_RX_FRAMES  = 2;   // data frames accepted
+  localparam int C_ACKS_TX    = 3;   // acks sent
+  localparam int C_ACKS_RX    = 4;   // acks received (that moved the window)
+  localparam int C_TX_CLOSED  = 6;   // a send while closed
+  localparam int C_TX_BAD_LEN = 7;   // length above MAX_LEN, or a message cut short (NI2w)
+  localparam int C_TX_BAD_DST = 8;   // destination not below NODES, or this node
+  localparam int C_TX_BAD_SNS = 9;   // CQ slot whose valid bit has the wrong sense
+  localparam int C_TX_OVERRUN = 10;  // more messages made ready than the queue holds; NI2w: no room
+  localparam int C_TX_STRAY   = 11;  // a write to a register of another configuration, or data
+                                     // with no message started
+  localparam int C_RX_BAD_FCS = 13;  // frame whose FCS check failed (or longer than a message)
+  localparam int C_RX_BAD     = 14;  // malformed frame, or an RQ_HEAD value past the tail
+  localparam int C_RX_DUP     = 15;  // duplicate data frame
+  localparam int C_RX_GAP     = 17;  // frames skipped by a sequence gap (lost frames)
+  localparam int C_RX_CLOSED  = 18;  // data frame dropped while closed
+  localparam int C_RX_STRAY   = 19;  // a read of RX_DATA with no message
+  localparam int C_ACK_STALE  = 20;  // ack outside the window
+  localparam int C_PULLS      = 21;  // pulls of send lines (RECALL_DN)
+  localparam int C_REFRESHES  = 24;  // shadow-head refreshes
+  localparam int C_WIN_WAITS  = 26;  // messages that waited for the window
+  localparam int C_ROOM_WAITS = 27;  // frames that waited for receive room
+  localparam int C_LOCKED_WR  = 29;  // locked writes
+  localparam int NUM_CNT      = 30;
+
+  // ---- network frame types (cni_amap_pkg::net_owner routes them to this engine) ------------
+  localparam logic [7:0] NET_TYPE_DATA = 8'h02;
+  localparam logic [7:0] NET_TYPE_ACK  = 8'h03;
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
+
+`endif

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni_cq_engine alone (docs/cni.md section 9, the harness tests): every configuration this
+// release builds, at 64- and 128-byte lines, between nodes of tests/cni/cq_harness.hpp.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "Vcni_cq_ni2w_l128.h"
+#include "Vcni_cq_ni2w_l64.h"
+#include "Vcni_cq_q16_l128.h"
+#include "Vcni_cq_q16_l64.h"
+#include "Vcni_cq_q512_l64.h"
+#include "cq_harness.hpp"
+
+namespace cni::tb::cq {
+namespace {
+
+struct Ni2wL64 {
+  using V = Vcni_cq_ni2w_l64;
+  static constexpr unsigned kCfg = kNi2w, kLb = 64;
+  static constexpr const char* kName = "NI2w_l64";
+};
+struct Q16L64 {
+  using V = Vcni_cq_q16_l64;
+  static constexpr unsigned kCfg = kCni16Q, kLb = 64;
+  static constexpr const char* kName = "CNI16Q_l64";
+};
+struct Q512L64 {
+  using V = Vcni_cq_q512_l64;
+  static constexpr unsigned kCfg = kCni512Q, kLb = 64;
+  static constexpr const char* kName = "CNI512Q_l64";
+};
+struct Ni2wL128 {
+  using V = Vcni_cq_ni2w_l128;
+  static constexpr unsigned kCfg = kNi2w, kLb = 128;
+  static constexpr const char* kName = "NI2w_l128";
+};
+struct Q16L128 {
+  using V = Vcni_cq_q16_l128;
+  static constexpr unsigned kCfg = kCni16Q, kLb = 128;
+  static constexpr const char* kName = "CNI16Q_l128";
+};
+struct Names {
+  template <class T>
+  static std::string GetName(int) { return T::kName; }
+};
+
+uint64_t seed_for(const std::string& test) {
+  if (const char* e = std::getenv("CNI_SEED")) return std::strtoull(e, nullptr, 0);
+  return std::hash<std::string>{}(test) & 0xffffffff;
+}
+
+template <class T>
+class CniEngine : public ::testing::Test {
+ protected:
+  using W = World<typename T::V>;
+  std::unique_ptr<W> make(unsigned nodes, Knobs k = {}) {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    uint64_t seed = seed_for(name + T::kName);
+    RecordProperty("seed", std::to_string(seed));
+    auto w = std::make_unique<W>(T::kCfg, T::kLb, nodes, seed, k);
+    EXPECT_TRUE(w->settle(1000)) << "reset";
+    return w;
+  }
+  static Msg msg(unsigned src, unsigned dst, size_t len, uint32_t tag) {
+    Msg m;
+    m.src = uint16_t(src);
+    m.dst = uint16_t(dst);
+    m.handler = uint16_t(tag * 7 + 1);
+    m.flags = uint8_t(tag & 3);
+    for (size_t i = 0; i < len; i++) m.data.push_back(uint8_t(tag * 31 + i * 13 + src));
+    return m;
+  }
+  // Pushes m, draining the receive side of every node while there is no room (docs/cni.md
+  // section 6, "Why it cannot deadlock"). Fails after `limit` cycles.
+  void push(W& w, const Msg& m, unsigned limit = 200000) {
+    uint64_t start = w.cycle();
+    while (!w.send(m.src, m)) {
+      drain_all(w);
+      w.step();
+      ASSERT_LT(w.cycle() - start, limit) << "no room for a message from " << m.src;
+    }
+    w.expect(m);
+  }
+  static unsigned drain(W& w, unsigned n) {
+    unsigned k = 0;
+    while (auto r = w.recv(n)) {
+      w.arrived(n, *r);
+      k++;
+    }
+    return k;
+  }
+  static void drain_all(W& w) {
+    for (unsigned n = 0; n < w.size(); n++) drain(w, n);
+  }
+  // Runs until every expected message has arrived.
+  static void finish(W& w, unsigned limit = 400000) {
+    uint64_t start = w.cycle();
+    while (w.outstanding() != 0) {
+      drain_all(w);
+      w.step();
+      ASSERT_LT(w.cycle() - start, limit) << w.outstanding() << " messages never arrived";
+    }
+    ASSERT_TRUE(w.settle());
+  }
+  static void no_errors(W& w, unsigned n) {
+    for (Cnt c : {kTxClosed, kTxBadLen, kTxBadDst, kTxBadSense, kTxOverrun, kTxStray, kRxBadFcs,
+                  kRxBad, kRxDup, kRxGap, kRxClosed, kRxStray, kAckStale})
+      EXPECT_EQ(w.counter(n, c), 0u) << "node " << n << " counter " << unsigned(c);
+  }
+};
+using AllModels = ::testing::Types<Ni2wL64, Q16L64, Q512L64, Ni2wL128, Q16L128>;
+TYPED_TEST_SUITE(CniEngine, AllModels, Names);
+
+TYPED_TEST(CniEngine, ResetDeniesTheRegisterPageAndTheIdRegisterDescribesTheEngine) {
+  auto w = this->make(2);
+  auto& pol = w->node(1).policies;
+  ASSERT_EQ(pol.size(), kRegBytes / TypeParam::kLb);
+  for (unsigned l = 0; l < kRegBytes / TypeParam::kLb; l++) EXPECT_EQ(pol.at(kBase + l), 3);
+  uint64_t id = w->rd(1, reg::kId);
+  EXPECT_EQ(id & 0xf, TypeParam::kCfg);
+  EXPECT_EQ((id >> 8) & 0xff, 4u);          // Window
+  EXPECT_EQ((id >> 16) & 0xffff, 1u);       // this node
+  EXPECT_EQ((id >> 32) & 0xffff, w->slots_sq());
+  EXPECT_EQ(id >> 48, w->slots_rq());
+  EXPECT_EQ(w->rd(1, reg::kCtrl), 16u << 8);  // closed, NODES = MaxNodes
+  EXPECT_TRUE(w->node(1).top().idle_o);
+}
+
+TYPED_TEST(CniEngine, MessagesOfEverySizeArriveIntactAndInOrder) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  const size_t sizes[] = {0, 1, 7, 8, 9, 51, 52, 53, 64, 115, 116, 117, 200, 243, 244};
+  uint32_t tag = 0;
+  for (unsigned dir = 0; dir < 2; dir++) {
+    for (size_t len : sizes) this->push(*w, this->msg(dir, 1 - dir, len, tag++));
+    this->finish(*w);
+  }
+  for (unsigned n = 0; n < 2; n++) {
+    EXPECT_EQ(w->counter(n, kTxMsgs), std::size(sizes));
+    EXPECT_EQ(w->counter(n, kTxFrames), std::size(sizes));
+    EXPECT_EQ(w->counter(n, kRxFrames), std::size(sizes));
+    EXPECT_GT(w->counter(n, kAcksTx), 0u);
+    EXPECT_GT(w->counter(n, kAcksRx), 0u);
+    this->no_errors(*w, n);
+  }
+  // frames carry only the bytes used: 12 + len (data) and 12 (acks)
+  for (auto& f : w->frames_seen) {
+    ASSERT_GE(f.size(), kHdrBytes);
+    if (f[6] == kTypeData) EXPECT_EQ(f.size(), kHdrBytes + get16(&f[4]));
+    else EXPECT_EQ(f.size(), kHdrBytes);
+  }
+}
+
+TYPED_TEST(CniEngine, TwoWayRandomStreamUnderStallsIsExactlyOnceInOrder) {
+  Knobs k;
+  k.cmd_stall = 0.4;
+  k.mem_stall = 0.4;
+  k.ntx_stall = 0.3;
+  auto w = this->make(2, k);
+  w->open(0);
+  w->open(1);
+  std::mt19937 rng(7);
+  unsigned left[2] = {300, 300};
+  uint32_t tag = 0;
+  while (left[0] + left[1] > 0) {
+    unsigned n = rng() % 2;
+    if (left[n] && rng() % 3) {
+      Msg m = this->msg(n, 1 - n, rng() % (kMaxLen + 1), tag++);
+      this->push(*w, m);
+      left[n]--;
+    }
+    if (rng() % 4 == 0) this->drain(*w, rng() % 2);
+    w->run(rng() % 20);
+  }
+  this->finish(*w);
+  for (unsigned n = 0; n < 2; n++) {
+    EXPECT_EQ(w->counter(n, kRxFrames), 300u);
+    this->no_errors(*w, n);
+  }
+  if (w->cq()) {
+    EXPECT_GT(w->counter(0, kPulls), 0u);
+    EXPECT_GT(w->counter(1, kLockedWrites), 0u);
+  }
+}
+
+TYPED_TEST(CniEngine, AllToAllAmongFourNodesWithFullWindowsFinishesWithoutDeadlock) {
+  Knobs k;
+  k.net_latency = 400;   // longer than four messages take to leave: the windows fill
+  auto w = this->make(4, k);
+  for (unsigned n = 0; n < 4; n++) w->open(n, 4);
+  std::mt19937 rng(11);
+  uint32_t tag = 0;
+  // every node sends to every other as fast as it can, and drains only when it must
+  // (in bursts of 10 to one destination, so that its window fills)
+  for (unsigned round = 0; round < 4; round++)
+    for (unsigned s = 0; s < 4; s++)
+      for (unsigned d = 0; d < 4; d++)
+        for (unsigned k = 0; k < 10 && s != d; k++)
+          this->push(*w, this->msg(s, d, rng() % (kMaxLen + 1), tag++));
+  this->finish(*w);
+  unsigned win = 0, room = 0;
+  for (unsigned n = 0; n < 4; n++) {
+    win += w->counter(n, kWinWaits);
+    room += w->counter(n, kRoomWaits);
+    EXPECT_EQ(w->counter(n, kRxFrames), 120u);
+    this->no_errors(*w, n);
+  }
+  EXPECT_GT(win, 0u) << "the windows never filled";
+  EXPECT_GT(room, 0u) << "the receive queues never filled";
+}
+
+TYPED_TEST(CniEngine, AFullReceiverHoldsTheSenderBackUntilItConsumes) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  // node 1 does not read: node 0 fills the window, node 1's queue, then its own queue
+  unsigned sent = 0;
+  uint32_t tag = 0;
+  for (unsigned idle = 0; idle < 3000;) {
+    Msg m = this->msg(0, 1, 100, tag);
+    if (w->send(0, m)) {
+      w->expect(m);
+      sent++;
+      tag++;
+      idle = 0;
+    } else {
+      w->step();
+      idle++;
+    }
+    ASSERT_LT(sent, 2000u) << "the sender was never held back";
+  }
+  EXPECT_GE(sent, 4u);
+  EXPECT_GT(w->counter(0, kWinWaits), 0u);
+  EXPECT_GT(w->counter(1, kRoomWaits), 0u);
+  if (w->cq()) {
+    EXPECT_GT(w->counter(1, kRefreshes), 0u);  // the shadow head said full
+  }
+  this->finish(*w);
+  EXPECT_EQ(w->counter(1, kRxFrames), sent);
+  this->no_errors(*w, 0);
+  this->no_errors(*w, 1);
+}
+
+TYPED_TEST(CniEngine, BadHeadersAreCountedNotSentAndTheQueueMovesOn) {
+  auto w = this->make(2);
+  w->open(0, 2);
+  w->open(1, 2);
+  ASSERT_TRUE(w->send(0, this->msg(0, 1, kMaxLen + 1, 1)));   // too long
+  ASSERT_TRUE(w->send(0, this->msg(0, 2, 10, 2)));            // destination not below NODES
+  ASSERT_TRUE(w->send(0, this->msg(0, 0, 10, 3)));            // this node
+  ASSERT_TRUE(w->settle());
+  EXPECT_EQ(w->counter(0, kTxBadLen), 1u);
+  EXPECT_EQ(w->counter(0, kTxBadDst), 2u);
+  EXPECT_EQ(w->counter(0, kTxFrames), 0u);
+  EXPECT_TRUE(w->frames_seen.empty());
+  // then a good message still goes
+  this->push(*w, this->msg(0, 1, 30, 4));
+  this->finish(*w);
+  EXPECT_EQ(w->counter(0, kTxFrames), 1u);
+}
+
+TYPED_TEST(CniEngine, ASendWhileClosedIsCountedAndSendsNothing) {
+  auto w = this->make(2);
+  w->open(1);
+  Msg m = this->msg(0, 1, 20, 1);
+  ASSERT_TRUE(w->send(0, m));
+  ASSERT_TRUE(w->settle());
+  EXPECT_EQ(w->counter(0, kTxClosed), 1u);
+  EXPECT_EQ(w->rd(0, reg::kStatus) >> 32 & 0xffff, 0u);  // pend stays 0
+  EXPECT_TRUE(w->frames_seen.empty());
+}
+
+TYPED_TEST(CniEngine, FramesForAClosedEndpointAreAckedDroppedAndCounted) {
+  auto w = this->make(2);
+  w->open(0);
+  // more than the window: the closed receiver acks, so the sender is never blocked
+  uint64_t start = w->cycle();
+  for (uint32_t t = 0; t < 12; t++) {
+    while (!w->send(0, this->msg(0, 1, 40, t))) {
+      w->step();
+      ASSERT_LT(w->cycle() - start, 100000u) << "the sender was blocked";
+    }
+  }
+  ASSERT_TRUE(w->settle());
+  EXPECT_EQ(w->counter(1, kRxClosed), 12u);
+  EXPECT_EQ(w->counter(1, kRxFrames), 0u);
+  EXPECT_FALSE(w->recv(1).has_value());
+}
+
+TYPED_TEST(CniEngine, ACorruptedFrameIsDroppedCountedAndLaterFramesKeepOrder) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  unsigned data_frames = 0;
+  w->on_frame = [&](unsigned, unsigned, std::vector<uint8_t>& f, bool& bad) {
+    if (f[6] == kTypeData && ++data_frames == 3) bad = true;
+    return true;
+  };
+  std::vector<Msg> sent;
+  std::vector<Msg> got;
+  uint64_t start = w->cycle();
+  for (uint32_t t = 0; t < 20; t++) {
+    Msg m = this->msg(0, 1, 60 + t, t);
+    while (!w->send(0, m)) {
+      while (auto r = w->recv(1)) got.push_back(*r);
+      w->step();
+      ASSERT_LT(w->cycle() - start, 200000u);
+    }
+    sent.push_back(m);
+  }
+  while (got.size() < 19) {
+    while (auto r = w->recv(1)) got.push_back(*r);
+    w->step();
+    ASSERT_LT(w->cycle() - start, 200000u);
+  }
+  ASSERT_TRUE(w->settle());
+  sent.erase(sent.begin() + 2);   // the third never arrives
+  EXPECT_EQ(got, sent);
+  EXPECT_EQ(w->counter(1, kRxBadFcs), 1u);
+  EXPECT_EQ(w->counter(1, kRxGap), 1u);
+  EXPECT_EQ(w->counter(0, kAckStale), 0u);
+}
+
+TYPED_TEST(CniEngine, MalformedFramesAreDroppedAndCounted) {
+  auto w = this->make(3);
+  w->open(1, 3);
+  auto frame = [](unsigned dst, unsigned src, unsigned len, uint8_t type, uint32_t seq,
+                  unsigned bytes) {
+    std::vector<uint8_t> f(bytes, 0xa5);
+    put16(&f[0], dst);
+    put16(&f[2], src);
+    put16(&f[4], len);
+    f[6] = type;
+    f[7] = 0;
+    put32(&f[8], seq);
+    return f;
+  };
+  w->inject(1, frame(1, 0, 10, kTypeData, 0, kHdrBytes + 9));    // size != 12 + len
+  w->inject(1, frame(1, 3, 10, kTypeData, 0, kHdrBytes + 10));   // source not below NODES
+  w->inject(1, frame(1, 1, 10, kTypeData, 0, kHdrBytes + 10));   // from itself
+  w->inject(1, frame(1, 0, 0, 0x7f, 0, kHdrBytes));               // unknown type
+  w->inject(1, frame(1, 0, 0, kTypeAck, 5, kHdrBytes));           // ack of nothing sent
+  w->run(200);
+  w->inject(1, frame(1, 2, 10, kTypeData, 0, kHdrBytes + 10));   // good
+  w->run(200);
+  w->inject(1, frame(1, 2, 10, kTypeData, 0, kHdrBytes + 10));   // its duplicate
+  ASSERT_TRUE(w->settle());
+  EXPECT_EQ(w->counter(1, kRxBad), 4u);
+  EXPECT_EQ(w->counter(1, kAckStale), 1u);
+  EXPECT_EQ(w->counter(1, kRxDup), 1u);
+  EXPECT_EQ(w->counter(1, kRxFrames), 1u);
+  auto r = w->recv(1);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->src, 2u);
+  EXPECT_EQ(r->data, std::vector<uint8_t>(10, 0xa5));
+  EXPECT_FALSE(w->recv(1).has_value());
+}
+
+// ---- per configuration ------------------------------------------------------------------------
+
+template <class T>
+class CniQueue : public CniEngine<T> {};
+using QueueModels = ::testing::Types<Q16L64, Q512L64, Q16L128>;
+TYPED_TEST_SUITE(CniQueue, QueueModels, Names);
+
+TYPED_TEST(CniQueue, ASlotWithTheWrongSenseIsCountedAndSkipped) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  // the CPU writes slot 0 with the sense of the next pass, and makes it ready
+  Msg m = this->msg(0, 1, 30, 1);
+  auto img = w->slot_image(m, false);
+  w->node(0).cpu_store(w->l_sq(0, 0), img.data());
+  w->cpu(0).sq_tail = 1;
+  w->wr(0, reg::kTxReady, 1);
+  ASSERT_TRUE(w->settle());
+  EXPECT_EQ(w->counter(0, kTxBadSense), 1u);
+  EXPECT_TRUE(w->frames_seen.empty());
+  // SQ_HEAD moved past it: the next slot is sent
+  EXPECT_EQ(get32(w->node(0).line(w->l_sq_head())), 1u);
+  this->push(*w, this->msg(0, 1, 30, 2));
+  this->finish(*w);
+}
+
+TYPED_TEST(CniQueue, PassesWrapWithTheSenseFlippedAndOldSlotsReadEmpty) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  const unsigned n = 3 * w->slots_rq() + 1;
+  for (uint32_t t = 0; t < n; t++) {
+    this->push(*w, this->msg(0, 1, t % 3 == 0 ? 200 : 20, t));
+    this->finish(*w);
+    EXPECT_FALSE(w->recv(1).has_value()) << "a slot of an old pass read valid";
+  }
+  EXPECT_EQ(w->cpu(1).rq_head, n % (2 * w->slots_rq()));
+  EXPECT_EQ(get32(w->node(0).line(w->l_sq_head())),
+            World<typename TypeParam::V>::ptr_word(n % (2 * w->slots_sq()), w->slots_sq()));
+}
+
+TYPED_TEST(CniQueue, MoreMessagesMadeReadyThanTheQueueHoldsIsAnOverrun) {
+  auto w = this->make(2);
+  w->open(0);
+  w->wr(0, reg::kTxReady, w->slots_sq() + 1);
+  EXPECT_EQ(w->counter(0, kTxOverrun), 1u);
+}
+
+template <class T>
+class CniNi2w : public CniEngine<T> {};
+using Ni2wModels = ::testing::Types<Ni2wL64, Ni2wL128>;
+TYPED_TEST_SUITE(CniNi2w, Ni2wModels, Names);
+
+TYPED_TEST(CniNi2w, DataWithNoMessageStartedIsStray) {
+  auto w = this->make(2);
+  w->open(0);
+  w->wr(0, reg::kTxData, 1);
+  w->rd(0, reg::kRxData);
+  EXPECT_EQ(w->counter(0, kTxStray), 1u);
+  EXPECT_EQ(w->counter(0, kRxStray), 1u);
+  EXPECT_EQ(w->rd(0, reg::kRxHdr), 0u);   // not valid
+}
+
+TYPED_TEST(CniNi2w, AHeaderBeforeTheLastDataWordDropsTheMessageInProgress) {
+  auto w = this->make(2);
+  w->open(0);
+  w->open(1);
+  w->wr(0, reg::kTxHdr, 16 | 1u << 16);  // 16 bytes to node 1
+  w->wr(0, reg::kTxData, 0x1111);        // one word of two
+  Msg m = this->msg(0, 1, 8, 5);
+  ASSERT_TRUE(w->send(0, m));
+  w->expect(m);
+  this->finish(*w);
+  EXPECT_EQ(w->counter(0, kTxBadLen), 1u);
+  EXPECT_EQ(w->counter(0, kTxFrames), 1u);
+}
+
+}  // namespace
+}  // namespace cni::tb::cq
