@@ -14,11 +14,14 @@ set(CNI_RTL_SOURCES ${CNI_RTL_PKGS} ${CNI_RTL_MODULES})
 file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp)
 
 function(cni_endpoint_model flavor)
-  cmake_parse_arguments(M "CHECKING" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE"
+  cmake_parse_arguments(M "CHECKING" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE;CNI"
                         "ARGS;LINES"
                         ${ARGN})
   if(NOT M_PIPE)
     set(M_PIPE 0)
+  endif()
+  if(NOT DEFINED M_CNI)
+    set(M_CNI 5)  # cni_cq_pkg::CFG_NONE: no CNI engine
   endif()
   if(NOT M_LINES)
     set(M_LINES 128 64)
@@ -37,7 +40,8 @@ function(cni_endpoint_model flavor)
       VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize -GLineBytes=${lb}
         -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
         -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE}
-        -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE})
+        -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE}
+        -GCniConfig=${M_CNI})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
   if(M_CHECKING)
@@ -57,7 +61,8 @@ endfunction()
 # The test geometry, shared by the checking builds and the netlist models (tb/rtl_netlist.cmake).
 set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 SCRATCH 16 TT 32 RESERVE 8 RXDEPTH 4
     TXCREDITS 4)
-cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CHECKING
+# The checking build carries the CNI engine as CNI16Q (docs/cni.md; tests/rtl/test_cni_port.cpp).
+cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Home agent under unit test (tests/home): checking builds of cni_home_agent alone, driven by
 # tb/home/ (docs/endpoint.md, "Standalone testbench"), with a small geometry: 64-byte lines,
-# 8 agents (ids 8..15 are out of range), 16 table entries of which 4 are reserved, and 36 lines in
-# the five regions of cni_amap_pkg (the layout of region_lines(16, 2, 2, 2, 8)), so lines 36..63
+# 8 agents (ids 8..15 are out of range), 16 table entries of which 4 are reserved, and 40 lines in
+# the six regions of cni_amap_pkg (the layout of region_lines(16, 2, 2, 2, 8, 4)), so lines 40..63
 # of the 6-bit line index are beyond the RAMs.
 #   cni_rtl_home_chk / cni_home_chk   - the model (class Vcni_home_agent) and tb/home/ on it
 #   cni_rtl_home_pipe / cni_home_pipe - the same, Pipelined=1
@@ -13,12 +13,12 @@
 # the package function would have to repeat every port of the home agent; the literal keeps the
 # model's ports the home agent's own, and the tests check the layout it makes (each region's
 # RET_EXCL bit applies to exactly its lines).
-set(CNI_HOME_REGION_LINES 16 4 4 4 8)  # cni_amap_pkg order: plain, PIO (c), (a), (b), scratch
+set(CNI_HOME_REGION_LINES 16 4 4 4 8 4)  # cni_amap_pkg order: plain, PIO (c), (a), (b), scratch, CNI
 set(CNI_HOME_DEV_BASE_HEX 1000000000)
 set(CNI_HOME_PARAMS
   LineBytes:LINE_BYTES:64 NumAgents:NUM_AGENTS:8 TtEntries:TT_ENTRIES:16 TtReserve:TT_RESERVE:4)
 
-# cni_home_region_lines(<out> <lines>...): the 160-bit literal of cni_amap_pkg::region_lines.
+# cni_home_region_lines(<out> <lines>...): the 192-bit literal of cni_amap_pkg::region_lines.
 function(cni_home_region_lines out)
   set(hex "")
   foreach(n ${ARGN})

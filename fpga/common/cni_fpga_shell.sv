@@ -33,7 +33,7 @@ module cni_fpga_shell #(
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int NumLines = cni_amap_pkg::total(
-    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines))
+    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines, 0))
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,

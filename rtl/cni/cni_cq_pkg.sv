@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CNI cache/queue engine's constants (docs/cni.md): configuration codes, the region layout,
-// register offsets, counter numbers and the network frame types it owns. The C++ mirror is
-// tb/cni/cni_regs.hpp; the driver reads the layout back from the ID register.
+// register offsets, counter numbers and the network frame types it owns. The C++ mirror is the
+// engine harness's (tests/cni/cq_harness.hpp, namespace reg and enum Cnt).
 `ifndef CNI_CQ_PKG_SV
 `define CNI_CQ_PKG_SV
 `default_nettype none

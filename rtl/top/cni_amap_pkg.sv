@@ -12,39 +12,44 @@
 package cni_amap_pkg;
 
   // ---- regions (in address order; a region's index is its RET_EXCL bit) --------------------
-  localparam int NUM_REGIONS = 5;
+  localparam int NUM_REGIONS = 6;
   localparam int REG_MEM     = 0;  // plain coherent device memory
   localparam int REG_PIO_C   = 1;  // PIO (c): two groups of line pairs
   localparam int REG_PIO_A   = 2;  // PIO (a): two control lines, then overflow lines
   localparam int REG_PIO_B   = 3;  // PIO (b): the same layout
   localparam int REG_SCRATCH = 4;  // scratch-pad engine (docs/endpoint.md, worked example)
+  localparam int REG_CNI     = 5;  // CNI cache/queue engine (docs/cni.md; cni_cq_pkg's layout)
 
   // ---- engines (on the engine bus, in priority order: lower index first) --------------------
-  localparam int NUM_ENGINES = 2;
+  localparam int NUM_ENGINES = 3;
   localparam int ENG_PIO     = 0;
   localparam int ENG_SCRATCH = 1;
+  localparam int ENG_CNI     = 2;
   localparam int ENG_NONE    = NUM_ENGINES;  // plain memory: no engine
 
   // The engine that owns a region.
   function automatic int owner(input int r);
     if (r == REG_PIO_C || r == REG_PIO_A || r == REG_PIO_B) owner = ENG_PIO;
     else if (r == REG_SCRATCH) owner = ENG_SCRATCH;
+    else if (r == REG_CNI) owner = ENG_CNI;
     else owner = ENG_NONE;
   endfunction
 
   // ---- layout -------------------------------------------------------------------------------
   // Line counts of the regions, 32 bits each (region r at [32r +: 32]), from the sizes the
-  // endpoint is built with.
+  // endpoint is built with (cni_lines: cni_cq_pkg::region_lines of its configuration; 0, the
+  // default, when the endpoint has no CNI engine).
   localparam int LW = NUM_REGIONS * 32;
   function automatic logic [LW-1:0] region_lines(input int mem_lines, input int c_pairs,
                                                  input int novf_a, input int novf_b,
-                                                 input int scratch_lines);
+                                                 input int scratch_lines, input int cni_lines = 0);
     region_lines = '0;
     region_lines[REG_MEM * 32 +: 32]     = 32'(mem_lines);
     region_lines[REG_PIO_C * 32 +: 32]   = 32'(2 * c_pairs);
     region_lines[REG_PIO_A * 32 +: 32]   = 32'(2 + novf_a);
     region_lines[REG_PIO_B * 32 +: 32]   = 32'(2 + novf_b);
     region_lines[REG_SCRATCH * 32 +: 32] = 32'(scratch_lines);
+    region_lines[REG_CNI * 32 +: 32]     = 32'(cni_lines);
   endfunction
 
   // Lines of region r.
@@ -71,13 +76,17 @@ package cni_amap_pkg;
   // FCS). The type says which engine a received frame is for.
   localparam int NET_HDR_BYTES = 12;
   localparam logic [7:0] NET_TYPE_SCRATCH = 8'h01;  // the scratch-pad engine's frames
+  localparam logic [7:0] NET_TYPE_CNI_DATA = 8'h02; // the CNI engine's (cni_cq_pkg::NET_TYPE_*)
+  localparam logic [7:0] NET_TYPE_CNI_ACK  = 8'h03;
 
   // Engines with a network port (`CNI_ENGINE_NET`); the endpoint ties the others' off.
-  localparam logic [NUM_ENGINES-1:0] ENG_NET = NUM_ENGINES'(1) << ENG_SCRATCH;
+  localparam logic [NUM_ENGINES-1:0] ENG_NET = (NUM_ENGINES'(1) << ENG_SCRATCH) |
+                                               (NUM_ENGINES'(1) << ENG_CNI);
 
   // The engine that owns frames of type t (ENG_NONE: none; such frames are dropped, counted).
   function automatic int net_owner(input logic [7:0] t);
     if (t == NET_TYPE_SCRATCH) net_owner = ENG_SCRATCH;
+    else if (t == NET_TYPE_CNI_DATA || t == NET_TYPE_CNI_ACK) net_owner = ENG_CNI;
     else net_owner = ENG_NONE;
   endfunction
 

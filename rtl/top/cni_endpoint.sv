@@ -2,7 +2,8 @@
 // The portable OpenCNI device core: a symmetric coherent link with per-channel credits and a
 // router, the home agent (directory with per-line policies, transaction table, delayed
 // responses) for device lines, the caching agent for host lines, device line memory, the engine
-// bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad engine) and the
+// bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad engine; the CNI
+// cache/queue engine when CniConfig names one, docs/cni.md) and the
 // AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
 //
 // Parameters: docs/endpoint.md ("Parameters"); the region sizes make the address map
@@ -51,6 +52,12 @@ module cni_endpoint #(
   parameter int          NOvfA     = 76,
   parameter int          NOvfB     = 76,
   parameter int          ScratchLines = 64,
+  parameter int          CniConfig    = cni_cq_pkg::CFG_NONE,
+  parameter int          CniSqLines   = cni_cq_pkg::sq_bytes(CniConfig) / LineBytes,
+  parameter int          CniRqLines   = cni_cq_pkg::rq_bytes(CniConfig) / LineBytes,
+  parameter int          CniFifoMsgs  = 4,
+  parameter int          CniMaxNodes  = 16,
+  parameter int          CniWindow    = 4,
   parameter int          CacheSets    = 4,
   parameter int          CacheWays    = 4,
   parameter int          CacheMshrs   = 4,
@@ -65,7 +72,9 @@ module cni_endpoint #(
   parameter int          NetBytes       = 64,
   localparam int LineBits = LineBytes * 8,
   localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
-    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines),
+    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines,
+                               cni_cq_pkg::region_lines(CniConfig, LineBytes, CniSqLines,
+                                                        CniRqLines)),
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines)
 ) (
@@ -472,31 +481,53 @@ module cni_endpoint #(
     ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH),
                  `CNI_ENGINE_NET(cni_amap_pkg::ENG_SCRATCH),
                  `CNI_ENGINE_CA(cni_amap_pkg::ENG_SCRATCH));
-  end else begin : g_no_scratch
-    assign eb_evt_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
-    assign eb_cmd_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
-    assign eb_mem_en[cni_amap_pkg::ENG_SCRATCH]    = 1'b0;
-    assign eb_mem_we[cni_amap_pkg::ENG_SCRATCH]    = 1'b0;
-    assign eb_cmd_op[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::CMD_W +: cni_coh_pkg::CMD_W] = '0;
-    assign eb_cmd_arg[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::ARG_W +: cni_coh_pkg::ARG_W] = '0;
-    assign eb_cmd_line[cni_amap_pkg::ENG_SCRATCH * LineIdxW +: LineIdxW] = '0;
-    assign eb_mem_addr[cni_amap_pkg::ENG_SCRATCH * LineIdxW +: LineIdxW] = '0;
-    assign eb_mem_wdata[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
-    assign eb_reg_rdata[cni_amap_pkg::ENG_SCRATCH * 32 +: 32] = '0;
-    assign eb_idle[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
-    assign eb_ntx_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
-    assign eb_ntx_last[cni_amap_pkg::ENG_SCRATCH]  = 1'b0;
-    assign eb_nrx_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
-    assign eb_ntx_data[cni_amap_pkg::ENG_SCRATCH * NetW +: NetW] = '0;
-    assign eb_ntx_keep[cni_amap_pkg::ENG_SCRATCH * NetBytes +: NetBytes] = '0;
-    assign eb_ntx_dest[cni_amap_pkg::ENG_SCRATCH * 16 +: 16] = '0;
-    assign eb_ca_req_valid[cni_amap_pkg::ENG_SCRATCH] = 1'b0;
-    assign eb_ca_rsp_ready[cni_amap_pkg::ENG_SCRATCH] = 1'b1;
-    assign eb_ca_req_op[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;
-    assign eb_ca_req_addr[cni_amap_pkg::ENG_SCRATCH * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W] = '0;
-    assign eb_ca_req_data[cni_amap_pkg::ENG_SCRATCH * LineBits +: LineBits] = '0;
-    assign eb_ca_req_be[cni_amap_pkg::ENG_SCRATCH * LineBytes +: LineBytes] = '0;
-    assign eb_ca_req_id[cni_amap_pkg::ENG_SCRATCH * CacheIdW +: CacheIdW] = '0;
+  end
+  if (CniConfig != cni_cq_pkg::CFG_NONE) begin : g_cni
+    cni_cq_engine #(
+      .Config (CniConfig), .LineBytes (LineBytes), .LineIdxW (LineIdxW),
+      .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_CNI)),
+      .SqLines (CniSqLines), .RqLines (CniRqLines), .FifoMsgs (CniFifoMsgs),
+      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes)
+    ) u_cni (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_CNI),
+             `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI));
+  end
+
+  // Engines this configuration leaves out: their bus, network and caching-agent signals tied
+  // off (nothing presented, everything taken).
+  localparam logic [NE-1:0] EngPresent =
+    ~((ScratchLines > 0 ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_SCRATCH) |
+      (CniConfig != cni_cq_pkg::CFG_NONE ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_CNI));
+  for (genvar k = 0; k < NE; k++) begin : g_absent
+    if (!EngPresent[k]) begin : g_tie
+      assign eb_evt_ready[k] = 1'b1;
+      assign eb_cmd_valid[k] = 1'b0;
+      assign eb_mem_en[k]    = 1'b0;
+      assign eb_mem_we[k]    = 1'b0;
+      assign eb_cmd_op[k * cni_coh_pkg::CMD_W +: cni_coh_pkg::CMD_W] = '0;
+      assign eb_cmd_arg[k * cni_coh_pkg::ARG_W +: cni_coh_pkg::ARG_W] = '0;
+      assign eb_cmd_line[k * LineIdxW +: LineIdxW] = '0;
+      assign eb_mem_addr[k * LineIdxW +: LineIdxW] = '0;
+      assign eb_mem_wdata[k * LineBits +: LineBits] = '0;
+      assign eb_reg_rdata[k * 32 +: 32] = '0;
+      assign eb_idle[k] = 1'b1;
+      if (cni_amap_pkg::ENG_NET[k]) begin : g_net
+        assign eb_ntx_valid[k] = 1'b0;
+        assign eb_ntx_last[k]  = 1'b0;
+        assign eb_nrx_ready[k] = 1'b1;
+        assign eb_ntx_data[k * NetW +: NetW] = '0;
+        assign eb_ntx_keep[k * NetBytes +: NetBytes] = '0;
+        assign eb_ntx_dest[k * 16 +: 16] = '0;
+      end
+      if (cni_amap_pkg::ENG_CA[k]) begin : g_ca
+        assign eb_ca_req_valid[k] = 1'b0;
+        assign eb_ca_rsp_ready[k] = 1'b1;
+        assign eb_ca_req_op[k * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;
+        assign eb_ca_req_addr[k * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W] = '0;
+        assign eb_ca_req_data[k * LineBits +: LineBits] = '0;
+        assign eb_ca_req_be[k * LineBytes +: LineBytes] = '0;
+        assign eb_ca_req_id[k * CacheIdW +: CacheIdW] = '0;
+      end
+    end
   end
 
   // Engines without a network port (cni_amap_pkg::ENG_NET): nothing out, everything taken.
@@ -528,7 +559,7 @@ module cni_endpoint #(
   // ---- network port --------------------------------------------------------------------------
   cni_net_switch #(
     .NetBytes (NetBytes),
-    .Present  (ScratchLines > 0 ? '1 : ~(NE'(1) << cni_amap_pkg::ENG_SCRATCH))
+    .Present  (EngPresent)
   ) u_net (
     .clk_i, .rst_ni,
     .m_axis_net_tvalid_o, .m_axis_net_tready_i, .m_axis_net_tdata_o, .m_axis_net_tkeep_o,

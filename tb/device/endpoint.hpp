@@ -22,7 +22,7 @@ namespace cni::tb {
 // the address map's regions (cni_amap_pkg), the line size, the table and link sizes.
 struct DeviceGeometry {
   // Regions, in the order of cni_amap_pkg (REG_*); Endpoint::reset() checks the count.
-  enum RegionId : unsigned { kMem = 0, kPioC, kPioA, kPioB, kScratch, kNumRegions };
+  enum RegionId : unsigned { kMem = 0, kPioC, kPioA, kPioB, kScratch, kCni, kNumRegions };
   struct Region {
     unsigned base = 0;   // first line
     unsigned lines = 0;
