@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: the default benchmark suites on a profile (pio, device, nodes), and seed 000's bus
-# operations on its two machines (bus); tables on stdout and in
+# operations and microbenchmarks on its two machines (bus, cni); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
@@ -18,6 +18,9 @@ python3 scripts/plot_device.py "$RESULTS"
 "$BUILD/sim/bench/cni-bench" bus --csv "$RESULTS" --json-out "$RESULTS/bus.json" |
   tee "$RESULTS/bus.txt"
 python3 scripts/plot_bus.py "$RESULTS"
+"$BUILD/sim/bench/cni-bench" cni --csv "$RESULTS" --json-out "$RESULTS/cni.json" |
+  tee "$RESULTS/cni.txt"
+python3 scripts/plot_cni.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
-  "bus.csv, bus.png)"
+  "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png)"

@@ -15,7 +15,7 @@ file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp
 
 function(cni_endpoint_model flavor)
   cmake_parse_arguments(M "CHECKING" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE;CNI"
-                        "ARGS;LINES"
+                        "ARGS;LINES;CNI_VARIANTS"
                         ${ARGN})
   if(NOT M_PIPE)
     set(M_PIPE 0)
@@ -27,11 +27,27 @@ function(cni_endpoint_model flavor)
     set(M_LINES 128 64)
   endif()
   add_library(cni_rtl_${flavor} STATIC)
+  # Each line size with the flavor's CNI configuration, then each CNI variant (<name>:<Config>,
+  # 64-byte lines only, seed 000's size) as Vcni_endpoint_l64_<name>.
+  set(models)
   foreach(lb ${M_LINES})
+    list(APPEND models "l${lb}:${lb}:${M_CNI}")
+  endforeach()
+  foreach(v ${M_CNI_VARIANTS})
+    string(REPLACE ":" ";" v ${v})
+    list(GET v 0 vname)
+    list(GET v 1 vcfg)
+    list(APPEND models "l64_${vname}:64:${vcfg}")
+  endforeach()
+  foreach(m ${models})
+    string(REPLACE ":" ";" m ${m})
+    list(GET m 0 suffix)
+    list(GET m 1 lb)
+    list(GET m 2 cni)
     cni_verilate(cni_rtl_${flavor}
       SOURCES ${CNI_RTL_SOURCES}
       TOP_MODULE cni_endpoint
-      PREFIX Vcni_endpoint_l${lb}
+      PREFIX Vcni_endpoint_${suffix}
       TRACE_FST
       # -fno-localize: Verilator 5.006 (Debian 12's) can turn a DFG temporary into a local of one
       # function while another function still reads it as a member, and the C++ does not compile
@@ -41,7 +57,7 @@ function(cni_endpoint_model flavor)
         -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
         -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE}
         -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE}
-        -GCniConfig=${M_CNI})
+        -GCniConfig=${cni})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
   if(M_CHECKING)
@@ -66,6 +82,8 @@ cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
+# The fast build carries CNI16Q, and NI2w and CNI512Q as variants at 64-byte lines (cni-bench cni;
+# tb::Endpoint::Options::variant, profile key device.cni).
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
-  TXCREDITS 16
+  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 q512:3
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

@@ -22,7 +22,8 @@
 //                 (else RQ_HEAD is pulled into the shadow sh, again every RQ_POLL cycles): the
 //                 locked writes of lines 1..n-1, then of line 0 with the valid bit (sense), tl + 1
 //   locked write: RECALL(l); its RECALL_DONE is held while l is written through port B and
-//                 taken in the cycle the write is granted (docs/protocol.md, "The locked write")
+//                 taken in the cycle after the write is granted (docs/protocol.md, "The locked
+//                 write")
 //
 // Commands go out through one registered slot (never withdrawn), in priority order: the reset
 // POLICYs (the register page DENY), pulls, locked-write RECALLs of RQ lines, the SQ_HEAD
@@ -629,7 +630,11 @@ module cni_cq_engine #(
     wire   g_lock = pb_lock && mem_gnt_i;
     wire   g_ref  = pb_ref && mem_gnt_i;
     wire   g_sq   = pb_sq && mem_gnt_i;
-    assign evt_ready_o = !e_held || g_lock;
+    // A locked write's event is taken the cycle after its write: the home agent reads a line in
+    // the cycle it looks at a request and decides in the next, so a request looked at in the
+    // write's cycle (a read that meets the write, undefined in a block RAM) must still find the
+    // line's entry when it is decided. The write clears the line's bit, which releases the event.
+    assign evt_ready_o = !e_held;
 
     // -- send side: state ----------------------------------------------------------------------
     always_comb begin

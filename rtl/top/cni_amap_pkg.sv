@@ -37,12 +37,12 @@ package cni_amap_pkg;
 
   // ---- layout -------------------------------------------------------------------------------
   // Line counts of the regions, 32 bits each (region r at [32r +: 32]), from the sizes the
-  // endpoint is built with (cni_lines: cni_cq_pkg::region_lines of its configuration; 0, the
-  // default, when the endpoint has no CNI engine).
+  // endpoint is built with (cni_lines: cni_cq_pkg::region_lines of its configuration, 0 when the
+  // endpoint has no CNI engine).
   localparam int LW = NUM_REGIONS * 32;
   function automatic logic [LW-1:0] region_lines(input int mem_lines, input int c_pairs,
                                                  input int novf_a, input int novf_b,
-                                                 input int scratch_lines, input int cni_lines = 0);
+                                                 input int scratch_lines, input int cni_lines);
     region_lines = '0;
     region_lines[REG_MEM * 32 +: 32]     = 32'(mem_lines);
     region_lines[REG_PIO_C * 32 +: 32]   = 32'(2 * c_pairs);
@@ -68,7 +68,7 @@ package cni_amap_pkg;
   endfunction
 
   // The full geometry (the benchmark build; docs/endpoint.md, "Parameters").
-  localparam logic [LW-1:0] FULL_LINES = region_lines(1024, 256, 76, 76, 64);
+  localparam logic [LW-1:0] FULL_LINES = region_lines(1024, 256, 76, 76, 64, 0);
 
   // ---- network (docs/network.md "Frames", docs/endpoint.md "Network port") ------------------
   // A frame on the device's port: a 12-byte header -- dst (2 bytes), src (2), len (2, payload

@@ -76,5 +76,6 @@ inline void emit_json(const Options& o, const std::string& json) {
 int run_device(const Options& o);
 int run_nodes(const Options& o);
 int run_bus(const Options& o);
+int run_cni(const Options& o);
 
 }  // namespace cni::bench

@@ -47,6 +47,9 @@ suites:
                  idle: the same run with every device clocked and with idle devices asleep
   bus            seed 000's bus operations (Table 2) on its two machines, mbus-1996 and
                  iobus-1996 (or --profile): latency through the host model and the device
+  cni            seed 000's microbenchmarks on mbus-1996 and iobus-1996 (or --profile):
+                 process-to-process round-trip latency and bandwidth through the CNI engine
+                 (NI2w, CNI16Q, CNI512Q) between two nodes, 000's 64-byte figures beside ours
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -138,7 +141,8 @@ Options parse_args(int argc, char** argv) {
     }
   }
   if (o.suite.empty()) usage_error("no suite given");
-  if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus") {
+  if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus" &&
+      o.suite != "cni") {
     usage_error("unknown suite '" + o.suite + "'");
   }
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
@@ -604,6 +608,7 @@ int main(int argc, char** argv) {
     if (o.suite == "device") return run_device(o);
     if (o.suite == "nodes") return run_nodes(o);
     if (o.suite == "bus") return run_bus(o);
+    if (o.suite == "cni") return run_cni(o);
     return run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());

@@ -23,6 +23,12 @@
 #if __has_include("Vcni_endpoint_l128.h")
 #include "Vcni_endpoint_l128.h"
 #endif
+#if __has_include("Vcni_endpoint_l64_ni2w.h")
+#include "Vcni_endpoint_l64_ni2w.h"
+#endif
+#if __has_include("Vcni_endpoint_l64_q512.h")
+#include "Vcni_endpoint_l64_q512.h"
+#endif
 
 namespace cni::tb {
 
@@ -389,21 +395,31 @@ Endpoint::Endpoint() : Endpoint(Options{}) {}
 
 Endpoint::Endpoint(const Options& opt) {
   using Open = std::unique_ptr<Impl> (*)(const Options&);
-  static const std::map<unsigned, Open> models = {
+  // (line size, variant): the build's models (tb/rtl_endpoint.cmake)
+  static const std::map<std::pair<unsigned, std::string>, Open> models = {
 #if __has_include("Vcni_endpoint_l64.h")
-      {64, &Model<Vcni_endpoint_l64>::open},
+      {{64, ""}, &Model<Vcni_endpoint_l64>::open},
 #endif
 #if __has_include("Vcni_endpoint_l128.h")
-      {128, &Model<Vcni_endpoint_l128>::open},
+      {{128, ""}, &Model<Vcni_endpoint_l128>::open},
+#endif
+#if __has_include("Vcni_endpoint_l64_ni2w.h")
+      {{64, "ni2w"}, &Model<Vcni_endpoint_l64_ni2w>::open},
+#endif
+#if __has_include("Vcni_endpoint_l64_q512.h")
+      {{64, "q512"}, &Model<Vcni_endpoint_l64_q512>::open},
 #endif
   };
-  auto it = models.find(opt.line_bytes);
+  auto it = models.find({opt.line_bytes, opt.variant});
   if (it == models.end()) {
-    std::string sizes;
-    for (const auto& m : models) sizes += (sizes.empty() ? "" : ", ") + std::to_string(m.first);
+    std::string have;
+    for (const auto& m : models)
+      have += (have.empty() ? "" : ", ") + std::to_string(m.first.first) + "-byte lines" +
+              (m.first.second.empty() ? "" : " " + m.first.second);
     throw std::invalid_argument("cni_endpoint: no device model with " +
-                                std::to_string(opt.line_bytes) + "-byte lines in the " +
-                                built_flavor() + " build (it has " + sizes + ")");
+                                std::to_string(opt.line_bytes) + "-byte lines" +
+                                (opt.variant.empty() ? "" : " and variant " + opt.variant) +
+                                " in the " + built_flavor() + " build (it has " + have + ")");
   }
   d_ = it->second(opt);
 }

@@ -27,6 +27,15 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.credit_return_ns = on_bus ? 0.0 : p.get_double("link.one_way_ns");
   c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   if (p.has("device.skip_idle")) c.skip_idle = p.get_bool("device.skip_idle");
+  if (p.has("device.cni")) {
+    // the fast build's models: CNI16Q in its own, NI2w and CNI512Q as variants (64-byte lines)
+    const std::string cni = p.get_string("device.cni");
+    if (cni == "NI2w") c.variant = "ni2w";
+    else if (cni == "CNI512Q") c.variant = "q512";
+    else if (cni != "CNI16Q")
+      throw std::invalid_argument("device.cni = " + cni +
+                                  ": the device models carry NI2w, CNI16Q or CNI512Q");
+  }
   return c;
 }
 
@@ -41,6 +50,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.seed = cfg.seed;
   o.ca_rsp_stall = cfg.ca_rsp_stall;
   o.line_bytes = cfg.line_bytes;
+  o.variant = cfg.variant;
   o.node_id = cfg.node;
   return o;
 }

@@ -43,12 +43,14 @@ class SimDevice : public sim::Agent {
     uint64_t seed = 1;         // Verilator randReset seed and the response stall's
     double ca_rsp_stall = 0.0;  // probability that the engine holds off a caching-agent response
     unsigned line_bytes = 128;  // picks the device model (Endpoint::Options::line_bytes)
+    std::string variant;        // and its variant (Endpoint::Options::variant)
     bool skip_idle = true;      // the clock sleeps while the core is quiescent
     unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
   // device.skip_idle (true when the profile lacks it), link.one_way_ns (credit_return_ns; 0 on
-  // seed 000's buses, bus.model).
+  // seed 000's buses, bus.model), device.cni (the CNI engine's configuration: NI2w, CNI16Q or
+  // CNI512Q picks the model that carries it; absent: the build's own).
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,

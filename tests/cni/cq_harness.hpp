@@ -13,7 +13,7 @@
 //            cached loads and stores of device lines are immediate), a scoreboard per
 //            (source, destination).
 // Checked on every cycle: a host-visible line is written through port B only while its
-// RECALL_DONE is held (the locked write); a send line is read only after a pull that followed
+// RECALL_DONE is held, and the event is taken no earlier than the next cycle (the locked write); a send line is read only after a pull that followed
 // the CPU's last store to it; an RQ slot is written only after the CPU consumed it; the engine
 // never reads or writes outside its region.
 #pragma once
@@ -216,10 +216,12 @@ class Node {
       unsigned l = t.mem_addr_o;
       if (l < kBase || l >= kBase + lines) fail("port B outside the region: line " + num(l));
       if (t.mem_we_o) {
-        // the locked write: its RECALL_DONE is presented and taken in this cycle
-        bool locked = t.evt_valid_i && t.evt_line_i == l && t.evt_ready_o &&
-                      recall_.count(l) && recall_[l] == Op::kRecall;
+        // the locked write: its RECALL_DONE is presented, and taken no earlier than the next
+        // cycle (docs/protocol.md, "The locked write")
+        bool locked = t.evt_valid_i && t.evt_line_i == l && recall_.count(l) &&
+                      recall_[l] == Op::kRecall;
         if (!locked) fail("port-B write of line " + num(l) + " without its RECALL_DONE held");
+        if (t.evt_ready_o) fail("RECALL_DONE of line " + num(l) + " taken in its write's cycle");
         // (a slot's lines are written in any order: the CPU is retried on each until then)
         if (auto s = world_.rq_slot_of(l)) {
           if (!unconsumed_[*s].insert(world_.rq_line_in_slot(l)).second)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni-bench cni: seed 000's two microbenchmarks (000 section 5.1) on its two machines (profiles
+// mbus-1996 and iobus-1996, or --profile), for each configuration of the CNI engine this
+// release builds (NI2w, CNI16Q, CNI512Q; docs/cni.md), between two nodes, process to process
+// through cni::drv::CniEndpoint:
+//   roundtrip  node 0 sends a message of n bytes, node 1's handler copies it out and sends it
+//              back, node 0's handler copies it out; the median of `iterations` round trips
+//   bandwidth  node 0 sends `count` messages of n bytes back to back (after one to warm up),
+//              node 1 copies each out; the time from the first send to the last copy
+// Every time is simulated time: the host model's cores and caches, the bus (Table 2's
+// occupancies), the network (net.latency_ns) and the RTL's cycles at device.freq_mhz.
+// Improvement is computed as 000 does: latency T(NI2w) / T(CNI) - 1, bandwidth
+// BW(CNI) / BW(NI2w) - 1, against the best CNI built here.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "cni/drv/cni.hpp"
+#include "cni/sim/bus_carrier.hpp"
+#include "cni/sim/profile.hpp"
+#include "device/system.hpp"
+
+namespace cni::bench {
+namespace {
+
+const std::vector<std::string> kConfigs = {"NI2w", "CNI16Q", "CNI512Q"};
+
+struct Point {
+  std::string experiment, bus, config;
+  size_t bytes = 0;
+  double median_ns = 0;  // roundtrip: the median; bandwidth: the run's time per message
+  double mb_s = 0;
+};
+
+drv::CniOptions options(tb::SimDevice& d) {
+  drv::CniOptions o;
+  o.region_base = d.host_addr(d.geometry().base(tb::DeviceGeometry::kCni));
+  o.nodes = 2;
+  return o;
+}
+
+sim::Profile machine(const std::string& name, const std::string& config, const Options& o) {
+  sim::Profile p = sim::Profile::load(name);
+  if (p.has("sim.seed")) p.set("sim.seed", std::to_string(o.seed));
+  for (const auto& s : o.sets) p.set(s);
+  p.set("nodes=2");
+  p.set("device.cni=" + config);
+  return p;
+}
+
+void check_config(drv::CniEndpoint& ep, const std::string& config) {
+  if (config != drv::cni_config_name(ep.config()))
+    throw std::runtime_error("cni-bench cni: asked for " + config + ", the device model carries " +
+                             drv::cni_config_name(ep.config()));
+}
+
+// Median round trip of `n` bytes, ns.
+double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters) {
+  tb::System s(p);
+  sim::Kernel& k = s.kernel();
+  std::vector<double> times;
+  s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    drv::CniEndpoint ep(m, options(s.device(1, 0)));
+    std::vector<uint8_t> buf(n);
+    unsigned got = 0;
+    ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
+      std::copy(d.begin(), d.end(), buf.begin());   // out to a user buffer
+      ep.send(src, 1, buf);
+      got++;
+    });
+    while (got < iters + 1) ep.recv();
+  });
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    drv::CniEndpoint ep(m, options(s.device(0, 0)));
+    check_config(ep, config);
+    std::vector<uint8_t> out(n, 0x5a), in(n);
+    bool back = false;
+    ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
+      std::copy(d.begin(), d.end(), in.begin());
+      back = true;
+    });
+    for (unsigned i = 0; i < iters + 1; i++) {   // the first one warms the caches up
+      const sim::Time t0 = k.now();
+      back = false;
+      ep.send(1, 1, out);
+      while (!back) ep.recv();
+      if (i > 0) times.push_back(double(k.now() - t0) / 1000.0);
+    }
+  });
+  s.run_programs();
+  return stats_of(times).median;
+}
+
+// Time per message of `count` back-to-back messages of `n` bytes, ns.
+double stream(const sim::Profile& p, const std::string& config, size_t n, unsigned count) {
+  tb::System s(p);
+  sim::Kernel& k = s.kernel();
+  sim::Time t0 = 0, t_last = 0;
+  s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    drv::CniEndpoint ep(m, options(s.device(1, 0)));
+    std::vector<uint8_t> buf(n);
+    unsigned got = 0;
+    ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
+      std::copy(d.begin(), d.end(), buf.begin());
+      if (++got == count + 1) t_last = k.now();
+    });
+    while (got < count + 1) ep.recv();
+    ep.send(0, 2, std::vector<uint8_t>(8));
+  });
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    drv::CniEndpoint ep(m, options(s.device(0, 0)));
+    check_config(ep, config);
+    bool done = false;
+    ep.set_handler(2, [&](uint16_t, std::span<const uint8_t>) { done = true; });
+    std::vector<uint8_t> out(n, 0xa5);
+    ep.send(1, 1, out);   // warm-up: the first message's misses are not the stream's
+    m.pause_ns(20000);
+    t0 = k.now();
+    for (unsigned i = 0; i < count; i++) ep.send(1, 1, out);
+    while (!done) ep.recv();
+  });
+  s.run_programs();
+  return double(t_last - t0) / 1000.0 / count;
+}
+
+}  // namespace
+
+int run_cni(const Options& o) {
+  std::vector<std::string> names;
+  if (o.profile_given) names.push_back(o.profile);
+  else names = {"mbus-1996", "iobus-1996"};
+  const std::vector<size_t> rt_sizes = o.quick ? std::vector<size_t>{8, 64, 256}
+                                               : std::vector<size_t>{8, 16, 32, 64, 128, 256, 1024,
+                                                                     4096};
+  const std::vector<size_t> bw_sizes = o.quick ? std::vector<size_t>{8, 64, 256}
+                                               : std::vector<size_t>{8, 16, 32, 64, 128, 256, 512,
+                                                                     1024, 2048, 4096};
+  const unsigned iters = o.quick ? 5 : 20, count = o.quick ? 8 : 32;
+  std::vector<Point> pts;
+  std::ostringstream txt;
+  for (const std::string& name : names) {
+    const sim::Profile base = machine(name, "CNI16Q", o);
+    const sim::BusParams bp = sim::BusParams::from_profile(base);
+    const std::string bus = bp.model == sim::BusModel::Io ? "iobus" : "mbus";
+    if (base.get_int("line_bytes") != 64)
+      throw std::invalid_argument("cni-bench cni: the CNI models are built at 64-byte lines (" +
+                                  base.name() + " has " +
+                                  std::to_string(base.get_int("line_bytes")) + ")");
+    for (const std::string& cfg : kConfigs) {
+      const sim::Profile p = machine(name, cfg, o);
+      std::fprintf(stderr, "[cni-bench] cni: %s, %s: round trips", p.name().c_str(), cfg.c_str());
+      for (size_t n : rt_sizes) {
+        std::fprintf(stderr, " %zu", n);
+        const double t = roundtrip(p, cfg, n, iters);
+        pts.push_back({"roundtrip", bus, cfg, n, t, 2.0 * double(n) / t * 1e3});
+      }
+      std::fprintf(stderr, "; bandwidth");
+      for (size_t n : bw_sizes) {
+        std::fprintf(stderr, " %zu", n);
+        const double t = stream(p, cfg, n, count);
+        pts.push_back({"bandwidth", bus, cfg, n, t, double(n) / t * 1e3});
+      }
+      std::fprintf(stderr, "\n");
+    }
+  }
+  auto find = [&](const std::string& e, const std::string& bus, const std::string& c, size_t n) {
+    for (const Point& q : pts)
+      if (q.experiment == e && q.bus == bus && q.config == c && q.bytes == n) return &q;
+    return static_cast<const Point*>(nullptr);
+  };
+  // 000's figures at 64 B, quoted in its abstract and section 1 (docs/cni.md section 11)
+  const std::map<std::string, std::pair<double, double>> paper = {{"mbus", {37, 125}},
+                                                                   {"iobus", {74, 123}}};
+  std::ostringstream js;
+  js << "{\"suite\":\"cni\",\"iterations\":" << iters << ",\"stream_messages\":" << count
+     << ",\"rows\":[";
+  std::ostringstream csv;
+  csv << "experiment,bus,config,payload_bytes,median_ns,mb_s\n";
+  for (size_t i = 0; i < pts.size(); i++) {
+    const Point& q = pts[i];
+    js << (i ? "," : "") << "{\"experiment\":\"" << q.experiment << "\",\"bus\":\"" << q.bus
+       << "\",\"config\":\"" << q.config << "\",\"payload_bytes\":" << q.bytes
+       << ",\"median_ns\":" << fmt(q.median_ns, 1) << ",\"mb_s\":" << fmt(q.mb_s, 2) << "}";
+    csv << q.experiment << ',' << q.bus << ',' << q.config << ',' << q.bytes << ','
+        << fmt(q.median_ns, 1) << ',' << fmt(q.mb_s, 2) << '\n';
+  }
+  js << "],\"improvement_64B\":[";
+  bool first = true;
+  for (const std::string& name : names) {
+    const sim::Profile p = machine(name, "CNI16Q", o);
+    const std::string bus =
+        sim::BusParams::from_profile(p).model == sim::BusModel::Io ? "iobus" : "mbus";
+    txt << "OpenCNI cni-bench cni: profile " << p.name() << " (" << bus << "), CPU "
+        << fmt(p.get_double("cpu.freq_mhz")) << " MHz, device core " << fmt(p.get_double("device.freq_mhz"))
+        << " MHz, 2 nodes, " << iters << " round trips per point (median), streams of " << count
+        << " messages\n";
+    for (const std::string e : {"roundtrip", "bandwidth"}) {
+      const bool rt = e == "roundtrip";
+      txt << (rt ? "round-trip latency, ns (process to process)\n"
+                 : "bandwidth, MB/s (one way, into the receiver's buffer)\n");
+      txt << "  bytes";
+      for (const auto& c : kConfigs) txt << "  " << std::string(9 - std::min<size_t>(9, c.size()), ' ') << c;
+      txt << "   best CNI vs NI2w\n";
+      for (size_t n : rt ? rt_sizes : bw_sizes) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%7zu", n);
+        txt << b;
+        const Point* ni = find(e, bus, "NI2w", n);
+        double best = 0;
+        for (const auto& c : kConfigs) {
+          const Point* q = find(e, bus, c, n);
+          std::snprintf(b, sizeof b, "  %9.1f", rt ? q->median_ns : q->mb_s);
+          txt << b;
+          if (c != "NI2w") {
+            const double imp = rt ? ni->median_ns / q->median_ns - 1 : q->mb_s / ni->mb_s - 1;
+            best = std::max(best, imp);
+          }
+        }
+        std::snprintf(b, sizeof b, "   %+6.0f%%", 100 * best);
+        txt << b << "\n";
+      }
+    }
+    const Point* ni_rt = find("roundtrip", bus, "NI2w", 64);
+    const Point* ni_bw = find("bandwidth", bus, "NI2w", 64);
+    double lat = 0, bw = 0;
+    for (const auto& c : kConfigs) {
+      if (c == "NI2w") continue;
+      lat = std::max(lat, ni_rt->median_ns / find("roundtrip", bus, c, 64)->median_ns - 1);
+      bw = std::max(bw, find("bandwidth", bus, c, 64)->mb_s / ni_bw->mb_s - 1);
+    }
+    const auto [plat, pbw] = paper.at(bus);
+    char b[256];
+    std::snprintf(b, sizeof b,
+                  "64 B, best CNI vs NI2w: latency %+.0f%% (000: %+.0f%%, ratio %.2f), bandwidth "
+                  "%+.0f%% (000: %+.0f%%, ratio %.2f)\n\n",
+                  100 * lat, plat, 100 * lat / plat, 100 * bw, pbw, 100 * bw / pbw);
+    txt << b;
+    js << (first ? "" : ",") << "{\"bus\":\"" << bus << "\",\"latency_pct\":" << fmt(100 * lat, 1)
+       << ",\"paper_latency_pct\":" << fmt(plat, 0) << ",\"bandwidth_pct\":" << fmt(100 * bw, 1)
+       << ",\"paper_bandwidth_pct\":" << fmt(pbw, 0) << "}";
+    first = false;
+  }
+  js << "]}";
+  if (!o.json) {
+    std::printf("%s", txt.str().c_str());
+    std::printf("improvement as 000 computes it: latency T(NI2w)/T(CNI) - 1, bandwidth "
+                "BW(CNI)/BW(NI2w) - 1; 000's best CNI is CNI16Qm on the memory bus and CNI512Q on "
+                "the I/O bus; this release builds NI2w, CNI16Q and CNI512Q (docs/cni.md)\n");
+  }
+  emit_json(o, js.str());
+  if (!o.csv_dir.empty()) {
+    const std::string path = o.csv_dir + "/cni.csv";
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << csv.str();
+  }
+  return 0;
+}
+
+}  // namespace cni::bench

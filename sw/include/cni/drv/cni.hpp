@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// CNI messaging (docs/cni.md section 7): Tempest-style active messages -- a handler id and a
+// payload -- over the CNI cache/queue engine in any configuration it is built in, with blocking
+// and non-blocking send and receive. Messages longer than one network message (244 payload
+// bytes) are split into fragments and reassembled per source. A sender that finds no room drains
+// the device's receive side into user memory before it tries again (000 section 4.1), so two
+// nodes sending to each other cannot deadlock. Written only against cni::drv::MemoryPort.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "cni/drv/mem.hpp"
+
+namespace cni::drv {
+
+enum class CniConfig : uint8_t { Ni2w = 0, Cni4 = 1, Cni16Q = 2, Cni512Q = 3, Cni16Qm = 4 };
+const char* cni_config_name(CniConfig c);
+
+struct CniOptions {
+  Addr region_base = 0;              // the CNI region's first byte (its register page)
+  unsigned nodes = 0;                // nodes in the system (CTRL.NODES); 0: the device's setting
+  size_t max_message_bytes = 65536;  // larger messages are refused
+  size_t backlog_bytes = 65536;      // what try_send may queue in user memory
+};
+
+// Run by poll()/recv()/try_recv() once per complete message, in the order messages completed.
+using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> data)>;
+
+enum class SendResult { Sent, Queued, WouldBlock };
+
+struct CniStats {
+  uint64_t messages_sent = 0, messages_received = 0;
+  uint64_t fragments_sent = 0, fragments_received = 0;
+  uint64_t drained = 0;            // fragments taken while a send waited for room
+  uint64_t no_room = 0;            // pushes that found no room
+  uint64_t shadow_refreshes = 0;   // CQ: reads of SQ_HEAD because the shadow said full
+  uint64_t reassembly_errors = 0;  // fragments dropped: a FIRST over a message in progress, or
+                                   // a fragment with no message in progress
+};
+
+class CniEndpoint {
+ public:
+  static constexpr size_t kFragmentBytes = 244;  // payload of one network message
+
+  // Reads ID, takes up the queue pointers where the device has them, and opens the endpoint.
+  // Throws std::runtime_error for a configuration this driver does not drive.
+  CniEndpoint(MemoryPort& mem, const CniOptions& opt);
+
+  CniConfig config() const { return cfg_; }
+  uint16_t node() const { return node_; }
+  uint16_t nodes() const { return nodes_; }
+  void set_handler(uint16_t id, CniHandler h) { handlers_[id] = std::move(h); }
+
+  // Blocking: returns when every fragment is in the device (draining while there is no room).
+  void send(uint16_t dst, uint16_t handler, std::span<const uint8_t> data);
+  // Non-blocking: Sent (all in the device), Queued (the rest in the backlog, pushed by later
+  // calls first), WouldBlock (nothing taken).
+  SendResult try_send(uint16_t dst, uint16_t handler, std::span<const uint8_t> data);
+  void recv();      // blocking: runs one complete message's handler
+  bool try_recv();  // runs one if one is complete
+  unsigned poll();  // pushes the backlog, runs every complete message; how many
+  // Waits until the device has taken every message sent, then closes the endpoint.
+  void close();
+
+  const CniStats& stats() const { return stats_; }
+
+ private:
+  struct Fragment {
+    uint16_t peer = 0, handler = 0;
+    uint8_t flags = 0;
+    std::vector<uint8_t> data;
+  };
+  struct Message {
+    uint16_t src = 0, handler = 0;
+    std::vector<uint8_t> data;
+  };
+  static constexpr uint8_t kFirst = 1, kLast = 2;
+
+  void check(uint16_t dst, size_t n) const;
+  std::vector<Fragment> split(uint16_t dst, uint16_t handler, std::span<const uint8_t> d) const;
+  bool push(const Fragment& f);           // false: no room now
+  bool push_cq(const Fragment& f);
+  bool push_ni2w(const Fragment& f);
+  bool pull(Fragment& f);                 // false: nothing there
+  bool pull_cq(Fragment& f);
+  bool pull_ni2w(Fragment& f);
+  void take(Fragment&& f);                // reassembly
+  unsigned drain();                       // every fragment there, into user memory
+  bool flush_backlog();                   // true: empty
+  void run(Message& m);
+  Addr reg(unsigned off) const { return opt_.region_base + off; }
+  Addr line(unsigned l) const { return opt_.region_base + Addr(l) * lb_; }
+
+  MemoryPort& mem_;
+  CniOptions opt_;
+  CniConfig cfg_ = CniConfig::Ni2w;
+  uint16_t node_ = 0, nodes_ = 0;
+  unsigned lb_ = 64, b_ = 4, r_ = 4;      // line bytes, lines per slot, register-page lines
+  unsigned ns_ = 0, nr_ = 0;              // slots of the send and receive queues (CQ)
+  uint32_t sq_tail_ = 0, sq_shadow_ = 0, rq_head_ = 0;  // pointers: pass parity over index
+  unsigned tx_words_ = 0;                 // NI2w: the TX queue's words, all free at open
+  bool open_ = false;
+  std::deque<Fragment> backlog_;
+  size_t backlog_used_ = 0;
+  std::map<uint16_t, Message> partial_;   // per source
+  std::deque<Message> complete_;
+  std::map<uint16_t, CniHandler> handlers_;
+  CniStats stats_;
+};
+
+}  // namespace cni::drv

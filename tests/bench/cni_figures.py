@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Guard of `cni-bench cni` (quick) on seed 000's machines: every point is there (each
+experiment, bus, configuration and size), every time and rate is positive, and seed 000's
+ordering holds at 64 bytes: every cachable-queue configuration beats NI2w in round-trip latency
+and in bandwidth, on both buses. Simulated time is deterministic per seed.
+
+usage: cni_figures.py <cni-bench binary>
+"""
+import json
+import subprocess
+import sys
+
+CONFIGS = ["NI2w", "CNI16Q", "CNI512Q"]
+SIZES = [8, 64, 256]
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out = subprocess.run([sys.argv[1], "cni", "--quick", "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    res = json.loads(out)
+    pts = {(r["experiment"], r["bus"], r["config"], r["payload_bytes"]): r for r in res["rows"]}
+    bad = []
+    for exp in ("roundtrip", "bandwidth"):
+        for bus in ("mbus", "iobus"):
+            for cfg in CONFIGS:
+                for n in SIZES:
+                    r = pts.get((exp, bus, cfg, n))
+                    if r is None:
+                        bad.append(f"missing {exp} {bus} {cfg} {n} B")
+                    elif r["median_ns"] <= 0 or r["mb_s"] <= 0:
+                        bad.append(f"{exp} {bus} {cfg} {n} B: {r}")
+            ni = pts.get((exp, bus, "NI2w", 64))
+            for cfg in CONFIGS[1:]:
+                q = pts.get((exp, bus, cfg, 64))
+                if ni is None or q is None:
+                    continue
+                better = q["median_ns"] < ni["median_ns"] if exp == "roundtrip" else \
+                    q["mb_s"] > ni["mb_s"]
+                print(f"{exp} {bus} 64 B: {cfg} {q['median_ns']} ns {q['mb_s']} MB/s, "
+                      f"NI2w {ni['median_ns']} ns {ni['mb_s']} MB/s")
+                if not better:
+                    bad.append(f"{exp} {bus} 64 B: {cfg} does not beat NI2w")
+    for b in bad:
+        print("FAIL:", b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
