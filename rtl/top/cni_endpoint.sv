@@ -492,8 +492,8 @@ module cni_endpoint #(
              `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI));
   end
 
-  // Engines this configuration leaves out: their bus, network and caching-agent signals tied
-  // off (nothing presented, everything taken).
+  // Engines this configuration leaves out: their bus signals tied off (nothing presented,
+  // everything taken); their network and caching-agent ports are tied off below.
   localparam logic [NE-1:0] EngPresent =
     ~((ScratchLines > 0 ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_SCRATCH) |
       (CniConfig != cni_cq_pkg::CFG_NONE ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_CNI));
@@ -510,29 +510,13 @@ module cni_endpoint #(
       assign eb_mem_wdata[k * LineBits +: LineBits] = '0;
       assign eb_reg_rdata[k * 32 +: 32] = '0;
       assign eb_idle[k] = 1'b1;
-      if (cni_amap_pkg::ENG_NET[k]) begin : g_net
-        assign eb_ntx_valid[k] = 1'b0;
-        assign eb_ntx_last[k]  = 1'b0;
-        assign eb_nrx_ready[k] = 1'b1;
-        assign eb_ntx_data[k * NetW +: NetW] = '0;
-        assign eb_ntx_keep[k * NetBytes +: NetBytes] = '0;
-        assign eb_ntx_dest[k * 16 +: 16] = '0;
-      end
-      if (cni_amap_pkg::ENG_CA[k]) begin : g_ca
-        assign eb_ca_req_valid[k] = 1'b0;
-        assign eb_ca_rsp_ready[k] = 1'b1;
-        assign eb_ca_req_op[k * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;
-        assign eb_ca_req_addr[k * cni_coh_pkg::ADDR_W +: cni_coh_pkg::ADDR_W] = '0;
-        assign eb_ca_req_data[k * LineBits +: LineBits] = '0;
-        assign eb_ca_req_be[k * LineBytes +: LineBytes] = '0;
-        assign eb_ca_req_id[k * CacheIdW +: CacheIdW] = '0;
-      end
     end
   end
 
-  // Engines without a network port (cni_amap_pkg::ENG_NET): nothing out, everything taken.
+  // Engines without a network port (cni_amap_pkg::ENG_NET), or left out: nothing out,
+  // everything taken.
   for (genvar k = 0; k < NE; k++) begin : g_no_net
-    if (!cni_amap_pkg::ENG_NET[k]) begin : g_tie
+    if (!cni_amap_pkg::ENG_NET[k] || !EngPresent[k]) begin : g_tie
       assign eb_ntx_valid[k] = 1'b0;
       assign eb_ntx_last[k]  = 1'b0;
       assign eb_nrx_ready[k] = 1'b1;
@@ -542,10 +526,10 @@ module cni_endpoint #(
     end
   end
 
-  // Engines that do not use the caching agent (cni_amap_pkg::ENG_CA): no requests, responses
-  // taken (none comes: no request carries their source).
+  // Engines that do not use the caching agent (cni_amap_pkg::ENG_CA), or left out: no requests,
+  // responses taken (none comes: no request carries their source).
   for (genvar k = 0; k < NE; k++) begin : g_no_ca
-    if (!cni_amap_pkg::ENG_CA[k]) begin : g_tie
+    if (!cni_amap_pkg::ENG_CA[k] || !EngPresent[k]) begin : g_tie
       assign eb_ca_req_valid[k] = 1'b0;
       assign eb_ca_rsp_ready[k] = 1'b1;
       assign eb_ca_req_op[k * cni_coh_pkg::CA_OP_W +: cni_coh_pkg::CA_OP_W] = '0;

@@ -155,9 +155,9 @@ class Shell : public ::testing::Test {
 TEST_F(Shell, BridgeReadsTheCoreIdentityAndGeometry) {
   wait_init();
   EXPECT_EQ(read_ok(0x000), 0x434E4931u);
-  // iCE40 configuration: 64-byte lines; 8 + 2*2 + 2 + 2 + 2 + 2 = 20 lines in 5 regions (the
-  // last, the scratch-pad's, empty)
-  EXPECT_EQ(read_ok(0x004), (20u << 16) | (5u << 8) | 64u);
+  // iCE40 configuration: 64-byte lines; 8 + 2*2 + 2 + 2 + 2 + 2 = 20 lines in 6 regions (the
+  // last two, the scratch-pad's and the CNI engine's, empty)
+  EXPECT_EQ(read_ok(0x004), (20u << 16) | (6u << 8) | 64u);
 }
 
 TEST_F(Shell, UnmappedCoreAddressAnswersSlverr) {
