@@ -35,6 +35,8 @@
 #include <string>
 #include <vector>
 
+#include "vlt_model.hpp"
+
 namespace cni::tb::cq {
 
 inline constexpr unsigned kBase = CNI_CQ_BASE;   // the region's first device line
@@ -100,10 +102,7 @@ template <class V>
 class Node {
  public:
   Node(World<V>& w, unsigned id, uint64_t seed)
-      : world_(w), id_(id), ctx_(std::make_unique<VerilatedContext>()), rng_(seed) {
-    ctx_->fatalOnError(false);
-    ctx_->randReset(2);
-    ctx_->randSeed(static_cast<int>(seed % 0x7fffffff) + 1);
+      : world_(w), id_(id), ctx_(make_context(seed, false)), rng_(seed) {
     top_ = std::make_unique<V>(ctx_.get(), "top");
     mem_.assign(size_t(kBase + w.lines() + 8) * w.lb(), 0);
     // idle inputs, then an asynchronous reset (a falling edge) held over two clock edges
@@ -129,7 +128,7 @@ class Node {
     top_->eval();
   }
   ~Node() {
-    Verilated::threadContextp(ctx_.get());
+    make_current(ctx_.get());
     top_->final();
   }
 
@@ -346,14 +345,14 @@ class World {
   // ---- time -------------------------------------------------------------------------------
   void step() {
     for (auto& n : nodes_) {
-      Verilated::threadContextp(n->ctx());
+      make_current(n->ctx());
       n->drive(k_);
       n->top().clk_i = 0;
       n->top().eval();
       n->sample(k_);
     }
     for (auto& n : nodes_) {
-      Verilated::threadContextp(n->ctx());
+      make_current(n->ctx());
       n->top().clk_i = 1;
       n->top().eval();
       n->ctx()->timeInc(1);
