@@ -23,6 +23,7 @@
 #include "cni/drv/cni.hpp"
 #include "cni/sim/bus_carrier.hpp"
 #include "cni/sim/profile.hpp"
+#include "device/cni_options.hpp"
 #include "device/system.hpp"
 
 namespace cni::bench {
@@ -37,12 +38,6 @@ struct Point {
   double mb_s = 0;
 };
 
-drv::CniOptions options(tb::SimDevice& d) {
-  drv::CniOptions o;
-  o.region_base = d.host_addr(d.geometry().base(tb::DeviceGeometry::kCni));
-  o.nodes = 2;
-  return o;
-}
 
 sim::Profile machine(const std::string& name, const std::string& config, const Options& o) {
   sim::Profile p = sim::Profile::load(name);
@@ -65,7 +60,7 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
   sim::Kernel& k = s.kernel();
   std::vector<double> times;
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(1, 0)));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
     std::vector<uint8_t> buf(n);
     unsigned got = 0;
     ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
@@ -76,7 +71,7 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
     while (got < iters + 1) ep.recv();
   });
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(0, 0)));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
     check_config(ep, config);
     std::vector<uint8_t> out(n, 0x5a), in(n);
     bool back = false;
@@ -102,7 +97,7 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
   sim::Kernel& k = s.kernel();
   sim::Time t0 = 0, t_last = 0;
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(1, 0)));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
     std::vector<uint8_t> buf(n);
     unsigned got = 0;
     ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
@@ -113,7 +108,7 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
     ep.send(0, 2, std::vector<uint8_t>(8));
   });
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(0, 0)));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
     check_config(ep, config);
     bool done = false;
     ep.set_handler(2, [&](uint16_t, std::span<const uint8_t>) { done = true; });

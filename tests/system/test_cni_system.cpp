@@ -13,17 +13,12 @@
 #include <vector>
 
 #include "cni/drv/cni.hpp"
+#include "device/cni_options.hpp"
 #include "fixture.hpp"
 
 namespace cni::test {
 namespace {
 
-drv::CniOptions options(tb::SimDevice& d, unsigned nodes) {
-  drv::CniOptions o;
-  o.region_base = d.host_addr(d.geometry().base(tb::DeviceGeometry::kCni));
-  o.nodes = nodes;
-  return o;
-}
 
 std::vector<uint8_t> payload(size_t n, unsigned seed) {
   std::vector<uint8_t> v(n);
@@ -58,7 +53,7 @@ TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
   for (unsigned n = 0; n < 2; n++) {
     s.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
       err.guard([&] {
-        drv::CniEndpoint ep(m, options(s.device(n, 0), 2));
+        drv::CniEndpoint ep(m, tb::cni_options(s.device(n, 0), 2));
         EXPECT_EQ(ep.config(), drv::CniConfig::Cni16Q);
         EXPECT_EQ(ep.node(), n);
         ep.set_handler(7, [&, n](uint16_t src, std::span<const uint8_t> d) {
@@ -94,7 +89,7 @@ TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) 
   for (unsigned n = 0; n < kNodes; n++) {
     s.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
       err.guard([&] {
-        drv::CniEndpoint ep(m, options(s.device(n, 0), kNodes));
+        drv::CniEndpoint ep(m, tb::cni_options(s.device(n, 0), kNodes));
         unsigned in = 0;
         ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
           uint32_t seq = 0;
@@ -144,7 +139,7 @@ TEST(CniSystem, BadInputGetsAClearErrorAndTakesNothing) {
     GTEST_SKIP() << "this build has no CNI engine";
   std::vector<std::string> caught;
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniOptions o = options(s.device(0, 0), 2);
+    drv::CniOptions o = tb::cni_options(s.device(0, 0), 2);
     o.max_message_bytes = 1000;
     drv::CniEndpoint ep(m, o);
     try {
@@ -180,12 +175,12 @@ TEST(CniSystem, AMessageForAHandlerNobodySetIsAnErrorNamingIt) {
     GTEST_SKIP() << "this build has no CNI engine";
   std::string what;
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(0, 0), 2));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
     ep.send(1, 42, std::vector<uint8_t>(10));
     ep.close();
   });
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, options(s.device(1, 0), 2));
+    drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
     try {
       ep.recv();
     } catch (const std::runtime_error& e) {
