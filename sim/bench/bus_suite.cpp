@@ -2,9 +2,10 @@
 // cni-bench bus: seed 000's bus transactions on its two machines (profiles mbus-1996 and
 // iobus-1996; docs/network.md, "The coherence fabric on a bus"), measured through the host
 // model and the Verilated device core of one node: the latency of each Table 2 operation beside
-// Table 2's occupancy for it. The bus is held for exactly the occupancy; what the latency adds is
-// the core's own time (core.access_ns, cache.miss_ns) and the device's: the RTL's cycles from a
-// request at its port to its answer, at device.freq_mhz.
+// Table 2's occupancy for it. A transaction takes its row's cycles, the answering agent's
+// turnaround included (the RTL's cycles from a request at its port to its answer, at
+// device.freq_mhz, run inside the row's slack); what the latency adds is the core's own time
+// (core.access_ns, cache.miss_ns) and whatever turnaround exceeds the slack.
 //
 // Operations (node 0, core 0; each `iterations` times, the median):
 //   nc_load     uncached 8-byte load of a device register (the scratch-pad engine's NET_TX)
@@ -153,9 +154,9 @@ int run_bus(const Options& o) {
         std::printf("%-44s %8u %8.1f %8.1f %7.2f\n", r.what, r.table2, r.cycles.median,
                     r.cycles.median - r.table2, r.cycles.median / r.table2);
       }
-      std::printf("table2: seed 000 Table 2's bus occupancy for the operation (the bus is held "
-                  "for exactly that); ours: its latency, median; added: the core's and the "
-                  "device's own time\n\n");
+      std::printf("table2: seed 000 Table 2's bus occupancy for the operation (the whole "
+                  "transaction, the answerer's turnaround inside it); ours: its latency, median; "
+                  "added: the core's own time and the device's beyond the row\n\n");
     }
   }
   js << "]}";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cni/sim/bus_carrier.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "params.hpp"
@@ -12,6 +13,22 @@ using proto::Op;
 
 namespace {
 constexpr unsigned idx(BusRow r) { return static_cast<unsigned>(r); }
+
+// A request whose answer closes its transaction: the answer is credited with the answerer's
+// turnaround from the request's arrival.
+bool opens_transaction(const Msg& m) {
+  switch (m.op) {
+    case Op::Nc:
+    case Op::RdS:
+    case Op::RdX:
+    case Op::RdNA:
+    case Op::FwdDown:
+    case Op::FwdDownO:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // Profile key suffix of each row that has one.
 const char* row_key(BusRow r) {
@@ -110,24 +127,25 @@ BusCarrier::BusCarrier(Kernel& k, const BusParams& p, IsDevice is_device, const 
 
 BusCarrier::~BusCarrier() = default;
 
-BusCrossing BusCarrier::crossing(const Msg& m) const {
+BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const {
   const bool dev_src = is_device_(m.src);
   const bool dev_dst = is_device_(m.dst);
   const bool bridged = p_.model == BusModel::Io && dev_src != dev_dst;
   BusCrossing c;
   bool answer = false;  // the message closes a transaction a request opened
+  bool ack = false;     // ... without data: no floor
   switch (m.op) {
     case Op::Nc:
-      if (m.flags & proto::kFlagNcWrite) {
-        c.row = BusRow::NcStore;
-      } else {
-        c.row = BusRow::Address;
-        c.op = BusOp::Read;
-      }
+      c.row = (m.flags & proto::kFlagNcWrite) ? BusRow::NcStore : BusRow::Address;
+      c.op = (m.flags & proto::kFlagNcWrite) ? BusOp::Write : BusOp::Read;
       break;
     case Op::NcData:
       c.row = BusRow::NcLoad;
       answer = true;
+      break;
+    case Op::NcAck:
+      c.row = BusRow::NcStore;
+      answer = ack = true;
       break;
     case Op::RdS:
     case Op::RdX:
@@ -157,8 +175,32 @@ BusCrossing BusCarrier::crossing(const Msg& m) const {
   }
   const unsigned r = idx(c.row);
   const unsigned a = idx(BusRow::Address);
+  const bool opens = m.op == Op::Nc;  // an uncached access's request: the address part only
+  if (opens) {
+    c.mem_cycles = p_.mem[a];
+    if (bridged) c.io_cycles = p_.io[a] - p_.mem[a];
+    return c;
+  }
   c.mem_cycles = p_.mem[r] - (answer ? p_.mem[a] : 0);
   if (bridged) c.io_cycles = (p_.io[r] - p_.mem[r]) - (answer ? p_.io[a] - p_.mem[a] : 0);
+  if (!answer || turnaround_cycles == 0) return c;
+  // the answerer's wait states are inside the row: far bus first, then the answerer's own
+  unsigned left = turnaround_cycles;
+  auto shorten = [&](unsigned& part, unsigned floor) {
+    const unsigned take = part > floor ? std::min(left, part - floor) : 0;
+    part -= take;
+    left -= take;
+  };
+  const unsigned mem_floor = ack ? 0 : p_.mem[a];
+  const unsigned io_floor = ack ? 0 : p_.io[a] - p_.mem[a];
+  if (bridged && dev_src) {
+    shorten(c.mem_cycles, mem_floor);
+    shorten(c.io_cycles, io_floor);
+  } else {
+    if (bridged) shorten(c.io_cycles, io_floor);
+    shorten(c.mem_cycles, mem_floor);
+  }
+  if (c.mem_cycles + c.io_cycles == 0) c.row = BusRow::Ack;  // wholly inside the turnaround
   return c;
 }
 
@@ -173,7 +215,13 @@ BusCarrier::Source& BusCarrier::source(proto::AgentId a) {
 
 void BusCarrier::carry(const Msg& m, std::function<void()> arrived) {
   Source& s = source(m.src);
-  s.q.emplace_back(m, std::move(arrived));
+  unsigned turnaround = 0;
+  const auto it = open_.find(OpenKey{m.dst, m.src, m.tag});
+  if (it != open_.end()) {
+    turnaround = unsigned((k_.now() - it->second) / mem_->cycles(1));
+    open_.erase(it);
+  }
+  s.q.push_back(Pending{m, std::move(arrived), turnaround});
   if (!s.busy) start(m.src);
 }
 
@@ -181,8 +229,7 @@ void BusCarrier::start(proto::AgentId a) {
   Source& s = sources_.at(a);
   if (s.busy || s.q.empty()) return;
   s.busy = true;
-  const Msg& m = s.q.front().first;
-  const BusCrossing c = crossing(m);
+  const BusCrossing c = crossing(s.q.front().m, s.q.front().turnaround);
   counts_[idx(c.row)]++;
   auto done = [this, a] { finish(a); };
   if (c.row == BusRow::Ack) {
@@ -199,7 +246,9 @@ void BusCarrier::start(proto::AgentId a) {
 // The head message has arrived: deliver it, then let the source's next one cross.
 void BusCarrier::finish(proto::AgentId a) {
   Source& s = sources_.at(a);
-  auto arrived = std::move(s.q.front().second);
+  auto arrived = std::move(s.q.front().arrived);
+  const Msg& m = s.q.front().m;
+  if (opens_transaction(m)) open_[OpenKey{m.src, m.dst, m.tag}] = k_.now();
   s.q.pop_front();
   s.busy = false;
   arrived();

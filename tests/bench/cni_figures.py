@@ -3,7 +3,10 @@
 """Guard of `cni-bench cni` (quick) on seed 000's machines: every point is there (each
 experiment, bus, configuration and size), every time and rate is positive, and seed 000's
 ordering holds at 64 bytes: every cachable-queue configuration beats NI2w in round-trip latency
-and in bandwidth, on both buses. Simulated time is deterministic per seed.
+and in bandwidth, on both buses; and the best CNI's 64-byte improvements over NI2w, computed as
+seed 000 does, are inside the bands around 000's figures (latency 18-56% on the memory bus, 000
+37%, and 37-110% on the I/O bus, 000 74%; bandwidth 60-190% and 60-185%, 000 125% and 123%).
+Simulated time is deterministic per seed.
 
 usage: cni_figures.py <cni-bench binary>
 """
@@ -13,6 +16,8 @@ import sys
 
 CONFIGS = ["NI2w", "CNI16Q", "CNI512Q"]
 SIZES = [8, 64, 256]
+# bus: (latency band, bandwidth band), percent
+BANDS = {"mbus": ((18, 56), (60, 190)), "iobus": ((37, 110), (60, 185))}
 
 
 def main() -> int:
@@ -44,6 +49,19 @@ def main() -> int:
                       f"NI2w {ni['median_ns']} ns {ni['mb_s']} MB/s")
                 if not better:
                     bad.append(f"{exp} {bus} 64 B: {cfg} does not beat NI2w")
+    got = {r["bus"]: r for r in res["improvement_64B"]}
+    for bus, ((llo, lhi), (blo, bhi)) in BANDS.items():
+        r = got.get(bus)
+        if r is None:
+            bad.append(f"no 64 B improvement for {bus}")
+            continue
+        print(f"{bus} 64 B: latency {r['latency_pct']}% (band {llo}-{lhi}), "
+              f"bandwidth {r['bandwidth_pct']}% (band {blo}-{bhi})")
+        if not llo <= r["latency_pct"] <= lhi:
+            bad.append(f"{bus} 64 B latency improvement {r['latency_pct']}% outside {llo}-{lhi}%")
+        if not blo <= r["bandwidth_pct"] <= bhi:
+            bad.append(f"{bus} 64 B bandwidth improvement {r['bandwidth_pct']}% outside "
+                       f"{blo}-{bhi}%")
     for b in bad:
         print("FAIL:", b)
     return 1 if bad else 0

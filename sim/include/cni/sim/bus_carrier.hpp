@@ -4,7 +4,10 @@
 // the host and a device behind the I/O bridge, the memory bus and the I/O bus -- for the
 // cycles of the 000 Table 2 row it belongs to, instead of crossing an on-chip path or a link.
 // A transaction's cycles are split over the message that opens it (its address part) and the
-// message that answers it (the rest); answers without data ride the bus's acknowledge lines.
+// message that answers it (the rest); the answer is credited with the answering agent's
+// turnaround, because Table 2's row counts the whole transaction, the answerer's wait states
+// included. Answers to other than loads, line reads and uncached stores ride the bus's
+// acknowledge lines.
 #pragma once
 
 #include <array>
@@ -14,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "cni/proto.hpp"
 #include "cni/sim/bus.hpp"
@@ -76,7 +80,11 @@ class BusCarrier : public Carrier {
   // Each source agent's messages cross one at a time, in the order given; a message arrives
   // when its last part ends (never from within carry()).
   void carry(const proto::Msg& m, std::function<void()> arrived) override;
-  BusCrossing crossing(const proto::Msg& m) const;
+  // How `m` crosses. An answer's parts are shortened by `turnaround_cycles` -- the time its
+  // answerer took, from the request's arrival to the answer's send -- far bus first, each part
+  // down to a floor: an address-only transaction's cycles on that bus for an answer with data,
+  // none for an uncached store's acknowledge (docs/network.md, "The coherence fabric on a bus").
+  BusCrossing crossing(const proto::Msg& m, unsigned turnaround_cycles = 0) const;
 
   Bus& memory_bus() { return *mem_; }
   Bus* io_bus() { return io_.get(); }
@@ -85,11 +93,18 @@ class BusCarrier : public Carrier {
   uint64_t count(BusRow r) const { return counts_[static_cast<unsigned>(r)]; }
 
  private:
+  struct Pending {
+    proto::Msg m;
+    std::function<void()> arrived;
+    unsigned turnaround = 0;  // bus cycles the answerer took (answers only)
+  };
   struct Source {
     Bus::Requester req = 0;  // on the bus the agent sits on
-    std::deque<std::pair<proto::Msg, std::function<void()>>> q;
+    std::deque<Pending> q;
     bool busy = false;  // q's head is crossing
   };
+  // (requester, answerer, tag) of a request that has arrived and awaits its answer
+  using OpenKey = std::tuple<proto::AgentId, proto::AgentId, uint8_t>;
   Source& source(proto::AgentId a);
   void start(proto::AgentId a);
   void finish(proto::AgentId a);
@@ -101,6 +116,7 @@ class BusCarrier : public Carrier {
   std::unique_ptr<Bus> io_;
   std::unique_ptr<Bridge> bridge_;
   std::map<proto::AgentId, Source> sources_;
+  std::map<OpenKey, Time> open_;  // when each request arrived
   std::array<uint64_t, kNumBusRows> counts_{};
 };
 

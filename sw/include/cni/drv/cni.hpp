@@ -55,6 +55,9 @@ class CniEndpoint {
   CniConfig config() const { return cfg_; }
   uint16_t node() const { return node_; }
   uint16_t nodes() const { return nodes_; }
+  // Slots of the cachable send and receive queues (0 for NI2w's hardware queues).
+  unsigned send_slots() const { return ns_; }
+  unsigned recv_slots() const { return nr_; }
   void set_handler(uint16_t id, CniHandler h) { handlers_[id] = std::move(h); }
 
   // Blocking: returns when every fragment is in the device (draining while there is no room).
