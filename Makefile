@@ -40,6 +40,10 @@ stress: build
 	    --gtest_filter='*Stress*:-DeviceCacheStress.*' || exit 1; \
 	done
 	CNI_STRESS_TRANSACTIONS=10000000 $(BUILD)/tests/test_system --gtest_filter='DeviceCacheStress.*'
+	for seed in 1 2 3 4; do \
+	  CNI_SEED=$$seed CNI_CNI_MESSAGES=1000 $(BUILD)/tests/test_system \
+	    --gtest_filter='CniSystem.SixteenNodes*' || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD) $(RESULTS)
