@@ -16,6 +16,7 @@
 // Improvement is computed as 000 does: latency T(NI2w) / T(CNI) - 1, bandwidth
 // BW(CNI) / BW(NI2w) - 1, against the best CNI built here.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -184,6 +185,22 @@ int run_cni(const Options& o) {
   // 000's figures at 64 B, quoted in its abstract and section 1 (docs/cni.md section 11)
   const std::map<std::string, std::pair<double, double>> paper = {{"mbus", {37, 125}},
                                                                    {"iobus", {74, 123}}};
+  // 000's ranges over sizes (section 5.1.1: latency, 8-256 B; section 5.1.2: bandwidth, 8-4096
+  // B): {latency low, high, bandwidth low, high}, percent
+  const std::map<std::string, std::array<double, 4>> paper_range = {
+      {"mbus", {20, 84, 59, 169}}, {"iobus", {29, 141, 51, 287}}};
+  // Improvement of the best CNI over NI2w at n bytes.
+  auto best_at = [&](const std::string& e, const std::string& bus, size_t n) {
+    const Point* ni = find(e, bus, "NI2w", n);
+    double best = -1e9;
+    for (const auto& c : kConfigs) {
+      if (c == "NI2w") continue;
+      const Point* q = find(e, bus, c, n);
+      best = std::max(best, e == "roundtrip" ? ni->median_ns / q->median_ns - 1
+                                             : q->mb_s / ni->mb_s - 1);
+    }
+    return best;
+  };
   std::ostringstream js;
   js << "{\"suite\":\"cni\",\"iterations\":" << iters << ",\"stream_messages\":" << count
      << ",\"rows\":[";
@@ -218,39 +235,46 @@ int run_cni(const Options& o) {
         char b[32];
         std::snprintf(b, sizeof b, "%7zu", n);
         txt << b;
-        const Point* ni = find(e, bus, "NI2w", n);
-        double best = 0;
         for (const auto& c : kConfigs) {
           const Point* q = find(e, bus, c, n);
           std::snprintf(b, sizeof b, "  %9.1f", rt ? q->median_ns : q->mb_s);
           txt << b;
-          if (c != "NI2w") {
-            const double imp = rt ? ni->median_ns / q->median_ns - 1 : q->mb_s / ni->mb_s - 1;
-            best = std::max(best, imp);
-          }
         }
-        std::snprintf(b, sizeof b, "   %+6.0f%%", 100 * best);
+        std::snprintf(b, sizeof b, "   %+6.0f%%", 100 * best_at(e, bus, n));
         txt << b << "\n";
       }
     }
-    const Point* ni_rt = find("roundtrip", bus, "NI2w", 64);
-    const Point* ni_bw = find("bandwidth", bus, "NI2w", 64);
-    double lat = 0, bw = 0;
-    for (const auto& c : kConfigs) {
-      if (c == "NI2w") continue;
-      lat = std::max(lat, ni_rt->median_ns / find("roundtrip", bus, c, 64)->median_ns - 1);
-      bw = std::max(bw, find("bandwidth", bus, c, 64)->mb_s / ni_bw->mb_s - 1);
-    }
+    const double lat = best_at("roundtrip", bus, 64), bw = best_at("bandwidth", bus, 64);
     const auto [plat, pbw] = paper.at(bus);
-    char b[256];
+    double llo = 1e9, lhi = -1e9, blo = 1e9, bhi = -1e9, peak = 0;
+    for (size_t n : rt_sizes) {
+      if (n > 256) continue;
+      llo = std::min(llo, best_at("roundtrip", bus, n));
+      lhi = std::max(lhi, best_at("roundtrip", bus, n));
+    }
+    for (size_t n : bw_sizes) {
+      blo = std::min(blo, best_at("bandwidth", bus, n));
+      bhi = std::max(bhi, best_at("bandwidth", bus, n));
+      for (const auto& c : kConfigs) peak = std::max(peak, find("bandwidth", bus, c, n)->mb_s);
+    }
+    const auto& pr = paper_range.at(bus);
+    char b[512];
     std::snprintf(b, sizeof b,
                   "64 B, best CNI vs NI2w: latency %+.0f%% (000: %+.0f%%, ratio %.2f), bandwidth "
-                  "%+.0f%% (000: %+.0f%%, ratio %.2f)\n\n",
-                  100 * lat, plat, 100 * lat / plat, 100 * bw, pbw, 100 * bw / pbw);
+                  "%+.0f%% (000: %+.0f%%, ratio %.2f)\n"
+                  "over sizes: latency 8-256 B %+.0f%% to %+.0f%% (000: %+.0f%% to %+.0f%%), "
+                  "bandwidth 8-%zu B %+.0f%% to %+.0f%% (000: %+.0f%% to %+.0f%%); peak %.1f MB/s%s\n\n",
+                  100 * lat, plat, 100 * lat / plat, 100 * bw, pbw, 100 * bw / pbw, 100 * llo,
+                  100 * lhi, pr[0], pr[1], bw_sizes.back(), 100 * blo, 100 * bhi, pr[2], pr[3],
+                  peak, bus == "mbus" ? " (000: CNI512Q 107 MB/s, the cache-to-cache ceiling 144)" : "");
     txt << b;
     js << (first ? "" : ",") << "{\"bus\":\"" << bus << "\",\"latency_pct\":" << fmt(100 * lat, 1)
        << ",\"paper_latency_pct\":" << fmt(plat, 0) << ",\"bandwidth_pct\":" << fmt(100 * bw, 1)
-       << ",\"paper_bandwidth_pct\":" << fmt(pbw, 0) << "}";
+       << ",\"paper_bandwidth_pct\":" << fmt(pbw, 0) << ",\"latency_range_pct\":["
+       << fmt(100 * llo, 1) << "," << fmt(100 * lhi, 1) << "],\"paper_latency_range_pct\":["
+       << fmt(pr[0], 0) << "," << fmt(pr[1], 0) << "],\"bandwidth_range_pct\":[" << fmt(100 * blo, 1)
+       << "," << fmt(100 * bhi, 1) << "],\"paper_bandwidth_range_pct\":[" << fmt(pr[2], 0) << ","
+       << fmt(pr[3], 0) << "],\"peak_mb_s\":" << fmt(peak, 1) << "}";
     first = false;
   }
   js << "]}";

@@ -135,8 +135,8 @@ BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const
   bool answer = false;  // the message closes a transaction a request opened
   bool ack = false;     // ... without data: no floor
   switch (m.op) {
-    case Op::Nc:
-      c.row = (m.flags & proto::kFlagNcWrite) ? BusRow::NcStore : BusRow::Address;
+    case Op::Nc:  // the address part of a load or a store (a store's word rides with it)
+      c.row = BusRow::Address;
       c.op = (m.flags & proto::kFlagNcWrite) ? BusOp::Write : BusOp::Read;
       break;
     case Op::NcData:
@@ -175,12 +175,6 @@ BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const
   }
   const unsigned r = idx(c.row);
   const unsigned a = idx(BusRow::Address);
-  const bool opens = m.op == Op::Nc;  // an uncached access's request: the address part only
-  if (opens) {
-    c.mem_cycles = p_.mem[a];
-    if (bridged) c.io_cycles = p_.io[a] - p_.mem[a];
-    return c;
-  }
   c.mem_cycles = p_.mem[r] - (answer ? p_.mem[a] : 0);
   if (bridged) c.io_cycles = (p_.io[r] - p_.mem[r]) - (answer ? p_.io[a] - p_.mem[a] : 0);
   if (!answer || turnaround_cycles == 0) return c;
@@ -200,7 +194,6 @@ BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const
     if (bridged) shorten(c.io_cycles, io_floor);
     shorten(c.mem_cycles, mem_floor);
   }
-  if (c.mem_cycles + c.io_cycles == 0) c.row = BusRow::Ack;  // wholly inside the turnaround
   return c;
 }
 
@@ -232,7 +225,7 @@ void BusCarrier::start(proto::AgentId a) {
   const BusCrossing c = crossing(s.q.front().m, s.q.front().turnaround);
   counts_[idx(c.row)]++;
   auto done = [this, a] { finish(a); };
-  if (c.row == BusRow::Ack) {
+  if (c.mem_cycles + c.io_cycles == 0) {  // an acknowledge, or an answer inside the turnaround
     k_.after(0, done);
   } else if (c.io_cycles == 0) {
     mem_->transact(s.req, c.mem_cycles, done);

@@ -136,7 +136,7 @@ TEST_F(OnBus, EveryMessageBelongsToATable2RowAndTransactionsAddUpToIt) {
             28u);
   // uncached store: Nc write (its address part, posted) + NcAck (the rest) = 32 (12 + 20)
   const BusCrossing st = bus.crossing(msg(Op::Nc, core, d, proto::kFlagNcWrite));
-  EXPECT_EQ(st.row, BusRow::NcStore);
+  EXPECT_EQ(st.row, BusRow::Address);
   EXPECT_EQ(st.mem_cycles, 4u);
   EXPECT_EQ(st.io_cycles, 8u);
   EXPECT_EQ(st.op, BusOp::Write);
@@ -238,6 +238,9 @@ TEST_F(OnBus, AnAnswerersTurnaroundRunsInsideItsRow) {
   EXPECT_DOUBLE_EQ(load(40), 64.0);      // (4 + 8) + 40 + (8 + 4)
   EXPECT_DOUBLE_EQ(store(20), 32.0);     // (4 + 8) + 20
   EXPECT_DOUBLE_EQ(store(30), 42.0);
+  // each transaction counts once in its row, the stores' acknowledges too (covered or not)
+  EXPECT_EQ(sys->bus()->count(BusRow::NcLoad), 2u);
+  EXPECT_EQ(sys->bus()->count(BusRow::NcStore), 2u);
 }
 
 // One transaction at a time: the core's miss to memory waits while a device line crosses.

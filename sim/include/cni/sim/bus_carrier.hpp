@@ -89,7 +89,9 @@ class BusCarrier : public Carrier {
   Bus& memory_bus() { return *mem_; }
   Bus* io_bus() { return io_.get(); }
   Bridge* bridge() { return bridge_.get(); }
-  // Messages carried per row.
+  // Messages carried per row: a request's address part counts as Address, so a transaction
+  // with an answer counts once in its row (the answer's), even when the answerer's turnaround
+  // covered the answer's cycles.
   uint64_t count(BusRow r) const { return counts_[static_cast<unsigned>(r)]; }
 
  private:
