@@ -12,7 +12,7 @@ namespace cni::drv {
 namespace {
 // Register window offsets (rtl/cni/cni_cq_pkg.sv).
 constexpr unsigned kId = 0x00, kCtrl = 0x08, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
-                   kRxHdr = 0x30, kRxData = 0x38, kTxReady = 0x48;
+                   kRxHdr = 0x30, kRxData = 0x38, kTxReady = 0x48, kCnt = 0x80;
 constexpr unsigned kHdrBytes = 12, kMsgBytes = 256;
 
 uint32_t get16(const uint8_t* p) { return p[0] | (uint32_t(p[1]) << 8); }
@@ -299,6 +299,12 @@ unsigned CniEndpoint::poll() {
     k++;
   }
   return k;
+}
+
+uint32_t CniEndpoint::counter(CniCounter c) {
+  const unsigned i = static_cast<unsigned>(c);
+  const uint64_t pair = mem_.uncached_load64(reg(kCnt + 8 * (i / 2)));   // counters 2k, 2k+1
+  return uint32_t(i % 2 ? pair >> 32 : pair);
 }
 
 void CniEndpoint::close() {

@@ -34,6 +34,18 @@ using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> dat
 
 enum class SendResult { Sent, Queued, WouldBlock };
 
+// The engine's counters (docs/cni.md section 4), 32-bit and wrapping; CniEndpoint::counter reads
+// one. Those of parts this release does not build (retransmission, early pulls, CDRs, CNI16Qm,
+// local delivery) read 0.
+enum class CniCounter : unsigned {
+  TxMessages = 0, TxFrames = 1, RxFrames = 2, AcksSent = 3, AcksReceived = 4, Retransmits = 5,
+  TxClosed = 6, TxBadLen = 7, TxBadDst = 8, TxBadSense = 9, TxOverrun = 10, TxStray = 11,
+  TxEarlyWrite = 12, RxBadFcs = 13, RxBad = 14, RxDup = 15, RxSeq = 16, RxGap = 17,
+  RxClosed = 18, RxStray = 19, AckStale = 20, Pulls = 21, EarlyPulls = 22, PullStalls = 23,
+  ShadowRefreshes = 24, LocalDeliveries = 25, WindowWaits = 26, RoomWaits = 27, RqErrors = 28,
+  LockedWrites = 29,
+};
+
 struct CniStats {
   uint64_t messages_sent = 0, messages_received = 0;
   uint64_t fragments_sent = 0, fragments_received = 0;
@@ -72,6 +84,8 @@ class CniEndpoint {
   void close();
 
   const CniStats& stats() const { return stats_; }
+  // One of the engine's counters (an uncached load of the register pair that holds it).
+  uint32_t counter(CniCounter c);
 
  private:
   struct Fragment {
