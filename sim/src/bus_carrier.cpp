@@ -30,6 +30,26 @@ bool opens_transaction(const Msg& m) {
   }
 }
 
+// A message that ends the transaction its requester's request opened: an answer, with or
+// without data, or the home's Retry or Error.
+bool closes_transaction(const Msg& m) {
+  switch (m.op) {
+    case Op::NcData:
+    case Op::NcAck:
+    case Op::SnpData:
+    case Op::SnpAck:
+    case Op::DataS:
+    case Op::DataE:
+    case Op::DataM:
+    case Op::DataI:
+    case Op::Retry:
+    case Op::Error:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Profile key suffix of each row that has one.
 const char* row_key(BusRow r) {
   switch (r) {
@@ -209,7 +229,7 @@ BusCarrier::Source& BusCarrier::source(proto::AgentId a) {
 void BusCarrier::carry(const Msg& m, std::function<void()> arrived) {
   Source& s = source(m.src);
   unsigned turnaround = 0;
-  const auto it = open_.find(OpenKey{m.dst, m.src, m.tag});
+  const auto it = closes_transaction(m) ? open_.find(OpenKey{m.dst, m.src, m.tag}) : open_.end();
   if (it != open_.end()) {
     turnaround = unsigned((k_.now() - it->second) / mem_->cycles(1));
     open_.erase(it);

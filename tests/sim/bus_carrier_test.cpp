@@ -243,6 +243,27 @@ TEST_F(OnBus, AnAnswerersTurnaroundRunsInsideItsRow) {
   EXPECT_EQ(sys->bus()->count(BusRow::NcStore), 2u);
 }
 
+// Only the answer closes a transaction: a snoop the answerer sends the requester meanwhile, with
+// the same tag, leaves the request's turnaround credit to its answer.
+TEST_F(OnBus, AMessageThatIsNotTheAnswerLeavesTheTurnaroundToTheAnswer) {
+  build("mbus-1996");
+  test::ScriptAgent cpu(10, *k, *f);
+  f->attach(cpu, sys->socket_node(0));
+  dev->delay = ns(kCycleNs * 20);
+  cpu.send(Op::RdS, dev->id(), kDevBase, 5);        // arrives at 4; DataE sent at 24
+  k->after(ns(kCycleNs * 10), [&] {
+    Msg inv = msg(Op::FwdInv, dev->id(), cpu.id());
+    inv.tag = 5;
+    inv.addr = kDevBase + 64;
+    f->send(inv);                                    // 10 .. 14
+  });
+  k->run([] { return false; });
+  ASSERT_EQ(cpu.got.size(), 2u);
+  EXPECT_EQ(cpu.got[0].op, Op::FwdInv);
+  EXPECT_EQ(cpu.got[1].op, Op::DataE);
+  EXPECT_EQ(cpu.when[1], ns(kCycleNs * 42));         // 24 + (38 - 20)
+}
+
 // One transaction at a time: the core's miss to memory waits while a device line crosses.
 TEST_F(OnBus, TransactionsOnOneBusSerialise) {
   build("mbus-1996");
