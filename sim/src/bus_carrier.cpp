@@ -103,7 +103,8 @@ BusParams BusParams::from_profile(const Profile& p) {
   }
   // An answer carries its transaction's cycles less the address part of the request.
   const unsigned ma = b.mem[idx(BusRow::Address)];
-  for (BusRow r : {BusRow::NcLoad, BusRow::FromDevice, BusRow::ToDevice, BusRow::Memory}) {
+  for (BusRow r : {BusRow::NcLoad, BusRow::NcStore, BusRow::FromDevice, BusRow::ToDevice,
+                   BusRow::Memory}) {
     if (b.mem[idx(r)] <= ma) {
       bad(std::string("bus.mem.") + row_key(r) + " = " + std::to_string(b.mem[idx(r)]) +
           " leaves no cycle for the answer after bus.mem.address = " + std::to_string(ma));
@@ -120,7 +121,7 @@ BusParams BusParams::from_profile(const Profile& p) {
     }
   }
   const unsigned ia = b.io[idx(BusRow::Address)] - ma;
-  for (BusRow r : {BusRow::NcLoad, BusRow::FromDevice, BusRow::ToDevice}) {
+  for (BusRow r : {BusRow::NcLoad, BusRow::NcStore, BusRow::FromDevice, BusRow::ToDevice}) {
     if (b.io[idx(r)] - b.mem[idx(r)] <= ia) {
       bad(std::string("bus.io.") + row_key(r) + " = " + std::to_string(b.io[idx(r)]) +
           " leaves no I/O-bus cycle for the answer after the address part (bus.io.address - "
@@ -152,6 +153,7 @@ BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const
   const bool dev_dst = is_device_(m.dst);
   const bool bridged = p_.model == BusModel::Io && dev_src != dev_dst;
   BusCrossing c;
+  c.bridged = bridged;
   bool answer = false;  // the message closes a transaction a request opened
   bool ack = false;     // ... without data: no floor
   switch (m.op) {
@@ -247,7 +249,7 @@ void BusCarrier::start(proto::AgentId a) {
   auto done = [this, a] { finish(a); };
   if (c.mem_cycles + c.io_cycles == 0) {  // an acknowledge, or an answer inside the turnaround
     k_.after(0, done);
-  } else if (c.io_cycles == 0) {
+  } else if (!c.bridged) {
     mem_->transact(s.req, c.mem_cycles, done);
   } else if (is_device_(a)) {
     bridge_->io_to_mem(s.req, c.op, c.io_cycles, c.mem_cycles, {}, done);

@@ -328,6 +328,14 @@ TEST(BusProfiles, BadValuesAreNamed) {
   p.set("bus.mem.address", "42");
   const std::string e = error_of<ProfileError>([&] { BusParams::from_profile(p); });
   EXPECT_NE(e.find("leaves no cycle for the answer"), std::string::npos) << e;
+  p = Profile::load("mbus-1996");
+  p.set("bus.mem.nc_store", "3");   // a store is split as a load is: address part, then the rest
+  const std::string st = error_of<ProfileError>([&] { BusParams::from_profile(p); });
+  EXPECT_NE(st.find("bus.mem.nc_store = 3 leaves no cycle for the answer"), std::string::npos) << st;
+  p = Profile::load("iobus-1996");
+  p.set("bus.io.nc_store", "20");
+  const std::string ist = error_of<ProfileError>([&] { BusParams::from_profile(p); });
+  EXPECT_NE(ist.find("bus.io.nc_store = 20 leaves no I/O-bus cycle"), std::string::npos) << ist;
   p = Profile::load("iobus-1996");
   p.set("bus.io.nc_load", "20");
   EXPECT_NE(error_of<ProfileError>([&] { BusParams::from_profile(p); }).find("must exceed bus.mem.nc_load"),

@@ -67,6 +67,7 @@ struct BusCrossing {
   BusRow row = BusRow::Ack;
   unsigned mem_cycles = 0;
   unsigned io_cycles = 0;  // > 0 only between the host and a device behind the bridge
+  bool bridged = false;    // between the host and a device behind the bridge
   BusOp op = BusOp::Write;
 };
 
