@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "cni/drv/cni.hpp"
 #include "vlt_model.hpp"
 
 namespace cni::tb::cq {
@@ -54,12 +55,8 @@ inline constexpr uint8_t kId = 0x00, kCtrl = 0x08, kTimers = 0x10, kStatus = 0x1
                          kTxHdr = 0x20, kTxData = 0x28, kRxHdr = 0x30, kRxData = 0x38,
                          kTxReady = 0x48, kCnt = 0x80;
 }
-enum Cnt : unsigned {
-  kTxMsgs = 0, kTxFrames = 1, kRxFrames = 2, kAcksTx = 3, kAcksRx = 4, kTxClosed = 6,
-  kTxBadLen = 7, kTxBadDst = 8, kTxBadSense = 9, kTxOverrun = 10, kTxStray = 11, kRxBadFcs = 13,
-  kRxBad = 14, kRxDup = 15, kRxGap = 17, kRxClosed = 18, kRxStray = 19, kAckStale = 20,
-  kPulls = 21, kRefreshes = 24, kWinWaits = 26, kRoomWaits = 27, kLockedWrites = 29
-};
+// The engine's counters by name: the driver's enum (sw/include/cni/drv/cni.hpp).
+using Cnt = drv::CniCounter;
 
 struct Msg {
   uint16_t src = 0, dst = 0, handler = 0;
@@ -410,7 +407,9 @@ class World {
     reg32(n, addr, true, uint32_t(v));
     reg32(n, addr + 4, true, uint32_t(v >> 32));
   }
-  uint32_t counter(unsigned n, Cnt c) { return reg32(n, uint8_t(reg::kCnt + 4 * c), false); }
+  uint32_t counter(unsigned n, Cnt c) {
+    return reg32(n, uint8_t(reg::kCnt + 4 * static_cast<unsigned>(c)), false);
+  }
   void open(unsigned n, unsigned nodes = 0) { wr(n, reg::kCtrl, 1 | (nodes << 8)); }
   void close(unsigned n) { wr(n, reg::kCtrl, 0); }
 

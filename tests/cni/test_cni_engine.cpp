@@ -105,8 +105,9 @@ class CniEngine : public ::testing::Test {
     ASSERT_TRUE(w.settle());
   }
   static void no_errors(W& w, unsigned n) {
-    for (Cnt c : {kTxClosed, kTxBadLen, kTxBadDst, kTxBadSense, kTxOverrun, kTxStray, kRxBadFcs,
-                  kRxBad, kRxDup, kRxGap, kRxClosed, kRxStray, kAckStale})
+    for (Cnt c : {Cnt::TxClosed, Cnt::TxBadLen, Cnt::TxBadDst, Cnt::TxBadSense, Cnt::TxOverrun,
+                  Cnt::TxStray, Cnt::RxBadFcs, Cnt::RxBad, Cnt::RxDup, Cnt::RxGap, Cnt::RxClosed,
+                  Cnt::RxStray, Cnt::AckStale})
       EXPECT_EQ(w.counter(n, c), 0u) << "node " << n << " counter " << unsigned(c);
   }
 };
@@ -139,11 +140,11 @@ TYPED_TEST(CniEngine, MessagesOfEverySizeArriveIntactAndInOrder) {
     this->finish(*w);
   }
   for (unsigned n = 0; n < 2; n++) {
-    EXPECT_EQ(w->counter(n, kTxMsgs), std::size(sizes));
-    EXPECT_EQ(w->counter(n, kTxFrames), std::size(sizes));
-    EXPECT_EQ(w->counter(n, kRxFrames), std::size(sizes));
-    EXPECT_GT(w->counter(n, kAcksTx), 0u);
-    EXPECT_GT(w->counter(n, kAcksRx), 0u);
+    EXPECT_EQ(w->counter(n, Cnt::TxMessages), std::size(sizes));
+    EXPECT_EQ(w->counter(n, Cnt::TxFrames), std::size(sizes));
+    EXPECT_EQ(w->counter(n, Cnt::RxFrames), std::size(sizes));
+    EXPECT_GT(w->counter(n, Cnt::AcksSent), 0u);
+    EXPECT_GT(w->counter(n, Cnt::AcksReceived), 0u);
     this->no_errors(*w, n);
   }
   // frames carry only the bytes used: 12 + len (data) and 12 (acks)
@@ -177,12 +178,12 @@ TYPED_TEST(CniEngine, TwoWayRandomStreamUnderStallsIsExactlyOnceInOrder) {
   }
   this->finish(*w);
   for (unsigned n = 0; n < 2; n++) {
-    EXPECT_EQ(w->counter(n, kRxFrames), 300u);
+    EXPECT_EQ(w->counter(n, Cnt::RxFrames), 300u);
     this->no_errors(*w, n);
   }
   if (w->cq()) {
-    EXPECT_GT(w->counter(0, kPulls), 0u);
-    EXPECT_GT(w->counter(1, kLockedWrites), 0u);
+    EXPECT_GT(w->counter(0, Cnt::Pulls), 0u);
+    EXPECT_GT(w->counter(1, Cnt::LockedWrites), 0u);
   }
 }
 
@@ -203,9 +204,9 @@ TYPED_TEST(CniEngine, AllToAllAmongFourNodesWithFullWindowsFinishesWithoutDeadlo
   this->finish(*w);
   unsigned win = 0, room = 0;
   for (unsigned n = 0; n < 4; n++) {
-    win += w->counter(n, kWinWaits);
-    room += w->counter(n, kRoomWaits);
-    EXPECT_EQ(w->counter(n, kRxFrames), 120u);
+    win += w->counter(n, Cnt::WindowWaits);
+    room += w->counter(n, Cnt::RoomWaits);
+    EXPECT_EQ(w->counter(n, Cnt::RxFrames), 120u);
     this->no_errors(*w, n);
   }
   EXPECT_GT(win, 0u) << "the windows never filled";
@@ -233,13 +234,13 @@ TYPED_TEST(CniEngine, AFullReceiverHoldsTheSenderBackUntilItConsumes) {
     ASSERT_LT(sent, 2000u) << "the sender was never held back";
   }
   EXPECT_GE(sent, 4u);
-  EXPECT_GT(w->counter(0, kWinWaits), 0u);
-  EXPECT_GT(w->counter(1, kRoomWaits), 0u);
+  EXPECT_GT(w->counter(0, Cnt::WindowWaits), 0u);
+  EXPECT_GT(w->counter(1, Cnt::RoomWaits), 0u);
   if (w->cq()) {
-    EXPECT_GT(w->counter(1, kRefreshes), 0u);  // the shadow head said full
+    EXPECT_GT(w->counter(1, Cnt::ShadowRefreshes), 0u);  // the shadow head said full
   }
   this->finish(*w);
-  EXPECT_EQ(w->counter(1, kRxFrames), sent);
+  EXPECT_EQ(w->counter(1, Cnt::RxFrames), sent);
   this->no_errors(*w, 0);
   this->no_errors(*w, 1);
 }
@@ -252,14 +253,14 @@ TYPED_TEST(CniEngine, BadHeadersAreCountedNotSentAndTheQueueMovesOn) {
   ASSERT_TRUE(w->send(0, this->msg(0, 2, 10, 2)));            // destination not below NODES
   ASSERT_TRUE(w->send(0, this->msg(0, 0, 10, 3)));            // this node
   ASSERT_TRUE(w->settle());
-  EXPECT_EQ(w->counter(0, kTxBadLen), 1u);
-  EXPECT_EQ(w->counter(0, kTxBadDst), 2u);
-  EXPECT_EQ(w->counter(0, kTxFrames), 0u);
+  EXPECT_EQ(w->counter(0, Cnt::TxBadLen), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxBadDst), 2u);
+  EXPECT_EQ(w->counter(0, Cnt::TxFrames), 0u);
   EXPECT_TRUE(w->frames_seen.empty());
   // then a good message still goes
   this->push(*w, this->msg(0, 1, 30, 4));
   this->finish(*w);
-  EXPECT_EQ(w->counter(0, kTxFrames), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxFrames), 1u);
 }
 
 TYPED_TEST(CniEngine, ASendWhileClosedIsCountedAndSendsNothing) {
@@ -268,7 +269,7 @@ TYPED_TEST(CniEngine, ASendWhileClosedIsCountedAndSendsNothing) {
   Msg m = this->msg(0, 1, 20, 1);
   ASSERT_TRUE(w->send(0, m));
   ASSERT_TRUE(w->settle());
-  EXPECT_EQ(w->counter(0, kTxClosed), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxClosed), 1u);
   EXPECT_EQ(w->rd(0, reg::kStatus) >> 32 & 0xffff, 0u);  // pend stays 0
   EXPECT_TRUE(w->frames_seen.empty());
 }
@@ -285,8 +286,8 @@ TYPED_TEST(CniEngine, FramesForAClosedEndpointAreAckedDroppedAndCounted) {
     }
   }
   ASSERT_TRUE(w->settle());
-  EXPECT_EQ(w->counter(1, kRxClosed), 12u);
-  EXPECT_EQ(w->counter(1, kRxFrames), 0u);
+  EXPECT_EQ(w->counter(1, Cnt::RxClosed), 12u);
+  EXPECT_EQ(w->counter(1, Cnt::RxFrames), 0u);
   EXPECT_FALSE(w->recv(1).has_value());
 }
 
@@ -319,9 +320,9 @@ TYPED_TEST(CniEngine, ACorruptedFrameIsDroppedCountedAndLaterFramesKeepOrder) {
   ASSERT_TRUE(w->settle());
   sent.erase(sent.begin() + 2);   // the third never arrives
   EXPECT_EQ(got, sent);
-  EXPECT_EQ(w->counter(1, kRxBadFcs), 1u);
-  EXPECT_EQ(w->counter(1, kRxGap), 1u);
-  EXPECT_EQ(w->counter(0, kAckStale), 0u);
+  EXPECT_EQ(w->counter(1, Cnt::RxBadFcs), 1u);
+  EXPECT_EQ(w->counter(1, Cnt::RxGap), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::AckStale), 0u);
 }
 
 TYPED_TEST(CniEngine, MalformedFramesAreDroppedAndCounted) {
@@ -348,10 +349,10 @@ TYPED_TEST(CniEngine, MalformedFramesAreDroppedAndCounted) {
   w->run(200);
   w->inject(1, frame(1, 2, 10, kTypeData, 0, kHdrBytes + 10));   // its duplicate
   ASSERT_TRUE(w->settle());
-  EXPECT_EQ(w->counter(1, kRxBad), 4u);
-  EXPECT_EQ(w->counter(1, kAckStale), 1u);
-  EXPECT_EQ(w->counter(1, kRxDup), 1u);
-  EXPECT_EQ(w->counter(1, kRxFrames), 1u);
+  EXPECT_EQ(w->counter(1, Cnt::RxBad), 4u);
+  EXPECT_EQ(w->counter(1, Cnt::AckStale), 1u);
+  EXPECT_EQ(w->counter(1, Cnt::RxDup), 1u);
+  EXPECT_EQ(w->counter(1, Cnt::RxFrames), 1u);
   auto r = w->recv(1);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->src, 2u);
@@ -377,7 +378,7 @@ TYPED_TEST(CniQueue, ASlotWithTheWrongSenseIsCountedAndSkipped) {
   w->cpu(0).sq_tail = 1;
   w->wr(0, reg::kTxReady, 1);
   ASSERT_TRUE(w->settle());
-  EXPECT_EQ(w->counter(0, kTxBadSense), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxBadSense), 1u);
   EXPECT_TRUE(w->frames_seen.empty());
   // SQ_HEAD moved past it: the next slot is sent
   EXPECT_EQ(get32(w->node(0).line(w->l_sq_head())), 1u);
@@ -404,7 +405,7 @@ TYPED_TEST(CniQueue, MoreMessagesMadeReadyThanTheQueueHoldsIsAnOverrun) {
   auto w = this->make(2);
   w->open(0);
   w->wr(0, reg::kTxReady, w->slots_sq() + 1);
-  EXPECT_EQ(w->counter(0, kTxOverrun), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxOverrun), 1u);
 }
 
 template <class T>
@@ -417,8 +418,8 @@ TYPED_TEST(CniNi2w, DataWithNoMessageStartedIsStray) {
   w->open(0);
   w->wr(0, reg::kTxData, 1);
   w->rd(0, reg::kRxData);
-  EXPECT_EQ(w->counter(0, kTxStray), 1u);
-  EXPECT_EQ(w->counter(0, kRxStray), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxStray), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::RxStray), 1u);
   EXPECT_EQ(w->rd(0, reg::kRxHdr), 0u);   // not valid
 }
 
@@ -432,8 +433,8 @@ TYPED_TEST(CniNi2w, AHeaderBeforeTheLastDataWordDropsTheMessageInProgress) {
   ASSERT_TRUE(w->send(0, m));
   w->expect(m);
   this->finish(*w);
-  EXPECT_EQ(w->counter(0, kTxBadLen), 1u);
-  EXPECT_EQ(w->counter(0, kTxFrames), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxBadLen), 1u);
+  EXPECT_EQ(w->counter(0, Cnt::TxFrames), 1u);
 }
 
 }  // namespace
