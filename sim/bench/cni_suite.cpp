@@ -16,7 +16,6 @@
 // Improvement is computed as 000 does: latency T(NI2w) / T(CNI) - 1, bandwidth
 // BW(CNI) / BW(NI2w) - 1, against the best CNI built here.
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -182,13 +181,14 @@ int run_cni(const Options& o) {
       if (q.experiment == e && q.bus == bus && q.config == c && q.bytes == n) return &q;
     return static_cast<const Point*>(nullptr);
   };
-  // 000's figures at 64 B, quoted in its abstract and section 1 (docs/cni.md section 11)
-  const std::map<std::string, std::pair<double, double>> paper = {{"mbus", {37, 125}},
-                                                                   {"iobus", {74, 123}}};
-  // 000's ranges over sizes (section 5.1.1: latency, 8-256 B; section 5.1.2: bandwidth, 8-4096
-  // B): {latency low, high, bandwidth low, high}, percent
-  const std::map<std::string, std::array<double, 4>> paper_range = {
-      {"mbus", {20, 84, 59, 169}}, {"iobus", {29, 141, 51, 287}}};
+  // 000's improvements, percent (docs/cni.md section 11): at 64 B (its abstract and section 1),
+  // and its ranges over sizes (section 5.1.1: latency, 8-256 B; section 5.1.2: bandwidth,
+  // 8-4096 B)
+  struct Paper {
+    double lat, bw, lat_lo, lat_hi, bw_lo, bw_hi;
+  };
+  const std::map<std::string, Paper> paper = {{"mbus", {37, 125, 20, 84, 59, 169}},
+                                              {"iobus", {74, 123, 29, 141, 51, 287}}};
   // Improvement of the best CNI over NI2w at n bytes.
   auto best_at = [&](const std::string& e, const std::string& bus, size_t n) {
     const Point* ni = find(e, bus, "NI2w", n);
@@ -245,7 +245,8 @@ int run_cni(const Options& o) {
       }
     }
     const double lat = best_at("roundtrip", bus, 64), bw = best_at("bandwidth", bus, 64);
-    const auto [plat, pbw] = paper.at(bus);
+    const Paper& pp = paper.at(bus);
+    const double plat = pp.lat, pbw = pp.bw;
     double llo = 1e9, lhi = -1e9, blo = 1e9, bhi = -1e9, peak = 0;
     for (size_t n : rt_sizes) {
       if (n > 256) continue;
@@ -257,7 +258,6 @@ int run_cni(const Options& o) {
       bhi = std::max(bhi, best_at("bandwidth", bus, n));
       for (const auto& c : kConfigs) peak = std::max(peak, find("bandwidth", bus, c, n)->mb_s);
     }
-    const auto& pr = paper_range.at(bus);
     char b[512];
     std::snprintf(b, sizeof b,
                   "64 B, best CNI vs NI2w: latency %+.0f%% (000: %+.0f%%, ratio %.2f), bandwidth "
@@ -265,16 +265,17 @@ int run_cni(const Options& o) {
                   "over sizes: latency 8-256 B %+.0f%% to %+.0f%% (000: %+.0f%% to %+.0f%%), "
                   "bandwidth 8-%zu B %+.0f%% to %+.0f%% (000: %+.0f%% to %+.0f%%); peak %.1f MB/s%s\n\n",
                   100 * lat, plat, 100 * lat / plat, 100 * bw, pbw, 100 * bw / pbw, 100 * llo,
-                  100 * lhi, pr[0], pr[1], bw_sizes.back(), 100 * blo, 100 * bhi, pr[2], pr[3],
+                  100 * lhi, pp.lat_lo, pp.lat_hi, bw_sizes.back(), 100 * blo, 100 * bhi, pp.bw_lo,
+                  pp.bw_hi,
                   peak, bus == "mbus" ? " (000: CNI512Q 107 MB/s, the cache-to-cache ceiling 144)" : "");
     txt << b;
     js << (first ? "" : ",") << "{\"bus\":\"" << bus << "\",\"latency_pct\":" << fmt(100 * lat, 1)
        << ",\"paper_latency_pct\":" << fmt(plat, 0) << ",\"bandwidth_pct\":" << fmt(100 * bw, 1)
        << ",\"paper_bandwidth_pct\":" << fmt(pbw, 0) << ",\"latency_range_pct\":["
        << fmt(100 * llo, 1) << "," << fmt(100 * lhi, 1) << "],\"paper_latency_range_pct\":["
-       << fmt(pr[0], 0) << "," << fmt(pr[1], 0) << "],\"bandwidth_range_pct\":[" << fmt(100 * blo, 1)
-       << "," << fmt(100 * bhi, 1) << "],\"paper_bandwidth_range_pct\":[" << fmt(pr[2], 0) << ","
-       << fmt(pr[3], 0) << "],\"peak_mb_s\":" << fmt(peak, 1) << "}";
+       << fmt(pp.lat_lo, 0) << "," << fmt(pp.lat_hi, 0) << "],\"bandwidth_range_pct\":["
+       << fmt(100 * blo, 1) << "," << fmt(100 * bhi, 1) << "],\"paper_bandwidth_range_pct\":["
+       << fmt(pp.bw_lo, 0) << "," << fmt(pp.bw_hi, 0) << "],\"peak_mb_s\":" << fmt(peak, 1) << "}";
     first = false;
   }
   js << "]}";
