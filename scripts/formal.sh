@@ -92,7 +92,8 @@ run_check() {
   rtl=("${pkgs[@]}" "${rtl[@]}")
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
-  local t0=$SECONDS ys=$dir/model.ys
+  local t0=$SECONDS ys=$dir/model.ys bitlevel=0
+  grep -q '^// fv_bitlevel' "$root/$harness" && bitlevel=1
   {
     local d dflags=""
     for d in $defines; do dflags+=" -D$d"; done
@@ -124,12 +125,17 @@ run_check() {
     fi
     echo "opt -fast -keepdc"
     echo "memory_map"
+    # A harness that reads one bit of line-wide data (a `// fv_bitlevel` line) has the multi-bit
+    # cells split by the bits used and every flip-flop mapped to single bits, so the bits no
+    # property reads are removed (512-bit registers and RAM words would otherwise stay whole).
+    if [ "$bitlevel" = 1 ]; then echo "splitcells"; echo "opt -keepdc"; fi
     echo "opt -fast -keepdc"
     # reads of a memory beyond its last word (the pipelined home agent's directory read at a
     # header's line before the address check; the word is not used) may return anything
     echo "setundef -undriven -anyseq"
     echo "async2sync"
     echo "dffunmap"
+    if [ "$bitlevel" = 1 ]; then echo "simplemap t:\$dff"; echo "opt_clean"; fi
     echo "check -assert"
     echo "write_smt2 -wires model.smt2"
   } > "$ys"
