@@ -280,6 +280,15 @@ module cni_nonsynth_fv_cache #(
              jh.op > cni_coh_pkg::OP_DATA_I ||
              jh.len != (data_op(jh.op) ? LEN_LINE : 8'd0);
   end
+  // The header of the message the slot takes: a grant or answer carries the request's tag (a
+  // write-back's for WbAck), a snoop the line's number as the home's table index.
+  logic [HW-1:0] slot_hdr;
+  always_comb begin
+    logic [7:0] tag;
+    tag      = h_wback ? wb_tag_q[hl] : h_ans ? tx_tag_q[hl] : 8'(hl);
+    slot_hdr = {h_op, HOME, DEV, tag, 4'd0, data_op(h_op) ? LEN_LINE : 8'd0, addr_of(hl)};
+    if (h_junk) slot_hdr = jh;
+  end
 
   // ---- the caching agent's outbound messages, as the home sees them -------------------------------
   wire rq_line_ok = oreq_hdr.addr[47:8] == '0 && oreq_hdr.addr[5:0] == '0 && rq_l < 2'(NL);
@@ -605,17 +614,14 @@ module cni_nonsynth_fv_cache #(
           end
         end
       end
-      if (h_wback) begin
+      // the slot takes the home's message (a grant carries the line's current value)
+      if (h_wback || h_ans || h_snp || (h_junk && jh_bad)) begin
         in_v_q   <= 1'b1;
-        in_hdr_q <= {h_op, HOME, DEV, wb_tag_q[hl], 4'd0, 8'd0, addr_of(hl)};
-        in_bit_q <= 1'b0;
-        wb_sent_q[hl] <= 1'b1;
+        in_hdr_q <= slot_hdr;
+        in_bit_q <= h_ans && ref_q[hl];
       end
+      if (h_wback) wb_sent_q[hl] <= 1'b1;
       if (h_ans) begin
-        in_v_q   <= 1'b1;
-        in_hdr_q <= {h_op, HOME, DEV, tx_tag_q[hl], 4'd0, data_op(h_op) ? LEN_LINE : 8'd0,
-                     addr_of(hl)};
-        in_bit_q <= ref_q[hl];
         tx_q[hl] <= 1'b0;
         unique case (h_op)
           cni_coh_pkg::OP_DATA_S: hs_q[hl] <= H_S;
@@ -634,19 +640,11 @@ module cni_nonsynth_fv_cache #(
         endcase
       end
       if (h_snp) begin
-        in_v_q   <= 1'b1;
-        in_hdr_q <= {h_op, HOME, DEV, 8'(hl), 4'd0, 8'd0, addr_of(hl)};
-        in_bit_q <= 1'b0;
         sn_q[hl]     <= 1'b1;
         sn_op_q[hl]  <= h_op;
         sn_ans_q[hl] <= 1'b0;
         sn_wbp_q[hl] <= 1'b0;
         sn_wbg_q[hl] <= 1'b0;
-      end
-      if (h_junk && jh_bad) begin
-        in_v_q   <= 1'b1;
-        in_hdr_q <= jh;
-        in_bit_q <= 1'b0;
       end
     end
   end
