@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CNI cache/queue engine's constants (docs/cni.md): configuration codes, the region layout,
-// register offsets, counter numbers and the network frame types it owns. The C++ mirror is the
-// engine harness's (tests/cni/cq_harness.hpp, namespace reg and enum Cnt).
+// register offsets, counter numbers and the network frame types it owns. The C++ mirrors: the
+// counter numbers are the driver's cni::drv::CniCounter (sw/include/cni/drv/cni.hpp), the
+// register offsets the engine harness's namespace reg (tests/cni/cq_harness.hpp).
 `ifndef CNI_CQ_PKG_SV
 `define CNI_CQ_PKG_SV
 `default_nettype none
