@@ -325,12 +325,13 @@ module cni_nonsynth_fv_cache #(
               cst[l] == C_SM || cst[l] == C_OM;
       wr    = cst[l] == C_E || cst[l] == C_M;
       dirty = cst[l] == C_O || cst[l] == C_M || cst[l] == C_OM;
-      datam_here = in_v_q && !in_junk && in_l == 2'(l) && in_hdr_q.op == cni_coh_pkg::OP_DATA_M;
+      datam_here = in_v_q && !in_junk && in_l == 2'(l) && (in_hdr_q.op == cni_coh_pkg::OP_DATA_M ||
+                                                            in_hdr_q.op == cni_coh_pkg::OP_UPG_ACK);
       // (1) a copy only as the directory says: readable only if it names the device, writable
       // only if exclusively
       if ((rd && hs_q[l] == H_I) || (wr && hs_q[l] != H_X)) perm_ok = 1'b0;
       // (2) dirty data is never dropped: while the device holds the only current copy it is in
-      // M, O, OM or MI (or the DataM that makes it the owner is on its way)
+      // M, O, OM or MI (or the DataM or UpgAck that makes it the owner is on its way)
       if (dd_q[l] && !(dirty || cst[l] == C_MI || datam_here)) keep_ok = 1'b0;
       // ... and a dirty state is one the home knows of
       if ((dirty && !dd_q[l]) || (cst[l] == C_MI && !dd_q[l] && !wb_q[l])) dirty_ok = 1'b0;
@@ -608,6 +609,13 @@ module cni_nonsynth_fv_cache #(
           if (in_hdr_q.op == cni_coh_pkg::OP_WR_ACK) begin
             perf_q <= perf_q | pending_on(in_l, cni_coh_pkg::CA_WR_INV);
           end
+          // an Error ends the request it answers (not performed: its response is an error);
+          // the next request on the line may be taken while that response waits for the engine
+          if (in_hdr_q.op == cni_coh_pkg::OP_ERROR && !in_hdr_q.tag[7]) begin
+            for (int i = 0; i < NI; i++) begin
+              if (out_q[i] && line_q[i] == in_l && !bad_q[i]) perf_q[i] <= 1'b1;
+            end
+          end
           if (in_hdr_q.tag[7] && (in_hdr_q.op == cni_coh_pkg::OP_WB_ACK ||
                                   in_hdr_q.op == cni_coh_pkg::OP_ERROR)) begin
             wb_q[in_l] <= 1'b0;
@@ -625,8 +633,10 @@ module cni_nonsynth_fv_cache #(
         tx_q[hl] <= 1'b0;
         unique case (h_op)
           cni_coh_pkg::OP_DATA_S: hs_q[hl] <= H_S;
-          cni_coh_pkg::OP_DATA_E, cni_coh_pkg::OP_UPG_ACK: hs_q[hl] <= H_X;
-          cni_coh_pkg::OP_DATA_M: begin
+          cni_coh_pkg::OP_DATA_E: hs_q[hl] <= H_X;
+          // DataM makes the device the owner; so does UpgAck, which the agent always takes to M
+          // (docs/cache-agent.md): it will write the line back or answer a snoop with data
+          cni_coh_pkg::OP_DATA_M, cni_coh_pkg::OP_UPG_ACK: begin
             hs_q[hl] <= H_X;
             dd_q[hl] <= 1'b1;                    // the device now owes the write-back
           end
