@@ -449,9 +449,9 @@ module cni_nonsynth_fv_cache #(
   wire ow = !rst_q && ow_en_i && ow_line_i < 2'(NL) && hs_q[ow_line_i] == H_I &&
             !tx_q[ow_line_i] && !sn_q[ow_line_i] && !wb_q[ow_line_i] && !dd_q[ow_line_i];
 `ifdef FV_LIVE
-  wire ow_live = 1'b0;
+  wire ow_now = 1'b0;  // the fair home's lines are the device's alone
 `else
-  wire ow_live = ow;
+  wire ow_now = ow;
 `endif
 
   always_ff @(posedge clk_i) begin
@@ -536,7 +536,7 @@ module cni_nonsynth_fv_cache #(
         end
       end
       // ---- another agent writes ----
-      if (ow_live) begin
+      if (ow_now) begin
         ref_q[ow_line_i] <= ow_bit_i;
         mem_q[ow_line_i] <= ow_bit_i;
       end

@@ -62,8 +62,8 @@ module cni_nonsynth_fv_router #(
   // REQ: RdS..WrInv to the home agent, Nc to the NC unit; FWD: snoops to the caching agent;
   // RSP: SnpAck/SnpData to the home agent, the rest to the caching agent; DAT: to the caching agent
   function automatic logic [4:0] req_op(input logic [2:0] c);
-    req_op = (c == 3'd0) ? cni_coh_pkg::OP_NC : 5'(c);  // 1..6: RdS..WrInv, 7: Nc
-    if (c == 3'd7) req_op = cni_coh_pkg::OP_NC;
+    // 1..6: RdS..WrInv; 0 and 7: Nc
+    req_op = (c == 3'd0 || c == 3'd7) ? cni_coh_pkg::OP_NC : 5'(c);
   endfunction
   function automatic logic [4:0] fwd_op(input logic [2:0] c);
     fwd_op = (c[1:0] == 2'd0) ? cni_coh_pkg::OP_FWD_INV :
