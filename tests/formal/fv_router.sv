@@ -53,7 +53,9 @@ module cni_nonsynth_fv_router #(
     h       = '0;
     h.op    = op;
     h.tag   = tag;
-    h.len   = (op == cni_coh_pkg::OP_WB || op == cni_coh_pkg::OP_WRINV ||
+    // a line for WB, WrInv, SnpData and the data grants; an uncached read's 8 bytes for NcData
+    h.len   = (op == cni_coh_pkg::OP_NC_DATA) ? 8'd8 :
+              (op == cni_coh_pkg::OP_WB || op == cni_coh_pkg::OP_WRINV ||
                op == cni_coh_pkg::OP_SNP_DATA || op >= cni_coh_pkg::OP_DATA_S) ? 8'(LB) : 8'd0;
     mk      = h;
   endfunction
