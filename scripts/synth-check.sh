@@ -56,6 +56,7 @@ tops=(
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
   "cni_cq_engine|-set Config 2 -set LineBytes 64"
   "cni_cq_engine|-set Config 0 -set LineBytes 64"
+  "cni_cq_engine|-set Config 4 -set LineBytes 64"
 )
 fail=0
 declare -A seen

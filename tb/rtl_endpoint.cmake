@@ -2,7 +2,8 @@
 #   cni_rtl_chk / cni_dev_chk   - checking build, test geometry (small memories): tests
 #   cni_rtl_fast / cni_dev_fast - fast build, full geometry (docs/endpoint.md): benchmarks
 #   cni_rtl_pipe / cni_dev_pipe - the checking build, pipelined configuration (the FPGA
-#                                 board configuration, docs/endpoint.md): the same tests
+#                                 board configuration, docs/endpoint.md), carrying the CNI
+#                                 engine as CNI16Qm: the same tests
 # Each library holds one model per line size (LINES, default 128 and 64), Vcni_endpoint_l<size>
 # with -GLineBytes=<size>; tb::Endpoint picks one by Options::line_bytes (docs/endpoint.md).
 # Packages first (file(GLOB) sorts what it finds: cni_cache_agent.sv sorts before cni_coh_pkg.sv,
@@ -77,13 +78,15 @@ endfunction()
 # The test geometry, shared by the checking builds and the netlist models (tb/rtl_netlist.cmake).
 set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 SCRATCH 16 TT 32 RESERVE 8 RXDEPTH 4
     TXCREDITS 4)
-# The checking build carries the CNI engine as CNI16Q (docs/cni.md; tests/rtl/test_cni_port.cpp).
+# The checking build carries the CNI engine as CNI16Q, its pipelined configuration as CNI16Qm
+# (the receive queue in host memory through the caching agent), so the CNI tests run against
+# both receive sides (docs/cni.md; tests/rtl/test_cni_port.cpp, tests/system/test_cni_system.cpp).
 cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
-cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CHECKING
+cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CNI 4 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
-# The fast build carries CNI16Q, and NI2w and CNI512Q as variants at 64-byte lines (cni-bench cni;
-# tb::Endpoint::Options::variant, profile key device.cni).
+# The fast build carries CNI16Q, and NI2w, CNI512Q and CNI16Qm as variants at 64-byte lines
+# (cni-bench cni; tb::Endpoint::Options::variant, profile key device.cni).
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
-  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 q512:3
+  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 q512:3 qm:4
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

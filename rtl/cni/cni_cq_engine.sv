@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // CNI cache/queue engine (docs/cni.md): seed 000's coherent network interface as one engine on
 // the engine bus, its configuration picked by a parameter. This release builds NI2w (uncached
-// registers over hardware queues) and the cachable queues homed on the device, CNI16Q and
-// CNI512Q, with lines pulled at message-ready (EarlyPull = 0) and no retransmission; CNI4 and
-// CNI16Qm stop elaboration with an error naming them.
+// registers over hardware queues), the cachable queues homed on the device, CNI16Q and CNI512Q,
+// and CNI16Qm (their send side; the receive queue homed in host memory, written through the
+// device caching agent), with lines pulled at message-ready (EarlyPull = 0) and no
+// retransmission; CNI4 stops elaboration with an error naming it.
 //
 // The engine never touches the link: it sets line policies and drives the home agent's commands
 // (POLICY, RECALL, RECALL_DN), takes its RECALL_DONE events, reads and writes device memory
@@ -21,6 +22,10 @@
 //   CQ receive:   a message from the network is written into slot tl when used(tl, sh) < N
 //                 (else RQ_HEAD is pulled into the shadow sh, again every RQ_POLL cycles): the
 //                 locked writes of lines 1..n-1, then of line 0 with the valid bit (sense), tl + 1
+//   CNI16Qm receive: as CQ receive, into the host-homed queue at RQ_BASE through the caching
+//                 agent: CA_WR of lines 1..n-1, then (all answered) of line 0 with the valid
+//                 bit; the shadow head refreshed by CA_RD_NA of RQ_HEAD; an Error answer closes
+//                 the endpoint (STATUS.err, counter RQ_ERR)
 //   locked write: RECALL(l); its RECALL_DONE is held while l is written through port B and
 //                 taken in the cycle after the write is granted (docs/protocol.md, "The locked
 //                 write")
@@ -30,7 +35,7 @@
 // RECALL, the RQ_HEAD refresh. Port B: lock writes, then the RQ_HEAD read, then SQ reads.
 //
 // Parameters:
-//   Config              - cni_cq_pkg::CFG_* (NI2w, CNI16Q, CNI512Q built)
+//   Config              - cni_cq_pkg::CFG_* (NI2w, CNI16Q, CNI512Q, CNI16Qm built)
 //   LineBytes, LineIdxW - line size (64 or 128), device line index width
 //   Base                - the region's first device line
 //   SqLines, RqLines    - CQ: send and receive queue lines (MSG_BYTES / LineBytes per slot,
@@ -38,7 +43,9 @@
 //   FifoMsgs            - NI2w: messages of the largest size each hardware queue holds
 //   MaxNodes, Window    - network side (cni_cq_net)
 //   NetBytes            - bytes per beat of the network port
-// Ports: the engine bus (`CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`).
+//   CaIdW               - id width of the caching agent's request port
+// Ports: the engine bus (`CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the caching agent
+// (`CNI_ENGINE_CA`; CNI16Qm only, the other configurations present no request).
 `default_nettype none
 
 module cni_cq_engine #(
@@ -52,6 +59,7 @@ module cni_cq_engine #(
   parameter int MaxNodes  = 16,
   parameter int Window    = 4,
   parameter int NetBytes  = 64,
+  parameter int CaIdW     = 4,
   localparam int LineBits = LineBytes * 8,
   localparam int NetW     = NetBytes * 8
 ) (
@@ -96,7 +104,19 @@ module cni_cq_engine #(
   input  wire logic [NetW-1:0]                 nrx_data_i,
   input  wire logic [NetBytes-1:0]             nrx_keep_i,
   input  wire logic                            nrx_last_i,
-  input  wire logic                            nrx_user_i
+  input  wire logic                            nrx_user_i,
+  output logic                                 ca_req_valid_o,
+  input  wire logic                            ca_req_ready_i,
+  output logic [cni_coh_pkg::CA_OP_W-1:0]      ca_req_op_o,
+  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_req_addr_o,
+  output logic [LineBits-1:0]                  ca_req_data_o,
+  output logic [LineBytes-1:0]                 ca_req_be_o,
+  output logic [CaIdW-1:0]                     ca_req_id_o,
+  input  wire logic                            ca_rsp_valid_i,
+  output logic                                 ca_rsp_ready_o,
+  input  wire logic [CaIdW-1:0]                ca_rsp_id_i,
+  input  wire logic [LineBits-1:0]             ca_rsp_data_i,
+  input  wire logic                            ca_rsp_err_i
 );
 
   localparam int  MsgBits = cni_cq_pkg::MSG_BYTES * 8;
@@ -105,13 +125,16 @@ module cni_cq_engine #(
   localparam int  JW      = (B > 1) ? $clog2(B) : 1;            // a line within a slot
   localparam int  R       = cni_cq_pkg::reg_lines(LineBytes);   // register-page lines
   localparam bit  Cq      = cni_cq_pkg::is_cq(Config);
+  localparam bit  Qm      = Config == cni_cq_pkg::CFG_CNI16QM;  // RQ in host memory
   localparam int  NS      = Cq ? SqLines / B : 0;               // SQ slots
   localparam int  NR      = Cq ? RqLines / B : 0;               // RQ slots
   localparam int  Lines   = cni_cq_pkg::region_lines(Config, LineBytes, SqLines, RqLines);
   localparam int  NC      = cni_cq_pkg::NUM_CNT;
 
   if (!cni_cq_pkg::built(Config))
-    $error("cni_cq_engine: Config %0d (CNI4 = 1, CNI16Qm = 4) is not built by this release", Config);
+    $error("cni_cq_engine: Config %0d (CNI4 = 1) is not built by this release", Config);
+  if (Qm && (1 << CaIdW) < B)
+    $error("cni_cq_engine: CaIdW must name every line of a slot (%0d)", B);
   if (LineBytes != 64 && LineBytes != 128) $error("cni_cq_engine: LineBytes must be 64 or 128");
   if (Cq && (NS < 2 || (NS & (NS - 1)) != 0 || NS * B != SqLines))
     $error("cni_cq_engine: SqLines must be a power of two >= 2 slots of %0d lines", B);
@@ -127,6 +150,9 @@ module cni_cq_engine #(
   logic [7:0]  nodes_q;
   logic [15:0] vp_backoff_q, rq_poll_q;
   logic [31:0] retx_q;
+  logic [47:0] rqb_q;       // CNI16Qm: RQ_BASE, the host byte address of RQ_HEAD
+  logic        err_q;       // CNI16Qm: a queue access was answered Error (STATUS.err)
+  logic        rx_err;      // ... this cycle: the endpoint closes
   logic [31:0] cnt_q [NC];
   logic [NC-1:0] cnt_inc;   // counter pulses of this cycle
   logic [31:0]   gap;       // frames a sequence gap skipped (with C_RX_GAP)
@@ -141,13 +167,15 @@ module cni_cq_engine #(
   wire        w_txhdr = wr_hi && wreg == cni_cq_pkg::R_TX_HDR;
   wire        w_txdat = wr_hi && wreg == cni_cq_pkg::R_TX_DATA;
   wire        w_ready = wr_hi && wreg == cni_cq_pkg::R_TX_READY;
+  wire        w_rqb   = wr_hi && wreg == cni_cq_pkg::R_RQ_BASE && Qm;
   wire        rd_hi   = reg_rd && reg_addr_i[2] && !reg_addr_i[7];
   wire        r_rxhdr = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_HDR;
   wire        r_rxdat = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_DATA;
   // a write to a register of another configuration (or a read-only one)
   wire        w_known = wreg == cni_cq_pkg::R_CTRL || wreg == cni_cq_pkg::R_TIMERS ||
                         (!Cq && (wreg == cni_cq_pkg::R_TX_HDR || wreg == cni_cq_pkg::R_TX_DATA)) ||
-                        (Cq && wreg == cni_cq_pkg::R_TX_READY);
+                        (Cq && wreg == cni_cq_pkg::R_TX_READY) ||
+                        (Qm && wreg == cni_cq_pkg::R_RQ_BASE);
 
   // Values the front ends show in STATUS and the NI2w receive registers.
   logic [15:0] st_tx_free, st_rx_msgs, st_pend;
@@ -161,13 +189,21 @@ module cni_cq_engine #(
       vp_backoff_q <= 16'd32;
       rq_poll_q    <= 16'd64;
       retx_q       <= 32'h4000;
+      rqb_q        <= '0;
+      err_q        <= 1'b0;
     end else begin
       if (reg_wr && !reg_addr_i[2]) wlo_q <= reg_wdata_i;
+      if (w_rqb) begin
+        rqb_q <= wval[47:0] & ~(48'(LineBytes) - 48'd1);   // line aligned
+        err_q <= 1'b0;
+      end
+      if (rx_err) err_q <= 1'b1;
       if (w_ctrl) begin
         open_q  <= wval[0];
         nodes_q <= (32'(wval[15:8]) > 32'(MaxNodes) || wval[15:8] == '0) ? 8'(MaxNodes)
                                                                           : wval[15:8];
       end
+      if (rx_err) open_q <= 1'b0;
       if (w_tmr) begin
         vp_backoff_q <= wval[15:0];
         rq_poll_q    <= wval[31:16];
@@ -189,8 +225,10 @@ module cni_cq_engine #(
                                                          : {node_id_i, 8'(Window), 8'(Config)};
           cni_cq_pkg::R_CTRL: reg_rdata_o <= reg_addr_i[2] ? '0 : {16'd0, nodes_q, 7'd0, open_q};
           cni_cq_pkg::R_TIMERS: reg_rdata_o <= reg_addr_i[2] ? retx_q : {rq_poll_q, vp_backoff_q};
-          cni_cq_pkg::R_STATUS: reg_rdata_o <= reg_addr_i[2] ? {15'd0, open_q, st_pend}
+          cni_cq_pkg::R_STATUS: reg_rdata_o <= reg_addr_i[2] ? {14'd0, err_q, open_q, st_pend}
                                                              : {st_rx_msgs, st_tx_free};
+          cni_cq_pkg::R_RQ_BASE: reg_rdata_o <= reg_addr_i[2] ? {16'd0, rqb_q[47:32]}
+                                                              : rqb_q[31:0];
           cni_cq_pkg::R_RX_HDR: reg_rdata_o <= reg_addr_i[2] ? rx_hdr_val[63:32] : rx_hdr_val[31:0];
           cni_cq_pkg::R_RX_DATA: reg_rdata_o <= reg_addr_i[2] ? rx_dat_val[63:32] : rx_dat_val[31:0];
           default: reg_rdata_o <= '0;
@@ -519,15 +557,24 @@ module cni_cq_engine #(
     assign mem_addr_o   = '0;
     assign mem_wdata_o  = '0;
     assign evt_ready_o  = 1'b1;
+    assign ca_req_valid_o = 1'b0;
+    assign ca_req_op_o    = '0;
+    assign ca_req_addr_o  = '0;
+    assign ca_req_data_o  = '0;
+    assign ca_req_be_o    = '0;
+    assign ca_req_id_o    = '0;
+    assign ca_rsp_ready_o = 1'b1;
+    assign rx_err         = 1'b0;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ni2w = ^{evt_valid_i, w_ready, rf_out_valid, mem_gnt_i, mem_rdata_i, evt_kind_i, evt_line_i, go_pull, go_lock,
+    wire unused_ni2w = ^{ca_req_ready_i, ca_rsp_valid_i, ca_rsp_id_i, ca_rsp_data_i, ca_rsp_err_i,
+                         rqb_q, w_rqb, evt_valid_i, w_ready, rf_out_valid, mem_gnt_i, mem_rdata_i, evt_kind_i, evt_line_i, go_pull, go_lock,
                          go_sqh, go_ref, vp_backoff_q, rq_poll_q};
     /* verilator lint_on UNUSEDSIGNAL */
 
     // idle: nothing the injector or the RX queue could take now
     assign fe_idle = !(tf_out_valid && !txm_q) && !(rmsg_valid && (rp_q || m_room));
 
-  // ==== CQ: CNI16Q, CNI512Q ====================================================================
+  // ==== CQ: CNI16Q, CNI512Q, CNI16Qm ===========================================================
   end else begin : g_cq
     localparam int SPW = $clog2(NS) + 1;   // SQ pointer: slot index, pass parity on top
     localparam int RPW = $clog2(NR) + 1;
@@ -572,13 +619,18 @@ module cni_cq_engine #(
     wire [BW-1:0] l0_n  = BW'((32'(l0_len) + cni_cq_pkg::HDR_BYTES + LineBytes - 1) / LineBytes);
 
     // -- receive side ------------------------------------------------------------------------
-    typedef enum logic [2:0] {RIdle, RRef, RRefWait, RRefRead, RRefData, RPoll, RLock} rstate_e;
+    // RLock writes a message into slot tl: locked writes (device-homed RQ) or, CNI16Qm, CA_WRs
+    // through the caching agent; RRef..RRefRead (device) or MRef, MRefRsp (CNI16Qm: CA_RD_NA)
+    // read RQ_HEAD into the shadow.
+    typedef enum logic [3:0] {RIdle, RRef, RRefWait, RRefRead, RRefData, RPoll, RLock, MRef,
+                              MRefRsp} rstate_e;
     rstate_e         rs_q, rs_d;
     logic [RPW-1:0]  tl_q, sh_q;
     logic [B-1:0]    lt_q;          // lines of slot tl whose RECALL is still to be presented
     logic [B-1:0]    lo_q;          // presented, not yet written
     logic [15:0]     poll_q;
     logic            ref_sent_q;
+    logic [31:0]     rhw_q;         // CNI16Qm: RQ_HEAD as the caching agent read it
     wire  [RIW-1:0]  tl_idx   = tl_q[RIW-1:0];
     wire             tl_sense = !tl_q[RPW-1];
     wire  [RPW-1:0]  used     = tl_q - sh_q;
@@ -592,7 +644,7 @@ module cni_cq_engine #(
       lt_j = '0;
       for (int j = B - 1; j >= 1; j--) if (lt_q[j]) lt_j = JW'(j);
     end
-    assign rq_lock      = rs_q == RLock && lt_q != '0;
+    assign rq_lock      = !Qm && rs_q == RLock && lt_q != '0;
     assign rq_lock_line = LineIdxW'(LRq + 32'(tl_idx) * B + 32'(lt_j));
     assign rq_ref       = rs_q == RRef && !ref_sent_q;
 
@@ -602,7 +654,7 @@ module cni_cq_engine #(
     wire [31:0] e_sq   = e_line - 32'(LSq) - 32'(hd_idx) * B;     // line within slot hd
     wire [31:0] e_rq   = e_line - 32'(LRq) - 32'(tl_idx) * B;     // line within slot tl
     wire e_pull  = evt_done && qs_q == QPull && e_sq < 32'(B) && po_q[JW'(e_sq)];
-    wire e_lock  = evt_done && rs_q == RLock && e_rq < 32'(B) && lo_q[JW'(e_rq)];
+    wire e_lock  = !Qm && evt_done && rs_q == RLock && e_rq < 32'(B) && lo_q[JW'(e_rq)];
     wire e_sqh   = evt_done && sqh_busy_q && e_line == 32'(LSqHead);
     wire e_ref   = evt_done && rs_q == RRefWait && e_line == 32'(LRqHead);
     wire e_held  = e_lock || e_sqh;   // a locked write's event: held until the write is granted
@@ -611,15 +663,18 @@ module cni_cq_engine #(
     wire pb_lock  = e_held;
     wire pb_ref   = !pb_lock && rs_q == RRefRead;
     wire pb_sq    = !pb_lock && !pb_ref && qs_q == QRead;
+    // Line j of the message being received as it goes into slot tl: line 0 carries the valid
+    // bit, the pass's sense.
+    function automatic logic [LineBits-1:0] rq_line(input logic [MsgBits-1:0] img,
+                                                    input logic sense, input logic [JW-1:0] j);
+      rq_line = img[LineBits * j +: LineBits];
+      if (j == '0) rq_line[0] = sense;
+    endfunction
     logic [LineBits-1:0] lock_data;
     always_comb begin
       lock_data = '0;
-      if (e_sqh) begin
-        lock_data[31:0] = {hd_q[SPW-1], 31'(hd_idx)};
-      end else begin
-        lock_data = rmsg_img[LineBits * e_rq[JW-1:0] +: LineBits];
-        if (e_rq == 0) lock_data[0] = tl_sense;
-      end
+      if (e_sqh) lock_data[31:0] = {hd_q[SPW-1], 31'(hd_idx)};
+      else lock_data = rq_line(rmsg_img, tl_sense, e_rq[JW-1:0]);
     end
     assign mem_en_o    = pb_lock || pb_ref || pb_sq;
     assign mem_we_o    = pb_lock;
@@ -718,23 +773,44 @@ module cni_cq_engine #(
     always_comb begin
       rs_d = rs_q;
       unique case (rs_q)
-        RIdle:    if (rmsg_valid) rs_d = rq_room ? RLock : RRef;
+        RIdle:    if (rmsg_valid && !(Qm && err_q)) rs_d = rq_room ? RLock : Qm ? MRef : RRef;
         RRef:     if (go_ref) rs_d = RRefWait;
         RRefWait: if (e_ref) rs_d = RRefRead;
         RRefRead: if (g_ref) rs_d = RRefData;
         RRefData: rs_d = RPoll;
         RPoll:    if (rq_room) rs_d = RIdle;
-                  else if (poll_q == '0) rs_d = RRef;
+                  else if (poll_q == '0) rs_d = Qm ? MRef : RRef;
         RLock:    if (lt_q == '0 && lo_q == '0) rs_d = RIdle;
+        MRef:     if (ca_req_ready_i) rs_d = MRefRsp;
+        MRefRsp:  if (ca_rsp_valid_i) rs_d = ca_rsp_err_i ? RIdle : RRefData;
         default:  rs_d = RIdle;
       endcase
     end
     // RQ_HEAD as read: [30:0] slot index, [31] pass parity
-    wire [31:0]     rh_word = mem_rdata_i[31:0];
+    wire [31:0]     rh_word = Qm ? rhw_q : mem_rdata_i[31:0];
     wire [RPW-1:0]  rh_ptr  = {rh_word[31], RIW'(rh_word[30:0])};
     wire            rh_ok   = 32'(rh_word[30:0]) < 32'(NR) && 32'(RPW'(tl_q - rh_ptr)) <= 32'(NR)
                               && 32'(RPW'(rh_ptr - sh_q)) <= 32'(NR);
-    assign rmsg_ready = rs_q == RLock && lt_q == '0 && lo_q == '0;
+    // (CNI16Qm after an Error: the endpoint is closed and the message is dropped)
+    assign rmsg_ready = (rs_q == RLock && lt_q == '0 && lo_q == '0) ||
+                        (Qm && rs_q == RIdle && err_q && rmsg_valid);
+
+    // -- CNI16Qm: the caching agent's port ---------------------------------------------------
+    // RLock: CA_WR of lines 1..n-1 (id = the line), then, every one answered, of line 0 (docs/cni.md
+    // section 5, rule 6); MRef: CA_RD_NA of RQ_HEAD. Every response is taken at once.
+    wire       ca_pay  = rs_q == RLock && lt_q != '0 && (lt_j != '0 || lo_q == '0);
+    wire       ca_take = Qm && ca_pay && ca_req_ready_i;
+    wire [31:0] ca_line = 1 + 32'(tl_idx) * B + 32'(lt_j);   // line of the host queue
+    assign ca_req_valid_o = Qm && (ca_pay || rs_q == MRef);
+    assign ca_req_op_o    = rs_q == MRef ? cni_coh_pkg::CA_RD_NA : cni_coh_pkg::CA_WR;
+    assign ca_req_addr_o  = cni_coh_pkg::ADDR_W'(rs_q == MRef ? rqb_q
+                                                              : rqb_q + 48'(ca_line) * 48'(LineBytes));
+    assign ca_req_data_o  = rq_line(rmsg_img, tl_sense, lt_j);
+    assign ca_req_be_o    = '1;
+    assign ca_req_id_o    = CaIdW'(lt_j);
+    assign ca_rsp_ready_o = 1'b1;
+    wire   ca_rsp  = Qm && ca_rsp_valid_i;
+    assign rx_err  = ca_rsp && ca_rsp_err_i;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -745,14 +821,15 @@ module cni_cq_engine #(
         lo_q       <= '0;
         poll_q     <= '0;
         ref_sent_q <= 1'b0;
+        rhw_q      <= '0;
       end else begin
         rs_q <= rs_d;
         if (rs_q == RIdle && rs_d == RLock) begin
           lt_q <= BW'(1) == r_n ? B'(1) : B'((B'(1) << r_n) - 1'b1);
           lo_q <= '0;
         end
-        if (go_lock) begin
-          // lines 1..n-1 first; line 0 once they are all presented
+        if (go_lock || ca_take) begin
+          // lines 1..n-1 first; line 0 once they are all presented (CNI16Qm: answered)
           if (lt_j != '0) begin
             lt_q[lt_j] <= 1'b0;
             lo_q[lt_j] <= 1'b1;
@@ -762,9 +839,15 @@ module cni_cq_engine #(
           end
         end
         if (e_lock && g_lock) lo_q[JW'(e_rq)] <= 1'b0;
-        if (rmsg_ready) tl_q <= tl_q + 1'b1;
+        if (ca_rsp && rs_q == RLock) lo_q[JW'(ca_rsp_id_i)] <= 1'b0;
+        if (ca_rsp && rs_q == MRefRsp) rhw_q <= ca_rsp_data_i[31:0];
+        if (rmsg_ready && !(Qm && err_q)) tl_q <= tl_q + 1'b1;
         ref_sent_q <= rs_q == RRef ? (ref_sent_q || go_ref) : 1'b0;
         if (rs_q == RRefData && rh_ok) sh_q <= rh_ptr;
+        if (w_rqb) begin   // a new host queue (written while closed): empty, first pass
+          tl_q <= '0;
+          sh_q <= '0;
+        end
         if (rs_q == RRefData) poll_q <= rq_poll_q;
         else if (rs_q == RPoll && poll_q != '0) poll_q <= poll_q - 1'b1;
       end
@@ -789,11 +872,16 @@ module cni_cq_engine #(
       fe_cnt[cni_cq_pkg::C_REFRESHES]  = rs_q == RRefData;
       fe_cnt[cni_cq_pkg::C_RX_BAD]     = rs_q == RRefData && !rh_ok;
       fe_cnt[cni_cq_pkg::C_LOCKED_WR]  = g_lock;
+      fe_cnt[cni_cq_pkg::C_RQ_ERR]     = rx_err;
     end
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_cq = ^{vp_backoff_q, rd_hi, r_rxhdr, r_rxdat, w_txhdr, w_txdat, l0_bad[0],
-                       wlo_q[31:16]};
+                       wlo_q[31:16],
+                       ca_rsp_id_i,      // ids above the slot's lines are never issued
+                       ca_rsp_data_i};   // only RQ_HEAD's word is read
+    /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */
     /* verilator lint_on UNUSEDSIGNAL */
 
     assign fe_idle = qs_q == QIdle && !(pend_q != '0 && !txm_q) && rs_q == RIdle &&

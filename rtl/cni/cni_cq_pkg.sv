@@ -16,12 +16,12 @@ package cni_cq_pkg;
   localparam int CFG_CNI4    = 1;  // cachable device registers (not built yet: elaboration error)
   localparam int CFG_CNI16Q  = 2;  // cachable queues homed on the device, 16 lines each
   localparam int CFG_CNI512Q = 3;  // the same, 512 lines each
-  localparam int CFG_CNI16QM = 4;  // receive queue homed in host memory (not built yet)
+  localparam int CFG_CNI16QM = 4;  // receive queue homed in host memory, through the caching agent
   localparam int CFG_NONE    = 5;  // no engine (the endpoint's region of 0 lines)
 
   // Whether configuration c is built by this release of the engine.
   function automatic bit built(input int c);
-    built = c == CFG_NI2W || c == CFG_CNI16Q || c == CFG_CNI512Q;
+    built = c == CFG_NI2W || c == CFG_CNI16Q || c == CFG_CNI512Q || c == CFG_CNI16QM;
   endfunction
 
   function automatic bit is_cq(input int c);
@@ -64,11 +64,14 @@ package cni_cq_pkg;
     off_rq = reg_lines(lb) + 3 + sq_lines;
   endfunction
 
-  // Lines of the engine's region for configuration c at lb-byte lines.
+  // Lines of the engine's region for configuration c at lb-byte lines. CNI16Qm's receive queue
+  // (rq_lines) is in host memory at RQ_BASE, its RQ_HEAD too: the device line at off_rq_head
+  // stays unused, so one layout serves every queue configuration.
   function automatic int region_lines(input int c, input int lb, input int sq_lines,
                                       input int rq_lines);
     if (c == CFG_NONE) region_lines = 0;
     else if (c == CFG_NI2W) region_lines = reg_lines(lb);
+    else if (c == CFG_CNI16QM) region_lines = off_rq(lb, sq_lines);
     else region_lines = off_rq(lb, sq_lines) + rq_lines;
   endfunction
 
@@ -83,6 +86,7 @@ package cni_cq_pkg;
   localparam logic [7:0] R_RX_HDR   = 8'h30;
   localparam logic [7:0] R_RX_DATA  = 8'h38;
   localparam logic [7:0] R_TX_READY = 8'h48;
+  localparam logic [7:0] R_RQ_BASE  = 8'h50;  // CNI16Qm: host byte address of RQ_HEAD [47:0]
   localparam logic [7:0] R_CNT      = 8'h80;  // counter i at R_CNT + 4i (32-bit, wrapping)
 
   // ---- counters -----------------------------------------------------------------------------
@@ -109,6 +113,7 @@ package cni_cq_pkg;
   localparam int C_REFRESHES  = 24;  // shadow-head refreshes
   localparam int C_WIN_WAITS  = 26;  // messages that waited for the window
   localparam int C_ROOM_WAITS = 27;  // frames that waited for receive room
+  localparam int C_RQ_ERR     = 28;  // CNI16Qm: the host home answered a queue access Error
   localparam int C_LOCKED_WR  = 29;  // locked writes
   localparam int NUM_CNT      = 30;
 

@@ -93,7 +93,9 @@ package cni_amap_pkg;
   // ---- the caching agent (docs/endpoint.md, "The caching agent on the engine bus") ----------
   // Engines that use the caching agent's request port (`CNI_ENGINE_CA`) for host lines; the
   // endpoint ties the others' off. They share it with the endpoint's external port (first).
-  localparam logic [NUM_ENGINES-1:0] ENG_CA = NUM_ENGINES'(1) << ENG_SCRATCH;
+  // (The CNI engine uses it in CNI16Qm only; its other configurations present no request.)
+  localparam logic [NUM_ENGINES-1:0] ENG_CA = (NUM_ENGINES'(1) << ENG_SCRATCH) |
+                                              (NUM_ENGINES'(1) << ENG_CNI);
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

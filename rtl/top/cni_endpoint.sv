@@ -487,9 +487,10 @@ module cni_endpoint #(
       .Config (CniConfig), .LineBytes (LineBytes), .LineIdxW (LineIdxW),
       .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_CNI)),
       .SqLines (CniSqLines), .RqLines (CniRqLines), .FifoMsgs (CniFifoMsgs),
-      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes)
+      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes), .CaIdW (CacheIdW)
     ) u_cni (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_CNI),
-             `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI));
+             `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI),
+             `CNI_ENGINE_CA(cni_amap_pkg::ENG_CNI));
   end
 
   // Engines this configuration leaves out: their bus signals tied off (nothing presented,

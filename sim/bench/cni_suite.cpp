@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // cni-bench cni: seed 000's two microbenchmarks (000 section 5.1) on its two machines (profiles
 // mbus-1996 and iobus-1996, or --profile), for each configuration of the CNI engine this
-// release builds (NI2w, CNI16Q, CNI512Q; docs/cni.md), between two nodes, process to process
-// through cni::drv::CniEndpoint:
+// release builds (NI2w, CNI16Q, CNI512Q, and CNI16Qm on the memory bus; docs/cni.md), between two
+// nodes, process to process through cni::drv::CniEndpoint:
 //   roundtrip  node 0 sends a message of n bytes, node 1's handler copies it out and sends it
 //              back, node 0's handler copies it out; the median of `iterations` round trips
 //   bandwidth  node 0 sends `count` messages of n bytes back to back, node 1 copies each out;
@@ -16,6 +16,7 @@
 // Improvement is computed as 000 does: latency T(NI2w) / T(CNI) - 1, bandwidth
 // BW(CNI) / BW(NI2w) - 1, against the best CNI built here.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -34,14 +35,37 @@
 namespace cni::bench {
 namespace {
 
-const std::vector<std::string> kConfigs = {"NI2w", "CNI16Q", "CNI512Q"};
+// The configurations run on each bus: CNI16Qm, whose device caches host memory, only on the
+// memory bus (000 section 2.3: a coherent I/O bus does not let a device cache processor memory;
+// docs/cni.md, "Why CNI16Qm does not apply on the I/O bus").
+std::vector<std::string> configs_for(const std::string& bus) {
+  if (bus == "iobus") return {"NI2w", "CNI16Q", "CNI512Q"};
+  return {"NI2w", "CNI16Q", "CNI512Q", "CNI16Qm"};
+}
+
+// Bus transactions per measured round trip, both nodes' memory buses together (the rows of
+// 000 Table 2 that move a line, and address-only ones): what a configuration spends.
+struct BusUse {
+  double from_device = 0, to_device = 0, memory = 0, address = 0;
+};
 
 struct Point {
   std::string experiment, bus, config;
   size_t bytes = 0;
   double median_ns = 0;  // roundtrip: the median; bandwidth: the run's time per message
   double mb_s = 0;
+  BusUse use;            // roundtrip only
 };
+
+std::array<uint64_t, sim::kNumBusRows> bus_counts(tb::System& s) {
+  std::array<uint64_t, sim::kNumBusRows> c{};
+  for (unsigned nd = 0; nd < 2; nd++) {
+    sim::BusCarrier* b = s.node(nd).host().bus();
+    if (!b) continue;
+    for (unsigned r = 0; r < sim::kNumBusRows; r++) c[r] += b->count(sim::BusRow(r));
+  }
+  return c;
+}
 
 
 sim::Profile machine(const std::string& name, const std::string& config, const Options& o) {
@@ -65,10 +89,14 @@ unsigned warmup(const drv::CniEndpoint& ep) {
   return std::max({1u, ep.send_slots(), ep.recv_slots()});
 }
 
-double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters) {
+// Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
+// per round trip (the warm-up's left out).
+double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters,
+                 BusUse& use) {
   tb::System s(p);
   sim::Kernel& k = s.kernel();
   std::vector<double> times;
+  std::array<uint64_t, sim::kNumBusRows> c0{};
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
     drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
     std::vector<uint8_t> buf(n);
@@ -91,12 +119,20 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
     });
     const unsigned warm = warmup(ep);
     for (unsigned i = 0; i < warm + iters; i++) {
+      if (i == warm) c0 = bus_counts(s);
       const sim::Time t0 = k.now();
       back = false;
       ep.send(1, 1, out);
       while (!back) ep.recv();
       if (i >= warm) times.push_back(double(k.now() - t0) / 1000.0);
     }
+    const auto c1 = bus_counts(s);
+    auto per = [&](sim::BusRow r) {
+      const auto i = static_cast<unsigned>(r);
+      return double(c1[i] - c0[i]) / iters;
+    };
+    use = {per(sim::BusRow::FromDevice), per(sim::BusRow::ToDevice), per(sim::BusRow::Memory),
+           per(sim::BusRow::Address)};
     ep.send(1, 2, std::vector<uint8_t>(8));
   });
   s.run_programs();
@@ -159,19 +195,20 @@ int run_cni(const Options& o) {
       throw std::invalid_argument("cni-bench cni: the CNI models are built at 64-byte lines (" +
                                   base.name() + " has " +
                                   std::to_string(base.get_int("line_bytes")) + ")");
-    for (const std::string& cfg : kConfigs) {
+    for (const std::string& cfg : configs_for(bus)) {
       const sim::Profile p = machine(name, cfg, o);
       std::fprintf(stderr, "[cni-bench] cni: %s, %s: round trips", p.name().c_str(), cfg.c_str());
       for (size_t n : rt_sizes) {
         std::fprintf(stderr, " %zu", n);
-        const double t = roundtrip(p, cfg, n, iters);
-        pts.push_back({"roundtrip", bus, cfg, n, t, 2.0 * double(n) / t * 1e3});
+        BusUse use;
+        const double t = roundtrip(p, cfg, n, iters, use);
+        pts.push_back({"roundtrip", bus, cfg, n, t, 2.0 * double(n) / t * 1e3, use});
       }
       std::fprintf(stderr, "; bandwidth");
       for (size_t n : bw_sizes) {
         std::fprintf(stderr, " %zu", n);
         const double t = stream(p, cfg, n, count);
-        pts.push_back({"bandwidth", bus, cfg, n, t, double(n) / t * 1e3});
+        pts.push_back({"bandwidth", bus, cfg, n, t, double(n) / t * 1e3, {}});
       }
       std::fprintf(stderr, "\n");
     }
@@ -193,7 +230,7 @@ int run_cni(const Options& o) {
   auto best_at = [&](const std::string& e, const std::string& bus, size_t n) {
     const Point* ni = find(e, bus, "NI2w", n);
     double best = -1e9;
-    for (const auto& c : kConfigs) {
+    for (const auto& c : configs_for(bus)) {
       if (c == "NI2w") continue;
       const Point* q = find(e, bus, c, n);
       best = std::max(best, e == "roundtrip" ? ni->median_ns / q->median_ns - 1
@@ -229,19 +266,31 @@ int run_cni(const Options& o) {
       txt << (rt ? "round-trip latency, ns (process to process)\n"
                  : "bandwidth, MB/s (one way, into the receiver's buffer)\n");
       txt << "  bytes";
-      for (const auto& c : kConfigs) txt << "  " << std::string(9 - std::min<size_t>(9, c.size()), ' ') << c;
+      for (const auto& c : configs_for(bus))
+        txt << "  " << std::string(9 - std::min<size_t>(9, c.size()), ' ') << c;
       txt << "   best CNI vs NI2w\n";
       for (size_t n : rt ? rt_sizes : bw_sizes) {
         char b[32];
         std::snprintf(b, sizeof b, "%7zu", n);
         txt << b;
-        for (const auto& c : kConfigs) {
+        for (const auto& c : configs_for(bus)) {
           const Point* q = find(e, bus, c, n);
           std::snprintf(b, sizeof b, "  %9.1f", rt ? q->median_ns : q->mb_s);
           txt << b;
         }
         std::snprintf(b, sizeof b, "   %+6.0f%%", 100 * best_at(e, bus, n));
         txt << b << "\n";
+      }
+    }
+    if (find("roundtrip", bus, "NI2w", 64)) {
+      txt << "bus transactions per 64-byte round trip, both nodes' buses (lines from the device, to "
+             "the device, memory<->cache; address-only)\n";
+      for (const auto& c : configs_for(bus)) {
+        const BusUse& u = find("roundtrip", bus, c, 64)->use;
+        char b[160];
+        std::snprintf(b, sizeof b, "  %-8s %5.2f %5.2f %5.2f; %5.2f\n", c.c_str(), u.from_device,
+                      u.to_device, u.memory, u.address);
+        txt << b;
       }
     }
     const double lat = best_at("roundtrip", bus, 64), bw = best_at("bandwidth", bus, 64);
@@ -256,7 +305,8 @@ int run_cni(const Options& o) {
     for (size_t n : bw_sizes) {
       blo = std::min(blo, best_at("bandwidth", bus, n));
       bhi = std::max(bhi, best_at("bandwidth", bus, n));
-      for (const auto& c : kConfigs) peak = std::max(peak, find("bandwidth", bus, c, n)->mb_s);
+      for (const auto& c : configs_for(bus))
+        peak = std::max(peak, find("bandwidth", bus, c, n)->mb_s);
     }
     char b[512];
     std::snprintf(b, sizeof b,
@@ -283,7 +333,8 @@ int run_cni(const Options& o) {
     std::printf("%s", txt.str().c_str());
     std::printf("improvement as 000 computes it: latency T(NI2w)/T(CNI) - 1, bandwidth "
                 "BW(CNI)/BW(NI2w) - 1; 000's best CNI is CNI16Qm on the memory bus and CNI512Q on "
-                "the I/O bus; this release builds NI2w, CNI16Q and CNI512Q (docs/cni.md)\n");
+                "the I/O bus; this release builds NI2w, CNI16Q, CNI512Q and CNI16Qm (CNI16Qm on "
+                "the memory bus only; docs/cni.md)\n");
   }
   emit_json(o, js.str());
   if (!o.csv_dir.empty()) {

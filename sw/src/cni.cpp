@@ -12,7 +12,8 @@ namespace cni::drv {
 namespace {
 // Register window offsets (rtl/cni/cni_cq_pkg.sv).
 constexpr unsigned kId = 0x00, kCtrl = 0x08, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
-                   kRxHdr = 0x30, kRxData = 0x38, kTxReady = 0x48, kCnt = 0x80;
+                   kRxHdr = 0x30, kRxData = 0x38, kTxReady = 0x48, kRqBase = 0x50, kCnt = 0x80;
+constexpr uint64_t kStatusErr = uint64_t(1) << 49;   // STATUS high word bit 17
 constexpr unsigned kHdrBytes = 12, kMsgBytes = 256;
 
 uint32_t get16(const uint8_t* p) { return p[0] | (uint32_t(p[1]) << 8); }
@@ -45,17 +46,29 @@ CniEndpoint::CniEndpoint(MemoryPort& mem, const CniOptions& opt) : mem_(mem), op
   r_ = 256 / lb_;
   const uint64_t id = mem_.uncached_load64(reg(kId));
   cfg_ = CniConfig(id & 0xf);
-  if (cfg_ != CniConfig::Ni2w && cfg_ != CniConfig::Cni16Q && cfg_ != CniConfig::Cni512Q)
+  if (cfg_ == CniConfig::Cni4)
     throw std::runtime_error(std::string("CniEndpoint: the device's configuration ") +
                              cni_config_name(cfg_) + " is not one this driver drives");
   node_ = uint16_t(id >> 16);
   ns_ = unsigned((id >> 32) & 0xffff);
   nr_ = unsigned(id >> 48);
   nodes_ = opt.nodes ? uint16_t(opt.nodes) : uint16_t((mem_.uncached_load64(reg(kCtrl)) >> 8) & 0xff);
+  if (cfg_ == CniConfig::Cni16Qm) {
+    if (opt.rq_host_base == 0 || opt.rq_host_base % lb_ != 0)
+      throw std::invalid_argument("CniEndpoint: a CNI16Qm device needs CniOptions::rq_host_base, "
+                                  "a line-aligned host address of " +
+                                  std::to_string((1 + Addr(nr_) * b_) * lb_) + " bytes");
+    // a fresh host queue: zeroed (first pass, no slot valid), then handed over while closed
+    mem_.uncached_store64(reg(kCtrl), uint64_t(nodes_) << 8);
+    const std::vector<uint8_t> zero(lb_, 0);
+    for (unsigned l = 0; l < 1 + nr_ * b_; l++) mem_.store(opt.rq_host_base + Addr(l) * lb_, zero.data(), lb_);
+    mem_.barrier();
+    mem_.uncached_store64(reg(kRqBase), opt.rq_host_base);
+  }
   if (cfg_ != CniConfig::Ni2w) {
     // take up where the device is: SQ_HEAD is where the engine will look next
     sq_tail_ = sq_shadow_ = ptr_of(mem_.load64(line(r_ + 1)), ns_);
-    rq_head_ = ptr_of(mem_.load64(line(r_ + 2)), nr_);
+    rq_head_ = ptr_of(mem_.load64(rq_head_line()), nr_);
     mem_.barrier();
   }
   mem_.uncached_store64(reg(kCtrl), 1u | uint64_t(nodes_) << 8);
@@ -145,9 +158,18 @@ bool CniEndpoint::pull(Fragment& f) {
   return ok;
 }
 
+Addr CniEndpoint::rq_head_line() const {
+  return cfg_ == CniConfig::Cni16Qm ? opt_.rq_host_base : line(r_ + 2);
+}
+
+Addr CniEndpoint::rq_slot_line(unsigned s, unsigned j) const {
+  return cfg_ == CniConfig::Cni16Qm ? opt_.rq_host_base + Addr(1 + s * b_ + j) * lb_
+                                    : line(r_ + 3 + ns_ * b_ + s * b_ + j);
+}
+
 bool CniEndpoint::pull_cq(Fragment& f) {
   const unsigned slot = rq_head_ % nr_;
-  const Addr l0 = line(r_ + 3 + ns_ * b_ + slot * b_);
+  const Addr l0 = rq_slot_line(slot, 0);
   std::vector<uint8_t> img(lb_);
   mem_.load(l0, img.data(), lb_);   // hits in the cache while the slot is empty
   if (bool(img[0] & 1) != sense_of(rq_head_, nr_)) return false;
@@ -161,7 +183,7 @@ bool CniEndpoint::pull_cq(Fragment& f) {
   f.data.assign(img.begin() + kHdrBytes, img.begin() + kHdrBytes + len);
   mem_.barrier();   // the copy before the slot is given back (000 section 2.2, footnote 3)
   rq_head_ = (rq_head_ + 1) % (2 * nr_);
-  mem_.store64(line(r_ + 2), ptr_word(rq_head_, nr_));
+  mem_.store64(rq_head_line(), ptr_word(rq_head_, nr_));
   return true;
 }
 
@@ -305,6 +327,10 @@ uint32_t CniEndpoint::counter(CniCounter c) {
   const unsigned i = static_cast<unsigned>(c);
   const uint64_t pair = mem_.uncached_load64(reg(kCnt + 8 * (i / 2)));   // counters 2k, 2k+1
   return uint32_t(i % 2 ? pair >> 32 : pair);
+}
+
+bool CniEndpoint::device_error() {
+  return cfg_ == CniConfig::Cni16Qm && (mem_.uncached_load64(reg(kStatus)) & kStatusErr) != 0;
 }
 
 void CniEndpoint::close() {

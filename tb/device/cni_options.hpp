@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CNI driver's options for a simulated device (docs/cni.md section 7): the CNI region's
-// register page as the host sees it, and the number of nodes. The system tests and
-// `cni-bench cni` open their endpoints with it.
+// register page as the host sees it, the number of nodes, and (used by CNI16Qm only) where the
+// receive queue lives in the node's host memory. The system tests and `cni-bench cni` open their
+// endpoints with it.
 #pragma once
 
 #include "cni/drv/cni.hpp"
+#include "cni/sim/host.hpp"
 #include "device/sim_device.hpp"
 
 namespace cni::tb {
+
+// CNI16Qm's receive queue: 2 MiB into the first socket's memory, clear of the host lines the
+// tests and benchmarks use.
+constexpr drv::Addr kCniRqHostOffset = 0x200000;
 
 inline drv::CniOptions cni_options(const SimDevice& d, unsigned nodes) {
   drv::CniOptions o;
   o.region_base = d.host_addr(d.geometry().base(DeviceGeometry::kCni));
   o.nodes = nodes;
+  o.rq_host_base = sim::HostSystem::dram_base(0) + kCniRqHostOffset;
   return o;
 }
 

@@ -29,6 +29,9 @@
 #if __has_include("Vcni_endpoint_l64_q512.h")
 #include "Vcni_endpoint_l64_q512.h"
 #endif
+#if __has_include("Vcni_endpoint_l64_qm.h")
+#include "Vcni_endpoint_l64_qm.h"
+#endif
 
 namespace cni::tb {
 
@@ -408,6 +411,9 @@ Endpoint::Endpoint(const Options& opt) {
 #endif
 #if __has_include("Vcni_endpoint_l64_q512.h")
       {{64, "q512"}, &Model<Vcni_endpoint_l64_q512>::open},
+#endif
+#if __has_include("Vcni_endpoint_l64_qm.h")
+      {{64, "qm"}, &Model<Vcni_endpoint_l64_qm>::open},
 #endif
   };
   auto it = models.find({opt.line_bytes, opt.variant});

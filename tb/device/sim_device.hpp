@@ -49,8 +49,8 @@ class SimDevice : public sim::Agent {
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
   // device.skip_idle (true when the profile lacks it), link.one_way_ns (credit_return_ns; 0 on
-  // seed 000's buses, bus.model), device.cni (the CNI engine's configuration: NI2w, CNI16Q or
-  // CNI512Q picks the model that carries it; absent: the build's own).
+  // seed 000's buses, bus.model), device.cni (the CNI engine's configuration: NI2w, CNI16Q,
+  // CNI512Q or CNI16Qm picks the model that carries it; absent: the build's own).
   static Config config_from(const sim::Profile& p);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,

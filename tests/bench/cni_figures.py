@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Guard of `cni-bench cni` (quick) on seed 000's machines: every point is there (each
-experiment, bus, configuration and size), every time and rate is positive, and seed 000's
-ordering holds at 64 bytes: every cachable-queue configuration beats NI2w in round-trip latency
-and in bandwidth, on both buses; and the best CNI's 64-byte improvements over NI2w, computed as
+experiment, bus, configuration and size; CNI16Qm on the memory bus only, and never on the I/O
+bus), every time and rate is positive, and seed 000's ordering holds at 64 bytes: CNI16Q and
+CNI512Q beat NI2w in round-trip latency and in bandwidth, on both buses; CNI16Qm beats NI2w at
+256 bytes in both (at 64 bytes it does not yet: each line it receives costs a read of the line's
+old data from memory, docs/cni.md section 11, so that is not claimed here); and the best CNI's
+64-byte improvements over NI2w, computed as
 seed 000 does, are inside the bands around 000's figures (latency 18-56% on the memory bus, 000
 37%, and 37-110% on the I/O bus, 000 74%; bandwidth 60-190% and 60-185%, 000 125% and 123%).
 Simulated time is deterministic per seed.
@@ -14,7 +17,9 @@ import json
 import subprocess
 import sys
 
-CONFIGS = ["NI2w", "CNI16Q", "CNI512Q"]
+CONFIGS = {"mbus": ["NI2w", "CNI16Q", "CNI512Q", "CNI16Qm"], "iobus": ["NI2w", "CNI16Q", "CNI512Q"]}
+# the size at which each configuration must beat NI2w
+BEATS_AT = {"CNI16Q": 64, "CNI512Q": 64, "CNI16Qm": 256}
 SIZES = [8, 64, 256]
 # bus: (latency band, bandwidth band), percent
 BANDS = {"mbus": ((18, 56), (60, 190)), "iobus": ((37, 110), (60, 185))}
@@ -31,24 +36,27 @@ def main() -> int:
     bad = []
     for exp in ("roundtrip", "bandwidth"):
         for bus in ("mbus", "iobus"):
-            for cfg in CONFIGS:
+            if bus == "iobus" and any(k[1] == "iobus" and k[2] == "CNI16Qm" for k in pts):
+                bad.append("CNI16Qm ran on the I/O bus")
+            for cfg in CONFIGS[bus]:
                 for n in SIZES:
                     r = pts.get((exp, bus, cfg, n))
                     if r is None:
                         bad.append(f"missing {exp} {bus} {cfg} {n} B")
                     elif r["median_ns"] <= 0 or r["mb_s"] <= 0:
                         bad.append(f"{exp} {bus} {cfg} {n} B: {r}")
-            ni = pts.get((exp, bus, "NI2w", 64))
-            for cfg in CONFIGS[1:]:
-                q = pts.get((exp, bus, cfg, 64))
+            for cfg in CONFIGS[bus][1:]:
+                n = BEATS_AT[cfg]
+                ni = pts.get((exp, bus, "NI2w", n))
+                q = pts.get((exp, bus, cfg, n))
                 if ni is None or q is None:
                     continue
                 better = q["median_ns"] < ni["median_ns"] if exp == "roundtrip" else \
                     q["mb_s"] > ni["mb_s"]
-                print(f"{exp} {bus} 64 B: {cfg} {q['median_ns']} ns {q['mb_s']} MB/s, "
+                print(f"{exp} {bus} {n} B: {cfg} {q['median_ns']} ns {q['mb_s']} MB/s, "
                       f"NI2w {ni['median_ns']} ns {ni['mb_s']} MB/s")
                 if not better:
-                    bad.append(f"{exp} {bus} 64 B: {cfg} does not beat NI2w")
+                    bad.append(f"{exp} {bus} {n} B: {cfg} does not beat NI2w")
     got = {r["bus"]: r for r in res["improvement_64B"]}
     for bus, ((llo, lhi), (blo, bhi)) in BANDS.items():
         r = got.get(bus)

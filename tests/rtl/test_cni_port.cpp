@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CNI cache/queue engine in the device core (docs/cni.md; the checking build carries it as
-// CNI16Q): its region and register page in the address map, its registers over uncached
-// accesses, a send that pulls the slot from a host's cache and leaves as a frame, and a receive
-// that writes the slot under its lock and acknowledges the frame -- against the real home agent,
-// seen from the host side of the link and the network port. The engine's behaviour in depth is
-// tests/cni (the engine alone).
+// CNI16Q, its pipelined configuration as CNI16Qm): its region and register page in the address
+// map, its registers over uncached accesses, a send that pulls the slot from a host's cache and
+// leaves as a frame, and a receive that writes the slot under its lock (CNI16Q) or into the host
+// queue through the caching agent (CNI16Qm) and acknowledges the frame -- against the real home
+// agent and caching agent, seen from the host side of the link and the network port. The
+// engine's behaviour in depth is tests/cni (the engine alone).
 #include <cstring>
+#include <vector>
 
 #include "fixture.hpp"
 
@@ -18,11 +20,15 @@ class CniPort : public EndpointTest {
  protected:
   static constexpr unsigned kEngine = 2;   // cni_amap_pkg::ENG_CNI
   static constexpr unsigned kMsgBytes = 256, kHdr = 12;
+  static constexpr unsigned kCni16Q = 2, kCni16Qm = 4;   // cni_cq_pkg::CFG_*
+  static constexpr Addr kRqBase = 0x40000;               // CNI16Qm: the host queue (home 0)
 
   void SetUp() override {
     EndpointTest::SetUp();
     if (geo().regions[Geo::kCni].lines == 0) GTEST_SKIP() << "this build has no CNI engine";
+    config = ep->csr_read(csr::engine_reg(kEngine, 0x00)) & 0xf;
   }
+  unsigned config = 0;
   unsigned r() const { return 256 / geo().line_bytes; }         // register-page lines
   unsigned b() const { return kMsgBytes / geo().line_bytes; }   // lines per slot
   unsigned sq_lines() const { return 1024 / geo().line_bytes; } // CNI16Q: 4 slots
@@ -63,11 +69,13 @@ class CniPort : public EndpointTest {
 
 TEST_F(CniPort, RegionRegistersAndTheDeniedRegisterPage) {
   EXPECT_EQ(geo().regions[Geo::kCni].owner, int(kEngine));
-  EXPECT_EQ(geo().regions[Geo::kCni].lines, r() + 3 + 2 * sq_lines());
+  // CNI16Qm: no device-homed receive queue; its 128 slots are in host memory
+  const bool qm = config == kCni16Qm;
+  EXPECT_EQ(geo().regions[Geo::kCni].lines, r() + 3 + (qm ? 1 : 2) * sq_lines());
   uint64_t id = load(0x00);
-  EXPECT_EQ(id & 0xf, 2u);            // CNI16Q
+  EXPECT_TRUE(config == kCni16Q || qm) << config;
   EXPECT_EQ((id >> 8) & 0xff, 4u);    // Window
-  EXPECT_EQ(id >> 32, (4ull << 16) | 4u);
+  EXPECT_EQ(id >> 32, ((qm ? 128ull : 4ull) << 16) | 4u);
   // a coherent request to the register page is a driver bug: the reset POLICY denies it
   ep->send(req(Op::RdS, kHost2, cline(1)));
   expect(Op::Error, kHost2, cline(1));
@@ -104,6 +112,7 @@ TEST_F(CniPort, ASendPullsTheSlotFromTheHostsCacheAndLeavesAsAFrame) {
 }
 
 TEST_F(CniPort, AReceiveWritesTheSlotUnderItsLockAndAcknowledgesTheFrame) {
+  if (config != kCni16Q) GTEST_SKIP() << "the device-homed receive queue is CNI16Q's";
   store(0x08, 1 | (2 << 8));
   acquire(kHost1, rq(0, 0));    // the CPU polls the empty slot (here: holds it)
   tb::NetFrame in;
@@ -134,6 +143,88 @@ TEST_F(CniPort, AReceiveWritesTheSlotUnderItsLockAndAcknowledgesTheFrame) {
   for (unsigned i = 0; i < 30; ++i) EXPECT_EQ(d.data[kHdr + i], 0x80 + i);
   EXPECT_EQ(counter(2), 1u);                  // frames accepted
   EXPECT_EQ(counter(29), 1u);                 // locked writes
+}
+
+// CNI16Qm: a frame of 30 + 250 bytes (two fragments' worth of lines: a header line and, at
+// 64-byte lines, payload lines) goes into slot 0 of the host queue at RQ_BASE through the
+// caching agent -- the payload lines first, the header line once they are all written -- and a
+// CPU that reads the slot then gets the lines from the device cache (SnpData).
+TEST_F(CniPort, Cni16QmWritesTheHostQueueThroughTheCachingAgentHeaderLast) {
+  if (config != kCni16Qm) GTEST_SKIP() << "the host-homed receive queue is CNI16Qm's";
+  const unsigned lb = geo().line_bytes;
+  store(0x50, kRqBase);               // RQ_BASE (while closed)
+  EXPECT_EQ(load(0x50), kRqBase);
+  store(0x08, 1 | (2 << 8));          // open, two nodes
+  constexpr unsigned kLen = 200;
+  tb::NetFrame in;
+  in.bytes.assign(kHdr + kLen, 0);
+  in.bytes[2] = 1;                    // src: node 1
+  in.bytes[4] = kLen;
+  in.bytes[6] = 0x02;                 // DATA
+  in.bytes[7] = 3;                    // flags
+  in.bytes[10] = 5;                   // handler 5, sequence number 0
+  for (unsigned i = 0; i < kLen; ++i) in.bytes[kHdr + i] = uint8_t(0x80 + i);
+  ep->net_receive(in);
+  const unsigned n = (kHdr + kLen + lb - 1) / lb;
+  auto host_line = [&](unsigned j) { return kRqBase + Addr(1 + j) * lb; };
+  // the payload lines, in order, each for ownership, all in flight at once (n - 1 <= the
+  // agent's MSHRs); the header line is not asked for while any of them is unanswered
+  std::vector<Msg> pay;
+  for (unsigned j = 1; j < n; ++j) pay.push_back(expect(Op::RdX, 0, host_line(j)));
+  expect_silence(100);
+  for (auto it = pay.rbegin(); it != pay.rend(); ++it) {
+    ep->send(ep->make(Op::DataM, 0, it->addr, it->tag));
+    if (it + 1 != pay.rend()) expect_silence(20);
+  }
+  Msg q0 = expect(Op::RdX, 0, host_line(0));
+  ep->send(ep->make(Op::DataM, 0, q0.addr, q0.tag));
+  const tb::NetFrame* ack = wait_frame(1);
+  ASSERT_NE(ack, nullptr) << "no ack";
+  EXPECT_EQ(ack->bytes[6], 0x03);
+  // the CPU reads the slot: the home snoops the device, which answers with the message
+  ep->send(ep->make(Op::FwdDownO, 0, host_line(0), 21));
+  Msg d = expect(Op::SnpData, 0, host_line(0));
+  EXPECT_EQ(d.data[0] & 1, 1);        // valid (the first pass's sense)
+  EXPECT_EQ(d.data[1], 3);            // flags
+  EXPECT_EQ(get(&d.data[2], 2), kLen);
+  EXPECT_EQ(get(&d.data[4], 2), 1u);  // source
+  EXPECT_EQ(get(&d.data[6], 2), 5u);  // handler
+  for (unsigned i = 0; i < lb - kHdr; ++i) EXPECT_EQ(d.data[kHdr + i], uint8_t(0x80 + i));
+  if (n > 1) {
+    ep->send(ep->make(Op::FwdDownO, 0, host_line(n - 1), 22));
+    Msg e = expect(Op::SnpData, 0, host_line(n - 1));
+    const unsigned off = (n - 1) * lb - kHdr;   // payload byte at the line's start
+    for (unsigned i = 0; off + i < kLen && i < lb; ++i)
+      EXPECT_EQ(e.data[i], uint8_t(0x80 + off + i)) << i;
+  }
+  EXPECT_EQ(counter(2), 1u);          // frames accepted
+  EXPECT_EQ(counter(28), 0u);         // RQ_ERR
+  EXPECT_EQ(counter(29), 0u);         // no locked writes: nothing device-homed was written
+}
+
+// CNI16Qm: the host home answers the queue's write Error (RQ_BASE names no memory): the engine
+// counts RQ_ERR, raises STATUS.err and closes the endpoint.
+TEST_F(CniPort, Cni16QmAnErrorFromTheHostHomeClosesTheEndpoint) {
+  if (config != kCni16Qm) GTEST_SKIP() << "the host-homed receive queue is CNI16Qm's";
+  store(0x50, kRqBase);
+  store(0x08, 1 | (2 << 8));
+  tb::NetFrame in;
+  in.bytes.assign(kHdr + 4, 0);
+  in.bytes[2] = 1;
+  in.bytes[4] = 4;
+  in.bytes[6] = 0x02;
+  in.bytes[7] = 3;
+  ep->net_receive(in);
+  Msg q = expect(Op::RdX, 0, kRqBase + geo().line_bytes);
+  ep->send(ep->make(Op::Error, 0, q.addr, q.tag));
+  ep->run(100);
+  EXPECT_EQ(counter(28), 1u);                       // RQ_ERR
+  const uint64_t status = load(0x18);
+  EXPECT_EQ((status >> 49) & 1, 1u);                // STATUS.err
+  EXPECT_EQ((status >> 48) & 1, 0u);                // closed
+  EXPECT_EQ(load(0x08) & 1, 0u);
+  store(0x50, kRqBase);                             // a new RQ_BASE clears the error
+  EXPECT_EQ((load(0x18) >> 49) & 1, 0u);
 }
 
 }  // namespace

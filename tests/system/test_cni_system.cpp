@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CNI engine (CNI16Q in the checking build) between simulated nodes, driven by host cores
-// through cni::drv::CniEndpoint (docs/cni.md section 7): active messages of every size, split
-// into fragments and reassembled, exactly once and in order per (source, destination), with
-// the network model between the devices (and, in the 16-node stress, the coherence checker on
-// every node); the driver's answers to bad input.
+// The CNI engine (CNI16Q in the checking build, CNI16Qm in its pipelined configuration) between
+// simulated nodes, driven by host cores through cni::drv::CniEndpoint (docs/cni.md section 7):
+// active messages of every size, split into fragments and reassembled, exactly once and in order
+// per (source, destination), with the network model between the devices (and, in the 16-node
+// stress, the coherence checker on every node); the driver's answers to bad input; CNI16Qm's
+// receive queue overflowing the device cache into host memory.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,17 @@
 namespace cni::test {
 namespace {
 
+
+// The configuration of the CNI engine the device carries (its ID register).
+drv::CniConfig cni_config(tb::SimDevice& d) {
+  constexpr unsigned kEngine = 2;   // cni_amap_pkg::ENG_CNI
+  return drv::CniConfig(d.endpoint().csr_read(tb::csr::engine_reg(kEngine, 0x00)) & 0xf);
+}
+
+// Slots of the engine's receive queue (ID's high word).
+unsigned cni_rq_slots(tb::SimDevice& d) {
+  return d.endpoint().csr_read(tb::csr::engine_reg(2, 0x04)) >> 16;
+}
 
 std::vector<uint8_t> payload(size_t n, unsigned seed) {
   std::vector<uint8_t> v(n);
@@ -53,12 +65,14 @@ TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
   const std::vector<size_t> sizes = {0, 1, 8, 52, 100, 244, 245, 488, 1000, 4096};
   std::vector<std::vector<uint8_t>> got[2];
   std::vector<uint16_t> from[2];
+  const drv::CniConfig cfg = cni_config(s.device(0, 0));
   Errors err;
   for (unsigned n = 0; n < 2; n++) {
     s.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
       err.guard([&] {
         drv::CniEndpoint ep(m, tb::cni_options(s.device(n, 0), 2));
-        EXPECT_EQ(ep.config(), drv::CniConfig::Cni16Q);
+        EXPECT_EQ(ep.config(), cfg);
+        EXPECT_TRUE(cfg == drv::CniConfig::Cni16Q || cfg == drv::CniConfig::Cni16Qm);
         EXPECT_EQ(ep.node(), n);
         ep.set_handler(7, [&, n](uint16_t src, std::span<const uint8_t> d) {
           got[n].emplace_back(d.begin(), d.end());
@@ -202,10 +216,11 @@ TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) 
 // Seeded random traffic among 16 nodes (CNI_SEED picks the seed, CNI_CNI_MESSAGES the messages
 // per node): every node sends to random destinations messages of random sizes (one to three
 // fragments), so windows fill and queues wrap; every message arrives exactly once, intact and in
-// order per (source, destination). A coherence checker on every node watches the CNI region:
-// single writer on every state change of the host's caches, every core load against a shadow
-// that follows the cores' stores and the engine's port-B writes (a locked write while a cache
-// still holds the line readable is an error).
+// order per (source, destination). A coherence checker on every node watches the CNI region
+// (and CNI16Qm's receive queue in host memory): single writer on every state change of the host's
+// caches and the device cache, every core load against a shadow that follows the cores' stores,
+// the engine's port-B writes (a locked write while a cache still holds the line readable is an
+// error) and its writes in the device cache.
 TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
   constexpr unsigned kNodes = 16;
   const char* seed_env = std::getenv("CNI_SEED");
@@ -228,6 +243,9 @@ TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactly
     chk[n]->watch(tb::cni_options(d, kNodes).region_base,
                   proto::Addr(d.geometry().regions[tb::DeviceGeometry::kCni].lines) * lb,
                   /*zero_init=*/true);
+    if (cni_config(d) == drv::CniConfig::Cni16Qm)
+      chk[n]->watch(tb::cni_options(d, kNodes).rq_host_base,
+                    proto::Addr(1 + cni_rq_slots(d) * (256 / lb)) * lb, /*zero_init=*/true);
     s.node(n).host().set_observer(chk[n].get());
     d.set_observer(chk[n].get());
   }
@@ -296,6 +314,81 @@ TEST(CniSystem, AMessageForAHandlerNobodySetIsAnErrorNamingIt) {
   s.run_programs();
   EXPECT_NE(what.find("handler 42"), std::string::npos) << what;
   EXPECT_NE(what.find("node 0"), std::string::npos) << what;
+}
+
+// CNI16Qm (000 section 2.3): the receiver's CPU stops reading while 100 messages of two to
+// four lines arrive, far more than the 16-line device cache holds, so the caching agent writes
+// the unconsumed lines back to host memory (overflow: at least every line beyond 16 leaves the
+// cache dirty); the CPU then reads all 100, exactly once and in order. (The device cache serving
+// a CPU's read of a line it still holds is CniPort.Cni16QmWritesTheHostQueue... in tests/rtl.)
+TEST(CniSystem, Cni16QmOverflowsToHostMemoryAndEveryMessageIsReadOnceInOrder) {
+  tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0 ||
+      cni_config(s.device(0, 0)) != drv::CniConfig::Cni16Qm)
+    GTEST_SKIP() << "the host-homed receive queue is CNI16Qm's";
+  constexpr unsigned kMessages = 100;
+  ASSERT_LE(kMessages, cni_rq_slots(s.device(1, 0)));
+  const unsigned lb = s.device(0, 0).geometry().line_bytes;
+  const tb::DeviceGeometry& g = s.device(1, 0).geometry();
+  auto bytes = [](uint32_t k) { return size_t(60 + (k * 53) % 180); };
+  uint64_t lines = 0;
+  for (uint32_t k = 0; k < kMessages; k++) lines += (12 + bytes(k) + lb - 1) / lb;
+  ASSERT_GT(lines, uint64_t(g.ca_sets) * g.ca_ways);
+  std::vector<uint32_t> order;
+  bool read_all = false;
+  Errors err;
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
+      for (uint32_t k = 0; k < kMessages; k++) ep.send(1, 1, body(0, 1, k, bytes(k)));
+      while (!read_all) m.pause_ns(1000);
+      ep.close();
+    });
+  });
+  s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
+      ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
+        uint32_t seq = 0;
+        std::memcpy(&seq, d.data(), 4);
+        if (std::vector<uint8_t>(d.begin(), d.end()) != body(src, 1, seq, d.size()))
+          throw std::runtime_error("message " + std::to_string(seq) + " is corrupt");
+        order.push_back(seq);
+      });
+      // wait, reading nothing, until every frame has been taken into the host queue
+      while (ep.counter(drv::CniCounter::RxFrames) < kMessages) m.pause_ns(2000);
+      m.pause_ns(5000);
+      for (unsigned k = 0; k < kMessages; k++) ep.recv();
+      EXPECT_FALSE(ep.device_error());
+      EXPECT_EQ(ep.counter(drv::CniCounter::RqErrors), 0u);
+      read_all = true;
+      ep.close();
+    });
+  });
+  s.run_programs();
+  err.check();
+  std::vector<uint32_t> want(kMessages);
+  for (uint32_t k = 0; k < kMessages; k++) want[k] = k;
+  EXPECT_EQ(order, want);
+  EXPECT_GE(s.device(1, 0).endpoint().counter(tb::csr::kCaWritebacks),
+            lines - uint64_t(g.ca_sets) * g.ca_ways)
+      << "the device cache did not overflow into host memory";
+  for (unsigned n = 0; n < 2; n++) EXPECT_FALSE(s.device(n, 0).endpoint().got_error()) << n;
+}
+
+// 000 section 2.3: a device behind the coherent I/O bus cannot cache host memory, so a system
+// asking for CNI16Qm there is refused, naming both.
+TEST(CniSystem, Cni16QmOnTheIoBusIsRefusedNamingBoth) {
+  sim::Profile p = sim::Profile::load("iobus-1996");
+  p.set("device.cni=CNI16Qm");
+  try {
+    tb::System s(p);
+    ADD_FAILURE() << "a CNI16Qm device on the I/O bus was built";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("CNI16Qm"), std::string::npos) << what;
+    EXPECT_NE(what.find("iobus-1996"), std::string::npos) << what;
+  }
 }
 
 }  // namespace

@@ -27,6 +27,10 @@ struct CniOptions {
   unsigned nodes = 0;                // nodes in the system (CTRL.NODES); 0: the device's setting
   size_t max_message_bytes = 65536;  // larger messages are refused
   size_t backlog_bytes = 65536;      // what try_send may queue in user memory
+  // CNI16Qm: the receive queue in host memory -- RQ_HEAD's line, then the slots (1 +
+  // recv_slots() * 256 / line bytes lines), contiguous, line aligned and pinned; the driver
+  // zeroes it and hands it to the engine (RQ_BASE). Other configurations ignore it.
+  Addr rq_host_base = 0;
 };
 
 // Run by poll()/recv()/try_recv() once per complete message, in the order messages completed.
@@ -35,8 +39,8 @@ using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> dat
 enum class SendResult { Sent, Queued, WouldBlock };
 
 // The engine's counters (docs/cni.md section 4), 32-bit and wrapping; CniEndpoint::counter reads
-// one. Those of parts this release does not build (retransmission, early pulls, CDRs, CNI16Qm,
-// local delivery) read 0.
+// one. Those of parts this release does not build (retransmission, early pulls, CDRs, local
+// delivery) read 0.
 enum class CniCounter : unsigned {
   TxMessages = 0, TxFrames = 1, RxFrames = 2, AcksSent = 3, AcksReceived = 4, Retransmits = 5,
   TxClosed = 6, TxBadLen = 7, TxBadDst = 8, TxBadSense = 9, TxOverrun = 10, TxStray = 11,
@@ -60,8 +64,10 @@ class CniEndpoint {
  public:
   static constexpr size_t kFragmentBytes = 244;  // payload of one network message
 
-  // Reads ID, takes up the queue pointers where the device has them, and opens the endpoint.
-  // Throws std::runtime_error for a configuration this driver does not drive.
+  // Reads ID, takes up the queue pointers where the device has them (CNI16Qm: zeroes the host
+  // queue and hands it to the engine), and opens the endpoint. Throws std::runtime_error for a
+  // configuration this driver does not drive, std::invalid_argument for a CNI16Qm device without
+  // a line-aligned CniOptions::rq_host_base.
   CniEndpoint(MemoryPort& mem, const CniOptions& opt);
 
   CniConfig config() const { return cfg_; }
@@ -86,6 +92,9 @@ class CniEndpoint {
   const CniStats& stats() const { return stats_; }
   // One of the engine's counters (an uncached load of the register pair that holds it).
   uint32_t counter(CniCounter c);
+  // CNI16Qm: the host home answered one of the engine's queue accesses Error (a wrong
+  // rq_host_base), and the engine closed the endpoint (STATUS.err; an uncached load).
+  bool device_error();
 
  private:
   struct Fragment {
@@ -113,6 +122,10 @@ class CniEndpoint {
   void run(Message& m);
   Addr reg(unsigned off) const { return opt_.region_base + off; }
   Addr line(unsigned l) const { return opt_.region_base + Addr(l) * lb_; }
+  // The receive queue: RQ_HEAD's line, and line j of slot s (device lines, or CNI16Qm's host
+  // queue).
+  Addr rq_head_line() const;
+  Addr rq_slot_line(unsigned s, unsigned j) const;
 
   MemoryPort& mem_;
   CniOptions opt_;
