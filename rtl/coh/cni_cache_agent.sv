@@ -143,7 +143,7 @@ module cni_cache_agent #(
     R_NONE,       // (the engine request cannot be taken yet)
     R_SNP,        // snoop: answer SnpAck/SnpData (+WBP), maybe change the line's state
     R_GNT,        // DataS/DataE/DataM to a LINE MSHR: line (merged for writes) -> way, DONE
-    R_UPGACK,     // UpgAck: SM/OM -> M (merged for writes), DONE
+    R_UPGACK,     // UpgAck: SM/OM, or IM of a whole-line write (RdX FULL) -> M (merged), DONE
     R_DATAI,      // DataI: data -> the MSHR's buffer word, DONE
     R_WRACK,      // WrAck: DONE
     R_RETRY,      // Retry: BACKOFF
@@ -174,6 +174,7 @@ module cni_cache_agent #(
 
   // ---- MSHRs ----------------------------------------------------------------------------------
   logic [Mshrs-1:0]     mv_q, mmrg_q, merr_q;  // valid; merges the engine's bytes; error
+  logic [Mshrs-1:0]     mfull_q;               // merges every byte (its RdX carries FULL)
   logic [1:0]           mph_q   [Mshrs];
   logic [1:0]           mmode_q [Mshrs];
   logic [IdW-1:0]       mid_q   [Mshrs];
@@ -414,6 +415,8 @@ module cni_cache_agent #(
   wire             m_match = in_tag < TagW'(Mshrs) && mv_q[t_m] && mph_q[t_m] == PH_WAIT &&
                              maddr_q[t_m] == in_line;
   wire [1:0]       t_mode  = mmode_q[t_m];
+  // that MSHR writes every byte of its line (its RdX went out with FULL)
+  wire             t_full  = mfull_q[t_m];
   wire [3:0]       t_st    = wst_q[mway_q[t_m]];  // the state of that MSHR's way
   // the tag names a write-back of a way in MI of this line
   wire             w_match = in_tag[TagW-1] && {1'b0, in_tag[TagW-2:0]} < TagW'(Lines) &&
@@ -446,7 +449,8 @@ module cni_cache_agent #(
         cni_coh_pkg::OP_DATA_E, cni_coh_pkg::OP_DATA_M:
           if (line_m && lenl && (t_st == ST_IS || t_st == ST_IM || t_st == ST_SM)) i_row = R_GNT;
         cni_coh_pkg::OP_UPG_ACK:
-          if (line_m && len0 && (t_st == ST_SM || t_st == ST_OM)) i_row = R_UPGACK;
+          if (line_m && len0 && (t_st == ST_SM || t_st == ST_OM || (t_st == ST_IM && t_full)))
+            i_row = R_UPGACK;
         cni_coh_pkg::OP_DATA_I:
           if (m_match && t_mode == MD_RDNA && lenl) i_row = R_DATAI;
         cni_coh_pkg::OP_WR_ACK:
@@ -695,6 +699,10 @@ module cni_cache_agent #(
   endfunction
   wire [4:0] iss_op = (mmode_q[m_q] == MD_RDNA)  ? cni_coh_pkg::OP_RDNA :
                       (mmode_q[m_q] == MD_WRINV) ? cni_coh_pkg::OP_WRINV : line_req(wst_q[way_q]);
+  // An RdX of a write of every byte asks for ownership without the old data (FULL: the home may
+  // answer UpgAck, protocol rule 3).
+  wire [3:0] iss_flags = (iss_op == cni_coh_pkg::OP_RDX && mfull_q[m_q])
+                         ? 4'(1 << cni_coh_pkg::FLAG_FULL) : 4'd0;
 
   // ---- FSM ------------------------------------------------------------------------------------
   always_comb begin
@@ -771,6 +779,7 @@ module cni_cache_agent #(
     if (!rst_ni) begin
       mv_q   <= '0;
       mmrg_q <= '0;
+      mfull_q <= '0;
       merr_q <= '0;
       for (int k = 0; k < Mshrs; k++) begin
         mph_q[k]   <= PH_ISSUE;
@@ -797,6 +806,7 @@ module cni_cache_agent #(
                           (row_q != R_NA) ? MD_LINE :
                           (req_op_i == cni_coh_pkg::CA_RD_NA) ? MD_RDNA : MD_WRINV;
           mmrg_q[m_q]  <= r_wr;
+          mfull_q[m_q] <= r_wr && (req_op_i == cni_coh_pkg::CA_WR_INV || &req_be_i);
           merr_q[m_q]  <= 1'b0;
           mid_q[m_q]   <= req_id_i;
           maddr_q[m_q] <= r_line;
@@ -850,7 +860,7 @@ module cni_cache_agent #(
       if (oreq_load) begin
         oreq_valid_q <= 1'b1;
         oreq_hdr_q   <= (row_q == R_ISS) ?
-            mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), 4'd0,
+            mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), iss_flags,
                    (mmode_q[m_q] == MD_WRINV) ? LEN_LINE : 8'd0, maddr_q[m_q]) :
             mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home, {1'b1, (TagW - 1)'(way_q)}, 4'd0,
                    LEN_LINE, line_q);

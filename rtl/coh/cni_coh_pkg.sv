@@ -54,6 +54,7 @@ package cni_coh_pkg;
   // ---- flags ------------------------------------------------------------------------------
   localparam int FLAG_WBP  = 0;  // SnpAck: a write-back of this line is in flight from me
   localparam int FLAG_NCWR = 1;  // Nc: a write
+  localparam int FLAG_FULL = 2;  // RdX: the requester writes the whole line (UpgAck may grant)
 
   // ---- message header (data travels beside it, LineBytes*8 bits) ---------------------------
   typedef struct packed {

@@ -14,9 +14,13 @@ using proto::Op;
 namespace {
 constexpr unsigned idx(BusRow r) { return static_cast<unsigned>(r); }
 
+// An RdX that writes the whole line: ownership without data, an invalidation on the bus.
+bool full_write(const Msg& m) { return m.op == Op::RdX && (m.flags & proto::kFlagFullWrite); }
+
 // A request whose answer closes its transaction: the answer is credited with the answerer's
 // turnaround from the request's arrival.
 bool opens_transaction(const Msg& m) {
+  if (full_write(m)) return false;
   switch (m.op) {
     case Op::Nc:
     case Op::RdS:
@@ -175,7 +179,8 @@ BusCrossing BusCarrier::crossing(const Msg& m, unsigned turnaround_cycles) const
     case Op::FwdDown:
     case Op::FwdDownO:
       c.row = BusRow::Address;
-      c.op = BusOp::Read;  // the sender waits for a line
+      // the sender waits for a line (a whole-line write's RdX: an invalidation, buffered)
+      c.op = full_write(m) ? BusOp::Write : BusOp::Read;
       break;
     case Op::Upg:
     case Op::FwdInv:

@@ -301,13 +301,15 @@ void HomeAgent::start(const Msg& m) {
       t.snoop = p_.forward_owned ? Op::FwdDownO : Op::FwdDown;
     }
   } else {
-    // RdX, Upg, WrInv: invalidate every other holder.
+    // RdX, Upg, WrInv: invalidate every other holder. An RdX that writes the whole line (FULL)
+    // needs no data: ownership alone (UpgAck), any dirty copy's data discarded.
     t.own = true;
     const bool holder = (d.st == DirState::S && (d.sharers & bit(r))) ||
                         (d.st == DirState::O && (d.owner == r || (d.sharers & bit(r))));
-    t.grant = m.op == Op::WrInv                ? Op::WrAck
-              : (m.op == Op::Upg && holder) ? Op::UpgAck
-                                            : Op::DataE;
+    const bool full = m.op == Op::RdX && (m.flags & proto::kFlagFullWrite);
+    t.grant = m.op == Op::WrInv                       ? Op::WrAck
+              : ((m.op == Op::Upg && holder) || full) ? Op::UpgAck
+                                                      : Op::DataE;
     t.snoop = Op::FwdInv;
     uint16_t holders = d.sharers;
     if (d.st == DirState::X || d.st == DirState::O) holders |= bit(d.owner);

@@ -152,6 +152,7 @@ module cni_nonsynth_fv_cache #(
   logic [7:0] tx_tag_q [NL];
   logic       tx_busy_q[NL];  // ... taken while a snoop was open: Retry (or Error) only
   logic       tx_bit_q [NL];  // ... a WrInv's bit
+  logic       tx_full_q[NL];  // ... an RdX with FULL (the device writes the whole line)
   logic       wb_q  [NL];  // a write-back taken, its WbAck (or Error) not yet delivered
   logic       wb_sent_q[NL];
   logic       wb_err_q [NL];
@@ -188,8 +189,9 @@ module cni_nonsynth_fv_cache #(
 
   // ---- the home's next message ------------------------------------------------------------------
   // The answer to line l's open request for kind k (0 if k is not an answer this home gives).
-  function automatic logic [4:0] answer(input logic [4:0] op, input logic [1:0] hs,
-                                        input logic busy, input logic [2:0] k);
+  function automatic logic [4:0] answer(input logic [4:0] op, input logic full,
+                                        input logic [1:0] hs, input logic busy,
+                                        input logic [2:0] k);
     logic [4:0] a;
     a = '0;
     if (k == 3'd3) a = cni_coh_pkg::OP_RETRY;
@@ -201,8 +203,10 @@ module cni_nonsynth_fv_cache #(
         cni_coh_pkg::OP_RDS:
           a = (k == 3'd0) ? cni_coh_pkg::OP_DATA_S :
               (k == 3'd1) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_M;
+        // an RdX with FULL may be granted ownership alone (protocol rule 3)
         cni_coh_pkg::OP_RDX:
-          a = (k == 3'd0) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_M;
+          a = (k == 3'd0) ? cni_coh_pkg::OP_DATA_E :
+              (k == 3'd2 && full) ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_M;
         // an Upg from a current holder is acknowledged; from one whose copy a snoop took it is
         // an RdX (protocol rule 3)
         cni_coh_pkg::OP_UPG:
@@ -239,7 +243,7 @@ module cni_nonsynth_fv_cache #(
         h_wback = 1'b1;
         h_op    = cni_coh_pkg::OP_WB_ACK;
       end else if (tx_q[hl]) begin
-        h_op  = answer(tx_op_q[hl], hs_q[hl], tx_busy_q[hl], 3'd0);
+        h_op  = answer(tx_op_q[hl], tx_full_q[hl], hs_q[hl], tx_busy_q[hl], 3'd0);
         h_ans = 1'b1;
       end
 `else
@@ -249,7 +253,7 @@ module cni_nonsynth_fv_cache #(
             h_wback = 1'b1;
             h_op    = wb_err_q[hl] ? cni_coh_pkg::OP_ERROR : cni_coh_pkg::OP_WB_ACK;
           end else if (tx_q[hl]) begin
-            h_op  = answer(tx_op_q[hl], hs_q[hl], tx_busy_q[hl], h_kind_i);
+            h_op  = answer(tx_op_q[hl], tx_full_q[hl], hs_q[hl], tx_busy_q[hl], h_kind_i);
             h_ans = h_op != '0;
           end
         end
@@ -489,6 +493,7 @@ module cni_nonsynth_fv_cache #(
         tx_tag_q[l]  <= '0;
         tx_busy_q[l] <= 1'b0;
         tx_bit_q[l]  <= 1'b0;
+        tx_full_q[l] <= 1'b0;
         wb_q[l]      <= 1'b0;
         wb_sent_q[l] <= 1'b0;
         wb_err_q[l]  <= 1'b0;
@@ -571,6 +576,8 @@ module cni_nonsynth_fv_cache #(
           tx_tag_q[rq_l]  <= oreq_hdr.tag;
           tx_busy_q[rq_l] <= sn_q[rq_l];
           tx_bit_q[rq_l]  <= oreq_data[0];
+          tx_full_q[rq_l] <= oreq_hdr.op == cni_coh_pkg::OP_RDX &&
+                             oreq_hdr.flags[cni_coh_pkg::FLAG_FULL];
         end
       end
       // ---- the home takes a snoop answer ----

@@ -145,10 +145,12 @@ TEST_F(CniPort, AReceiveWritesTheSlotUnderItsLockAndAcknowledgesTheFrame) {
   EXPECT_EQ(counter(29), 1u);                 // locked writes
 }
 
-// CNI16Qm: a frame of 30 + 250 bytes (two fragments' worth of lines: a header line and, at
-// 64-byte lines, payload lines) goes into slot 0 of the host queue at RQ_BASE through the
-// caching agent -- the payload lines first, the header line once they are all written -- and a
-// CPU that reads the slot then gets the lines from the device cache (SnpData).
+// CNI16Qm: a frame of 200 payload bytes (a header line and payload lines) goes into slot 0 of
+// the host queue at RQ_BASE through the caching agent -- the payload lines first, the header
+// line once they are all written -- each asked for with RdX FULL (the whole line is written:
+// ownership alone will do, protocol rule 3), and the agent takes either answer, the dataless
+// UpgAck or a data grant; a CPU that reads the slot then gets the lines from the device cache
+// (SnpData) with the message in them.
 TEST_F(CniPort, Cni16QmWritesTheHostQueueThroughTheCachingAgentHeaderLast) {
   if (config != kCni16Qm) GTEST_SKIP() << "the host-homed receive queue is CNI16Qm's";
   const unsigned lb = geo().line_bytes;
@@ -170,14 +172,20 @@ TEST_F(CniPort, Cni16QmWritesTheHostQueueThroughTheCachingAgentHeaderLast) {
   // the payload lines, in order, each for ownership, all in flight at once (n - 1 <= the
   // agent's MSHRs); the header line is not asked for while any of them is unanswered
   std::vector<Msg> pay;
-  for (unsigned j = 1; j < n; ++j) pay.push_back(expect(Op::RdX, 0, host_line(j)));
+  for (unsigned j = 1; j < n; ++j) {
+    pay.push_back(expect(Op::RdX, 0, host_line(j)));
+    EXPECT_TRUE(pay.back().flags & proto::kFlagFullWrite) << pay.back().str();
+  }
   expect_silence(100);
-  for (auto it = pay.rbegin(); it != pay.rend(); ++it) {
-    ep->send(ep->make(Op::DataM, 0, it->addr, it->tag));
+  bool upg = true;   // answers alternate: UpgAck, a data grant (of junk: the write covers it)
+  for (auto it = pay.rbegin(); it != pay.rend(); ++it, upg = !upg) {
+    ep->send(upg ? ep->make(Op::UpgAck, 0, it->addr, it->tag)
+                 : with_data(ep->make(Op::DataM, 0, it->addr, it->tag), pattern(0x33)));
     if (it + 1 != pay.rend()) expect_silence(20);
   }
   Msg q0 = expect(Op::RdX, 0, host_line(0));
-  ep->send(ep->make(Op::DataM, 0, q0.addr, q0.tag));
+  EXPECT_TRUE(q0.flags & proto::kFlagFullWrite) << q0.str();
+  ep->send(ep->make(Op::UpgAck, 0, q0.addr, q0.tag));
   const tb::NetFrame* ack = wait_frame(1);
   ASSERT_NE(ack, nullptr) << "no ack";
   EXPECT_EQ(ack->bytes[6], 0x03);

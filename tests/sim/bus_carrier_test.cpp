@@ -159,6 +159,11 @@ TEST_F(OnBus, EveryMessageBelongsToATable2RowAndTransactionsAddUpToIt) {
   EXPECT_EQ(bus.crossing(msg(Op::FwdInv, d, core)).op, BusOp::Write);
   EXPECT_EQ(bus.crossing(msg(Op::Upg, core, d)).op, BusOp::Write);
   EXPECT_EQ(bus.crossing(msg(Op::RdNA, d, home)).op, BusOp::Read);
+  // an RdX that writes the whole line asks for ownership alone: an invalidation, posted
+  const BusCrossing full = bus.crossing(msg(Op::RdX, d, home, proto::kFlagFullWrite));
+  EXPECT_EQ(full.row, BusRow::Address);
+  EXPECT_EQ(full.op, BusOp::Write);
+  EXPECT_EQ(bus.crossing(msg(Op::RdX, d, home)).op, BusOp::Read);
   for (Op a : {Op::SnpAck, Op::UpgAck, Op::WbAck, Op::Retry, Op::Error, Op::WrAck}) {
     EXPECT_EQ(bus.crossing(msg(a, d, core)).row, BusRow::Ack) << proto::op_name(a);
   }
@@ -352,3 +357,4 @@ TEST(BusProfiles, LinkProfilesHaveNoBus) {
   EXPECT_EQ(BusParams::from_profile(Profile::load("mbus-1996")).model, BusModel::Memory);
   EXPECT_EQ(BusParams::from_profile(Profile::load("iobus-1996")).model, BusModel::Io);
 }
+

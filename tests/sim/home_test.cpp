@@ -539,6 +539,48 @@ TEST_F(Home, WriteInvalidateInvalidatesEveryCopyDiscardsDirtyDataAndWritesMemory
   EXPECT_EQ(home->stats().errors, 0u);
 }
 
+// RdX with FULL (docs/protocol.md rule 3): the requester writes the whole line, so the home
+// grants ownership alone -- UpgAck, no memory read -- after invalidating every other copy, and
+// discards a dirty owner's data, as for WrInv; the requester is the owner (it owes the
+// write-back).
+TEST_F(Home, WholeLineWriteRdXGetsOwnershipWithoutDataAndDiscardsDirtyCopies) {
+  const auto dirty = pattern(0x70);
+  owner_answers(2, Op::RdS, Op::FwdDownO, &dirty);  // O{1; 2}
+  const uint64_t reads = home->stats().dram_reads;
+  c[3]->send(Op::RdX, 0, kLine, 0x23, nullptr, proto::kFlagFullWrite);
+  run();
+  ASSERT_EQ(c[1]->last().op, Op::FwdInv);
+  ASSERT_EQ(c[2]->last().op, Op::FwdInv);
+  c[1]->answer(c[1]->last(), Op::SnpData, &dirty);
+  c[2]->answer(c[2]->last(), Op::SnpAck);
+  run();
+  ASSERT_FALSE(c[3]->got.empty());
+  EXPECT_EQ(c[3]->last().op, Op::UpgAck);
+  EXPECT_EQ(c[3]->last().tag, 0x23);
+  EXPECT_EQ(c[3]->last().len, 0);
+  EXPECT_EQ(home->stats().dram_reads, reads) << "no memory read for a whole-line write";
+  EXPECT_EQ(home->dir_state(kLine), DirState::X);
+  EXPECT_EQ(home->dir_owner(kLine), 3);
+  EXPECT_EQ(home->stats().errors, 0u);
+  // the new owner's write-back is accepted
+  const auto d = pattern(0x90);
+  req(3, Op::WB, kLine, &d);
+  run();
+  EXPECT_EQ(c[3]->last().op, Op::WbAck);
+  uint8_t mem[128];
+  home->read_memory(kLine, mem, 128);
+  EXPECT_EQ(std::memcmp(mem, d.data(), 128), 0);
+}
+
+// Without FULL the same RdX is an ordinary one: the line's data, from memory.
+TEST_F(Home, WholeLineFlagOnlyChangesTheGrantOfAnRdX) {
+  c[1]->send(Op::RdX, 0, kLine, 0x21, nullptr, 0);
+  c[2]->send(Op::RdS, 0, kLine + 128, 0x22, nullptr, proto::kFlagFullWrite);
+  run();
+  EXPECT_EQ(c[1]->last().op, Op::DataE);
+  EXPECT_EQ(c[2]->last().op, Op::DataE);   // RdS ignores the flag
+}
+
 TEST_F(Home, WriteInvalidateOfUncachedLineIsAnsweredWithoutSnoops) {
   const auto d = pattern(0x81);
   req(2, Op::WrInv, kLine, &d);

@@ -50,6 +50,9 @@ enum class Op : uint8_t {
 
 inline constexpr uint8_t kFlagWbPending = 1u << 0;
 inline constexpr uint8_t kFlagNcWrite = 1u << 1;
+// On RdX: the requester writes every byte of the line before anyone reads it, so the home may
+// grant ownership without the data (UpgAck; docs/protocol.md rule 3).
+inline constexpr uint8_t kFlagFullWrite = 1u << 2;
 
 // The channel an opcode travels on (docs/protocol.md, "Channels").
 constexpr Chan channel_of(Op op) {
