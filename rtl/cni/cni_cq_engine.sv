@@ -796,9 +796,11 @@ module cni_cq_engine #(
                         (Qm && rs_q == RIdle && err_q && rmsg_valid);
 
     // -- CNI16Qm: the caching agent's port ---------------------------------------------------
-    // RLock: CA_WR of lines 1..n-1 (id = the line), then, every one answered, of line 0 (docs/cni.md
-    // section 5, rule 6); MRef: CA_RD_NA of RQ_HEAD. Every response is taken at once.
-    wire       ca_pay  = rs_q == RLock && lt_q != '0 && (lt_j != '0 || lo_q == '0);
+    // RLock: CA_WR of lines 1..n-1 (id = the line), then, every one answered without an Error,
+    // of line 0 (docs/cni.md section 5, rule 6: no header is written over a payload line that
+    // was not); MRef: CA_RD_NA of RQ_HEAD. Every response is taken at once.
+    wire       ca_pay  = rs_q == RLock && lt_q != '0 && (lt_j != '0 || (lo_q == '0 && !err_q));
+    wire       ca_drop = Qm && rs_q == RLock && lt_q == B'(1) && lo_q == '0 && err_q;
     wire       ca_take = Qm && ca_pay && ca_req_ready_i;
     wire [31:0] ca_line = 1 + 32'(tl_idx) * B + 32'(lt_j);   // line of the host queue
     assign ca_req_valid_o = Qm && (ca_pay || rs_q == MRef);
@@ -840,6 +842,7 @@ module cni_cq_engine #(
         end
         if (e_lock && g_lock) lo_q[JW'(e_rq)] <= 1'b0;
         if (ca_rsp && rs_q == RLock) lo_q[JW'(ca_rsp_id_i)] <= 1'b0;
+        if (ca_drop) lt_q[0] <= 1'b0;   // after an Error: the header is not written
         if (ca_rsp && rs_q == MRefRsp) rhw_q <= ca_rsp_data_i[31:0];
         if (rmsg_ready && !(Qm && err_q)) tl_q <= tl_q + 1'b1;
         ref_sent_q <= rs_q == RRef ? (ref_sent_q || go_ref) : 1'b0;

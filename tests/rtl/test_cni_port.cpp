@@ -210,22 +210,28 @@ TEST_F(CniPort, Cni16QmWritesTheHostQueueThroughTheCachingAgentHeaderLast) {
   EXPECT_EQ(counter(29), 0u);         // no locked writes: nothing device-homed was written
 }
 
-// CNI16Qm: the host home answers the queue's write Error (RQ_BASE names no memory): the engine
-// counts RQ_ERR, raises STATUS.err and closes the endpoint.
-TEST_F(CniPort, Cni16QmAnErrorFromTheHostHomeClosesTheEndpoint) {
+// CNI16Qm: the host home answers a payload line's write Error (RQ_BASE names no memory): the
+// engine counts RQ_ERR, raises STATUS.err and closes the endpoint, and writes no header over
+// the message (a CPU never sees a valid slot whose payload is missing).
+TEST_F(CniPort, Cni16QmAnErrorFromTheHostHomeClosesTheEndpointAndWritesNoHeader) {
   if (config != kCni16Qm) GTEST_SKIP() << "the host-homed receive queue is CNI16Qm's";
+  const unsigned lb = geo().line_bytes;
   store(0x50, kRqBase);
   store(0x08, 1 | (2 << 8));
+  constexpr unsigned kLen = 200;   // a header line and payload lines at either line size
   tb::NetFrame in;
-  in.bytes.assign(kHdr + 4, 0);
+  in.bytes.assign(kHdr + kLen, 0);
   in.bytes[2] = 1;
-  in.bytes[4] = 4;
+  in.bytes[4] = kLen;
   in.bytes[6] = 0x02;
   in.bytes[7] = 3;
   ep->net_receive(in);
-  Msg q = expect(Op::RdX, 0, kRqBase + geo().line_bytes);
-  ep->send(ep->make(Op::Error, 0, q.addr, q.tag));
-  ep->run(100);
+  const unsigned n = (kHdr + kLen + lb - 1) / lb;
+  std::vector<Msg> pay;
+  for (unsigned j = 1; j < n; ++j) pay.push_back(expect(Op::RdX, 0, kRqBase + Addr(1 + j) * lb));
+  ep->send(ep->make(Op::Error, 0, pay.front().addr, pay.front().tag));
+  for (size_t k = 1; k < pay.size(); ++k) ep->send(ep->make(Op::UpgAck, 0, pay[k].addr, pay[k].tag));
+  expect_silence(200);                              // no RdX of the header line
   EXPECT_EQ(counter(28), 1u);                       // RQ_ERR
   const uint64_t status = load(0x18);
   EXPECT_EQ((status >> 49) & 1, 1u);                // STATUS.err
