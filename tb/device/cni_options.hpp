@@ -5,11 +5,24 @@
 // endpoints with it.
 #pragma once
 
+#include <cstdint>
+
 #include "cni/drv/cni.hpp"
 #include "cni/sim/host.hpp"
 #include "device/sim_device.hpp"
 
 namespace cni::tb {
+
+// The CNI engine's place on the engine bus (cni_amap_pkg::ENG_CNI).
+inline constexpr unsigned kCniEngine = 2;
+
+// The engine's ID register (docs/cni.md section 4) read through the CSR window: [3:0] the
+// configuration (drv::CniConfig), [63:48] receive-queue slots. Tests ask it which engine a
+// device model carries.
+inline uint64_t cni_id(Endpoint& ep) {
+  return ep.csr_read(csr::engine_reg(kCniEngine, 0x00)) |
+         uint64_t(ep.csr_read(csr::engine_reg(kCniEngine, 0x04))) << 32;
+}
 
 // CNI16Qm's receive queue: 2 MiB into the first socket's memory, clear of the host lines the
 // tests and benchmarks use.

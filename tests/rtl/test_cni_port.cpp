@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "device/cni_options.hpp"
 #include "fixture.hpp"
 
 namespace cni::test {
@@ -18,7 +19,7 @@ using Geo = tb::DeviceGeometry;
 
 class CniPort : public EndpointTest {
  protected:
-  static constexpr unsigned kEngine = 2;   // cni_amap_pkg::ENG_CNI
+  static constexpr unsigned kEngine = tb::kCniEngine;
   static constexpr unsigned kMsgBytes = 256, kHdr = 12;
   static constexpr unsigned kCni16Q = 2, kCni16Qm = 4;   // cni_cq_pkg::CFG_*
   static constexpr Addr kRqBase = 0x40000;               // CNI16Qm: the host queue (home 0)
@@ -26,7 +27,7 @@ class CniPort : public EndpointTest {
   void SetUp() override {
     EndpointTest::SetUp();
     if (geo().regions[Geo::kCni].lines == 0) GTEST_SKIP() << "this build has no CNI engine";
-    config = ep->csr_read(csr::engine_reg(kEngine, 0x00)) & 0xf;
+    config = tb::cni_id(*ep) & 0xf;
   }
   unsigned config = 0;
   unsigned r() const { return 256 / geo().line_bytes; }         // register-page lines

@@ -25,16 +25,9 @@ namespace cni::test {
 namespace {
 
 
-// The configuration of the CNI engine the device carries (its ID register).
-drv::CniConfig cni_config(tb::SimDevice& d) {
-  constexpr unsigned kEngine = 2;   // cni_amap_pkg::ENG_CNI
-  return drv::CniConfig(d.endpoint().csr_read(tb::csr::engine_reg(kEngine, 0x00)) & 0xf);
-}
-
-// Slots of the engine's receive queue (ID's high word).
-unsigned cni_rq_slots(tb::SimDevice& d) {
-  return d.endpoint().csr_read(tb::csr::engine_reg(2, 0x04)) >> 16;
-}
+// The configuration of the CNI engine the device carries, and its receive queue's slots.
+drv::CniConfig cni_config(tb::SimDevice& d) { return drv::CniConfig(tb::cni_id(d.endpoint()) & 0xf); }
+unsigned cni_rq_slots(tb::SimDevice& d) { return unsigned(tb::cni_id(d.endpoint()) >> 48); }
 
 std::vector<uint8_t> payload(size_t n, unsigned seed) {
   std::vector<uint8_t> v(n);
