@@ -233,7 +233,8 @@ module cni_home_agent #(
     logic [LineIdxW-1:0] line;
     line   = addr[OffW +: LineIdxW];
     decode = '0;
-    if (addr[47:SpanW] == DevBase[47:SpanW] && line < LineIdxW'(NumLines) &&
+    // (compared at 32 bits: NumLines may be 2^LineIdxW, which LineIdxW bits cannot hold)
+    if (addr[47:SpanW] == DevBase[47:SpanW] && 32'(line) < 32'(NumLines) &&
         addr[OffW-1:0] == '0) begin
       decode = {1'b1, line};
     end
