@@ -57,6 +57,7 @@ tops=(
   "cni_cq_engine|-set Config 2 -set LineBytes 64"
   "cni_cq_engine|-set Config 0 -set LineBytes 64"
   "cni_cq_engine|-set Config 4 -set LineBytes 64"
+  "cni_cq_engine|-set Config 1 -set LineBytes 64"
 )
 fail=0
 declare -A seen

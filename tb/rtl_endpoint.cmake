@@ -80,13 +80,14 @@ set(CNI_CHK_GEOMETRY MEM 64 CPAIRS 8 NOVFA 8 NOVFB 8 SCRATCH 16 TT 32 RESERVE 8 
     TXCREDITS 4)
 # The checking build carries the CNI engine as CNI16Q, its pipelined configuration as CNI16Qm
 # (the receive queue in host memory through the caching agent), so the CNI tests run against
-# both receive sides (docs/cni.md; tests/rtl/test_cni_port.cpp, tests/system/test_cni_system.cpp).
-cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CHECKING
+# both receive sides (docs/cni.md; tests/rtl/test_cni_port.cpp, tests/system/test_cni_system.cpp);
+# the checking build also has CNI4 as a variant at 64-byte lines (the CNI4 system tests).
+cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CNI_VARIANTS c4:1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CNI 4 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
-# The fast build carries CNI16Q, and NI2w, CNI512Q and CNI16Qm as variants at 64-byte lines
+# The fast build carries CNI16Q, and NI2w, CNI4, CNI512Q and CNI16Qm as variants at 64-byte lines
 # (cni-bench cni; tb::Endpoint::Options::variant, profile key device.cni).
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
-  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 q512:3 qm:4
+  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 c4:1 q512:3 qm:4
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

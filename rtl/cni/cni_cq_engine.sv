@@ -126,13 +126,13 @@ module cni_cq_engine #(
   localparam int  R       = cni_cq_pkg::reg_lines(LineBytes);   // register-page lines
   localparam bit  Cq      = cni_cq_pkg::is_cq(Config);
   localparam bit  Qm      = Config == cni_cq_pkg::CFG_CNI16QM;  // RQ in host memory
+  localparam bit  Cdr     = Config == cni_cq_pkg::CFG_CNI4;     // cachable device registers
   localparam int  NS      = Cq ? SqLines / B : 0;               // SQ slots
   localparam int  NR      = Cq ? RqLines / B : 0;               // RQ slots
   localparam int  Lines   = cni_cq_pkg::region_lines(Config, LineBytes, SqLines, RqLines);
   localparam int  NC      = cni_cq_pkg::NUM_CNT;
 
-  if (!cni_cq_pkg::built(Config))
-    $error("cni_cq_engine: Config %0d (CNI4 = 1) is not built by this release", Config);
+  if (!cni_cq_pkg::built(Config)) $error("cni_cq_engine: Config %0d is not a CNI configuration", Config);
   if (Qm && (1 << CaIdW) < B)
     $error("cni_cq_engine: CaIdW must name every line of a slot (%0d)", B);
   if (LineBytes != 64 && LineBytes != 128) $error("cni_cq_engine: LineBytes must be 64 or 128");
@@ -168,17 +168,22 @@ module cni_cq_engine #(
   wire        w_txdat = wr_hi && wreg == cni_cq_pkg::R_TX_DATA;
   wire        w_ready = wr_hi && wreg == cni_cq_pkg::R_TX_READY;
   wire        w_rqb   = wr_hi && wreg == cni_cq_pkg::R_RQ_BASE && Qm;
+  wire        w_clear = wr_hi && wreg == cni_cq_pkg::R_RX_CLEAR && Cdr;
   wire        rd_hi   = reg_rd && reg_addr_i[2] && !reg_addr_i[7];
   wire        r_rxhdr = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_HDR;
   wire        r_rxdat = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_DATA;
   // a write to a register of another configuration (or a read-only one)
   wire        w_known = wreg == cni_cq_pkg::R_CTRL || wreg == cni_cq_pkg::R_TIMERS ||
-                        (!Cq && (wreg == cni_cq_pkg::R_TX_HDR || wreg == cni_cq_pkg::R_TX_DATA)) ||
+                        (Config == cni_cq_pkg::CFG_NI2W &&
+                         (wreg == cni_cq_pkg::R_TX_HDR || wreg == cni_cq_pkg::R_TX_DATA)) ||
+                        (Cdr && wreg == cni_cq_pkg::R_RX_CLEAR) ||
                         (Cq && wreg == cni_cq_pkg::R_TX_READY) ||
                         (Qm && wreg == cni_cq_pkg::R_RQ_BASE);
 
   // Values the front ends show in STATUS and the NI2w receive registers.
   logic [15:0] st_tx_free, st_rx_msgs, st_pend;
+  logic        st_tx_open, st_rx_ready;   // CNI4: the TX CDRs take a message; the RX CDRs hold one
+  logic [31:0] st_tx_seq;                 // CNI4: the message number expected next in T0
   logic [63:0] rx_hdr_val, rx_dat_val;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -225,8 +230,11 @@ module cni_cq_engine #(
                                                          : {node_id_i, 8'(Window), 8'(Config)};
           cni_cq_pkg::R_CTRL: reg_rdata_o <= reg_addr_i[2] ? '0 : {16'd0, nodes_q, 7'd0, open_q};
           cni_cq_pkg::R_TIMERS: reg_rdata_o <= reg_addr_i[2] ? retx_q : {rq_poll_q, vp_backoff_q};
-          cni_cq_pkg::R_STATUS: reg_rdata_o <= reg_addr_i[2] ? {14'd0, err_q, open_q, st_pend}
-                                                             : {st_rx_msgs, st_tx_free};
+          cni_cq_pkg::R_STATUS: reg_rdata_o <= reg_addr_i[2]
+                                                 ? {12'd0, st_rx_ready, st_tx_open, err_q, open_q,
+                                                    st_pend}
+                                                 : {st_rx_msgs, st_tx_free};
+          cni_cq_pkg::R_TX_SEQ: reg_rdata_o <= reg_addr_i[2] ? {31'd0, st_tx_open} : st_tx_seq;
           cni_cq_pkg::R_RQ_BASE: reg_rdata_o <= reg_addr_i[2] ? {16'd0, rqb_q[47:32]}
                                                               : rqb_q[31:0];
           cni_cq_pkg::R_RX_HDR: reg_rdata_o <= reg_addr_i[2] ? rx_hdr_val[63:32] : rx_hdr_val[31:0];
@@ -296,10 +304,12 @@ module cni_cq_engine #(
   assign cnt_inc = net_cnt | fe_cnt |
                    (NC'(wr_hi && !w_known) << cni_cq_pkg::C_TX_STRAY);
 
-  // ---- reset POLICYs: the register page DENY (a coherent request there is a driver bug) -------
-  localparam int PW = $clog2(R + 1);
+  // ---- reset POLICYs: the register page DENY (a coherent request there is a driver bug); CNI4's
+  // TX CDRs SHARED (the CPU's ownership requests park: virtual polling) -------------------------
+  localparam int PolLines = R + (Cdr ? B : 0);
+  localparam int PW = $clog2(PolLines + 1);
   logic [PW-1:0] pol_q;   // policies issued
-  wire           pol_done = 32'(pol_q) == 32'(R);
+  wire           pol_done = 32'(pol_q) == 32'(PolLines);
 
   // ---- the command slot ----------------------------------------------------------------------
   logic                       cmd_q;
@@ -308,14 +318,16 @@ module cni_cq_engine #(
   logic [LineIdxW-1:0]        cmd_line_q;
   wire                        cmd_free = !cmd_q || cmd_ready_i;
   // requests from the front ends (CQ): line and op; *_go: loaded into the slot this cycle
-  logic                       rq_pull, rq_lock, rq_sqh, rq_ref;
-  logic [LineIdxW-1:0]        rq_pull_line, rq_lock_line;
+  logic                       rq_rsm, rq_pull, rq_lock, rq_sqh, rq_ref;
+  logic [LineIdxW-1:0]        rq_rsm_line, rq_pull_line, rq_lock_line;
   wire                        go_pol  = cmd_free && !pol_done;
-  wire                        go_pull = cmd_free && pol_done && rq_pull;
-  wire                        go_lock = cmd_free && pol_done && !rq_pull && rq_lock;
-  wire                        go_sqh  = cmd_free && pol_done && !rq_pull && !rq_lock && rq_sqh;
-  wire                        go_ref  = cmd_free && pol_done && !rq_pull && !rq_lock && !rq_sqh &&
-                                        rq_ref;
+  wire                        go_rsm  = cmd_free && pol_done && rq_rsm;
+  wire                        go_pull = cmd_free && pol_done && !rq_rsm && rq_pull;
+  wire                        go_lock = cmd_free && pol_done && !rq_rsm && !rq_pull && rq_lock;
+  wire                        go_sqh  = cmd_free && pol_done && !rq_rsm && !rq_pull && !rq_lock &&
+                                        rq_sqh;
+  wire                        go_ref  = cmd_free && pol_done && !rq_rsm && !rq_pull && !rq_lock &&
+                                        !rq_sqh && rq_ref;
   localparam int LSqHead = Base + cni_cq_pkg::off_sq_head(LineBytes);
   localparam int LRqHead = Base + cni_cq_pkg::off_rq_head(LineBytes);
   localparam int LSq     = Base + cni_cq_pkg::off_sq(LineBytes);
@@ -329,13 +341,18 @@ module cni_cq_engine #(
       cmd_line_q <= '0;
       pol_q      <= '0;
     end else if (cmd_free) begin
-      cmd_q     <= go_pol || go_pull || go_lock || go_sqh || go_ref;
+      cmd_q     <= go_pol || go_rsm || go_pull || go_lock || go_sqh || go_ref;
       cmd_arg_q <= '0;
       if (go_pol) begin
         cmd_op_q   <= cni_coh_pkg::CMD_POLICY;
-        cmd_arg_q  <= cni_coh_pkg::ARG_W'(cni_coh_pkg::POL_DENY);
+        cmd_arg_q  <= cni_coh_pkg::ARG_W'(32'(pol_q) < 32'(R) ? cni_coh_pkg::POL_DENY
+                                                              : cni_coh_pkg::POL_SHARED);
         cmd_line_q <= LineIdxW'(Base + 32'(pol_q));
         pol_q      <= pol_q + 1'b1;
+      end else if (go_rsm) begin
+        cmd_op_q   <= cni_coh_pkg::CMD_RESUME;
+        cmd_arg_q  <= cni_coh_pkg::GNT_E;
+        cmd_line_q <= rq_rsm_line;
       end else if (go_pull) begin
         cmd_op_q   <= cni_coh_pkg::CMD_RECALL_DN;
         cmd_line_q <= rq_pull_line;
@@ -546,6 +563,11 @@ module cni_cq_engine #(
     end
 
     // No commands after the reset policies, no memory.
+    assign rq_rsm  = 1'b0;
+    assign rq_rsm_line = '0;
+    assign st_tx_open  = 1'b0;
+    assign st_rx_ready = 1'b0;
+    assign st_tx_seq   = '0;
     assign rq_pull = 1'b0;
     assign rq_lock = 1'b0;
     assign rq_sqh  = 1'b0;
@@ -568,11 +590,280 @@ module cni_cq_engine #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_ni2w = ^{ca_req_ready_i, ca_rsp_valid_i, ca_rsp_id_i, ca_rsp_data_i, ca_rsp_err_i,
                          rqb_q, w_rqb, evt_valid_i, w_ready, rf_out_valid, mem_gnt_i, mem_rdata_i, evt_kind_i, evt_line_i, go_pull, go_lock,
-                         go_sqh, go_ref, vp_backoff_q, rq_poll_q};
+                         go_sqh, go_ref, go_rsm, vp_backoff_q, rq_poll_q, w_clear};
     /* verilator lint_on UNUSEDSIGNAL */
 
     // idle: nothing the injector or the RX queue could take now
     assign fe_idle = !(tf_out_valid && !txm_q) && !(rmsg_valid && (rp_q || m_room));
+
+  // ==== CNI4: cachable device registers over hardware queues =================================
+  end else if (Cdr) begin : g_cni4
+    localparam int LT = Base + cni_cq_pkg::off_tcdr(LineBytes);   // T0 (TX CDRs, SHARED)
+    localparam int LR = Base + cni_cq_pkg::off_rcdr(LineBytes);   // R0 (RX CDRs, ALLOW)
+    localparam int QW = $clog2(FifoMsgs + 1);
+
+    // -- the hardware queues behind the CDRs: whole messages (slot images) ---------------------
+    logic               tq_in_valid, tq_in_ready, tq_out_valid, tq_out_ready;
+    logic [MsgBits-1:0] tq_in, tq_out;
+    logic [QW-1:0]      tq_count;
+    logic               rq_in_ready, rq_out_valid, rq_out_ready;
+    logic [MsgBits-1:0] rq_out;
+    logic [QW-1:0]      rq_count;
+    cni_fifo #(.Width (MsgBits), .Depth (FifoMsgs)) u_txq (
+      .clk_i, .rst_ni,
+      .in_valid_i (tq_in_valid), .in_ready_o (tq_in_ready), .in_data_i (tq_in),
+      .out_valid_o (tq_out_valid), .out_ready_i (tq_out_ready), .out_data_o (tq_out),
+      .count_o (tq_count)
+    );
+    cni_fifo #(.Width (MsgBits), .Depth (FifoMsgs)) u_rxq (
+      .clk_i, .rst_ni,
+      .in_valid_i (rmsg_valid), .in_ready_o (rq_in_ready), .in_data_i (rmsg_img),
+      .out_valid_o (rq_out_valid), .out_ready_i (rq_out_ready), .out_data_o (rq_out),
+      .count_o (rq_count)
+    );
+    assign rmsg_ready   = rq_in_ready;
+    assign fe_txm_load  = tq_out_valid && !txm_q;
+    assign tq_out_ready = fe_txm_load;
+    assign fe_txm_img   = tq_out;
+
+    // -- events --------------------------------------------------------------------------------
+    wire          evt_trg = evt_valid_i && evt_kind_i == cni_coh_pkg::EVT_TRIGGER;
+    wire          evt_dn  = evt_valid_i && evt_kind_i == cni_coh_pkg::EVT_RECALL_DONE;
+    wire [31:0]   e_t     = 32'(evt_line_i) - 32'(LT);   // a TX CDR: below B
+    wire [31:0]   e_r     = 32'(evt_line_i) - 32'(LR);   // an RX CDR: below B
+    wire [JW-1:0] e_tj    = JW'(e_t);
+    wire [JW-1:0] e_rj    = JW'(e_r);
+
+    // -- send: the TX CDRs under virtual polling (docs/cni.md section 5, "Send lines") ----------
+    // Per line: ask (a RESUME is owed), own (the CPU may hold it writable: a RESUME was taken
+    // since the last pull), rsp (a RESUME was taken since the last pull was taken), pl (a pull
+    // is in flight), due (the back-off: cycles until a line the CPU owns is pulled).
+    typedef enum logic [2:0] {TOpen, TRd0, TChk0, TCheck, TRead, TData, TPush} tstate_e;
+    tstate_e             ts_q, ts_d;
+    logic [B-1:0]        ask_q, own_q, rsp_q, pl_q;
+    logic [16*B-1:0]     due_q;     // line j's at [16j +: 16]: counted down together, flip-flops
+    logic [31:0]         exp_q;     // the message number expected next in T0's valid word
+    logic [JW-1:0]       tj_q;      // the line being copied
+    logic [BW-1:0]       tn_q;      // lines the message uses
+    logic [31:0]         t0_q;      // T0's len and destination, read when its valid word matched
+    logic                ovr_q;     // this message's wait for queue room is counted
+    logic [MsgBits-1:0]  timg_q;
+    wire  e_trg = evt_trg && e_t < 32'(B);
+    wire  e_tdn = evt_dn && e_t < 32'(B);   // a pull of a TX CDR is done (taken at once)
+
+    // RESUMEs only while the CDRs take a message (held while one is checked or copied), and not
+    // in the cycle a pull's RECALL_DONE is taken (own follows the command order exactly).
+    logic [JW-1:0] rsm_j, pull_j;
+    logic [B-1:0]  pr;
+    always_comb begin
+      rsm_j  = '0;
+      pull_j = '0;
+      for (int j = B - 1; j >= 0; j--) begin
+        pr[j] = own_q[j] && !pl_q[j] &&
+                (ts_q == TCheck || (!ask_q[j] && due_q[16 * j +: 16] == '0));
+        if (ask_q[j]) rsm_j = JW'(j);
+        if (pr[j]) pull_j = JW'(j);
+      end
+    end
+    assign rq_rsm       = ts_q == TOpen && ask_q != '0 && !e_tdn;
+    assign rq_rsm_line  = LineIdxW'(LT + 32'(rsm_j));
+    assign rq_pull      = pr != '0;
+    assign rq_pull_line = LineIdxW'(LT + 32'(pull_j));
+
+    wire [15:0]   h_len = t0_q[15:0];
+    wire [15:0]   h_dst = t0_q[31:16];
+    wire [2:0]    h_bad = hdr_check(h_len, h_dst, open_q, nodes_q, node_id_i);
+    wire [BW-1:0] h_n   = BW'((32'(h_len) + cni_cq_pkg::HDR_BYTES + LineBytes - 1) / LineBytes);
+    wire          h_room = 32'(tq_count) < 32'(FifoMsgs);
+    wire          t0_ok  = mem_rdata_i[64 +: 32] == exp_q;   // TChk0: the valid word
+    wire          t_ready = pl_q == '0 && own_q == '0;       // TCheck: every line pulled
+    wire [31:0]   exp_nx = exp_q + 32'd1 == '0 ? 32'd1 : exp_q + 32'd1;   // 0 is never valid
+
+    // -- receive: the RX CDRs, written under their locks, given back by the explicit clear -----
+    typedef enum logic [1:0] {RFree, RWrite, RReady, RClear} rstate_e;
+    rstate_e       rs_q;
+    logic [B-1:0]  lt_q, lo_q;      // locked writes still to present / presented, not written
+    logic [B-1:0]  ct_q, co_q;      // the clear's RECALLs still to present / presented, not done
+    logic [BW-1:0] rn_q;            // lines of the message in the CDRs
+    wire  [15:0]   r_len = rq_out[16 +: 16];
+    wire  [BW-1:0] r_n   = BW'((32'(r_len) + cni_cq_pkg::HDR_BYTES + LineBytes - 1) / LineBytes);
+    wire  e_lock = evt_dn && e_r < 32'(B) && rs_q == RWrite && lo_q[e_rj];
+    wire  e_clr  = evt_dn && e_r < 32'(B) && rs_q == RClear && co_q[e_rj];
+    // the next RECALL: locked writes of lines 1..n-1, then line 0; the clear's in line order
+    logic [JW-1:0] lt_j, ct_j;
+    always_comb begin
+      lt_j = '0;
+      ct_j = '0;
+      for (int j = B - 1; j >= 1; j--) if (lt_q[j]) lt_j = JW'(j);
+      for (int j = B - 1; j >= 0; j--) if (ct_q[j]) ct_j = JW'(j);
+    end
+    assign rq_lock      = (rs_q == RWrite && lt_q != '0) || (rs_q == RClear && ct_q != '0);
+    assign rq_lock_line = LineIdxW'(LR + 32'(JW'(rs_q == RClear ? ct_j : lt_j)));
+    wire   w_done = rs_q == RWrite && lt_q == '0 && lo_q == '0;
+    assign rq_out_ready = w_done;
+
+    // -- port B: locked writes (the held event), then the TX CDR reads --------------------------
+    wire pb_lock = e_lock;
+    wire pb_tx   = !pb_lock && (ts_q == TRd0 || ts_q == TRead);
+    logic [LineBits-1:0] lock_data;
+    always_comb begin
+      lock_data = rq_out[LineBits * e_rj +: LineBits];
+      if (e_rj == '0) lock_data[7:0] = '0;   // ctl: 0 in a CDR
+    end
+    assign mem_en_o    = pb_lock || pb_tx;
+    assign mem_we_o    = pb_lock;
+    assign mem_addr_o  = pb_lock ? evt_line_i
+                                 : LineIdxW'(LT + (ts_q == TRd0 ? 0 : 32'(tj_q)));
+    assign mem_wdata_o = lock_data;
+    wire   g_lock = pb_lock && mem_gnt_i;
+    wire   g_tx   = pb_tx && mem_gnt_i;
+    assign evt_ready_o = !e_lock;   // taken the cycle after its write (as the CQ's locks)
+
+    always_comb begin
+      ts_d = ts_q;
+      unique case (ts_q)
+        TOpen:  if (e_tdn && e_tj == '0 && !rsp_q[0]) ts_d = TRd0;
+        TRd0:   if (g_tx) ts_d = TChk0;
+        TChk0:  ts_d = t0_ok ? TCheck : TOpen;
+        TCheck: if (h_bad != '0) ts_d = TOpen;
+                else if (t_ready && h_room) ts_d = TRead;
+        TRead:  if (g_tx) ts_d = TData;
+        TData:  ts_d = (BW'(tj_q) + 1'b1 == tn_q) ? TPush : TRead;
+        TPush:  ts_d = TOpen;
+        default: ts_d = TOpen;
+      endcase
+    end
+    assign tq_in_valid = ts_q == TPush;
+    assign tq_in       = timg_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ts_q  <= TOpen;
+        ask_q <= '0;
+        own_q <= '0;
+        rsp_q <= '0;
+        pl_q  <= '0;
+        due_q <= '0;
+        exp_q <= 32'd1;
+        tj_q  <= '0;
+        tn_q  <= '0;
+        ovr_q <= 1'b0;
+        rs_q  <= RFree;
+        lt_q  <= '0;
+        lo_q  <= '0;
+        ct_q  <= '0;
+        co_q  <= '0;
+        rn_q  <= '0;
+      end else begin
+        ts_q <= ts_d;
+        for (int j = 0; j < B; j++) begin
+          if (due_q[16 * j +: 16] != '0) due_q[16 * j +: 16] <= due_q[16 * j +: 16] - 1'b1;
+        end
+        if (go_rsm) begin
+          ask_q[rsm_j] <= 1'b0;
+          own_q[rsm_j] <= 1'b1;
+          rsp_q[rsm_j] <= 1'b1;
+          due_q[16 * 32'(rsm_j) +: 16] <= vp_backoff_q;
+        end
+        if (e_trg) ask_q[e_tj] <= 1'b1;
+        if (go_pull) begin
+          pl_q[pull_j]  <= 1'b1;
+          rsp_q[pull_j] <= 1'b0;
+        end
+        if (e_tdn) begin
+          pl_q[e_tj]  <= 1'b0;
+          own_q[e_tj] <= rsp_q[e_tj];
+        end
+        if (ts_q == TCheck && h_bad != '0) exp_q <= exp_nx;
+        if (ts_q == TPush) exp_q <= exp_nx;
+        if (ts_q == TCheck) begin
+          tj_q <= '0;
+          tn_q <= h_n;
+          ovr_q <= ovr_q || (t_ready && !h_room);
+        end else begin
+          ovr_q <= 1'b0;
+        end
+        if (ts_q == TData) tj_q <= tj_q + 1'b1;
+        // receive
+        unique case (rs_q)
+          RFree: if (rq_out_valid) begin
+            rs_q <= RWrite;
+            lt_q <= r_n == BW'(1) ? B'(1) : B'((B'(1) << r_n) - 1'b1);
+            lo_q <= '0;
+            rn_q <= r_n;
+          end
+          RWrite: if (w_done) rs_q <= RReady;
+          RReady: if (w_clear) begin
+            rs_q <= RClear;
+            ct_q <= rn_q == BW'(B) ? '1 : B'((B'(1) << rn_q) - 1'b1);
+            co_q <= '0;
+          end
+          RClear: if (ct_q == '0 && co_q == '0) rs_q <= RFree;
+          default: rs_q <= RFree;
+        endcase
+        if (go_lock && rs_q == RWrite) begin
+          lt_q[lt_j] <= 1'b0;   // lines 1..n-1 first, line 0 last
+          lo_q[lt_j] <= 1'b1;
+        end
+        if (go_lock && rs_q == RClear) begin
+          ct_q[ct_j] <= 1'b0;
+          co_q[ct_j] <= 1'b1;
+        end
+        if (e_lock && g_lock) lo_q[e_rj] <= 1'b0;
+        if (e_clr) co_q[e_rj] <= 1'b0;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (ts_q == TChk0 && t0_ok) t0_q <= mem_rdata_i[16 +: 32];
+      if (ts_q == TCheck) timg_q <= '0;
+      if (ts_q == TData) timg_q[LineBits * tj_q +: LineBits] <= mem_rdata_i;
+    end
+
+    assign st_tx_free  = 16'(32'(FifoMsgs) - 32'(tq_count));
+    assign st_rx_msgs  = 16'(rq_count);
+    assign st_pend     = '0;
+    assign st_tx_open  = ts_q == TOpen && h_room;
+    assign st_rx_ready = rs_q == RReady;
+    assign st_tx_seq   = exp_q;
+    assign rx_hdr_val  = '0;
+    assign rx_dat_val  = '0;
+
+    always_comb begin
+      fe_cnt = '0;
+      fe_cnt[cni_cq_pkg::C_TX_MSGS]    = ts_q == TPush;
+      fe_cnt[cni_cq_pkg::C_TX_CLOSED]  = ts_q == TCheck && h_bad[0];
+      fe_cnt[cni_cq_pkg::C_TX_BAD_LEN] = ts_q == TCheck && !h_bad[0] && h_bad[1];
+      fe_cnt[cni_cq_pkg::C_TX_BAD_DST] = ts_q == TCheck && !h_bad[0] && !h_bad[1] && h_bad[2];
+      fe_cnt[cni_cq_pkg::C_TX_OVERRUN] = ts_q == TCheck && h_bad == '0 && t_ready && !h_room &&
+                                         !ovr_q;
+      fe_cnt[cni_cq_pkg::C_TX_EARLY]   = e_trg && ts_q != TOpen && ts_q != TRd0 && ts_q != TChk0;
+      fe_cnt[cni_cq_pkg::C_VP_OLD]     = ts_q == TChk0 && !t0_ok;
+      fe_cnt[cni_cq_pkg::C_PULLS]      = go_pull;
+      fe_cnt[cni_cq_pkg::C_LOCKED_WR]  = g_lock;
+      fe_cnt[cni_cq_pkg::C_RX_STRAY]   = w_clear && rs_q != RReady;
+    end
+
+    // no SQ_HEAD, no RQ_HEAD refresh, no caching agent
+    assign rq_sqh  = 1'b0;
+    assign rq_ref  = 1'b0;
+    assign ca_req_valid_o = 1'b0;
+    assign ca_req_op_o    = '0;
+    assign ca_req_addr_o  = '0;
+    assign ca_req_data_o  = '0;
+    assign ca_req_be_o    = '0;
+    assign ca_req_id_o    = '0;
+    assign ca_rsp_ready_o = 1'b1;
+    assign rx_err         = 1'b0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_cni4 = ^{ca_req_ready_i, ca_rsp_valid_i, ca_rsp_id_i, ca_rsp_data_i, ca_rsp_err_i,
+                         rqb_q, w_rqb, w_ready, w_txhdr, w_txdat, rd_hi, r_rxhdr, r_rxdat,
+                         go_sqh, go_ref, rq_poll_q, tq_in_ready, e_t[31:JW], e_r[31:JW]};
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // idle: nothing owed to the host, no line the CPU owns (its back-off runs), nothing to move
+    assign fe_idle = ts_q == TOpen && ask_q == '0 && own_q == '0 && pl_q == '0 &&
+                     !(tq_out_valid && !txm_q) && !(rmsg_valid && rq_in_ready) &&
+                     ((rs_q == RFree && !rq_out_valid) || rs_q == RReady);
 
   // ==== CQ: CNI16Q, CNI512Q, CNI16Qm ===========================================================
   end else begin : g_cq
@@ -604,6 +895,8 @@ module cni_cq_engine #(
     assign rq_pull      = qs_q == QPull && pt_q != '0;
     assign rq_pull_line = LineIdxW'(LSq + 32'(hd_idx) * B + 32'(pt_j));
     assign rq_sqh       = sqh_owe_q && !sqh_busy_q;
+    assign rq_rsm       = 1'b0;   // no policy parks (EarlyPull = 0)
+    assign rq_rsm_line  = '0;
 
     // TX_READY: v messages made ready
     wire [15:0] tr_v    = wval[15:0];
@@ -856,9 +1149,12 @@ module cni_cq_engine #(
       end
     end
 
-    assign st_tx_free = '0;
-    assign st_rx_msgs = '0;
-    assign st_pend    = pend_q;
+    assign st_tx_free  = '0;
+    assign st_rx_msgs  = '0;
+    assign st_pend     = pend_q;
+    assign st_tx_open  = 1'b0;
+    assign st_rx_ready = 1'b0;
+    assign st_tx_seq   = '0;
     assign rx_hdr_val = '0;
     assign rx_dat_val = '0;
 
@@ -879,12 +1175,11 @@ module cni_cq_engine #(
     end
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cq = ^{vp_backoff_q, rd_hi, r_rxhdr, r_rxdat, w_txhdr, w_txdat, l0_bad[0],
+    wire unused_cq = ^{vp_backoff_q, rd_hi, r_rxhdr, r_rxdat, w_txhdr, w_txdat, l0_bad[0], w_clear,
+                       go_rsm,
                        wlo_q[31:16],
                        ca_rsp_id_i,      // ids above the slot's lines are never issued
                        ca_rsp_data_i};   // only RQ_HEAD's word is read
-    /* verilator lint_on UNUSEDSIGNAL */
-    /* verilator lint_off UNUSEDSIGNAL */
     /* verilator lint_on UNUSEDSIGNAL */
 
     assign fe_idle = qs_q == QIdle && !(pend_q != '0 && !txm_q) && rs_q == RIdle &&

@@ -13,7 +13,7 @@ package cni_cq_pkg;
 
   // ---- configurations (docs/cni.md section 1) -----------------------------------------------
   localparam int CFG_NI2W    = 0;  // uncached registers over hardware queues
-  localparam int CFG_CNI4    = 1;  // cachable device registers (not built yet: elaboration error)
+  localparam int CFG_CNI4    = 1;  // cachable device registers (CDRs) over hardware queues
   localparam int CFG_CNI16Q  = 2;  // cachable queues homed on the device, 16 lines each
   localparam int CFG_CNI512Q = 3;  // the same, 512 lines each
   localparam int CFG_CNI16QM = 4;  // receive queue homed in host memory, through the caching agent
@@ -21,7 +21,8 @@ package cni_cq_pkg;
 
   // Whether configuration c is built by this release of the engine.
   function automatic bit built(input int c);
-    built = c == CFG_NI2W || c == CFG_CNI16Q || c == CFG_CNI512Q || c == CFG_CNI16QM;
+    built = c == CFG_NI2W || c == CFG_CNI4 || c == CFG_CNI16Q || c == CFG_CNI512Q ||
+            c == CFG_CNI16QM;
   endfunction
 
   function automatic bit is_cq(input int c);
@@ -64,6 +65,14 @@ package cni_cq_pkg;
     off_rq = reg_lines(lb) + 3 + sq_lines;
   endfunction
 
+  // CNI4: the TX CDRs T0..T(B-1), then the RX CDRs R0..R(B-1), after the register page.
+  function automatic int off_tcdr(input int lb);
+    off_tcdr = reg_lines(lb);
+  endfunction
+  function automatic int off_rcdr(input int lb);
+    off_rcdr = reg_lines(lb) + MSG_BYTES / lb;
+  endfunction
+
   // Lines of the engine's region for configuration c at lb-byte lines. CNI16Qm's receive queue
   // (rq_lines) is in host memory at RQ_BASE, its RQ_HEAD too: the device line at off_rq_head
   // stays unused, so one layout serves every queue configuration.
@@ -71,6 +80,7 @@ package cni_cq_pkg;
                                       input int rq_lines);
     if (c == CFG_NONE) region_lines = 0;
     else if (c == CFG_NI2W) region_lines = reg_lines(lb);
+    else if (c == CFG_CNI4) region_lines = reg_lines(lb) + 2 * (MSG_BYTES / lb);
     else if (c == CFG_CNI16QM) region_lines = off_rq(lb, sq_lines);
     else region_lines = off_rq(lb, sq_lines) + rq_lines;
   endfunction
@@ -85,8 +95,10 @@ package cni_cq_pkg;
   localparam logic [7:0] R_TX_DATA  = 8'h28;
   localparam logic [7:0] R_RX_HDR   = 8'h30;
   localparam logic [7:0] R_RX_DATA  = 8'h38;
+  localparam logic [7:0] R_RX_CLEAR = 8'h40;  // CNI4: the explicit clear of the RX CDRs
   localparam logic [7:0] R_TX_READY = 8'h48;
   localparam logic [7:0] R_RQ_BASE  = 8'h50;  // CNI16Qm: host byte address of RQ_HEAD [47:0]
+  localparam logic [7:0] R_TX_SEQ   = 8'h58;  // CNI4: the message number expected next in T0
   localparam logic [7:0] R_CNT      = 8'h80;  // counter i at R_CNT + 4i (32-bit, wrapping)
 
   // ---- counters -----------------------------------------------------------------------------
@@ -102,6 +114,8 @@ package cni_cq_pkg;
   localparam int C_TX_OVERRUN = 10;  // more messages made ready than the queue holds; NI2w: no room
   localparam int C_TX_STRAY   = 11;  // a write to a register of another configuration, or data
                                      // with no message started
+  localparam int C_TX_EARLY   = 12;  // CNI4: a TX CDR ownership request while its message is
+                                     // being checked or copied (its RESUME is held)
   localparam int C_RX_BAD_FCS = 13;  // frame whose FCS check failed (or longer than a message)
   localparam int C_RX_BAD     = 14;  // malformed frame, or an RQ_HEAD value past the tail
   localparam int C_RX_DUP     = 15;  // duplicate data frame
@@ -115,7 +129,8 @@ package cni_cq_pkg;
   localparam int C_ROOM_WAITS = 27;  // frames that waited for receive room
   localparam int C_RQ_ERR     = 28;  // CNI16Qm: the host home answered a queue access Error
   localparam int C_LOCKED_WR  = 29;  // locked writes
-  localparam int NUM_CNT      = 30;
+  localparam int C_VP_OLD     = 30;  // CNI4: a pull of T0 found the valid word not yet written
+  localparam int NUM_CNT      = 31;
 
   // ---- network frame types (cni_amap_pkg::net_owner routes them to this engine) ------------
   localparam logic [7:0] NET_TYPE_DATA = 8'h02;

@@ -12,8 +12,11 @@ namespace cni::drv {
 namespace {
 // Register window offsets (rtl/cni/cni_cq_pkg.sv).
 constexpr unsigned kId = 0x00, kCtrl = 0x08, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
-                   kRxHdr = 0x30, kRxData = 0x38, kTxReady = 0x48, kRqBase = 0x50, kCnt = 0x80;
-constexpr uint64_t kStatusErr = uint64_t(1) << 49;   // STATUS high word bit 17
+                   kRxHdr = 0x30, kRxData = 0x38, kRxClear = 0x40, kTxReady = 0x48,
+                   kRqBase = 0x50, kTxSeq = 0x58, kCnt = 0x80;
+constexpr uint64_t kStatusErr = uint64_t(1) << 49;      // STATUS high word bit 17
+constexpr uint64_t kStatusRxReady = uint64_t(1) << 51;  // STATUS high word bit 19 (CNI4)
+constexpr uint64_t kTxSeqOpen = uint64_t(1) << 32;      // TX_SEQ high word bit 0 (CNI4)
 constexpr unsigned kHdrBytes = 12, kMsgBytes = 256;
 
 uint32_t get16(const uint8_t* p) { return p[0] | (uint32_t(p[1]) << 8); }
@@ -46,9 +49,9 @@ CniEndpoint::CniEndpoint(MemoryPort& mem, const CniOptions& opt) : mem_(mem), op
   r_ = 256 / lb_;
   const uint64_t id = mem_.uncached_load64(reg(kId));
   cfg_ = CniConfig(id & 0xf);
-  if (cfg_ == CniConfig::Cni4)
-    throw std::runtime_error(std::string("CniEndpoint: the device's configuration ") +
-                             cni_config_name(cfg_) + " is not one this driver drives");
+  if (cfg_ > CniConfig::Cni16Qm)
+    throw std::runtime_error("CniEndpoint: the device reports configuration " +
+                             std::to_string(unsigned(cfg_)) + ", not one of the five");
   node_ = uint16_t(id >> 16);
   ns_ = unsigned((id >> 32) & 0xffff);
   nr_ = unsigned(id >> 48);
@@ -65,14 +68,17 @@ CniEndpoint::CniEndpoint(MemoryPort& mem, const CniOptions& opt) : mem_(mem), op
     mem_.barrier();
     mem_.uncached_store64(reg(kRqBase), opt.rq_host_base);
   }
-  if (cfg_ != CniConfig::Ni2w) {
+  if (cfg_ == CniConfig::Cni4) {
+    tx_seq_ = uint32_t(mem_.uncached_load64(reg(kTxSeq)));   // the valid word the engine expects
+  } else if (cfg_ != CniConfig::Ni2w) {
     // take up where the device is: SQ_HEAD is where the engine will look next
     sq_tail_ = sq_shadow_ = ptr_of(mem_.load64(line(r_ + 1)), ns_);
     rq_head_ = ptr_of(mem_.load64(rq_head_line()), nr_);
     mem_.barrier();
   }
   mem_.uncached_store64(reg(kCtrl), 1u | uint64_t(nodes_) << 8);
-  if (cfg_ == CniConfig::Ni2w) tx_words_ = unsigned(mem_.uncached_load64(reg(kStatus)) & 0xffff);
+  if (cfg_ == CniConfig::Ni2w || cfg_ == CniConfig::Cni4)
+    tx_words_ = unsigned(mem_.uncached_load64(reg(kStatus)) & 0xffff);
   open_ = true;
 }
 
@@ -107,7 +113,9 @@ std::vector<CniEndpoint::Fragment> CniEndpoint::split(uint16_t dst, uint16_t han
 // ---- one fragment in and out, per configuration -------------------------------------------------
 
 bool CniEndpoint::push(const Fragment& f) {
-  const bool ok = cfg_ == CniConfig::Ni2w ? push_ni2w(f) : push_cq(f);
+  const bool ok = cfg_ == CniConfig::Ni2w   ? push_ni2w(f)
+                  : cfg_ == CniConfig::Cni4 ? push_cdr(f)
+                                            : push_cq(f);
   if (ok) stats_.fragments_sent++;
   else stats_.no_room++;
   return ok;
@@ -152,8 +160,52 @@ bool CniEndpoint::push_ni2w(const Fragment& f) {
   return true;
 }
 
+// The TX CDRs take a message when the engine has taken the last one written (its expected valid
+// word is ours) and its TX queue has room (TX_SEQ's high word). The payload lines first, then T0
+// with its valid word 0; after a barrier the valid word, which the engine's virtual polling finds.
+bool CniEndpoint::push_cdr(const Fragment& f) {
+  const uint64_t s = mem_.uncached_load64(reg(kTxSeq));
+  if (uint32_t(s) != tx_seq_ || !(s & kTxSeqOpen)) return false;
+  const unsigned n = unsigned((kHdrBytes + f.data.size() + lb_ - 1) / lb_);
+  std::vector<uint8_t> img(size_t(n) * lb_, 0);
+  img[1] = f.flags;
+  put16(&img[2], uint32_t(f.data.size()));
+  put16(&img[4], f.peer);
+  put16(&img[6], f.handler);
+  if (!f.data.empty()) std::memcpy(&img[kHdrBytes], f.data.data(), f.data.size());
+  if (n > 1) mem_.store(line(r_ + 1), img.data() + lb_, size_t(n - 1) * lb_);
+  mem_.store(line(r_), img.data(), lb_);
+  mem_.barrier();   // every store of the message before its valid word
+  const uint32_t seq = tx_seq_;
+  mem_.store(line(r_) + 8, reinterpret_cast<const uint8_t*>(&seq), 4);
+  tx_seq_ = tx_seq_ + 1 == 0 ? 1 : tx_seq_ + 1;   // 0 is never valid
+  return true;
+}
+
+// STATUS.rx_ready: the RX CDRs hold a message. Copied out, then the explicit clear (an uncached
+// store, performed when it returns: the engine has seen it) gives them back.
+bool CniEndpoint::pull_cdr(Fragment& f) {
+  if (!(mem_.uncached_load64(reg(kStatus)) & kStatusRxReady)) return false;
+  const Addr r0 = line(r_ + b_);
+  std::vector<uint8_t> img(lb_);
+  mem_.load(r0, img.data(), lb_);
+  const size_t len = std::min<size_t>(get16(&img[2]), kFragmentBytes);
+  const unsigned n = unsigned((kHdrBytes + len + lb_ - 1) / lb_);
+  img.resize(size_t(n) * lb_);
+  if (n > 1) mem_.load(r0 + lb_, img.data() + lb_, size_t(n - 1) * lb_);
+  f.flags = img[1];
+  f.peer = uint16_t(get16(&img[4]));
+  f.handler = uint16_t(get16(&img[6]));
+  f.data.assign(img.begin() + kHdrBytes, img.begin() + kHdrBytes + len);
+  mem_.barrier();   // the copy before the CDRs are given back
+  mem_.uncached_store64(reg(kRxClear), 0);
+  return true;
+}
+
 bool CniEndpoint::pull(Fragment& f) {
-  const bool ok = cfg_ == CniConfig::Ni2w ? pull_ni2w(f) : pull_cq(f);
+  const bool ok = cfg_ == CniConfig::Ni2w   ? pull_ni2w(f)
+                  : cfg_ == CniConfig::Cni4 ? pull_cdr(f)
+                                            : pull_cq(f);
   if (ok) stats_.fragments_received++;
   return ok;
 }
@@ -339,8 +391,13 @@ void CniEndpoint::close() {
     drain();
     mem_.pause_ns(20);
   }
-  // every message handed over: the engine has taken them all (CQ: pend 0)
-  if (cfg_ != CniConfig::Ni2w) {
+  // every message handed over: the engine has taken them all (CQ: pend 0; CNI4: the last valid
+  // word seen and the TX queue empty)
+  if (cfg_ == CniConfig::Cni4) {
+    while (uint32_t(mem_.uncached_load64(reg(kTxSeq))) != tx_seq_ ||
+           (mem_.uncached_load64(reg(kStatus)) & 0xffff) < tx_words_)
+      mem_.pause_ns(20);
+  } else if (cfg_ != CniConfig::Ni2w) {
     while (mem_.uncached_load64(reg(kStatus)) >> 32 & 0xffff) mem_.pause_ns(20);
   } else {
     while ((mem_.uncached_load64(reg(kStatus)) & 0xffff) < tx_words_) mem_.pause_ns(20);

@@ -26,6 +26,9 @@
 #if __has_include("Vcni_endpoint_l64_ni2w.h")
 #include "Vcni_endpoint_l64_ni2w.h"
 #endif
+#if __has_include("Vcni_endpoint_l64_c4.h")
+#include "Vcni_endpoint_l64_c4.h"
+#endif
 #if __has_include("Vcni_endpoint_l64_q512.h")
 #include "Vcni_endpoint_l64_q512.h"
 #endif
@@ -394,11 +397,8 @@ Endpoint::Model<Top>::Model(const Options& o) {
   top->eval();
 }
 
-Endpoint::Endpoint() : Endpoint(Options{}) {}
-
-Endpoint::Endpoint(const Options& opt) {
-  using Open = std::unique_ptr<Impl> (*)(const Options&);
-  // (line size, variant): the build's models (tb/rtl_endpoint.cmake)
+// (line size, variant): the build's models (tb/rtl_endpoint.cmake)
+const std::map<std::pair<unsigned, std::string>, Endpoint::Open>& Endpoint::model_table() {
   static const std::map<std::pair<unsigned, std::string>, Open> models = {
 #if __has_include("Vcni_endpoint_l64.h")
       {{64, ""}, &Model<Vcni_endpoint_l64>::open},
@@ -409,6 +409,9 @@ Endpoint::Endpoint(const Options& opt) {
 #if __has_include("Vcni_endpoint_l64_ni2w.h")
       {{64, "ni2w"}, &Model<Vcni_endpoint_l64_ni2w>::open},
 #endif
+#if __has_include("Vcni_endpoint_l64_c4.h")
+      {{64, "c4"}, &Model<Vcni_endpoint_l64_c4>::open},
+#endif
 #if __has_include("Vcni_endpoint_l64_q512.h")
       {{64, "q512"}, &Model<Vcni_endpoint_l64_q512>::open},
 #endif
@@ -416,6 +419,17 @@ Endpoint::Endpoint(const Options& opt) {
       {{64, "qm"}, &Model<Vcni_endpoint_l64_qm>::open},
 #endif
   };
+  return models;
+}
+
+bool Endpoint::has_model(unsigned line_bytes, const std::string& variant) {
+  return model_table().count({line_bytes, variant}) != 0;
+}
+
+Endpoint::Endpoint() : Endpoint(Options{}) {}
+
+Endpoint::Endpoint(const Options& opt) {
+  const auto& models = model_table();
   auto it = models.find({opt.line_bytes, opt.variant});
   if (it == models.end()) {
     std::string have;

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cache_port.hpp"
@@ -127,13 +129,16 @@ class Endpoint {
     // The device model: a build holds one per line size (tb/rtl_endpoint.cmake); the
     // constructor throws std::invalid_argument for a size it has no model of.
     unsigned line_bytes = 128;
-    // A variant of the model at that size (the fast build's "ni2w", "q512", "qm": the CNI engine in
-    // another configuration); empty: the build's own.
+    // A variant of the model at that size (the fast build's "ni2w", "c4", "q512", "qm", the
+    // checking build's "c4": the CNI engine in another configuration); empty: the build's own.
     std::string variant;
     unsigned node_id = 0;  // node_id_i: the device's node on the network
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
+  // Whether this build has a device model with `line_bytes`-byte lines and that variant ("": its
+  // own).
+  static bool has_model(unsigned line_bytes, const std::string& variant);
   ~Endpoint();
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
@@ -235,6 +240,8 @@ class Endpoint {
   struct Impl;
   template <class Top>
   struct Model;
+  using Open = std::unique_ptr<Impl> (*)(const Options&);
+  static const std::map<std::pair<unsigned, std::string>, Open>& model_table();
   std::unique_ptr<Impl> d_;
 };
 

@@ -28,15 +28,17 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   if (p.has("device.skip_idle")) c.skip_idle = p.get_bool("device.skip_idle");
   if (p.has("device.cni")) {
-    // the fast build's models: CNI16Q in its own, NI2w, CNI512Q and CNI16Qm as variants
-    // (64-byte lines)
+    // the fast build's models: CNI16Q in its own, NI2w, CNI4, CNI512Q and CNI16Qm as variants
+    // (64-byte lines; the checking build has CNI4 too)
     const std::string cni = p.get_string("device.cni");
     if (cni == "NI2w") c.variant = "ni2w";
+    else if (cni == "CNI4") c.variant = "c4";
     else if (cni == "CNI512Q") c.variant = "q512";
     else if (cni == "CNI16Qm") c.variant = "qm";
     else if (cni != "CNI16Q")
       throw std::invalid_argument("device.cni = " + cni +
-                                  ": the device models carry NI2w, CNI16Q, CNI512Q or CNI16Qm");
+                                  ": the device models carry NI2w, CNI4, CNI16Q, CNI512Q or "
+                                  "CNI16Qm");
     // 000 section 2.3: a coherent I/O bus does not let a device cache processor memory
     if (cni == "CNI16Qm" && sim::BusParams::from_profile(p).model == sim::BusModel::Io)
       throw std::invalid_argument("device.cni = CNI16Qm on profile " + p.name() +

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CNI engine (CNI16Q in the checking build, CNI16Qm in its pipelined configuration) between
+// The CNI engine (CNI16Q in the checking build, CNI16Qm in its pipelined configuration, CNI4 in a
+// variant of the checking build at 64-byte lines) between
 // simulated nodes, driven by host cores through cni::drv::CniEndpoint (docs/cni.md section 7):
 // active messages of every size, split into fragments and reassembled, exactly once and in order
 // per (source, destination), with the network model between the devices (and, in the 16-node
 // stress, the coherence checker on every node); the driver's answers to bad input; CNI16Qm's
-// receive queue overflowing the device cache into host memory.
+// receive queue overflowing the device cache into host memory; CNI4's virtual polling taking a
+// TX CDR back while the CPU is still writing it, and its RX CDRs reused with no false hit.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -51,10 +53,22 @@ struct Errors {
   }
 };
 
-TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
-  tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
-  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+// CNI4 is a variant of the checking build's device model at 64-byte lines (tb/rtl_endpoint.cmake).
+bool have_cni4() { return test_line_bytes() == 64 && tb::Endpoint::has_model(64, "c4"); }
+sim::Profile cni4_profile(std::vector<std::string> sets) {
+  sets.push_back("device.cni=CNI4");
+  return profile(std::move(sets));
+}
+
+// One of a device's CNI engine counters, read through the CSR window.
+uint32_t cni_counter(tb::SimDevice& d, drv::CniCounter c) {
+  return d.endpoint().csr_read(
+      tb::csr::engine_reg(tb::kCniEngine, 0x80 + 4 * static_cast<unsigned>(c)));
+}
+
+// Two nodes send each other messages of every size (0 B to 4 KiB, one to 17 fragments), and each
+// receives them intact and in order.
+void every_size_both_ways(tb::System& s) {
   const std::vector<size_t> sizes = {0, 1, 8, 52, 100, 244, 245, 488, 1000, 4096};
   std::vector<std::vector<uint8_t>> got[2];
   std::vector<uint16_t> from[2];
@@ -65,7 +79,6 @@ TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
       err.guard([&] {
         drv::CniEndpoint ep(m, tb::cni_options(s.device(n, 0), 2));
         EXPECT_EQ(ep.config(), cfg);
-        EXPECT_TRUE(cfg == drv::CniConfig::Cni16Q || cfg == drv::CniConfig::Cni16Qm);
         EXPECT_EQ(ep.node(), n);
         ep.set_handler(7, [&, n](uint16_t src, std::span<const uint8_t> d) {
           got[n].emplace_back(d.begin(), d.end());
@@ -86,6 +99,30 @@ TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
       EXPECT_EQ(from[n][k], 1 - n);
     }
     EXPECT_FALSE(s.device(n, 0).endpoint().got_error()) << "node " << n;
+  }
+}
+
+TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
+  tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
+    GTEST_SKIP() << "this build has no CNI engine";
+  const drv::CniConfig cfg = cni_config(s.device(0, 0));
+  EXPECT_TRUE(cfg == drv::CniConfig::Cni16Q || cfg == drv::CniConfig::Cni16Qm);
+  every_size_both_ways(s);
+}
+
+// CNI4: the payload in the TX CDRs, taken back by virtual polling; the RX CDRs written under their
+// locks and given back by the explicit clear.
+TEST(CniSystem, Cni4MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
+  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  ASSERT_EQ(cni_config(s.device(0, 0)), drv::CniConfig::Cni4);
+  every_size_both_ways(s);
+  for (unsigned n = 0; n < 2; n++) {
+    // fragments: six sizes of one, 245 and 488 B of two, 1000 B of five, 4096 B of 17
+    EXPECT_EQ(cni_counter(s.device(n, 0), drv::CniCounter::TxMessages), 32u) << "node " << n;
+    EXPECT_GT(cni_counter(s.device(n, 0), drv::CniCounter::Pulls), 0u) << "node " << n;
+    EXPECT_GT(cni_counter(s.device(n, 0), drv::CniCounter::LockedWrites), 0u) << "node " << n;
   }
 }
 
@@ -185,11 +222,8 @@ void expect_exactly_once_in_order(tb::System& s, const Plan& plan, const Traffic
 // Four nodes, every node sending bursts of 12 messages to each other node, all at once:
 // windows and receive queues fill (the engines count messages that waited for the window and
 // frames that waited for receive room), and nothing deadlocks.
-TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
+void all_to_all(tb::System& s) {
   constexpr unsigned kNodes = 4, kPerPair = 12;
-  tb::System s(profile({"nodes=4", "net.topology=switch"}), test_devices());
-  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
   Plan plan(kNodes);
   std::mt19937 rng(1);
   for (unsigned n = 0; n < kNodes; n++) {   // to each other node in turn, in bursts of 12
@@ -206,6 +240,19 @@ TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) 
   EXPECT_GT(t.room_waits, 0u);
 }
 
+TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
+  tb::System s(profile({"nodes=4", "net.topology=switch"}), test_devices());
+  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
+    GTEST_SKIP() << "this build has no CNI engine";
+  all_to_all(s);
+}
+
+TEST(CniSystem, Cni4FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
+  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  tb::System s(cni4_profile({"nodes=4", "net.topology=switch"}), test_devices());
+  all_to_all(s);
+}
+
 // Seeded random traffic among 16 nodes (CNI_SEED picks the seed, CNI_CNI_MESSAGES the messages
 // per node): every node sends to random destinations messages of random sizes (one to three
 // fragments), so windows fill and queues wrap; every message arrives exactly once, intact and in
@@ -214,15 +261,12 @@ TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) 
 // caches and the device cache, every core load against a shadow that follows the cores' stores,
 // the engine's port-B writes (a locked write while a cache still holds the line readable is an
 // error) and its writes in the device cache.
-TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
+void sixteen_nodes_under_the_checker(tb::System& s) {
   constexpr unsigned kNodes = 16;
   const char* seed_env = std::getenv("CNI_SEED");
   const char* n_env = std::getenv("CNI_CNI_MESSAGES");
   const uint64_t seed = seed_env ? std::strtoull(seed_env, nullptr, 0) : 1;
   const unsigned per_node = n_env ? unsigned(std::strtoul(n_env, nullptr, 0)) : 24;
-  tb::System s(profile({"nodes=16", "net.topology=switch"}), test_devices());
-  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
   std::mt19937_64 rng(seed);
   Plan plan(kNodes);
   for (unsigned n = 0; n < kNodes; n++)
@@ -248,6 +292,152 @@ TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactly
     EXPECT_GT(chk[n]->loads_checked(), 0u) << "node " << n;
     EXPECT_GT(chk[n]->stores_seen(), 0u) << "node " << n;
   }
+}
+
+TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
+  tb::System s(profile({"nodes=16", "net.topology=switch"}), test_devices());
+  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
+    GTEST_SKIP() << "this build has no CNI engine";
+  sixteen_nodes_under_the_checker(s);
+}
+
+TEST(CniSystem, Cni4SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
+  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  tb::System s(cni4_profile({"nodes=16", "net.topology=switch"}), test_devices());
+  sixteen_nodes_under_the_checker(s);
+}
+
+// 000 section 2.1, virtual polling: the device reads a TX CDR back after the CPU's ownership
+// request, after a programmable back-off, even while the CPU is still writing it. Node 0's CPU
+// writes messages of two to four lines straight into the CDRs, eight bytes at a time with random
+// pauses (up to 1.5 us) between the stores, the valid word last after a barrier, under back-offs
+// of 0, 3, 16 and 64 device cycles: the engine pulls lines mid-write, finds T0's valid word old
+// (the race row, counted), and still sends every message exactly as written, once, in order.
+TEST(CniSystem, Cni4VirtualPollingPullsMidWriteNeverSendATornMessage) {
+  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  constexpr unsigned kLb = 64, kPer = 6;
+  const std::vector<uint16_t> backoffs = {0, 3, 16, 64};
+  const unsigned total = unsigned(backoffs.size()) * kPer;
+  auto bytes = [](uint32_t k) { return size_t(60 + (k * 41) % 180); };   // two to four lines
+  std::vector<uint32_t> order;
+  Errors err;
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      const drv::CniOptions o = tb::cni_options(s.device(0, 0), 2);
+      drv::CniEndpoint ep(m, o);   // opens the endpoint; the CDRs are written by hand below
+      const drv::Addr t0 = o.region_base + 4 * kLb;
+      std::mt19937 rng(7);
+      uint32_t seq = uint32_t(m.uncached_load64(o.region_base + 0x58));
+      uint32_t k = 0;
+      for (uint16_t bo : backoffs) {
+        m.uncached_store64(o.region_base + 0x10, bo | uint64_t(64) << 16 | uint64_t(0x4000) << 32);
+        for (unsigned i = 0; i < kPer; i++, k++) {
+          // the CDRs are free when the engine expects our valid word and its queue has room
+          for (;;) {
+            const uint64_t v = m.uncached_load64(o.region_base + 0x58);
+            if (uint32_t(v) == seq && (v >> 32 & 1)) break;
+            m.pause_ns(100);
+          }
+          const std::vector<uint8_t> d = body(0, 1, k, bytes(k));
+          const unsigned n = unsigned((12 + d.size() + kLb - 1) / kLb);
+          std::vector<uint8_t> img(size_t(n) * kLb, 0);
+          img[1] = 3;   // FIRST | LAST
+          img[2] = uint8_t(d.size());
+          img[3] = uint8_t(d.size() >> 8);
+          img[4] = 1;   // to node 1
+          img[6] = 1;   // handler 1
+          std::memcpy(&img[12], d.data(), d.size());
+          // the payload lines first, then T0 but its valid word (bytes 8-11)
+          for (unsigned l = 1; l <= n; l++) {
+            const unsigned line = l % n;
+            for (unsigned w = 0; w < kLb / 8; w++) {
+              const unsigned off = line * kLb + 8 * w;
+              if (line == 0 && w == 1) m.store(t0 + 12, &img[12], 4);
+              else m.store(t0 + off, &img[off], 8);
+              if (rng() % 4 == 0) m.pause_ns(rng() % 1500);
+            }
+          }
+          m.barrier();
+          m.store(t0 + 8, reinterpret_cast<const uint8_t*>(&seq), 4);
+          seq = seq + 1 == 0 ? 1 : seq + 1;
+        }
+      }
+      EXPECT_GT(ep.counter(drv::CniCounter::VirtualPollOld), 0u)
+          << "no pull found T0's valid word old: the race was not exercised";
+      EXPECT_GT(ep.counter(drv::CniCounter::Pulls), uint32_t(total) * 2);
+      EXPECT_EQ(ep.counter(drv::CniCounter::TxMessages), total);
+    });
+  });
+  s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
+      ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
+        uint32_t k = 0;
+        std::memcpy(&k, d.data(), 4);
+        if (src != 0 || std::vector<uint8_t>(d.begin(), d.end()) != body(0, 1, k, bytes(k)))
+          throw std::runtime_error("message " + std::to_string(k) + " arrived torn");
+        order.push_back(k);
+      });
+      while (order.size() < total) ep.recv();
+    });
+  });
+  s.run_programs();
+  err.check();
+  std::vector<uint32_t> want(total);
+  for (uint32_t k = 0; k < total; k++) want[k] = k;
+  EXPECT_EQ(order, want);
+  for (unsigned n = 0; n < 2; n++) EXPECT_FALSE(s.device(n, 0).endpoint().got_error()) << n;
+}
+
+// 000 sections 2.1 and 3, the explicit clear: after the CPU gives the RX CDRs back, a read of R0
+// before the next message is ready (a driver bug: it caches the old message) must not make the
+// next message look like the old one. The receiver reads R0 straight after every clear; some of
+// those reads return the message just taken (a stale copy now in its cache), and yet every
+// message is received once and in order: the next message's locked write invalidates the copy.
+TEST(CniSystem, Cni4ACdrReadBetweenTheClearAndTheNextMessageIsNoFalseHit) {
+  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
+  constexpr unsigned kMessages = 40, kLb = 64;
+  std::vector<uint32_t> order;
+  unsigned stale = 0;
+  Errors err;
+  s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
+      for (uint32_t k = 0; k < kMessages; k++) ep.send(1, 1, body(0, 1, k, 20));   // one line
+      ep.close();
+    });
+  });
+  s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    err.guard([&] {
+      const drv::CniOptions o = tb::cni_options(s.device(1, 0), 2);
+      drv::CniEndpoint ep(m, o);
+      ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
+        uint32_t k = 0;
+        std::memcpy(&k, d.data(), 4);
+        if (std::vector<uint8_t>(d.begin(), d.end()) != body(0, 1, k, d.size()))
+          throw std::runtime_error("message " + std::to_string(k) + " is corrupt");
+        order.push_back(k);
+      });
+      const drv::Addr r0 = o.region_base + 8 * kLb;
+      while (order.size() < kMessages) {
+        ep.recv();   // ... ends with the clear
+        uint8_t line[kLb];
+        m.load(r0, line, kLb);   // the early read: a copy of whatever R0 holds now
+        uint32_t k = 0;
+        std::memcpy(&k, &line[12], 4);
+        if (k == order.back() && line[2] == 20) stale++;
+      }
+    });
+  });
+  s.run_programs();
+  err.check();
+  std::vector<uint32_t> want(kMessages);
+  for (uint32_t k = 0; k < kMessages; k++) want[k] = k;
+  EXPECT_EQ(order, want);
+  EXPECT_GT(stale, 0u) << "no early read found the old message: the case was not exercised";
+  for (unsigned n = 0; n < 2; n++) EXPECT_FALSE(s.device(n, 0).endpoint().got_error()) << n;
 }
 
 TEST(CniSystem, BadInputGetsAClearErrorAndTakesNothing) {

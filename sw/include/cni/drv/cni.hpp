@@ -39,15 +39,15 @@ using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> dat
 enum class SendResult { Sent, Queued, WouldBlock };
 
 // The engine's counters (docs/cni.md section 4), 32-bit and wrapping; CniEndpoint::counter reads
-// one. Those of parts this release does not build (retransmission, early pulls, CDRs, local
-// delivery) read 0.
+// one. Those of parts this release does not build (retransmission, early pulls, local delivery)
+// read 0.
 enum class CniCounter : unsigned {
   TxMessages = 0, TxFrames = 1, RxFrames = 2, AcksSent = 3, AcksReceived = 4, Retransmits = 5,
   TxClosed = 6, TxBadLen = 7, TxBadDst = 8, TxBadSense = 9, TxOverrun = 10, TxStray = 11,
   TxEarlyWrite = 12, RxBadFcs = 13, RxBad = 14, RxDup = 15, RxSeq = 16, RxGap = 17,
   RxClosed = 18, RxStray = 19, AckStale = 20, Pulls = 21, EarlyPulls = 22, PullStalls = 23,
   ShadowRefreshes = 24, LocalDeliveries = 25, WindowWaits = 26, RoomWaits = 27, RqErrors = 28,
-  LockedWrites = 29,
+  LockedWrites = 29, VirtualPollOld = 30,
 };
 
 struct CniStats {
@@ -113,9 +113,11 @@ class CniEndpoint {
   bool push(const Fragment& f);           // false: no room now
   bool push_cq(const Fragment& f);
   bool push_ni2w(const Fragment& f);
+  bool push_cdr(const Fragment& f);
   bool pull(Fragment& f);                 // false: nothing there
   bool pull_cq(Fragment& f);
   bool pull_ni2w(Fragment& f);
+  bool pull_cdr(Fragment& f);
   void take(Fragment&& f);                // reassembly
   unsigned drain();                       // every fragment there, into user memory
   bool flush_backlog();                   // true: empty
@@ -134,7 +136,9 @@ class CniEndpoint {
   unsigned lb_ = 64, b_ = 4, r_ = 4;      // line bytes, lines per slot, register-page lines
   unsigned ns_ = 0, nr_ = 0;              // slots of the send and receive queues (CQ)
   uint32_t sq_tail_ = 0, sq_shadow_ = 0, rq_head_ = 0;  // pointers: pass parity over index
-  unsigned tx_words_ = 0;                 // NI2w: the TX queue's words, all free at open
+  unsigned tx_words_ = 0;                 // NI2w: the TX queue's words, CNI4: its messages, all
+                                          // free at open
+  uint32_t tx_seq_ = 1;                   // CNI4: the valid word of the next message
   bool open_ = false;
   std::deque<Fragment> backlog_;
   size_t backlog_used_ = 0;
