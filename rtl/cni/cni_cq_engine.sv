@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // CNI cache/queue engine (docs/cni.md): seed 000's coherent network interface as one engine on
-// the engine bus, its configuration picked by a parameter. This release builds NI2w (uncached
-// registers over hardware queues), the cachable queues homed on the device, CNI16Q and CNI512Q,
-// and CNI16Qm (their send side; the receive queue homed in host memory, written through the
-// device caching agent), with lines pulled at message-ready (EarlyPull = 0) and no
-// retransmission; CNI4 stops elaboration with an error naming it.
+// the engine bus, its configuration picked by a parameter: NI2w (uncached registers over hardware
+// queues), CNI4 (cachable device registers over hardware queues), the cachable queues homed on
+// the device, CNI16Q and CNI512Q, and CNI16Qm (their send side; the receive queue homed in host
+// memory, written through the device caching agent); the queues' lines pulled at message-ready
+// (EarlyPull = 0), no retransmission.
 //
 // The engine never touches the link: it sets line policies and drives the home agent's commands
-// (POLICY, RECALL, RECALL_DN), takes its RECALL_DONE events, reads and writes device memory
+// (POLICY, RESUME, RECALL, RECALL_DN), takes its TRIGGER and RECALL_DONE events, reads and writes device memory
 // through port B, takes uncached register accesses through its register window, and sends and
 // receives frames through cni_cq_net. The state tables are docs/cni.md section 5; in short:
 //
@@ -26,21 +26,28 @@
 //                 agent: CA_WR of lines 1..n-1, then (all answered) of line 0 with the valid
 //                 bit; the shadow head refreshed by CA_RD_NA of RQ_HEAD; an Error answer closes
 //                 the endpoint (STATUS.err, counter RQ_ERR)
+//   CNI4 send:    TX CDRs under SHARED: an ownership request parks (TRIGGER), RESUME(E) grants
+//                 it and VP_BACKOFF cycles later the line is pulled (RECALL_DN, virtual polling);
+//                 a pull of T0 that finds the valid word expected (TX_SEQ) starts the message:
+//                 header checked, every line still owned pulled, T0..Tn-1 copied to the TX queue
+//   CNI4 receive: the RX queue's head into R1..Rn-1, then R0, by locked writes; rx_ready until
+//                 RX_CLEAR, which RECALLs the lines (the explicit clear)
 //   locked write: RECALL(l); its RECALL_DONE is held while l is written through port B and
 //                 taken in the cycle after the write is granted (docs/protocol.md, "The locked
 //                 write")
 //
 // Commands go out through one registered slot (never withdrawn), in priority order: the reset
-// POLICYs (the register page DENY), pulls, locked-write RECALLs of RQ lines, the SQ_HEAD
-// RECALL, the RQ_HEAD refresh. Port B: lock writes, then the RQ_HEAD read, then SQ reads.
+// POLICYs (the register page DENY, CNI4's TX CDRs SHARED), RESUMEs, pulls, locked-write RECALLs
+// (and the clear's), the SQ_HEAD RECALL, the RQ_HEAD refresh. Port B: lock writes, then the
+// RQ_HEAD read, then SQ (CNI4: TX CDR) reads.
 //
 // Parameters:
-//   Config              - cni_cq_pkg::CFG_* (NI2w, CNI16Q, CNI512Q, CNI16Qm built)
+//   Config              - cni_cq_pkg::CFG_* (NI2w, CNI4, CNI16Q, CNI512Q, CNI16Qm)
 //   LineBytes, LineIdxW - line size (64 or 128), device line index width
 //   Base                - the region's first device line
 //   SqLines, RqLines    - CQ: send and receive queue lines (MSG_BYTES / LineBytes per slot,
 //                         a power of two >= 2 slots)
-//   FifoMsgs            - NI2w: messages of the largest size each hardware queue holds
+//   FifoMsgs            - NI2w, CNI4: messages of the largest size each hardware queue holds
 //   MaxNodes, Window    - network side (cni_cq_net)
 //   NetBytes            - bytes per beat of the network port
 //   CaIdW               - id width of the caching agent's request port
@@ -70,7 +77,7 @@ module cni_cq_engine #(
   input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
   input  wire logic [LineIdxW-1:0]             evt_line_i,
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // no policy parks: no TRIGGER
+  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // unused: SHARED parks only writes
   input  wire logic [cni_coh_pkg::AGENT_W-1:0] evt_src_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic                                 cmd_valid_o,
@@ -191,7 +198,7 @@ module cni_cq_engine #(
       wlo_q        <= '0;
       open_q       <= 1'b0;
       nodes_q      <= 8'(MaxNodes);
-      vp_backoff_q <= 16'd32;
+      vp_backoff_q <= 16'd16;
       rq_poll_q    <= 16'd64;
       retx_q       <= 32'h4000;
       rqb_q        <= '0;

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,9 @@ namespace {
 // The configurations run on each bus: CNI16Qm, whose device caches host memory, only on the
 // memory bus (000 section 2.3: a coherent I/O bus does not let a device cache processor memory;
 // docs/cni.md, "Why CNI16Qm does not apply on the I/O bus").
+// CNI4's back-offs swept at 64 bytes (device cycles).
+constexpr uint16_t kBackoffs[] = {0, 4, 8, 16, 32, 64};
+
 std::vector<std::string> configs_for(const std::string& bus) {
   if (bus == "iobus") return {"NI2w", "CNI4", "CNI16Q", "CNI512Q"};
   return {"NI2w", "CNI4", "CNI16Q", "CNI512Q", "CNI16Qm"};
@@ -91,14 +95,21 @@ unsigned warmup(const drv::CniEndpoint& ep) {
 
 // Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
 // per round trip (the warm-up's left out).
+// The driver's options on device d; vp: CNI4's back-off (unset: the device's).
+drv::CniOptions options(tb::SimDevice& d, std::optional<uint16_t> vp) {
+  drv::CniOptions o = tb::cni_options(d, 2);
+  o.vp_backoff = vp;
+  return o;
+}
+
 double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters,
-                 BusUse& use) {
+                 BusUse& use, std::optional<uint16_t> vp = {}) {
   tb::System s(p);
   sim::Kernel& k = s.kernel();
   std::vector<double> times;
   std::array<uint64_t, sim::kNumBusRows> c0{};
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
+    drv::CniEndpoint ep(m, options(s.device(1, 0), vp));
     std::vector<uint8_t> buf(n);
     bool done = false;
     ep.set_handler(1, [&](uint16_t src, std::span<const uint8_t> d) {
@@ -109,7 +120,7 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
     while (!done) ep.recv();
   });
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
+    drv::CniEndpoint ep(m, options(s.device(0, 0), vp));
     check_config(ep, config);
     std::vector<uint8_t> out(n, 0x5a), in(n);
     bool back = false;
@@ -140,12 +151,13 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
 }
 
 // Time per message of `count` back-to-back messages of `n` bytes, ns.
-double stream(const sim::Profile& p, const std::string& config, size_t n, unsigned count) {
+double stream(const sim::Profile& p, const std::string& config, size_t n, unsigned count,
+              std::optional<uint16_t> vp = {}) {
   tb::System s(p);
   sim::Kernel& k = s.kernel();
   sim::Time t0 = 0, t_last = 0;
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, tb::cni_options(s.device(1, 0), 2));
+    drv::CniEndpoint ep(m, options(s.device(1, 0), vp));
     std::vector<uint8_t> buf(n);
     const unsigned total = warmup(ep) + count;   // both ends have the same queues
     unsigned got = 0;
@@ -157,7 +169,7 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
     ep.send(0, 2, std::vector<uint8_t>(8));
   });
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
-    drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
+    drv::CniEndpoint ep(m, options(s.device(0, 0), vp));
     check_config(ep, config);
     bool done = false;
     ep.set_handler(2, [&](uint16_t, std::span<const uint8_t>) { done = true; });
@@ -186,6 +198,12 @@ int run_cni(const Options& o) {
                                                                      1024, 2048, 4096};
   const unsigned iters = o.quick ? 5 : 20, count = o.quick ? 8 : 32;
   std::vector<Point> pts;
+  struct Backoff {
+    std::string bus;
+    uint16_t cycles;
+    double rt_ns, mb_s;
+  };
+  std::vector<Backoff> sweep;
   std::ostringstream txt;
   for (const std::string& name : names) {
     const sim::Profile base = machine(name, "CNI16Q", o);
@@ -212,6 +230,17 @@ int run_cni(const Options& o) {
       }
       std::fprintf(stderr, "\n");
     }
+    // CNI4's back-off (open question 6 of docs/cni.md: 000 gives it no value), at 64 bytes
+    const sim::Profile p4 = machine(name, "CNI4", o);
+    std::fprintf(stderr, "[cni-bench] cni: %s, CNI4 back-off", p4.name().c_str());
+    for (uint16_t b : kBackoffs) {
+      std::fprintf(stderr, " %u", unsigned(b));
+      BusUse use;
+      const double t = roundtrip(p4, "CNI4", 64, iters, use, b);
+      const double bw = stream(p4, "CNI4", 64, count, b);
+      sweep.push_back({bus, b, t, 64.0 / bw * 1e3});
+    }
+    std::fprintf(stderr, "\n");
   }
   auto find = [&](const std::string& e, const std::string& bus, const std::string& c, size_t n) {
     for (const Point& q : pts)
@@ -293,6 +322,19 @@ int run_cni(const Options& o) {
         txt << b;
       }
     }
+    txt << "CNI4 at 64 B by VP_BACKOFF (device cycles from a TX CDR's grant to its pull; the "
+           "tables above: the reset value, 32)\n  cycles";
+    for (uint16_t b : kBackoffs) txt << "  " << std::string(6 - std::to_string(b).size(), ' ') << b;
+    for (const bool rt : {true, false}) {
+      txt << (rt ? "\n  ns    " : "\n  MB/s  ");
+      for (const Backoff& q : sweep) {
+        if (q.bus != bus) continue;
+        char b[32];
+        std::snprintf(b, sizeof b, "  %6.1f", rt ? q.rt_ns : q.mb_s);
+        txt << b;
+      }
+    }
+    txt << "\n";
     const double lat = best_at("roundtrip", bus, 64), bw = best_at("bandwidth", bus, 64);
     const Paper& pp = paper.at(bus);
     const double plat = pp.lat, pbw = pp.bw;
@@ -328,6 +370,11 @@ int run_cni(const Options& o) {
        << fmt(pp.bw_lo, 0) << "," << fmt(pp.bw_hi, 0) << "],\"peak_mb_s\":" << fmt(peak, 1) << "}";
     first = false;
   }
+  js << "],\"cni4_backoff_64B\":[";
+  for (size_t i = 0; i < sweep.size(); i++)
+    js << (i ? "," : "") << "{\"bus\":\"" << sweep[i].bus << "\",\"vp_backoff\":" << sweep[i].cycles
+       << ",\"roundtrip_ns\":" << fmt(sweep[i].rt_ns, 1) << ",\"mb_s\":" << fmt(sweep[i].mb_s, 2)
+       << "}";
   js << "]}";
   if (!o.json) {
     std::printf("%s", txt.str().c_str());

@@ -63,7 +63,7 @@ device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent (results are the same either way; docs/host-sim.md)
-device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all four at 64-byte lines, the checking build CNI16Q
+device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all five at 64-byte lines, the checking build CNI16Q and CNI4
 
 # Network between the nodes' MACs (sim::Network, docs/network.md), per link direction; a port per node (nodes)
 net.topology = switch            # model parameter, not from the paper: every node's MAC on one store-and-forward switch (switch, p2p or loopback)

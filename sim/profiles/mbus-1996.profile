@@ -64,7 +64,7 @@ device.freq_mhz = 100            # model parameter, not from the paper: the NI r
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent
-device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all four at 64-byte lines, the checking build CNI16Q
+device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all five at 64-byte lines, the checking build CNI16Q and CNI4
 
 # Network: two 250 ns hops through one switch, no bandwidth limit
 net.topology = switch            # 000 s4.1: "Network topology is ignored": every node one hop from a switch

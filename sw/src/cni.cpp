@@ -11,7 +11,7 @@ namespace cni::drv {
 
 namespace {
 // Register window offsets (rtl/cni/cni_cq_pkg.sv).
-constexpr unsigned kId = 0x00, kCtrl = 0x08, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
+constexpr unsigned kId = 0x00, kCtrl = 0x08, kTimers = 0x10, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
                    kRxHdr = 0x30, kRxData = 0x38, kRxClear = 0x40, kTxReady = 0x48,
                    kRqBase = 0x50, kTxSeq = 0x58, kCnt = 0x80;
 constexpr uint64_t kStatusErr = uint64_t(1) << 49;      // STATUS high word bit 17
@@ -69,6 +69,10 @@ CniEndpoint::CniEndpoint(MemoryPort& mem, const CniOptions& opt) : mem_(mem), op
     mem_.uncached_store64(reg(kRqBase), opt.rq_host_base);
   }
   if (cfg_ == CniConfig::Cni4) {
+    if (opt.vp_backoff) {
+      const uint64_t t = mem_.uncached_load64(reg(kTimers));
+      mem_.uncached_store64(reg(kTimers), (t & ~uint64_t(0xffff)) | *opt.vp_backoff);
+    }
     tx_seq_ = uint32_t(mem_.uncached_load64(reg(kTxSeq)));   // the valid word the engine expects
   } else if (cfg_ != CniConfig::Ni2w) {
     // take up where the device is: SQ_HEAD is where the engine will look next

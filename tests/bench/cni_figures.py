@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Guard of `cni-bench cni` (quick) on seed 000's machines: every point is there (each
 experiment, bus, configuration and size; CNI16Qm on the memory bus only, and never on the I/O
-bus), every time and rate is positive, and seed 000's ordering holds at 64 bytes: CNI16Q and
-CNI512Q beat NI2w in round-trip latency and in bandwidth, on both buses, and so does CNI16Qm on
-the memory bus (by 1% in latency: docs/cni.md section 11, "CNI16Qm"); and the best CNI's
-64-byte improvements over NI2w, computed as
-seed 000 does, are inside the bands around 000's figures (latency 18-56% on the memory bus, 000
-37%, and 37-110% on the I/O bus, 000 74%; bandwidth 60-190% and 60-185%, 000 125% and 123%).
+bus), every time and rate is positive, and seed 000's ordering holds at 64 bytes: every CNI
+(CNI4, CNI16Q, CNI512Q, and CNI16Qm on the memory bus) beats NI2w in round-trip latency and in
+bandwidth, on both buses (CNI16Qm by 1% in latency: docs/cni.md section 11, "CNI16Qm"); CNI4 is
+the weakest CNI, behind CNI16Q and CNI512Q in both and behind CNI16Qm in bandwidth (ahead of
+it in latency: section 11, "CNI4"); CNI4's back-off sweep is there and its reset value's point
+is within 2% of the tables' CNI4 point; and the best CNI's 64-byte improvements over NI2w,
+computed as seed 000 does, are inside the bands around 000's figures (latency 18-56% on the
+memory bus, 000 37%, and 37-110% on the I/O bus, 000 74%; bandwidth 60-190% and 60-185%, 000
+125% and 123%).
 Simulated time is deterministic per seed.
 
 usage: cni_figures.py <cni-bench binary>
@@ -16,7 +19,10 @@ import json
 import subprocess
 import sys
 
-CONFIGS = {"mbus": ["NI2w", "CNI16Q", "CNI512Q", "CNI16Qm"], "iobus": ["NI2w", "CNI16Q", "CNI512Q"]}
+CONFIGS = {"mbus": ["NI2w", "CNI4", "CNI16Q", "CNI512Q", "CNI16Qm"],
+           "iobus": ["NI2w", "CNI4", "CNI16Q", "CNI512Q"]}
+BACKOFFS = [0, 4, 8, 16, 32, 64]
+RESET_BACKOFF = 16  # TIMERS.VP_BACKOFF after reset (rtl/cni/cni_cq_engine.sv)
 SIZES = [8, 64, 256]
 # bus: (latency band, bandwidth band), percent
 BANDS = {"mbus": ((18, 56), (60, 190)), "iobus": ((37, 110), (60, 185))}
@@ -54,6 +60,28 @@ def main() -> int:
                       f"NI2w {ni['median_ns']} ns {ni['mb_s']} MB/s")
                 if not better:
                     bad.append(f"{exp} {bus} {n} B: {cfg} does not beat NI2w")
+            # CNI4 the weakest CNI
+            c4 = pts.get((exp, bus, "CNI4", 64))
+            for cfg in CONFIGS[bus][2:]:
+                q = pts.get((exp, bus, cfg, 64))
+                if c4 is None or q is None or (exp == "roundtrip" and cfg == "CNI16Qm"):
+                    continue
+                weaker = c4["median_ns"] > q["median_ns"] if exp == "roundtrip" else \
+                    c4["mb_s"] < q["mb_s"]
+                if not weaker:
+                    bad.append(f"{exp} {bus} 64 B: CNI4 is not behind {cfg}")
+    sweep = {(r["bus"], r["vp_backoff"]): r for r in res.get("cni4_backoff_64B", [])}
+    for bus in ("mbus", "iobus"):
+        for b in BACKOFFS:
+            if (bus, b) not in sweep:
+                bad.append(f"no CNI4 back-off point {b} on {bus}")
+        r, rt, bw = sweep.get((bus, RESET_BACKOFF)), pts.get(("roundtrip", bus, "CNI4", 64)), \
+            pts.get(("bandwidth", bus, "CNI4", 64))
+        # (the sweep's runs also write TIMERS at open: within 2% of the tables' runs)
+        if r and rt and bw and (abs(r["roundtrip_ns"] / rt["median_ns"] - 1) > 0.02 or
+                                abs(r["mb_s"] / bw["mb_s"] - 1) > 0.02):
+            bad.append(f"{bus}: CNI4's back-off {RESET_BACKOFF} point {r} is not the tables' "
+                       f"({rt['median_ns']} ns, {bw['mb_s']} MB/s)")
     got = {r["bus"]: r for r in res["improvement_64B"]}
     for bus, ((llo, lhi), (blo, bhi)) in BANDS.items():
         r = got.get(bus)

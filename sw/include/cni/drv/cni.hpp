@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CniOptions {
   // recv_slots() * 256 / line bytes lines), contiguous, line aligned and pinned; the driver
   // zeroes it and hands it to the engine (RQ_BASE). Other configurations ignore it.
   Addr rq_host_base = 0;
+  // CNI4: the virtual-polling back-off (TIMERS.VP_BACKOFF, device cycles from a TX CDR's grant to
+  // its pull; 000's "system programmable back-off interval"); unset: the device's setting.
+  std::optional<uint16_t> vp_backoff;
 };
 
 // Run by poll()/recv()/try_recv() once per complete message, in the order messages completed.
