@@ -323,7 +323,7 @@ int run_cni(const Options& o) {
       }
     }
     txt << "CNI4 at 64 B by VP_BACKOFF (device cycles from a TX CDR's grant to its pull; the "
-           "tables above: the reset value, 32)\n  cycles";
+           "tables above run the reset value, docs/cni.md section 4)\n  cycles";
     for (uint16_t b : kBackoffs) txt << "  " << std::string(6 - std::to_string(b).size(), ' ') << b;
     for (const bool rt : {true, false}) {
       txt << (rt ? "\n  ns    " : "\n  MB/s  ");
