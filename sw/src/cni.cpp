@@ -125,6 +125,31 @@ bool CniEndpoint::push(const Fragment& f) {
   return ok;
 }
 
+// A fragment as its lines sit in a slot or a CDR set (docs/cni.md section 3, "Message layout"):
+// ctl 0 and the valid word 0, the header fields, the payload; the lines it uses, whole.
+std::vector<uint8_t> CniEndpoint::image(const Fragment& f) const {
+  const unsigned n = unsigned((kHdrBytes + f.data.size() + lb_ - 1) / lb_);
+  std::vector<uint8_t> img(size_t(n) * lb_, 0);
+  img[1] = f.flags;
+  put16(&img[2], uint32_t(f.data.size()));
+  put16(&img[4], f.peer);
+  put16(&img[6], f.handler);
+  if (!f.data.empty()) std::memcpy(&img[kHdrBytes], f.data.data(), f.data.size());
+  return img;
+}
+
+// The fragment whose first line, read from l0, is img: its other lines are read from behind l0.
+void CniEndpoint::read_image(Addr l0, std::vector<uint8_t>& img, Fragment& f) {
+  const size_t len = std::min<size_t>(get16(&img[2]), kFragmentBytes);
+  const unsigned n = unsigned((kHdrBytes + len + lb_ - 1) / lb_);
+  img.resize(size_t(n) * lb_);
+  if (n > 1) mem_.load(l0 + lb_, img.data() + lb_, size_t(n - 1) * lb_);
+  f.flags = img[1];
+  f.peer = uint16_t(get16(&img[4]));
+  f.handler = uint16_t(get16(&img[6]));
+  f.data.assign(img.begin() + kHdrBytes, img.begin() + kHdrBytes + len);
+}
+
 bool CniEndpoint::push_cq(const Fragment& f) {
   const uint32_t mod = 2 * ns_;
   if ((sq_tail_ + mod - sq_shadow_) % mod >= ns_) {
@@ -134,14 +159,8 @@ bool CniEndpoint::push_cq(const Fragment& f) {
     if ((sq_tail_ + mod - sq_shadow_) % mod >= ns_) return false;
   }
   const unsigned slot = sq_tail_ % ns_;
-  const unsigned n = unsigned((kHdrBytes + f.data.size() + lb_ - 1) / lb_);
-  std::vector<uint8_t> img(size_t(n) * lb_, 0);
+  std::vector<uint8_t> img = image(f);
   img[0] = sense_of(sq_tail_, ns_) ? 1 : 0;
-  img[1] = f.flags;
-  put16(&img[2], uint32_t(f.data.size()));
-  put16(&img[4], f.peer);
-  put16(&img[6], f.handler);
-  if (!f.data.empty()) std::memcpy(&img[kHdrBytes], f.data.data(), f.data.size());
   mem_.store(line(r_ + 3 + slot * b_), img.data(), img.size());
   sq_tail_ = (sq_tail_ + 1) % mod;
   mem_.store64(line(r_), ptr_word(sq_tail_, ns_));   // SQ_TAIL (private to this CPU)
@@ -170,13 +189,8 @@ bool CniEndpoint::push_ni2w(const Fragment& f) {
 bool CniEndpoint::push_cdr(const Fragment& f) {
   const uint64_t s = mem_.uncached_load64(reg(kTxSeq));
   if (uint32_t(s) != tx_seq_ || !(s & kTxSeqOpen)) return false;
-  const unsigned n = unsigned((kHdrBytes + f.data.size() + lb_ - 1) / lb_);
-  std::vector<uint8_t> img(size_t(n) * lb_, 0);
-  img[1] = f.flags;
-  put16(&img[2], uint32_t(f.data.size()));
-  put16(&img[4], f.peer);
-  put16(&img[6], f.handler);
-  if (!f.data.empty()) std::memcpy(&img[kHdrBytes], f.data.data(), f.data.size());
+  const std::vector<uint8_t> img = image(f);
+  const size_t n = img.size() / lb_;
   if (n > 1) mem_.store(line(r_ + 1), img.data() + lb_, size_t(n - 1) * lb_);
   mem_.store(line(r_), img.data(), lb_);
   mem_.barrier();   // every store of the message before its valid word
@@ -193,14 +207,7 @@ bool CniEndpoint::pull_cdr(Fragment& f) {
   const Addr r0 = line(r_ + b_);
   std::vector<uint8_t> img(lb_);
   mem_.load(r0, img.data(), lb_);
-  const size_t len = std::min<size_t>(get16(&img[2]), kFragmentBytes);
-  const unsigned n = unsigned((kHdrBytes + len + lb_ - 1) / lb_);
-  img.resize(size_t(n) * lb_);
-  if (n > 1) mem_.load(r0 + lb_, img.data() + lb_, size_t(n - 1) * lb_);
-  f.flags = img[1];
-  f.peer = uint16_t(get16(&img[4]));
-  f.handler = uint16_t(get16(&img[6]));
-  f.data.assign(img.begin() + kHdrBytes, img.begin() + kHdrBytes + len);
+  read_image(r0, img, f);
   mem_.barrier();   // the copy before the CDRs are given back
   mem_.uncached_store64(reg(kRxClear), 0);
   return true;
@@ -229,14 +236,7 @@ bool CniEndpoint::pull_cq(Fragment& f) {
   std::vector<uint8_t> img(lb_);
   mem_.load(l0, img.data(), lb_);   // hits in the cache while the slot is empty
   if (bool(img[0] & 1) != sense_of(rq_head_, nr_)) return false;
-  const size_t len = std::min<size_t>(get16(&img[2]), kFragmentBytes);
-  const unsigned n = unsigned((kHdrBytes + len + lb_ - 1) / lb_);
-  img.resize(size_t(n) * lb_);
-  if (n > 1) mem_.load(l0 + lb_, img.data() + lb_, size_t(n - 1) * lb_);
-  f.flags = img[1];
-  f.peer = uint16_t(get16(&img[4]));
-  f.handler = uint16_t(get16(&img[6]));
-  f.data.assign(img.begin() + kHdrBytes, img.begin() + kHdrBytes + len);
+  read_image(l0, img, f);
   mem_.barrier();   // the copy before the slot is given back (000 section 2.2, footnote 3)
   rq_head_ = (rq_head_ + 1) % (2 * nr_);
   mem_.store64(rq_head_line(), ptr_word(rq_head_, nr_));

@@ -114,6 +114,8 @@ class CniEndpoint {
 
   void check(uint16_t dst, size_t n) const;
   std::vector<Fragment> split(uint16_t dst, uint16_t handler, std::span<const uint8_t> d) const;
+  std::vector<uint8_t> image(const Fragment& f) const;   // its lines in a slot or CDR set
+  void read_image(Addr l0, std::vector<uint8_t>& img, Fragment& f);  // img: line 0, read at l0
   bool push(const Fragment& f);           // false: no room now
   bool push_cq(const Fragment& f);
   bool push_ni2w(const Fragment& f);
