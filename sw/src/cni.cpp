@@ -11,9 +11,9 @@ namespace cni::drv {
 
 namespace {
 // Register window offsets (rtl/cni/cni_cq_pkg.sv).
-constexpr unsigned kId = 0x00, kCtrl = 0x08, kTimers = 0x10, kStatus = 0x18, kTxHdr = 0x20, kTxData = 0x28,
-                   kRxHdr = 0x30, kRxData = 0x38, kRxClear = 0x40, kTxReady = 0x48,
-                   kRqBase = 0x50, kTxSeq = 0x58, kCnt = 0x80;
+constexpr unsigned kId = 0x00, kCtrl = 0x08, kTimers = 0x10, kStatus = 0x18, kTxHdr = 0x20,
+                   kTxData = 0x28, kRxHdr = 0x30, kRxData = 0x38, kRxClear = 0x40,
+                   kTxReady = 0x48, kRqBase = 0x50, kTxSeq = 0x58, kCnt = 0x80;
 constexpr uint64_t kStatusErr = uint64_t(1) << 49;      // STATUS high word bit 17
 constexpr uint64_t kStatusRxReady = uint64_t(1) << 51;  // STATUS high word bit 19 (CNI4)
 constexpr uint64_t kTxSeqOpen = uint64_t(1) << 32;      // TX_SEQ high word bit 0 (CNI4)
