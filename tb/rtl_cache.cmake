@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Device caching agent under unit test (tests/cache): a checking build of cni_cache_agent with a
-# small geometry (64-byte lines, 2 sets of 2 ways, 3 MSHRs: evictions and a full MSHR file come
-# quickly), and its adapter into the host simulation (tb/cache/).
+# small geometry (64-byte lines, 2 sets of 2 ways, 3 MSHRs, 2 write-back buffer entries:
+# evictions, a full MSHR file and a full write-back buffer come quickly), and its adapter into the host simulation (tb/cache/).
 #   cni_rtl_cache_chk - the Verilated model (class Vcni_cache_agent)
 #   cni_cache_chk     - tb/cache/rtl_cache_agent.cpp on top of it
 # (tb/rtl_netlist.cmake adds cni_cache_netlist: the same adapter on the block's gate netlist.)
 # The parameters are exported to the tests as CNI_CACHE_* compile definitions. One list,
 # <SV parameter>:<C++ macro suffix>:<value> (cni_sv_params, tb/CMakeLists.txt).
 set(CNI_CACHE_PARAMS
-  LineBytes:LINE_BYTES:64 Sets:SETS:2 Ways:WAYS:2 Mshrs:MSHRS:3 IdW:ID_W:4
+  LineBytes:LINE_BYTES:64 Sets:SETS:2 Ways:WAYS:2 Mshrs:MSHRS:3 Wbs:WBS:2 IdW:ID_W:4
   HomeShift:HOME_SHIFT:32 BackoffW:BACKOFF_W:16)
 cni_sv_params(CNI_CACHE CNI_CACHE ${CNI_CACHE_PARAMS})
 list(TRANSFORM CNI_CACHE_SV PREPEND -G OUTPUT_VARIABLE CNI_CACHE_GARGS)

@@ -77,7 +77,7 @@ module cni_fpga_shell #(
     .RxDepth (RxDepth), .TxCredits (TxCredits),
     .BloomFoldWords (BloomFoldWords), .Pipelined (Pipelined),
     // the exerciser plays host homes that the device never asks for lines: the smallest cache
-    .CacheSets (2), .CacheWays (1), .CacheMshrs (1), .CacheIdW (1)
+    .CacheSets (2), .CacheWays (1), .CacheMshrs (1), .CacheWbs (1), .CacheIdW (1)
   ) u_core (
     .clk_i, .rst_ni,
     .agent_id_i       (AGENT_ID),

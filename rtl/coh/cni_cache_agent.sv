@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device caching agent: a set-associative cache of host-homed lines that speaks docs/protocol.md
-// as a caching agent (MOESI with the transients IS/IM/SM/OM/MI, MSHRs, write-back of dirty
-// victims, Retry back-off, Error reporting) and serves an engine's reads, writes,
+// as a caching agent (MOESI with the transients IS/IM/SM/OM/MI, MSHRs, a write-back buffer for
+// dirty victims, Retry back-off, Error reporting) and serves an engine's reads, writes,
 // non-allocating reads (RdNA), full-line write-invalidates (WrInv) and flushes. Design, state
 // table and message sequences: docs/cache-agent.md.
 //
 // Parameters:
 //   LineBytes - coherence line size (64 or 128)
 //   Sets      - sets, a power of two >= 2 (a line's set: the address bits above the offset)
-//   Ways      - ways per set (1..16); Sets * Ways <= 128 (a write-back's tag names its way)
+//   Ways      - ways per set (1..16)
 //   Mshrs     - miss-status entries (1..32): outstanding RdS/RdX/Upg/RdNA/WrInv and flushes
+//   Wbs       - write-back buffer entries (1..Sets*Ways, at most 64): lines written back (MI),
+//               their WbAck not yet received; an evicted line leaves its way at once
 //   IdW       - engine request id width
 //   HomeShift - the home agent of an address is addr[HomeShift +: AGENT_W]
 //   BackoffW  - width of cfg_backoff_i (a port rather than a parameter, so that a CSR can set
@@ -21,7 +23,7 @@
 //   req_* (valid/ready)           - engine requests (cni_coh_pkg::CA_*): the engine holds a
 //                                   request stable until req_ready_o; this block may stall it.
 //                                   Requests are taken in order; one to a line with an MSHR or
-//                                   in MI waits at the port
+//                                   in the write-back buffer (MI) waits at the port
 //   rsp_* (valid/ready)           - one response per request (the line for reads; rsp_err_o if
 //                                   the home answered Error or the request was malformed), in
 //                                   completion order, matched by id; the engine may stall it
@@ -51,6 +53,7 @@ module cni_cache_agent #(
   parameter int Sets      = 4,
   parameter int Ways      = 4,
   parameter int Mshrs     = 4,
+  parameter int Wbs       = 4,
   parameter int IdW       = 4,
   parameter int HomeShift = 32,
   parameter int BackoffW  = 16,
@@ -110,6 +113,7 @@ module cni_cache_agent #(
   localparam int Lines = Sets * Ways;
   localparam int IdxW  = $clog2(Lines);              // way index: way k of set s is k*Sets + s
   localparam int MW    = (Mshrs > 1) ? $clog2(Mshrs) : 1;
+  localparam int EW    = (Wbs > 1) ? $clog2(Wbs) : 1;   // write-back buffer entry index
   localparam int LineW = AddrW - OffW;               // line address (byte address >> OffW)
   localparam int RamW  = $clog2(Lines + Mshrs);      // RAM: the lines, then one buffer per MSHR
   localparam int TagW  = cni_coh_pkg::TAG_W;
@@ -118,8 +122,8 @@ module cni_cache_agent #(
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (Sets < 2 || (1 << SetW) != Sets) $error("Sets must be a power of two >= 2");
   if (Ways < 1 || Ways > 16) $error("Ways must be 1..16");
-  if (Lines > 128) $error("Sets * Ways must be <= 128: a write-back's tag names its way");
   if (Mshrs < 1 || Mshrs > 32) $error("Mshrs must be 1..32");
+  if (Wbs < 1 || Wbs > Lines || Wbs > 64) $error("Wbs must be 1..Sets*Ways and at most 64");
   if (IdW < 1) $error("IdW must be >= 1");
   if (HomeShift < OffW + SetW || HomeShift + AgentW > AddrW) begin
     $error("HomeShift must select AGENT_W address bits above the set index");
@@ -148,7 +152,7 @@ module cni_cache_agent #(
     R_WRACK,      // WrAck: DONE
     R_RETRY,      // Retry: BACKOFF
     R_ERR,        // Error to an MSHR: the transient reverts, DONE with error
-    R_WBACK,      // WbAck (or Error) to a write-back: MI -> I, the FLUSH MSHR on the way DONE
+    R_WBACK,      // WbAck (or Error) to a write-back: MI -> I (entry freed), its FLUSH MSHR DONE
     R_DROP,       // malformed or unexpected message: dropped, counted
     R_ISS,        // send an MSHR's request
     R_DLV,        // deliver an MSHR's response, free it
@@ -157,8 +161,9 @@ module cni_cache_agent #(
     R_UPG,        // engine request needing ownership of a line in S/O: -> SM/OM, MSHR
     R_MISS,       // engine request to a line in I: way -> IS/IM, MSHR
     R_NA,         // CA_RD_NA / CA_WR_INV to a line in I: MSHR (RDNA / WRINV), no way
-    R_EVICT,      // make room: victim S/E -> I, or O/M -> MI with a WB (request not taken)
-    R_FLUSH_WB,   // CA_FLUSH of O/M: WB, -> MI, FLUSH MSHR
+    R_EVICT,      // make room: victim S/E -> I, or O/M -> MI (way freed, line to the write-back
+                  //   buffer) with a WB (request not taken)
+    R_FLUSH_WB,   // CA_FLUSH of O/M: WB, -> MI (line to the write-back buffer), FLUSH MSHR
     R_FLUSH_ACK,  // CA_FLUSH of S/E (-> I) or I: respond
     R_BAD         // malformed engine request: respond with error
   } row_e;
@@ -171,6 +176,10 @@ module cni_cache_agent #(
   logic [LineW-1:0] wline_q [Lines];
   logic [Lines-1:0] wpin_q;
   logic [WayW-1:0]  vic_q   [Sets];
+
+  // ---- write-back buffer: lines in MI (their WB sent or waiting in the request register) -----
+  logic [Wbs-1:0]   wbv_q;
+  logic [LineW-1:0] wbl_q [Wbs];
 
   // ---- MSHRs ----------------------------------------------------------------------------------
   logic [Mshrs-1:0]     mv_q, mmrg_q, merr_q;  // valid; merges the engine's bytes; error
@@ -187,6 +196,7 @@ module cni_cache_agent #(
   row_e             row_q;
   logic [IdxW-1:0]  way_q;       // the way the job concerns
   logic [MW-1:0]    m_q;         // the MSHR the job concerns (allocated, answered, issued...)
+  logic [EW-1:0]    e_q;         // the write-back buffer entry it fills or frees
   logic [LineW-1:0] line_q;      // the line whose state changes
   logic [3:0]       st_q, nst_q; // its state now and next
   logic             chg_q;       // the job changes that line's state
@@ -285,6 +295,24 @@ module cni_cache_agent #(
     end
   end
 
+  // ---- write-back buffer scans: a free entry; the entry holding the request's / message's line --
+  logic          wfree_any, r_wbb, i_wbb;
+  logic [EW-1:0] wfree_e;
+  always_comb begin
+    wfree_any = 1'b0;
+    wfree_e   = '0;
+    r_wbb     = 1'b0;
+    i_wbb     = 1'b0;
+    for (int k = Wbs - 1; k >= 0; k--) begin
+      if (!wbv_q[k]) begin
+        wfree_any = 1'b1;
+        wfree_e   = EW'(k);
+      end
+      if (wbv_q[k] && wbl_q[k] == r_line) r_wbb = 1'b1;
+      if (wbv_q[k] && wbl_q[k] == in_hdr_i.addr[AddrW-1:OffW]) i_wbb = 1'b1;
+    end
+  end
+
   // ---- set lookups: the inbound message's line (snoops), the engine request's line ------------
   // The ways of `line`'s set that hold it (one-hot or zero: a line is in one way at most).
   function automatic logic [Ways-1:0] hits(input logic [LineW-1:0] line);
@@ -316,18 +344,19 @@ module cni_cache_agent #(
   wire  [Ways-1:0]  i_hitv  = hits(in_line);
   wire  [Ways-1:0]  r_hitv  = hits(r_line);
   logic [IdxW-1:0]  i_way, r_way;
-  logic [3:0]       i_st, r_st;
-  assign {i_way, i_st} = hit_way(i_hitv, in_line[SetW-1:0]);
-  assign {r_way, r_st} = hit_way(r_hitv, r_set);
+  logic [3:0]       i_hst, i_st, r_st;
+  assign {i_way, i_hst} = hit_way(i_hitv, in_line[SetW-1:0]);
+  assign {r_way, r_st}  = hit_way(r_hitv, r_set);
+  // a line is in a way or in the write-back buffer (MI), never both
+  assign i_st = i_wbb ? ST_MI : i_hst;
 
-  // The request's set: a free way, a way in MI, a victim.
-  logic            r_free, r_mi, r_vic;
+  // The request's set: a free way, a victim.
+  logic            r_free, r_vic;
   logic [IdxW-1:0] r_fway, r_vway;
   logic [3:0]      r_vst;
   always_comb begin
     int kv;
     r_free = 1'b0;
-    r_mi   = 1'b0;
     r_vic  = 1'b0;
     r_fway = '0;
     r_vway = '0;
@@ -337,7 +366,6 @@ module cni_cache_agent #(
         r_free = 1'b1;
         r_fway = widx(k, r_set);
       end
-      if (wst_q[widx(k, r_set)] == ST_MI) r_mi = 1'b1;
     end
     // The victim: the first way at or after the set's pointer holding a line no MSHR pins.
     for (int j = Ways - 1; j >= 0; j--) begin
@@ -364,7 +392,7 @@ module cni_cache_agent #(
     need_m = 1'b0;
     if (req_addr_i[OffW-1:0] != '0) begin
       r_row = R_BAD;
-    end else if (r_mbusy || r_st == ST_MI) begin
+    end else if (r_mbusy || r_wbb) begin
       r_row = R_NONE;  // the line has an MSHR (transients included) or is being written back
     end else begin
       unique case (req_op_i)
@@ -381,7 +409,7 @@ module cni_cache_agent #(
         end
         cni_coh_pkg::CA_FLUSH: begin
           if (r_st == ST_M || r_st == ST_O) begin
-            if (free_any && !oreq_valid_q) r_row = R_FLUSH_WB;
+            if (free_any && wfree_any && !oreq_valid_q) r_row = R_FLUSH_WB;
           end else begin
             r_row = R_FLUSH_ACK;
           end
@@ -392,7 +420,7 @@ module cni_cache_agent #(
       if (r_row == R_UPG && !free_any) r_row = R_NONE;
       if (alloc && free_any) begin
         if (r_free) r_row = R_MISS;
-        else if (!r_mi && r_vic && (!(r_vst == ST_M || r_vst == ST_O) || !oreq_valid_q)) begin
+        else if (r_vic && (!(r_vst == ST_M || r_vst == ST_O) || (wfree_any && !oreq_valid_q))) begin
           r_row = R_EVICT;
         end
       end
@@ -408,7 +436,7 @@ module cni_cache_agent #(
   wire [4:0]       in_op   = in_hdr_i.op;
   wire [TagW-1:0]  in_tag  = in_hdr_i.tag;
   wire [MW-1:0]    t_m     = in_tag[MW-1:0];
-  wire [IdxW-1:0]  t_w     = in_tag[IdxW-1:0];
+  wire [EW-1:0]    t_e     = in_tag[EW-1:0];
   wire             len0    = in_hdr_i.len == 8'd0;
   wire             lenl    = in_hdr_i.len == LEN_LINE;
   // the tag names an MSHR that waits for an answer about this line
@@ -418,17 +446,17 @@ module cni_cache_agent #(
   // that MSHR writes every byte of its line (its RdX went out with FULL)
   wire             t_full  = mfull_q[t_m];
   wire [3:0]       t_st    = wst_q[mway_q[t_m]];  // the state of that MSHR's way
-  // the tag names a write-back of a way in MI of this line
-  wire             w_match = in_tag[TagW-1] && {1'b0, in_tag[TagW-2:0]} < TagW'(Lines) &&
-                             wst_q[t_w] == ST_MI && wline_q[t_w] == in_line;
-  // a FLUSH MSHR waiting on that way
+  // the tag names a write-back buffer entry holding this line
+  wire             w_match = in_tag[TagW-1] && {1'b0, in_tag[TagW-2:0]} < TagW'(Wbs) &&
+                             wbv_q[t_e] && wbl_q[t_e] == in_line;
+  // a FLUSH MSHR waiting on that entry
   logic            fl_any;
   logic [MW-1:0]   fl_m;
   always_comb begin
     fl_any = 1'b0;
     fl_m   = '0;
     for (int k = 0; k < Mshrs; k++) begin
-      if (mv_q[k] && mmode_q[k] == MD_FLUSH && mph_q[k] == PH_WAIT && mway_q[k] == t_w) begin
+      if (mv_q[k] && mmode_q[k] == MD_FLUSH && mph_q[k] == PH_WAIT && mway_q[k] == IdxW'(t_e)) begin
         fl_any = 1'b1;
         fl_m   = fl_m | MW'(k);
       end
@@ -483,6 +511,7 @@ module cni_cache_agent #(
   row_e             s_row;
   logic [IdxW-1:0]  s_way;
   logic [MW-1:0]    s_m;
+  logic [EW-1:0]    s_e;
   logic [LineW-1:0] s_line;
   logic [3:0]       s_st, s_nst;
   logic             s_wb, s_err, s_snp_data;
@@ -490,6 +519,7 @@ module cni_cache_agent #(
     s_row      = R_NONE;
     s_way      = '0;
     s_m        = '0;
+    s_e        = wfree_e;
     s_line     = '0;
     s_st       = ST_I;
     s_nst      = ST_I;
@@ -535,7 +565,7 @@ module cni_cache_agent #(
           end
         end
         R_WBACK: begin
-          s_way  = t_w;
+          s_e    = t_e;
           s_line = in_line;
           s_st   = ST_MI;
           s_nst  = ST_I;
@@ -728,6 +758,7 @@ module cni_cache_agent #(
       row_q      <= R_NONE;
       way_q      <= '0;
       m_q        <= '0;
+      e_q        <= '0;
       line_q     <= '0;
       st_q       <= ST_I;
       nst_q      <= ST_I;
@@ -741,6 +772,7 @@ module cni_cache_agent #(
       row_q      <= s_row;
       way_q      <= s_way;
       m_q        <= s_m;
+      e_q        <= s_e;
       line_q     <= s_line;
       st_q       <= s_st;
       nst_q      <= s_nst;
@@ -764,13 +796,28 @@ module cni_cache_agent #(
       end
       for (int s = 0; s < Sets; s++) vic_q[s] <= '0;
     end else if (fire) begin
-      if (chg_q) wst_q[way_q] <= nst_q;
+      // a line going to MI leaves its way (I) for the write-back buffer; a WbAck frees an entry
+      if (chg_q && row_q != R_WBACK) wst_q[way_q] <= (nst_q == ST_MI) ? ST_I : nst_q;
       if (row_q == R_MISS) wline_q[way_q] <= line_q;
       if (row_q == R_UPG || row_q == R_MISS) wpin_q[way_q] <= 1'b1;
       if (row_q == R_DLV && m_line) wpin_q[way_q] <= 1'b0;
       if (row_q == R_EVICT) begin
         vic_q[way_q[SetW-1:0]] <= (vk == IdxW'(Ways - 1)) ? '0 : WayW'(vk + 1'b1);
       end
+    end
+  end
+
+  // ---- write-back buffer ----------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wbv_q <= '0;
+      for (int k = 0; k < Wbs; k++) wbl_q[k] <= '0;
+    end else if (fire) begin
+      if ((row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB) begin
+        wbv_q[e_q] <= 1'b1;
+        wbl_q[e_q] <= line_q;
+      end
+      if (row_q == R_WBACK) wbv_q[e_q] <= 1'b0;
     end
   end
 
@@ -810,7 +857,7 @@ module cni_cache_agent #(
           merr_q[m_q]  <= 1'b0;
           mid_q[m_q]   <= req_id_i;
           maddr_q[m_q] <= r_line;
-          mway_q[m_q]  <= way_q;
+          mway_q[m_q]  <= (row_q == R_FLUSH_WB) ? IdxW'(e_q) : way_q;  // FLUSH: its entry
           mbe_q[m_q]   <= (req_op_i == cni_coh_pkg::CA_WR_INV) ? '1 : req_be_i;
         end
         unique case (row_q)
@@ -862,7 +909,7 @@ module cni_cache_agent #(
         oreq_hdr_q   <= (row_q == R_ISS) ?
             mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), iss_flags,
                    (mmode_q[m_q] == MD_WRINV) ? LEN_LINE : 8'd0, maddr_q[m_q]) :
-            mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home, {1'b1, (TagW - 1)'(way_q)}, 4'd0,
+            mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home, {1'b1, (TagW - 1)'(e_q)}, 4'd0,
                    LEN_LINE, line_q);
       end
       if (rsp_load) begin
@@ -888,13 +935,24 @@ module cni_cache_agent #(
 `elsif FORMAL
 `else
   // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
-  // is pinned; no two MSHRs hold one line; a tag matches at most one way of a set; what an
-  // output offers holds until it is taken
+  // is pinned; no two MSHRs hold one line; a line in MI is in the write-back buffer only, once;
+  // a tag matches at most one way of a set; what an output offers holds until it is taken
   logic [Lines-1:0] pin_chk;
-  logic             dup_m;
+  logic             dup_m, dup_wb;
   always_comb begin
     pin_chk = '0;
     dup_m   = 1'b0;
+    dup_wb  = 1'b0;
+    for (int k = 0; k < Wbs; k++) begin
+      if (wbv_q[k]) begin
+        for (int w = 0; w < Lines; w++) begin
+          if (wst_q[w] != ST_I && wline_q[w] == wbl_q[k]) dup_wb = 1'b1;
+        end
+        for (int j = k + 1; j < Wbs; j++) begin
+          if (wbv_q[j] && wbl_q[j] == wbl_q[k]) dup_wb = 1'b1;
+        end
+      end
+    end
     for (int k = 0; k < Mshrs; k++) begin
       if (mv_q[k] && mmode_q[k] == MD_LINE) pin_chk[mway_q[k]] = 1'b1;
       for (int j = k + 1; j < Mshrs; j++) begin
@@ -932,6 +990,11 @@ module cni_cache_agent #(
           else $error("cni_cache_agent: way %0d in a transient state is not pinned", w);
       end
       assert (!dup_m) else $error("cni_cache_agent: two MSHRs on one line");
+      assert (!dup_wb)
+        else $error("cni_cache_agent: a line in a way and the write-back buffer, or in it twice");
+      for (int w = 0; w < Lines; w++) begin
+        assert (wst_q[w] != ST_MI) else $error("cni_cache_agent: way %0d in MI", w);
+      end
       assert ($onehot0(i_hitv) && $onehot0(r_hitv))
         else $error("cni_cache_agent: a line matches two ways of its set");
       assert (!(mon_valid_o && mon_from_o == mon_to_o))

@@ -61,6 +61,7 @@ module cni_endpoint #(
   parameter int          CacheSets    = 4,
   parameter int          CacheWays    = 4,
   parameter int          CacheMshrs   = 4,
+  parameter int          CacheWbs     = 4,
   parameter int          CacheIdW     = 4,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
@@ -312,7 +313,7 @@ module cni_endpoint #(
   logic [15:0] cfg_ca_backoff;
   cni_cache_agent #(
     .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
-    .IdW (CaIdW)
+    .Wbs (CacheWbs), .IdW (CaIdW)
   ) u_cache (
     .clk_i, .rst_ni, .agent_id_i (agent_id), .cfg_backoff_i (cfg_ca_backoff),
     .req_valid_i (cq_valid), .req_ready_o (cq_ready), .req_op_i (cq_op),

@@ -19,9 +19,9 @@ namespace cni::tb {
 using proto::Msg;
 
 const CacheGeometry& cache_geometry() {
-  static const CacheGeometry g{CNI_CACHE_LINE_BYTES, CNI_CACHE_SETS,    CNI_CACHE_WAYS,
-                               CNI_CACHE_MSHRS,      CNI_CACHE_ID_W,    CNI_CACHE_HOME_SHIFT,
-                               CNI_CACHE_BACKOFF_W};
+  static const CacheGeometry g{CNI_CACHE_LINE_BYTES, CNI_CACHE_SETS,       CNI_CACHE_WAYS,
+                               CNI_CACHE_MSHRS,      CNI_CACHE_WBS,        CNI_CACHE_ID_W,
+                               CNI_CACHE_HOME_SHIFT, CNI_CACHE_BACKOFF_W};
   return g;
 }
 

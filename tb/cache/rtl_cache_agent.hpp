@@ -27,7 +27,7 @@ namespace cni::tb {
 
 // Parameters of the checking build (tb/rtl_cache.cmake).
 struct CacheGeometry {
-  unsigned line_bytes, sets, ways, mshrs, id_bits, home_shift, backoff_bits;
+  unsigned line_bytes, sets, ways, mshrs, wbs, id_bits, home_shift, backoff_bits;
   unsigned lines() const { return sets * ways; }
 };
 const CacheGeometry& cache_geometry();

@@ -393,7 +393,7 @@ using CacheAgent = ScriptedBench;
 // Lines of set 0 (kA is line 0).
 Addr set0(unsigned k) { return line_addr(k * cache_geometry().sets); }
 
-TEST_F(CacheAgent, FullSetEvictsACleanVictimSilentlyAndADirtyOneByWriteBack) {
+TEST_F(CacheAgent, FullSetEvictsACleanVictimSilentlyAndADirtyOneThroughTheWriteBackBuffer) {
   const unsigned ways = cache_geometry().ways;
   const Line dirty = pattern(0x66), fill = pattern(0x55), fill2 = pattern(0x77);
   for (unsigned k = 0; k < ways; ++k) reach(LS::E, set0(k), pattern(uint8_t(k)), nullptr);
@@ -410,17 +410,68 @@ TEST_F(CacheAgent, FullSetEvictsACleanVictimSilentlyAndADirtyOneByWriteBack) {
   std::optional<Result> r2;
   submit(CaOp::RdS, set0(ways + 1), &r2);
   const proto::Msg wb = expect_at_home(Op::WB, set0(1));
-  EXPECT_EQ(wb.tag & 0x80, 0x80) << "a write-back's tag names its way";
+  EXPECT_EQ(wb.tag & 0x80, 0x80) << "a write-back's tag names its buffer entry";
   EXPECT_TRUE(same_line(wb.data, dirty));
   EXPECT_EQ(dev->state(set0(1)), LS::MI);
-  expect_quiet();  // the miss waits for the WbAck, it evicts nothing else
-  answer(wb, Op::WbAck);
+  // The victim left its way for the write-back buffer: the miss goes out before the WbAck.
   const proto::Msg rds2 = expect_at_home(Op::RdS, set0(ways + 1));
-  EXPECT_EQ(dev->state(set0(1)), LS::I);
   answer(rds2, Op::DataS, &fill2);
   ASSERT_TRUE(run_until([&] { return r2.has_value(); }));
   EXPECT_TRUE(same_line(r2->data, fill2));
+  EXPECT_EQ(dev->state(set0(1)), LS::MI) << "still written back";
+  // A request to the line being written back waits for its WbAck.
+  std::optional<Result> r3;
+  submit(CaOp::RdNA, set0(1), &r3);
+  expect_quiet();
+  EXPECT_FALSE(r3.has_value());
+  answer(wb, Op::WbAck);
+  const proto::Msg na = expect_at_home(Op::RdNA, set0(1));
+  EXPECT_EQ(dev->state(set0(1)), LS::I);
+  answer(na, Op::DataI, &dirty);
+  ASSERT_TRUE(run_until([&] { return r3.has_value(); }));
+  EXPECT_TRUE(same_line(r3->data, dirty));
   EXPECT_EQ(dev->count(CaCounter::WriteBack), 1u);
+  EXPECT_EQ(dev->count(CaCounter::Error), 0u);
+}
+
+// Every entry of the write-back buffer waiting for its WbAck: a dirty victim waits for one (a
+// clean one still goes), and the WbAcks may come in any order.
+TEST_F(CacheAgent, DirtyEvictionsBeyondTheWriteBackBufferWaitForAWbAck) {
+  const unsigned sets = cache_geometry().sets, ways = cache_geometry().ways;
+  const unsigned wbs = cache_geometry().wbs;
+  ASSERT_LE(wbs + 1, sets * ways) << "the test needs a dirty line beyond the buffer";
+  // Every way dirty: line i (set i % sets) for i < sets * ways.
+  for (unsigned i = 0; i < sets * ways; ++i) {
+    reach(LS::M, line_addr(i), pattern(uint8_t(i)), nullptr);
+  }
+  std::vector<proto::Msg> wbs_sent;
+  unsigned next = sets * ways;  // new lines, each evicting a dirty one
+  for (unsigned k = 0; k < wbs; ++k, ++next) {
+    std::optional<Result> res;
+    submit(CaOp::RdS, line_addr(next), &res);
+    wbs_sent.push_back(expect_at_home(Op::WB, line_addr(next - sets * ways)));
+    const proto::Msg rd = expect_at_home(Op::RdS, line_addr(next));
+    answer(rd, Op::DataE, &wbs_sent.back().data);
+    ASSERT_TRUE(run_until([&] { return res.has_value(); }));
+  }
+  for (unsigned k = 0; k < wbs; ++k) EXPECT_EQ(dev->state(line_addr(k)), LS::MI);
+  // The buffer is full: the next dirty victim waits, and so does its miss.
+  std::optional<Result> res;
+  submit(CaOp::RdS, line_addr(next), &res);
+  expect_quiet();
+  // A WbAck of the last entry (not the first) frees room.
+  answer(wbs_sent.back(), Op::WbAck);
+  EXPECT_TRUE(run_until([&] { return dev->state(line_addr(wbs - 1)) == LS::I; }));
+  const proto::Msg wb = expect_at_home(Op::WB, line_addr(next - sets * ways));
+  EXPECT_TRUE(same_line(wb.data, pattern(uint8_t(next - sets * ways))));
+  const proto::Msg rd = expect_at_home(Op::RdS, line_addr(next));
+  answer(rd, Op::DataE, &wb.data);
+  ASSERT_TRUE(run_until([&] { return res.has_value(); }));
+  for (unsigned k = 0; k + 1 < wbs; ++k) answer(wbs_sent[k], Op::WbAck);
+  answer(wb, Op::WbAck);
+  EXPECT_TRUE(run_until([&] { return dev->state(line_addr(0)) == LS::I; }));
+  EXPECT_EQ(dev->count(CaCounter::WriteBack), wbs + 1);
+  EXPECT_EQ(dev->count(CaCounter::Error), 0u);
 }
 
 // Found by the stress (seed 2, 200 000 requests): a clean eviction used to reload the request

@@ -106,7 +106,8 @@ module cni_nonsynth_fv_cache #(
   logic [1:0]        backoff_q;
 
   cni_cache_agent #(
-    .LineBytes(64), .Sets(2), .Ways(1), .Mshrs(Mshrs), .IdW(IdW), .HomeShift(32), .BackoffW(2)
+    .LineBytes(64), .Sets(2), .Ways(1), .Mshrs(Mshrs), .Wbs(2), .IdW(IdW), .HomeShift(32),
+    .BackoffW(2)
   ) u_dut (
     .clk_i, .rst_ni(rst_n), .agent_id_i(DEV), .cfg_backoff_i(backoff_q),
     .req_valid_i(eq_v_q), .req_ready_o(req_ready), .req_op_i(eq_op_q),
@@ -125,12 +126,16 @@ module cni_nonsynth_fv_cache #(
     .mon_acc_we_o(mon_acc_we), .mon_acc_data_o(mon_acc_data), .cnt_o(), .idle_o()
   );
 
-  // The ways' states and lines (probes, connected by scripts/formal.sh). Two sets of one way:
-  // way s is set s, so line l lives in way l % 2.
+  // The ways' states and lines and the two write-back buffer entries (probes, connected by
+  // scripts/formal.sh). Two sets of one way: way s is set s, so line l lives in way l % 2; a
+  // line in MI has left its way for a write-back buffer entry.
   (* keep, fv_probe = "u_dut.wst_q[0]" *) wire [3:0] probe_wst0;
   (* keep, fv_probe = "u_dut.wst_q[1]" *) wire [3:0] probe_wst1;
   (* keep, fv_probe = "u_dut.wline_q[0]" *) wire [LineW-1:0] probe_wline0;
   (* keep, fv_probe = "u_dut.wline_q[1]" *) wire [LineW-1:0] probe_wline1;
+  (* keep, fv_probe = "u_dut.wbv_q" *) wire [1:0] probe_wbv;
+  (* keep, fv_probe = "u_dut.wbl_q[0]" *) wire [LineW-1:0] probe_wbl0;
+  (* keep, fv_probe = "u_dut.wbl_q[1]" *) wire [LineW-1:0] probe_wbl1;
   logic [3:0] cst [NL];  // the device's state of each tracked line
   always_comb begin
     for (int l = 0; l < NL; l++) begin
@@ -138,7 +143,11 @@ module cni_nonsynth_fv_cache #(
       logic [LineW-1:0] w;
       s      = (l % 2 == 0) ? probe_wst0 : probe_wst1;
       w      = (l % 2 == 0) ? probe_wline0 : probe_wline1;
-      cst[l] = (w == LineW'(l)) ? s : C_I;
+      cst[l] = (w == LineW'(l) && s != C_I) ? s : C_I;
+      if ((probe_wbv[0] && probe_wbl0 == LineW'(l)) ||
+          (probe_wbv[1] && probe_wbl1 == LineW'(l))) begin
+        cst[l] = C_MI;
+      end
     end
   end
 
