@@ -24,6 +24,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -32,6 +33,7 @@
 #include "cni/sim/profile.hpp"
 #include "device/cni_options.hpp"
 #include "device/system.hpp"
+#include "msg_trace.hpp"
 
 namespace cni::bench {
 namespace {
@@ -93,6 +95,34 @@ unsigned warmup(const drv::CniEndpoint& ep) {
   return std::max({1u, ep.send_slots(), ep.recv_slots()});
 }
 
+// --msg-trace FILE: every run's coherence messages and frames, appended under a line naming the
+// run ("# cni mbus-1996 CNI16Qm roundtrip 64"). Without a file it records nothing.
+class TraceFile {
+ public:
+  explicit TraceFile(std::string path) : path_(std::move(path)) {}
+  // Records `s` from now until the returned trace is passed to write().
+  std::optional<tb::MessageTrace> start(tb::System& s) const {
+    if (path_.empty()) return std::nullopt;
+    return std::optional<tb::MessageTrace>(std::in_place, s);
+  }
+  void write(const std::optional<tb::MessageTrace>& t, const std::string& run) {
+    if (!t) return;
+    std::ofstream f(path_, runs_++ ? std::ios::app : std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + path_);
+    f << "# cni " << run << '\n';
+    t->write(f);
+  }
+
+ private:
+  std::string path_;
+  unsigned runs_ = 0;
+};
+
+std::string run_name(const sim::Profile& p, const std::string& config, const char* experiment,
+                     size_t n) {
+  return p.name() + " " + config + " " + experiment + " " + std::to_string(n);
+}
+
 // Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
 // per round trip (the warm-up's left out).
 // The driver's options on device d; vp: CNI4's back-off (unset: the device's).
@@ -103,7 +133,7 @@ drv::CniOptions options(tb::SimDevice& d, std::optional<uint16_t> vp) {
 }
 
 double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters,
-                 BusUse& use, std::optional<uint16_t> vp = {}) {
+                 BusUse& use, TraceFile& tf, std::optional<uint16_t> vp = {}) {
   tb::System s(p);
   sim::Kernel& k = s.kernel();
   std::vector<double> times;
@@ -146,13 +176,15 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
            per(sim::BusRow::Address)};
     ep.send(1, 2, std::vector<uint8_t>(8));
   });
+  const auto trace = tf.start(s);
   s.run_programs();
+  tf.write(trace, run_name(p, config, "roundtrip", n));
   return stats_of(times).median;
 }
 
 // Time per message of `count` back-to-back messages of `n` bytes, ns.
 double stream(const sim::Profile& p, const std::string& config, size_t n, unsigned count,
-              std::optional<uint16_t> vp = {}) {
+              TraceFile& tf, std::optional<uint16_t> vp = {}) {
   tb::System s(p);
   sim::Kernel& k = s.kernel();
   sim::Time t0 = 0, t_last = 0;
@@ -180,7 +212,9 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
     for (unsigned i = 0; i < count; i++) ep.send(1, 1, out);
     while (!done) ep.recv();
   });
+  const auto trace = tf.start(s);
   s.run_programs();
+  tf.write(trace, run_name(p, config, "bandwidth", n));
   return double(t_last - t0) / 1000.0 / count;
 }
 
@@ -204,6 +238,7 @@ int run_cni(const Options& o) {
     double rt_ns, mb_s;
   };
   std::vector<Backoff> sweep;
+  TraceFile tf(o.msg_trace);
   std::ostringstream txt;
   for (const std::string& name : names) {
     const sim::Profile base = machine(name, "CNI16Q", o);
@@ -219,13 +254,13 @@ int run_cni(const Options& o) {
       for (size_t n : rt_sizes) {
         std::fprintf(stderr, " %zu", n);
         BusUse use;
-        const double t = roundtrip(p, cfg, n, iters, use);
+        const double t = roundtrip(p, cfg, n, iters, use, tf);
         pts.push_back({"roundtrip", bus, cfg, n, t, 2.0 * double(n) / t * 1e3, use});
       }
       std::fprintf(stderr, "; bandwidth");
       for (size_t n : bw_sizes) {
         std::fprintf(stderr, " %zu", n);
-        const double t = stream(p, cfg, n, count);
+        const double t = stream(p, cfg, n, count, tf);
         pts.push_back({"bandwidth", bus, cfg, n, t, double(n) / t * 1e3, {}});
       }
       std::fprintf(stderr, "\n");
@@ -236,8 +271,8 @@ int run_cni(const Options& o) {
     for (uint16_t b : kBackoffs) {
       std::fprintf(stderr, " %u", unsigned(b));
       BusUse use;
-      const double t = roundtrip(p4, "CNI4", 64, iters, use, b);
-      const double bw = stream(p4, "CNI4", 64, count, b);
+      const double t = roundtrip(p4, "CNI4", 64, iters, use, tf, b);
+      const double bw = stream(p4, "CNI4", 64, count, tf, b);
       sweep.push_back({bus, b, t, 64.0 / bw * 1e3});
     }
     std::fprintf(stderr, "\n");
