@@ -188,7 +188,7 @@ module cni_cache_agent #(
   logic [1:0]           mmode_q [Mshrs];
   logic [IdW-1:0]       mid_q   [Mshrs];
   logic [LineW-1:0]     maddr_q [Mshrs];
-  logic [IdxW-1:0]      mway_q  [Mshrs];
+  logic [IdxW-1:0]      mway_q  [Mshrs];  // LINE: its way; FLUSH: its write-back buffer entry
   logic [LineBytes-1:0] mbe_q   [Mshrs];
   logic [BackoffW-1:0]  mtmr_q  [Mshrs];
 
@@ -202,7 +202,7 @@ module cni_cache_agent #(
   logic             chg_q;       // the job changes that line's state
   logic             wb_q;        // R_EVICT: the victim is dirty (WB)
   logic             err_q;       // R_WBACK: the answer was Error; R_DLV: respond with error
-  logic             flm_q;       // R_WBACK: m_q is a FLUSH MSHR waiting on the way
+  logic             flm_q;       // R_WBACK: m_q is a FLUSH MSHR waiting on the entry
   logic             snp_data_q;  // R_SNP: answer SnpData
   logic             last_in_q;   // the last job was an inbound message
 
