@@ -12,7 +12,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "msg_trace.hpp"
 
 namespace cni::bench {
 
@@ -29,6 +32,31 @@ struct Options {
   std::string csv_dir;
   std::string json_out;
   std::string msg_trace;  // every coherence message of every run, appended to this file
+};
+
+// --msg-trace FILE: every run's coherence messages and frames, appended under a line naming the
+// run ("# run 3", "# cni mbus-1996 CNI16Qm roundtrip 64"); the first run truncates the file.
+// Without a file it records nothing.
+class TraceFile {
+ public:
+  explicit TraceFile(std::string path) : path_(std::move(path)) {}
+  // Records `c` from now until the returned trace is passed to write().
+  std::optional<tb::MessageTrace> start(sim::Cluster& c) const {
+    if (path_.empty()) return std::nullopt;
+    return std::optional<tb::MessageTrace>(std::in_place, c);
+  }
+  void write(const std::optional<tb::MessageTrace>& t, const std::string& run) {
+    if (!t) return;
+    std::ofstream f(path_, runs_++ ? std::ios::app : std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + path_);
+    f << "# " << run << '\n';
+    t->write(f);
+  }
+  unsigned runs() const { return runs_; }
+
+ private:
+  std::string path_;
+  unsigned runs_ = 0;
 };
 
 // ---- statistics and output --------------------------------------------------------------------

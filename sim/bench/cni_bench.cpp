@@ -29,7 +29,6 @@
 #include "cni/sim/profile.hpp"
 #include "bench.hpp"
 #include "device/system.hpp"
-#include "msg_trace.hpp"
 
 namespace {
 
@@ -386,20 +385,14 @@ class Bench {
       }
       return c;
     };
-    std::optional<tb::MessageTrace> trace;
-    if (!o_.msg_trace.empty()) trace.emplace(sys);
+    const auto trace = traces_.start(sys);
     auto w0 = Clock::now();
     const uint64_t c0 = device_cycles(false), k0 = device_cycles(true);
     sys.run_programs();
     totals_.wall_s += std::chrono::duration<double>(Clock::now() - w0).count();
     totals_.device_cycles += device_cycles(false) - c0;
     totals_.clocked += device_cycles(true) - k0;
-    if (trace) {
-      std::ofstream f(o_.msg_trace, runs_++ ? std::ios::app : std::ios::trunc);
-      if (!f) throw std::runtime_error("cannot write " + o_.msg_trace);
-      f << "# run " << runs_ << '\n';
-      trace->write(f);
-    }
+    traces_.write(trace, "run " + std::to_string(traces_.runs() + 1));
   }
 
   const Options& o_;
@@ -407,7 +400,7 @@ class Bench {
   std::mt19937_64 rng_;
   SimTotals totals_;
   uint64_t mismatches_ = 0;
-  unsigned runs_ = 0;
+  TraceFile traces_{o_.msg_trace};
 };
 
 // ---- the pio suite ------------------------------------------------------------------------------

@@ -24,7 +24,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -33,7 +32,6 @@
 #include "cni/sim/profile.hpp"
 #include "device/cni_options.hpp"
 #include "device/system.hpp"
-#include "msg_trace.hpp"
 
 namespace cni::bench {
 namespace {
@@ -95,32 +93,9 @@ unsigned warmup(const drv::CniEndpoint& ep) {
   return std::max({1u, ep.send_slots(), ep.recv_slots()});
 }
 
-// --msg-trace FILE: every run's coherence messages and frames, appended under a line naming the
-// run ("# cni mbus-1996 CNI16Qm roundtrip 64"). Without a file it records nothing.
-class TraceFile {
- public:
-  explicit TraceFile(std::string path) : path_(std::move(path)) {}
-  // Records `s` from now until the returned trace is passed to write().
-  std::optional<tb::MessageTrace> start(tb::System& s) const {
-    if (path_.empty()) return std::nullopt;
-    return std::optional<tb::MessageTrace>(std::in_place, s);
-  }
-  void write(const std::optional<tb::MessageTrace>& t, const std::string& run) {
-    if (!t) return;
-    std::ofstream f(path_, runs_++ ? std::ios::app : std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + path_);
-    f << "# cni " << run << '\n';
-    t->write(f);
-  }
-
- private:
-  std::string path_;
-  unsigned runs_ = 0;
-};
-
 std::string run_name(const sim::Profile& p, const std::string& config, const char* experiment,
                      size_t n) {
-  return p.name() + " " + config + " " + experiment + " " + std::to_string(n);
+  return "cni " + p.name() + " " + config + " " + experiment + " " + std::to_string(n);
 }
 
 // Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
