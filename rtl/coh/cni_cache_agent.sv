@@ -295,24 +295,6 @@ module cni_cache_agent #(
     end
   end
 
-  // ---- write-back buffer scans: a free entry; the entry holding the request's / message's line --
-  logic          wfree_any, r_wbb, i_wbb;
-  logic [EW-1:0] wfree_e;
-  always_comb begin
-    wfree_any = 1'b0;
-    wfree_e   = '0;
-    r_wbb     = 1'b0;
-    i_wbb     = 1'b0;
-    for (int k = Wbs - 1; k >= 0; k--) begin
-      if (!wbv_q[k]) begin
-        wfree_any = 1'b1;
-        wfree_e   = EW'(k);
-      end
-      if (wbv_q[k] && wbl_q[k] == r_line) r_wbb = 1'b1;
-      if (wbv_q[k] && wbl_q[k] == in_hdr_i.addr[AddrW-1:OffW]) i_wbb = 1'b1;
-    end
-  end
-
   // ---- set lookups: the inbound message's line (snoops), the engine request's line ------------
   // The ways of `line`'s set that hold it (one-hot or zero: a line is in one way at most).
   function automatic logic [Ways-1:0] hits(input logic [LineW-1:0] line);
@@ -343,6 +325,25 @@ module cni_cache_agent #(
   wire  [SetW-1:0]  r_set   = r_line[SetW-1:0];
   wire  [Ways-1:0]  i_hitv  = hits(in_line);
   wire  [Ways-1:0]  r_hitv  = hits(r_line);
+
+  // ---- write-back buffer scans: a free entry; the entry holding the request's / message's line --
+  logic          wfree_any, r_wbb, i_wbb;
+  logic [EW-1:0] wfree_e;
+  always_comb begin
+    wfree_any = 1'b0;
+    wfree_e   = '0;
+    r_wbb     = 1'b0;
+    i_wbb     = 1'b0;
+    for (int k = Wbs - 1; k >= 0; k--) begin
+      if (!wbv_q[k]) begin
+        wfree_any = 1'b1;
+        wfree_e   = EW'(k);
+      end
+      if (wbv_q[k] && wbl_q[k] == r_line) r_wbb = 1'b1;
+      if (wbv_q[k] && wbl_q[k] == in_line) i_wbb = 1'b1;
+    end
+  end
+
   logic [IdxW-1:0]  i_way, r_way;
   logic [3:0]       i_hst, i_st, r_st;
   assign {i_way, i_hst} = hit_way(i_hitv, in_line[SetW-1:0]);
