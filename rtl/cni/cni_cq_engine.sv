@@ -285,11 +285,11 @@ module cni_cq_engine #(
   );
 
   // A message header written by software is checked the same way for every configuration.
+  // (a destination equal to this node is good: cni_cq_net delivers it locally)
   function automatic logic [2:0] hdr_check(input logic [15:0] len, input logic [15:0] dst,
-                                           input logic open, input logic [7:0] nodes,
-                                           input logic [15:0] node);
+                                           input logic open, input logic [7:0] nodes);
     // [0] closed, [1] too long, [2] unknown destination
-    hdr_check = {32'(dst) >= 32'(nodes) || 32'(dst) >= 32'(MaxNodes) || dst == node,
+    hdr_check = {32'(dst) >= 32'(nodes) || 32'(dst) >= 32'(MaxNodes),
                  32'(len) > 32'(cni_cq_pkg::MAX_LEN), !open};
   endfunction
 
@@ -398,7 +398,7 @@ module cni_cq_engine #(
     wire  [15:0]   h_len   = wval[15:0];
     wire  [15:0]   h_dst   = wval[31:16];
     wire  [5:0]    h_words = 6'((32'(h_len) + 7) / 8);
-    wire  [2:0]    h_bad   = hdr_check(h_len, h_dst, open_q, nodes_q, node_id_i);
+    wire  [2:0]    h_bad   = hdr_check(h_len, h_dst, open_q, nodes_q);
     wire           h_room  = 32'(Depth) - 32'(tf_count) >= 32'(h_words) + 1;
     wire           h_ok    = h_bad == '0 && h_room;
     wire           d_ok    = tfill_q && tleft_q != '0;
@@ -679,7 +679,7 @@ module cni_cq_engine #(
 
     wire [15:0]   h_len = t0_q[15:0];
     wire [15:0]   h_dst = t0_q[31:16];
-    wire [2:0]    h_bad = hdr_check(h_len, h_dst, open_q, nodes_q, node_id_i);
+    wire [2:0]    h_bad = hdr_check(h_len, h_dst, open_q, nodes_q);
     wire [BW-1:0] h_n   = BW'((32'(h_len) + cni_cq_pkg::HDR_BYTES + LineBytes - 1) / LineBytes);
     wire          h_room = 32'(tq_count) < 32'(FifoMsgs);
     wire          t0_ok  = mem_rdata_i[64 +: 32] == exp_q;   // TChk0: the valid word
@@ -914,7 +914,7 @@ module cni_cq_engine #(
     wire        l0_ctl  = mem_rdata_i[0];   // the valid bit
     wire [15:0] l0_len  = mem_rdata_i[16 +: 16];
     wire [15:0] l0_dst  = mem_rdata_i[32 +: 16];
-    wire [2:0]  l0_bad  = hdr_check(l0_len, l0_dst, 1'b1, nodes_q, node_id_i);
+    wire [2:0]  l0_bad  = hdr_check(l0_len, l0_dst, 1'b1, nodes_q);
     wire        l0_sns  = l0_ctl != hd_sense;
     wire [BW-1:0] l0_n  = BW'((32'(l0_len) + cni_cq_pkg::HDR_BYTES + LineBytes - 1) / LineBytes);
 

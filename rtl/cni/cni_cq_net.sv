@@ -2,7 +2,8 @@
 // The CNI engine's network side (docs/cni.md section 6): data frames out under a sliding window
 // per destination, cumulative acks in and out, data frames in checked and handed to the receive
 // front end in order per source. No retransmission (Retransmit = 0): under loss delivery is at
-// most once, in order, and a gap is counted.
+// most once, in order, and a gap is counted. A message to this node does not use the network:
+// it goes straight into the receive register (local delivery: no window, no frame, no ack).
 //
 // Messages cross this block as slot images (docs/cni.md, "Message layout in a slot"): byte 1
 // flags, bytes 2-3 len, 4-5 node (the destination going out, the source coming in), 6-7 handler,
@@ -10,6 +11,10 @@
 // payload has in a frame, so only the 12 header bytes are rearranged.
 //
 //   sender, per destination d: next[d], una[d]; outstanding = next - una (mod 2^16)
+//     message to this node, open, the receive register free and no frame taken into it
+//                                               -> into the receive register (seq = {handler,
+//                                                  next[node]}), next + 1, C_LOCAL
+//     message to this node, closed, no frame arriving -> dropped, C_RX_CLOSED
 //     message offered, outstanding < Window     -> DATA(seq = {handler, next}), next + 1
 //     message offered, outstanding = Window     -> held (counted once: C_WIN_WAITS)
 //     ACK(a), 0 <= a - una < outstanding        -> una = a + 1
@@ -96,6 +101,7 @@ module cni_cq_net #(
   wire [NW-1:0] m_d     = NW'(m_dst);
   wire [15:0] m_out     = next_q[m_d] - una_q[m_d];
   wire        win_open  = 32'(m_out) < 32'(Window);
+  wire        m_local   = m_dst == node_id_i;
 
   // the lowest source an ack is owed to
   logic [NW-1:0] ack_s;
@@ -106,9 +112,15 @@ module cni_cq_net #(
   wire ack_owed = owe_q != '0;
 
   logic tx_busy, tx_idle;
-  assign msg_ready_o = !tx_busy && !ack_owed && win_open;
-  wire send_ack  = !tx_busy && ack_owed;
-  wire send_data = msg_valid_i && msg_ready_o;
+  logic rmsg_q, rx_valid, rx_take_data;
+  // A local message takes the receive register when a network frame does not; closed, it is
+  // dropped in a cycle with no frame (whose counter pulse it would share).
+  assign msg_ready_o = !m_local ? !tx_busy && !ack_owed && win_open
+                     : open_i ? !rmsg_q && !rx_take_data : !rx_valid;
+  wire send_ack   = !tx_busy && ack_owed;
+  wire send_data  = msg_valid_i && msg_ready_o && !m_local;
+  wire send_local = msg_valid_i && msg_ready_o && m_local && open_i;
+  wire drop_local = msg_valid_i && msg_ready_o && m_local && !open_i;
   wire [HdrBits-1:0] data_hdr = {m_handler, next_q[m_d], m_flags, cni_cq_pkg::NET_TYPE_DATA,
                                  m_len, node_id_i, m_dst};
   wire [HdrBits-1:0] ack_hdr  = {16'd0, exp_q[ack_s] - 16'd1, 8'd0, cni_cq_pkg::NET_TYPE_ACK,
@@ -127,7 +139,7 @@ module cni_cq_net #(
   );
 
   // ---- in ---------------------------------------------------------------------------------
-  logic              rx_valid, rx_bad, rx_idle;
+  logic              rx_bad, rx_idle;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [MsgBits-1:0] rx_frame;   // (dst: the switch routed the frame here)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -159,10 +171,9 @@ module cni_cq_net #(
   wire [15:0]   a_rel   = f_seq[15:0] - una_q[f_s];
   wire          a_good  = a_rel < next_q[f_s] - una_q[f_s];
 
-  logic rmsg_q;
   logic [MsgBits-1:0] rmsg_img_q;
   wire  rx_deliver = rx_valid && !rx_bad && f_ok && is_data && open_i && !f_dup;
-  wire  rx_take_data = rx_deliver && !rmsg_q;
+  assign rx_take_data = rx_deliver && !rmsg_q;
   // Every frame but one waiting for the receive register is dropped or taken at once.
   assign rx_ack = rx_valid && !(rx_deliver && rmsg_q);
 
@@ -171,7 +182,9 @@ module cni_cq_net #(
     gap_o = '0;
     cnt_o[cni_cq_pkg::C_TX_FRAMES] = send_data;
     cnt_o[cni_cq_pkg::C_ACKS_TX]   = send_ack;
-    cnt_o[cni_cq_pkg::C_WIN_WAITS] = msg_valid_i && !win_open && !wwait_q;
+    cnt_o[cni_cq_pkg::C_WIN_WAITS] = msg_valid_i && !m_local && !win_open && !wwait_q;
+    cnt_o[cni_cq_pkg::C_LOCAL]     = send_local;
+    cnt_o[cni_cq_pkg::C_RX_CLOSED] = drop_local;
     if (rx_valid) begin
       if (rx_bad) cnt_o[cni_cq_pkg::C_RX_BAD_FCS] = 1'b1;
       else if (!f_ok) cnt_o[cni_cq_pkg::C_RX_BAD] = 1'b1;
@@ -202,8 +215,8 @@ module cni_cq_net #(
       rwait_q <= 1'b0;
       rmsg_q  <= 1'b0;
     end else begin
-      if (send_data) next_q[m_d] <= next_q[m_d] + 16'd1;
-      wwait_q <= msg_valid_i && !send_data && (wwait_q || !win_open);
+      if (send_data || send_local) next_q[m_d] <= next_q[m_d] + 16'd1;
+      wwait_q <= msg_valid_i && !m_local && !send_data && (wwait_q || !win_open);
       rwait_q <= rx_valid && !rx_ack;
       if (send_ack) owe_q[ack_s] <= 1'b0;
       if (rx_valid && !rx_bad && f_ok) begin
@@ -219,7 +232,7 @@ module cni_cq_net #(
           owe_q[f_s] <= 1'b1;
         end
       end
-      if (rx_take_data) rmsg_q <= 1'b1;
+      if (rx_take_data || send_local) rmsg_q <= 1'b1;
       else if (rmsg_ready_i) rmsg_q <= 1'b0;
     end
   end
@@ -229,6 +242,9 @@ module cni_cq_net #(
     if (rx_take_data) begin
       rmsg_img_q <= {rx_frame[MsgBits-1:HdrBits], f_seq, f_seq[31:16], f_src, f_len, f_flags,
                      8'd0};
+    end else if (send_local) begin
+      rmsg_img_q <= {msg_i[MsgBits-1:HdrBits], m_handler, next_q[m_d], m_handler, node_id_i,
+                     m_len, m_flags, 8'd0};
     end
   end
   assign rmsg_valid_o = rmsg_q;

@@ -109,7 +109,7 @@ package cni_cq_pkg;
   localparam int C_ACKS_RX    = 4;   // acks received (that moved the window)
   localparam int C_TX_CLOSED  = 6;   // a send while closed
   localparam int C_TX_BAD_LEN = 7;   // length above MAX_LEN, or a message cut short (NI2w)
-  localparam int C_TX_BAD_DST = 8;   // destination not below NODES, or this node
+  localparam int C_TX_BAD_DST = 8;   // destination not below NODES
   localparam int C_TX_BAD_SNS = 9;   // CQ slot whose valid bit has the wrong sense
   localparam int C_TX_OVERRUN = 10;  // more messages made ready than the queue holds; NI2w: no room
   localparam int C_TX_STRAY   = 11;  // a write to a register of another configuration, or data
@@ -125,6 +125,7 @@ package cni_cq_pkg;
   localparam int C_ACK_STALE  = 20;  // ack outside the window
   localparam int C_PULLS      = 21;  // pulls of send lines (RECALL_DN)
   localparam int C_REFRESHES  = 24;  // shadow-head refreshes
+  localparam int C_LOCAL      = 25;  // messages to this node, delivered without the network
   localparam int C_WIN_WAITS  = 26;  // messages that waited for the window
   localparam int C_ROOM_WAITS = 27;  // frames that waited for receive room
   localparam int C_RQ_ERR     = 28;  // CNI16Qm: the host home answered a queue access Error

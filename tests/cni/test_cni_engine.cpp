@@ -245,16 +245,51 @@ TYPED_TEST(CniEngine, AFullReceiverHoldsTheSenderBackUntilItConsumes) {
   this->no_errors(*w, 1);
 }
 
+// A message to the node itself (docs/cni.md section 6, "Local delivery") goes from the send side
+// straight to the receive side: no frame, no window, no ack, in order with the node's other
+// messages to itself, while network traffic goes on both ways; and a closed endpoint drops it.
+TYPED_TEST(CniEngine, AMessageToThisNodeIsDeliveredLocallyInOrderBesideNetworkTraffic) {
+  auto w = this->make(2);
+  w->open(0, 2);
+  w->open(1, 2);
+  unsigned local = 0, remote = 0, back = 0;
+  for (uint32_t k = 0; k < 24; k++) {
+    const size_t len = (k * 37) % (kMaxLen + 1);
+    if (k % 3 == 1) {
+      this->push(*w, this->msg(0, 1, len, k));
+      remote++;
+    } else {
+      this->push(*w, this->msg(0, 0, len, k));
+      local++;
+    }
+    if (k % 4 == 0) {
+      this->push(*w, this->msg(1, 0, len / 2, 100 + k));
+      back++;
+    }
+  }
+  this->finish(*w);
+  EXPECT_EQ(w->counter(0, Cnt::LocalDeliveries), local);
+  EXPECT_EQ(w->counter(0, Cnt::TxMessages), local + remote);
+  EXPECT_EQ(w->counter(0, Cnt::TxFrames), remote);
+  EXPECT_EQ(w->counter(0, Cnt::RxFrames), back);
+  EXPECT_EQ(w->counter(1, Cnt::LocalDeliveries), 0u);
+  for (auto& f : w->frames_seen) {
+    ASSERT_GE(f.size(), kHdrBytes);
+    EXPECT_NE(get16(&f[0]), get16(&f[2])) << "a frame from a node to itself";
+  }
+  this->no_errors(*w, 0);
+  this->no_errors(*w, 1);
+}
+
 TYPED_TEST(CniEngine, BadHeadersAreCountedNotSentAndTheQueueMovesOn) {
   auto w = this->make(2);
   w->open(0, 2);
   w->open(1, 2);
   ASSERT_TRUE(w->send(0, this->msg(0, 1, kMaxLen + 1, 1)));   // too long
   ASSERT_TRUE(w->send(0, this->msg(0, 2, 10, 2)));            // destination not below NODES
-  ASSERT_TRUE(w->send(0, this->msg(0, 0, 10, 3)));            // this node
   ASSERT_TRUE(w->settle());
   EXPECT_EQ(w->counter(0, Cnt::TxBadLen), 1u);
-  EXPECT_EQ(w->counter(0, Cnt::TxBadDst), 2u);
+  EXPECT_EQ(w->counter(0, Cnt::TxBadDst), 1u);
   EXPECT_EQ(w->counter(0, Cnt::TxFrames), 0u);
   EXPECT_TRUE(w->frames_seen.empty());
   // then a good message still goes
@@ -384,6 +419,31 @@ TYPED_TEST(CniQueue, ASlotWithTheWrongSenseIsCountedAndSkipped) {
   EXPECT_EQ(get32(w->node(0).line(w->l_sq_head())), 1u);
   this->push(*w, this->msg(0, 1, 30, 2));
   this->finish(*w);
+}
+
+// Messages to the node itself made ready and then the endpoint closed: the send side still takes
+// them (they were ready while open), and the receive side, closed, drops each one and counts it
+// as it counts a frame for a closed endpoint. Those delivered before the close are a prefix, in
+// order.
+TYPED_TEST(CniQueue, LocalMessagesThatReachAClosedEndpointAreDroppedAndCounted) {
+  auto w = this->make(2);
+  w->open(0, 2);
+  w->open(1, 2);
+  std::vector<Msg> sent;
+  for (uint32_t k = 0; k < 4; k++) {
+    sent.push_back(this->msg(0, 0, 20 + 50 * k, k));
+    ASSERT_TRUE(w->send(0, sent.back()));
+  }
+  w->close(0);
+  ASSERT_TRUE(w->settle());
+  std::vector<Msg> got;
+  while (auto r = w->recv(0)) got.push_back(*r);
+  EXPECT_EQ(w->counter(0, Cnt::TxMessages), 4u);
+  EXPECT_EQ(w->counter(0, Cnt::LocalDeliveries), got.size());
+  EXPECT_EQ(w->counter(0, Cnt::RxClosed), 4u - got.size());
+  EXPECT_GT(w->counter(0, Cnt::RxClosed), 0u);
+  for (size_t i = 0; i < got.size(); i++) EXPECT_TRUE(got[i] == sent[i]) << "message " << i;
+  EXPECT_TRUE(w->frames_seen.empty());
 }
 
 TYPED_TEST(CniQueue, PassesWrapWithTheSenseFlippedAndOldSlotsReadEmpty) {

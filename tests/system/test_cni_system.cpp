@@ -147,6 +147,7 @@ std::vector<uint8_t> body(unsigned src, unsigned to, uint32_t seq, size_t n) {
 struct Traffic {
   std::vector<std::map<unsigned, std::vector<uint32_t>>> received;  // [dst][src]: sequence numbers
   uint64_t window_waits = 0, room_waits = 0;  // the engines' counters, summed over the nodes
+  uint64_t local = 0;                         // ... and the messages they delivered locally
 };
 
 Traffic run_traffic(tb::System& s, const Plan& plan, uint64_t seed) {
@@ -191,6 +192,7 @@ Traffic run_traffic(tb::System& s, const Plan& plan, uint64_t seed) {
         ep.close();
         t.window_waits += ep.counter(drv::CniCounter::WindowWaits);
         t.room_waits += ep.counter(drv::CniCounter::RoomWaits);
+        t.local += ep.counter(drv::CniCounter::LocalDeliveries);
       });
     });
   }
@@ -219,17 +221,17 @@ void expect_exactly_once_in_order(tb::System& s, const Plan& plan, const Traffic
   }
 }
 
-// Four nodes, every node sending bursts of 12 messages to each other node, all at once:
-// windows and receive queues fill (the engines count messages that waited for the window and
-// frames that waited for receive room), and nothing deadlocks.
+// Four nodes, every node sending bursts of 12 messages to every node, itself included, all at
+// once: windows and receive queues fill (the engines count messages that waited for the window
+// and frames that waited for receive room), a node's messages to itself are delivered without
+// the network (docs/cni.md section 6, "Local delivery"), and nothing deadlocks.
 void all_to_all(tb::System& s) {
   constexpr unsigned kNodes = 4, kPerPair = 12;
   Plan plan(kNodes);
   std::mt19937 rng(1);
-  for (unsigned n = 0; n < kNodes; n++) {   // to each other node in turn, in bursts of 12
+  for (unsigned n = 0; n < kNodes; n++) {   // to each node in turn, in bursts of 12
     std::vector<unsigned> order;
-    for (unsigned to = 0; to < kNodes; to++)
-      if (to != n) order.push_back(to);
+    for (unsigned to = 0; to < kNodes; to++) order.push_back(to);
     std::shuffle(order.begin(), order.end(), rng);
     for (unsigned to : order)
       for (unsigned k = 0; k < kPerPair; k++) plan[n].push_back({to, 4 + (k * 37) % 600});
@@ -238,6 +240,7 @@ void all_to_all(tb::System& s) {
   expect_exactly_once_in_order(s, plan, t);
   EXPECT_GT(t.window_waits, 0u);
   EXPECT_GT(t.room_waits, 0u);
+  EXPECT_GE(t.local, kNodes * kPerPair);   // one fragment or more per message to itself
 }
 
 TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
@@ -254,8 +257,8 @@ TEST(CniSystem, Cni4FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrd
 }
 
 // Seeded random traffic among 16 nodes (CNI_SEED picks the seed, CNI_CNI_MESSAGES the messages
-// per node): every node sends to random destinations messages of random sizes (one to three
-// fragments), so windows fill and queues wrap; every message arrives exactly once, intact and in
+// per node): every node sends to random destinations (itself included: local delivery) messages
+// of random sizes (one to three fragments), so windows fill and queues wrap; every message arrives exactly once, intact and in
 // order per (source, destination). A coherence checker on every node watches the CNI region
 // (and CNI16Qm's receive queue in host memory): single writer on every state change of the host's
 // caches and the device cache, every core load against a shadow that follows the cores' stores,
@@ -271,7 +274,7 @@ void sixteen_nodes_under_the_checker(tb::System& s) {
   Plan plan(kNodes);
   for (unsigned n = 0; n < kNodes; n++)
     for (unsigned i = 0; i < per_node; i++)
-      plan[n].push_back({(n + 1 + unsigned(rng() % (kNodes - 1))) % kNodes, 8 + rng() % 700});
+      plan[n].push_back({unsigned(rng() % kNodes), 8 + rng() % 700});   // itself included
   const unsigned lb = s.device(0, 0).geometry().line_bytes;
   std::vector<std::unique_ptr<tb::CoherenceChecker>> chk;
   for (unsigned n = 0; n < kNodes; n++) {
@@ -286,7 +289,12 @@ void sixteen_nodes_under_the_checker(tb::System& s) {
     s.node(n).host().set_observer(chk[n].get());
     d.set_observer(chk[n].get());
   }
-  expect_exactly_once_in_order(s, plan, run_traffic(s, plan, seed));
+  const Traffic t = run_traffic(s, plan, seed);
+  expect_exactly_once_in_order(s, plan, t);
+  unsigned to_self = 0;
+  for (unsigned n = 0; n < kNodes; n++)
+    for (const Send& x : plan[n]) to_self += x.to == n;
+  EXPECT_GE(t.local, to_self);
   for (unsigned n = 0; n < kNodes; n++) {
     EXPECT_TRUE(chk[n]->errors().empty()) << "node " << n << ": " << chk[n]->errors().front();
     EXPECT_GT(chk[n]->loads_checked(), 0u) << "node " << n;
