@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The CNI cache/queue engine under unit test (tests/cni): checking builds of cni_cq_engine alone,
-# one model per configuration and line size, Vcni_cq_<config>_l<bytes>. The region starts at
-# device line CNI_CQ_BASE (the tests' harness plays the home agent and memory around it).
+# one model per configuration and line size, Vcni_cq_<config>_l<bytes> (q16ep: CNI16Q with
+# EarlyPull = 1). The region starts at device line CNI_CQ_BASE (the tests' harness plays the
+# home agent and memory around it).
 set(CNI_CQ_BASE 8)
 set(CNI_CQ_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
@@ -13,18 +14,19 @@ set(CNI_CQ_RTL
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_engine.sv)
 
 add_library(cni_rtl_cq_chk STATIC)
-# <name>;<Config>;<LineBytes>
-foreach(m "ni2w;0;64" "q16;2;64" "q512;3;64" "ni2w;0;128" "q16;2;128")
+# <name>;<Config>;<LineBytes>;<EarlyPull>
+foreach(m "ni2w;0;64;0" "q16;2;64;0" "q512;3;64;0" "ni2w;0;128;0" "q16;2;128;0" "q16ep;2;64;1")
   list(GET m 0 name)
   list(GET m 1 cfg)
   list(GET m 2 lb)
+  list(GET m 3 ep)
   cni_verilate(cni_rtl_cq_chk
     SOURCES ${CNI_CQ_RTL}
     TOP_MODULE cni_cq_engine
     PREFIX Vcni_cq_${name}_l${lb}
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall
-      -GConfig=${cfg} -GLineBytes=${lb} -GLineIdxW=12 -GBase=${CNI_CQ_BASE})
+      -GConfig=${cfg} -GLineBytes=${lb} -GLineIdxW=12 -GBase=${CNI_CQ_BASE} -GEarlyPull=${ep})
 endforeach()
 cni_checking_opt(cni_rtl_cq_chk)
 get_target_property(CNI_CQ_VINC cni_rtl_cq_chk INTERFACE_INCLUDE_DIRECTORIES)

@@ -3,8 +3,9 @@
 // the engine bus, its configuration picked by a parameter: NI2w (uncached registers over hardware
 // queues), CNI4 (cachable device registers over hardware queues), the cachable queues homed on
 // the device, CNI16Q and CNI512Q, and CNI16Qm (their send side; the receive queue homed in host
-// memory, written through the device caching agent); the queues' lines pulled at message-ready
-// (EarlyPull = 0), no retransmission.
+// memory, written through the device caching agent); the queues' send lines pulled at
+// message-ready, or (EarlyPull = 1) each also as the CPU asks to own the next line of its slot;
+// no retransmission.
 //
 // The engine never touches the link: it sets line policies and drives the home agent's commands
 // (POLICY, RESUME, RECALL, RECALL_DN), takes its TRIGGER and RECALL_DONE events, reads and writes device memory
@@ -18,7 +19,9 @@
 //                 whole of it fits; RX_HDR shows the head message, RX_DATA pops its words
 //   CQ send:      TX_READY adds to pend; per message: pull (RECALL_DN) every line of slot hd,
 //                 read line 0 (sense, len, destination checked), read lines 1..n-1, hd + 1,
-//                 the locked write of SQ_HEAD, the message to the network
+//                 the locked write of SQ_HEAD, the message to the network. EarlyPull = 1: the
+//                 SQ lines are SHARED, every ownership request parks (TRIGGER) and is RESUMEd
+//                 at once, and one of line k of a slot (k >= 1) pulls line k - 1 early
 //   CQ receive:   a message from the network is written into slot tl when used(tl, sh) < N
 //                 (else RQ_HEAD is pulled into the shadow sh, again every RQ_POLL cycles): the
 //                 locked writes of lines 1..n-1, then of line 0 with the valid bit (sense), tl + 1
@@ -51,6 +54,8 @@
 //   MaxNodes, Window    - network side (cni_cq_net)
 //   NetBytes            - bytes per beat of the network port
 //   CaIdW               - id width of the caching agent's request port
+//   EarlyPull           - CQ configurations: 1 pulls a send line when the CPU asks to own the
+//                         next line of its slot (000 section 3), 0 only at message-ready
 // Ports: the engine bus (`CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the caching agent
 // (`CNI_ENGINE_CA`; CNI16Qm only, the other configurations present no request).
 `default_nettype none
@@ -67,6 +72,7 @@ module cni_cq_engine #(
   parameter int Window    = 4,
   parameter int NetBytes  = 64,
   parameter int CaIdW     = 4,
+  parameter int EarlyPull = 0,
   localparam int LineBits = LineBytes * 8,
   localparam int NetW     = NetBytes * 8
 ) (
@@ -138,11 +144,13 @@ module cni_cq_engine #(
   localparam int  NR      = Cq ? RqLines / B : 0;               // RQ slots
   localparam int  Lines   = cni_cq_pkg::region_lines(Config, LineBytes, SqLines, RqLines);
   localparam int  NC      = cni_cq_pkg::NUM_CNT;
+  localparam bit  Ep      = Cq && EarlyPull != 0;                // SQ lines SHARED, early pulls
 
   if (!cni_cq_pkg::built(Config)) $error("cni_cq_engine: Config %0d is not a CNI configuration", Config);
   if (Qm && (1 << CaIdW) < B)
     $error("cni_cq_engine: CaIdW must name every line of a slot (%0d)", B);
   if (LineBytes != 64 && LineBytes != 128) $error("cni_cq_engine: LineBytes must be 64 or 128");
+  if (EarlyPull != 0 && !Cq) $error("cni_cq_engine: EarlyPull is for the queue configurations");
   if (Cq && (NS < 2 || (NS & (NS - 1)) != 0 || NS * B != SqLines))
     $error("cni_cq_engine: SqLines must be a power of two >= 2 slots of %0d lines", B);
   if (Cq && (NR < 2 || (NR & (NR - 1)) != 0 || NR * B != RqLines))
@@ -312,8 +320,9 @@ module cni_cq_engine #(
                    (NC'(wr_hi && !w_known) << cni_cq_pkg::C_TX_STRAY);
 
   // ---- reset POLICYs: the register page DENY (a coherent request there is a driver bug); CNI4's
-  // TX CDRs SHARED (the CPU's ownership requests park: virtual polling) -------------------------
-  localparam int PolLines = R + (Cdr ? B : 0);
+  // TX CDRs and, with EarlyPull, the SQ lines SHARED (the CPU's ownership requests park: virtual
+  // polling, early pull) ---------------------------------------------------------------------
+  localparam int PolLines = R + (Cdr ? B : 0) + (Ep ? SqLines : 0);
   localparam int PW = $clog2(PolLines + 1);
   logic [PW-1:0] pol_q;   // policies issued
   wire           pol_done = 32'(pol_q) == 32'(PolLines);
@@ -354,7 +363,9 @@ module cni_cq_engine #(
         cmd_op_q   <= cni_coh_pkg::CMD_POLICY;
         cmd_arg_q  <= cni_coh_pkg::ARG_W'(32'(pol_q) < 32'(R) ? cni_coh_pkg::POL_DENY
                                                               : cni_coh_pkg::POL_SHARED);
-        cmd_line_q <= LineIdxW'(Base + 32'(pol_q));
+        // the page and CNI4's TX CDRs follow each other; the SQ slots start at LSq
+        cmd_line_q <= LineIdxW'(32'(pol_q) < 32'(R) || !Ep ? Base + 32'(pol_q)
+                                                           : LSq + 32'(pol_q) - R);
         pol_q      <= pol_q + 1'b1;
       end else if (go_rsm) begin
         cmd_op_q   <= cni_coh_pkg::CMD_RESUME;
@@ -899,11 +910,22 @@ module cni_cq_engine #(
       pt_j = '0;
       for (int j = B - 1; j >= 0; j--) if (pt_q[j]) pt_j = JW'(j);
     end
-    assign rq_pull      = qs_q == QPull && pt_q != '0;
-    assign rq_pull_line = LineIdxW'(LSq + 32'(hd_idx) * B + 32'(pt_j));
+    // EarlyPull: the owed RESUMEs (one per TRIGGER, in order), the early pull requested (ep_v)
+    // and the one in flight (ep_busy). QPull presents no pull while an early pull is in flight
+    // and no early pull is presented in QPull, so each RECALL_DONE of an SQ line is unambiguous;
+    // an early pull waits until no RESUME is owed (a pull of a line with a parked request would
+    // turn its grant into a Retry, gap G1).
+    logic                ep_v_q, ep_busy_q;
+    logic [LineIdxW-1:0] ep_line_q, ep_bline_q;
+    logic                rf_out_valid;
+    logic [LineIdxW-1:0] rf_out;
+    wire q_pull  = qs_q == QPull && pt_q != '0 && !ep_busy_q;
+    wire ep_pull = Ep && ep_v_q && !ep_busy_q && qs_q != QPull && !rf_out_valid;
+    assign rq_pull      = q_pull || ep_pull;
+    assign rq_pull_line = q_pull ? LineIdxW'(LSq + 32'(hd_idx) * B + 32'(pt_j)) : ep_line_q;
     assign rq_sqh       = sqh_owe_q && !sqh_busy_q;
-    assign rq_rsm       = 1'b0;   // no policy parks (EarlyPull = 0)
-    assign rq_rsm_line  = '0;
+    assign rq_rsm       = rf_out_valid;
+    assign rq_rsm_line  = rf_out;
 
     // TX_READY: v messages made ready
     wire [15:0] tr_v    = wval[15:0];
@@ -953,7 +975,54 @@ module cni_cq_engine #(
     wire [31:0] e_line = 32'(evt_line_i);
     wire [31:0] e_sq   = e_line - 32'(LSq) - 32'(hd_idx) * B;     // line within slot hd
     wire [31:0] e_rq   = e_line - 32'(LRq) - 32'(tl_idx) * B;     // line within slot tl
-    wire e_pull  = evt_done && qs_q == QPull && e_sq < 32'(B) && po_q[JW'(e_sq)];
+    wire e_ep    = Ep && evt_done && ep_busy_q && evt_line_i == ep_bline_q;
+    wire e_pull  = evt_done && !e_ep && qs_q == QPull && e_sq < 32'(B) && po_q[JW'(e_sq)];
+    // EarlyPull: a TRIGGER of an SQ line (the CPU asks to own it): its RESUME is owed, and line
+    // k >= 1 of a slot asks the early pull of line k - 1
+    wire [31:0] e_sl   = e_line - 32'(LSq);   // line within the SQ
+    wire e_trg  = Ep && evt_valid_i && evt_kind_i == cni_coh_pkg::EVT_TRIGGER &&
+                  e_sl < 32'(SqLines);
+    wire rf_in_ready;
+    if (Ep) begin : g_ep
+      // as many owed RESUMEs as the home agent can park; full (never, in practice), the TRIGGER
+      // waits at the event port
+      cni_fifo #(.Width (LineIdxW), .Depth (32)) u_rsm (
+        .clk_i, .rst_ni,
+        .in_valid_i (e_trg), .in_ready_o (rf_in_ready), .in_data_i (evt_line_i),
+        .out_valid_o (rf_out_valid), .out_ready_i (go_rsm), .out_data_o (rf_out),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .count_o ()
+        /* verilator lint_on PINCONNECTEMPTY */
+      );
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          ep_v_q     <= 1'b0;
+          ep_busy_q  <= 1'b0;
+          ep_line_q  <= '0;
+          ep_bline_q <= '0;
+        end else begin
+          if (go_pull && !q_pull) begin
+            ep_v_q     <= 1'b0;
+            ep_busy_q  <= 1'b1;
+            ep_bline_q <= ep_line_q;
+          end else if (qs_q == QIdle && qs_d == QPull) begin
+            ep_v_q <= 1'b0;   // QPull pulls what the request was for
+          end else if (e_trg && rf_in_ready && e_sl % B != 0 && !ep_v_q) begin
+            ep_v_q    <= 1'b1;
+            ep_line_q <= evt_line_i - 1'b1;
+          end
+          if (e_ep) ep_busy_q <= 1'b0;
+        end
+      end
+    end else begin : g_no_ep
+      assign rf_in_ready  = 1'b1;
+      assign rf_out_valid = 1'b0;
+      assign rf_out       = '0;
+      assign ep_v_q       = 1'b0;
+      assign ep_busy_q    = 1'b0;
+      assign ep_line_q    = '0;
+      assign ep_bline_q   = '0;
+    end
     wire e_lock  = !Qm && evt_done && rs_q == RLock && e_rq < 32'(B) && lo_q[JW'(e_rq)];
     wire e_sqh   = evt_done && sqh_busy_q && e_line == 32'(LSqHead);
     wire e_ref   = evt_done && rs_q == RRefWait && e_line == 32'(LRqHead);
@@ -989,7 +1058,7 @@ module cni_cq_engine #(
     // the cycle it looks at a request and decides in the next, so a request looked at in the
     // write's cycle (a read that meets the write, undefined in a block RAM) must still find the
     // line's entry when it is decided. The write clears the line's bit, which releases the event.
-    assign evt_ready_o = !e_held;
+    assign evt_ready_o = !e_held && !(e_trg && !rf_in_ready);
 
     // -- send side: state ----------------------------------------------------------------------
     always_comb begin
@@ -1035,7 +1104,7 @@ module cni_cq_engine #(
           po_q <= '0;
           qj_q <= '0;
         end
-        if (go_pull) begin
+        if (go_pull && q_pull) begin
           pt_q[pt_j] <= 1'b0;
           po_q[pt_j] <= 1'b1;
         end
@@ -1174,7 +1243,8 @@ module cni_cq_engine #(
       fe_cnt[cni_cq_pkg::C_TX_BAD_DST] = qs_q == QData && qj_q == '0 && !l0_sns && !l0_bad[1] &&
                                          l0_bad[2];
       fe_cnt[cni_cq_pkg::C_TX_BAD_SNS] = qs_q == QData && qj_q == '0 && l0_sns;
-      fe_cnt[cni_cq_pkg::C_PULLS]      = go_pull;
+      fe_cnt[cni_cq_pkg::C_PULLS]      = go_pull && q_pull;
+      fe_cnt[cni_cq_pkg::C_EARLY]      = go_pull && !q_pull;
       fe_cnt[cni_cq_pkg::C_REFRESHES]  = rs_q == RRefData;
       fe_cnt[cni_cq_pkg::C_RX_BAD]     = rs_q == RRefData && !rh_ok;
       fe_cnt[cni_cq_pkg::C_LOCKED_WR]  = g_lock;
@@ -1183,14 +1253,14 @@ module cni_cq_engine #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_cq = ^{vp_backoff_q, rd_hi, r_rxhdr, r_rxdat, w_txhdr, w_txdat, l0_bad[0], w_clear,
-                       go_rsm,
                        wlo_q[31:16],
                        ca_rsp_id_i,      // ids above the slot's lines are never issued
                        ca_rsp_data_i};   // only RQ_HEAD's word is read
     /* verilator lint_on UNUSEDSIGNAL */
 
     assign fe_idle = qs_q == QIdle && !(pend_q != '0 && !txm_q) && rs_q == RIdle &&
-                     !rmsg_valid && !sqh_owe_q && !sqh_busy_q;
+                     !rmsg_valid && !sqh_owe_q && !sqh_busy_q && !rf_out_valid && !ep_v_q &&
+                     !ep_busy_q;
   end
 
   assign idle_o = pol_done && !cmd_q && net_idle && fe_idle;

@@ -124,6 +124,7 @@ package cni_cq_pkg;
   localparam int C_RX_STRAY   = 19;  // a read of RX_DATA with no message
   localparam int C_ACK_STALE  = 20;  // ack outside the window
   localparam int C_PULLS      = 21;  // pulls of send lines (RECALL_DN)
+  localparam int C_EARLY      = 22;  // early pulls (EarlyPull)
   localparam int C_REFRESHES  = 24;  // shadow-head refreshes
   localparam int C_LOCAL      = 25;  // messages to this node, delivered without the network
   localparam int C_WIN_WAITS  = 26;  // messages that waited for the window

@@ -58,6 +58,7 @@ module cni_endpoint #(
   parameter int          CniFifoMsgs  = 4,
   parameter int          CniMaxNodes  = 16,
   parameter int          CniWindow    = 4,
+  parameter int          CniEarlyPull = 0,
   parameter int          CacheSets    = 4,
   parameter int          CacheWays    = 4,
   parameter int          CacheMshrs   = 4,
@@ -488,7 +489,8 @@ module cni_endpoint #(
       .Config (CniConfig), .LineBytes (LineBytes), .LineIdxW (LineIdxW),
       .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_CNI)),
       .SqLines (CniSqLines), .RqLines (CniRqLines), .FifoMsgs (CniFifoMsgs),
-      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes), .CaIdW (CacheIdW)
+      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes), .CaIdW (CacheIdW),
+      .EarlyPull (CniEarlyPull)
     ) u_cni (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_CNI),
              `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI),
              `CNI_ENGINE_CA(cni_amap_pkg::ENG_CNI));

@@ -48,6 +48,7 @@ inline constexpr unsigned kRegBytes = 256;
 inline constexpr uint8_t kTypeData = 0x02, kTypeAck = 0x03;
 
 enum Cfg : unsigned { kNi2w = 0, kCni16Q = 2, kCni512Q = 3 };
+inline constexpr uint8_t kPolShared = 1;   // cni_coh_pkg::POL_SHARED
 
 // Register offsets and counters (rtl/cni/cni_cq_pkg.sv).
 namespace reg {
@@ -71,6 +72,10 @@ struct Knobs {
   double ntx_stall = 0.1;     // network output not ready
   unsigned recall_min = 2, recall_max = 30;  // cycles a RECALL takes in the home
   unsigned net_latency = 40;  // cycles a frame takes to cross the network
+  // EarlyPull: the chance that the CPU's stores to a send line drain only after it owns the next
+  // line (it first stores a draft, then the line's final contents: an early pull in between must
+  // be followed by another pull)
+  double sq_rewrite = 0;
 };
 
 // Little-endian field access in a byte vector.
@@ -140,6 +145,22 @@ class Node {
   std::map<unsigned, uint8_t> policies;   // POLICY commands seen
   unsigned locked_writes = 0;
 
+  // The CPU's ownership of lines the engine made SHARED (CQ send lines with EarlyPull): a store
+  // needs it; asking parks the request (TRIGGER) until the engine's RESUME; a pull (RECALL_DN)
+  // takes it back (the CPU keeps S), and a pull that meets a parked request answers it Retry
+  // (docs/endpoint.md, gap G1): the CPU asks again once the pull is done.
+  bool shared(unsigned l) const {
+    auto it = policies.find(l);
+    return it != policies.end() && it->second == kPolShared;
+  }
+  bool owns(unsigned l) const { return own_.count(l) != 0; }
+  bool parked(unsigned l) const { return parked_.count(l) != 0; }
+  void ask_ownership(unsigned l) {
+    parked_.insert(l);
+    trg_.push_back(l);
+  }
+  unsigned triggers = 0, resumes = 0, retried = 0;
+
   // CPU stores and loads of device lines (immediate; the caller checks closed()).
   void cpu_store(unsigned l, const uint8_t* p) {
     std::memcpy(line(l), p, world_.lb());
@@ -153,18 +174,24 @@ class Node {
 
   void drive(const Knobs& k) {
     V& t = *top_;
-    // events: one presented at a time, held until taken; which of the due ones is random
-    if (!evt_ && !due_.empty()) {
+    // events: one presented at a time, held until taken; which of the due ones, and whether a
+    // parked request's TRIGGER goes first, is random
+    if (!evt_) {
       std::vector<unsigned> ready;
       for (auto& [l, when] : due_) if (when <= world_.cycle()) ready.push_back(l);
-      if (!ready.empty()) {
+      if (!trg_.empty() && (ready.empty() || coin(0.5))) {
+        evt_ = trg_.front();
+        trg_.pop_front();
+        evt_trg_ = true;
+      } else if (!ready.empty()) {
         unsigned l = ready[rng_() % ready.size()];
         due_.erase(l);
         evt_ = l;
+        evt_trg_ = false;
       }
     }
     t.evt_valid_i = evt_.has_value();
-    t.evt_kind_i = 1;  // RECALL_DONE
+    t.evt_kind_i = evt_trg_ ? 0 : 1;  // TRIGGER, RECALL_DONE
     t.evt_line_i = evt_ ? uint16_t(*evt_) : 0;
     t.evt_op_i = 0;
     t.evt_src_i = 0;
@@ -200,9 +227,21 @@ class Node {
       if (l < kBase || l >= kBase + lines) fail("command outside the region: line " + num(l));
       if (op == 4) {
         policies[l] = uint8_t(t.cmd_arg_o);
+      } else if (op == 5) {
+        // RESUME: grants the parked request (E); one that finds nothing parked answers nothing
+        if (!world_.is_sq_line(l)) fail("RESUME of line " + num(l) + ", not a send line");
+        if (parked_.erase(l)) {
+          own_.insert(l);
+          resumes++;
+        }
       } else if (op == 1 || op == 6) {
         if (recall_.count(l)) fail("a second recall of line " + num(l) + " in flight");
         recall_[l] = op == 1 ? Op::kRecall : Op::kRecallDn;
+        own_.erase(l);
+        if (parked_.erase(l)) {   // G1: the parked request is answered Retry
+          retried++;
+          std::erase(trg_, l);
+        }
         due_[l] = world_.cycle() + k.recall_min + rng_() % (k.recall_max - k.recall_min + 1);
       } else {
         fail("unexpected command " + num(op));
@@ -214,7 +253,7 @@ class Node {
       if (t.mem_we_o) {
         // the locked write: its RECALL_DONE is presented, and taken no earlier than the next
         // cycle (docs/protocol.md, "The locked write")
-        bool locked = t.evt_valid_i && t.evt_line_i == l && recall_.count(l) &&
+        bool locked = t.evt_valid_i && !evt_trg_ && t.evt_line_i == l && recall_.count(l) &&
                       recall_[l] == Op::kRecall;
         if (!locked) fail("port-B write of line " + num(l) + " without its RECALL_DONE held");
         if (t.evt_ready_o) fail("RECALL_DONE of line " + num(l) + " taken in its write's cycle");
@@ -235,9 +274,13 @@ class Node {
     if (t.evt_valid_i && t.evt_ready_o) {
       unsigned l = *evt_;
       evt_.reset();
-      // a pull done: memory is current, the CPU's stores so far are in it
-      if (recall_[l] == Op::kRecallDn) dirty_.erase(l);
-      recall_.erase(l);
+      if (evt_trg_) {
+        triggers++;
+      } else {
+        // a pull done: memory is current, the CPU's stores so far are in it
+        if (recall_[l] == Op::kRecallDn) dirty_.erase(l);
+        recall_.erase(l);
+      }
     }
     if (t.ntx_valid_o && t.ntx_ready_i) {
       uint8_t b[64];
@@ -266,7 +309,9 @@ class Node {
   };
   void set_access(std::optional<Access> a) { reg_ = a; }
 
-  bool idle() const { return top_->idle_o && due_.empty() && !evt_ && in.empty(); }
+  bool idle() const {
+    return top_->idle_o && due_.empty() && !evt_ && in.empty() && trg_.empty() && parked_.empty();
+  }
 
  private:
   enum class Op { kRecall, kRecallDn };
@@ -285,6 +330,10 @@ class Node {
   std::map<unsigned, Op> recall_;          // recalls taken, RECALL_DONE not yet taken
   std::map<unsigned, uint64_t> due_;       // when each one's RECALL_DONE may be presented
   std::optional<unsigned> evt_;            // the event presented
+  bool evt_trg_ = false;                   // ... a TRIGGER (else a RECALL_DONE)
+  std::deque<unsigned> trg_;               // TRIGGERs of parked requests, not yet presented
+  std::set<unsigned> parked_;              // send lines with the CPU's request parked
+  std::set<unsigned> own_;                 // SHARED send lines the CPU holds writable
   std::optional<unsigned> rd_line_;        // port-B read data for the next cycle
   std::set<unsigned> dirty_;               // SQ lines with CPU stores not yet pulled
   std::map<unsigned, std::set<unsigned>> unconsumed_;  // RQ slot: lines written, not consumed
@@ -479,14 +528,41 @@ class World {
     }
     unsigned slot = c.sq_tail % ns_;
     auto img = slot_image(m, sense_of(c.sq_tail, ns_));
-    for (unsigned j = 0; j < lines_of(m.data.size()); j++) {
-      if (nd.closed(l_sq(slot, j))) throw Failure("CPU store to a send line being pulled");
-      nd.cpu_store(l_sq(slot, j), &img[j * lb_]);
+    const unsigned n_lines = lines_of(m.data.size());
+    bool redo = false;   // line j - 1 holds a draft, its final contents are stored after line j
+    for (unsigned j = 0; j < n_lines; j++) {
+      const bool draft = j + 1 < n_lines && coin(k_.sq_rewrite);
+      std::vector<uint8_t> line(img.begin() + j * lb_, img.begin() + (j + 1) * lb_);
+      if (draft) for (auto& b : line) b = uint8_t(~b);
+      store_sq(n, l_sq(slot, j), line.data());
+      if (redo) {   // the draft's line drains a while after this one is owned
+        run(unsigned(rng_() % 24));
+        store_sq(n, l_sq(slot, j - 1), &img[(j - 1) * lb_]);
+      }
+      redo = draft;
     }
     c.sq_tail = (c.sq_tail + 1) % mod;
     wr(n, reg::kTxReady, 1);
     return true;
   }
+  // The CPU's store to send line l. A line the engine made SHARED (EarlyPull) needs ownership:
+  // the CPU asks (the request parks) and waits for the RESUME; a line being pulled is retried.
+  void store_sq(unsigned n, unsigned l, const uint8_t* p) {
+    Node<V>& nd = *nodes_[n];
+    if (!nd.shared(l)) {
+      if (nd.closed(l)) throw Failure("CPU store to a send line being pulled");
+      nd.cpu_store(l, p);
+      return;
+    }
+    const uint64_t start = cycle_;
+    while (nd.closed(l) || !nd.owns(l)) {
+      if (!nd.closed(l) && !nd.owns(l) && !nd.parked(l)) nd.ask_ownership(l);
+      step();
+      if (cycle_ - start > 100000) throw Failure("no RESUME for send line " + std::to_string(l));
+    }
+    nd.cpu_store(l, p);
+  }
+  bool coin(double p) { return p > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   std::optional<Msg> recv_cq(unsigned n) {
     Cpu& c = cpu_[n];
     Node<V>& nd = *nodes_[n];

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <type_traits>
 #include <string>
 
 #include "Vcni_cq_ni2w_l128.h"
 #include "Vcni_cq_ni2w_l64.h"
 #include "Vcni_cq_q16_l128.h"
 #include "Vcni_cq_q16_l64.h"
+#include "Vcni_cq_q16ep_l64.h"
 #include "Vcni_cq_q512_l64.h"
 #include "cq_harness.hpp"
 
@@ -26,6 +28,11 @@ struct Q16L64 {
   static constexpr unsigned kCfg = kCni16Q, kLb = 64;
   static constexpr const char* kName = "CNI16Q_l64";
 };
+struct Q16EpL64 {
+  using V = Vcni_cq_q16ep_l64;
+  static constexpr unsigned kCfg = kCni16Q, kLb = 64;
+  static constexpr const char* kName = "CNI16Q_EarlyPull_l64";
+};
 struct Q512L64 {
   using V = Vcni_cq_q512_l64;
   static constexpr unsigned kCfg = kCni512Q, kLb = 64;
@@ -41,6 +48,8 @@ struct Q16L128 {
   static constexpr unsigned kCfg = kCni16Q, kLb = 128;
   static constexpr const char* kName = "CNI16Q_l128";
 };
+template <class T>
+constexpr bool kEarlyPull = std::is_same_v<typename T::V, Vcni_cq_q16ep_l64>;
 struct Names {
   template <class T>
   static std::string GetName(int) { return T::kName; }
@@ -111,14 +120,17 @@ class CniEngine : public ::testing::Test {
       EXPECT_EQ(w.counter(n, c), 0u) << "node " << n << " counter " << unsigned(c);
   }
 };
-using AllModels = ::testing::Types<Ni2wL64, Q16L64, Q512L64, Ni2wL128, Q16L128>;
+using AllModels = ::testing::Types<Ni2wL64, Q16L64, Q512L64, Ni2wL128, Q16L128, Q16EpL64>;
 TYPED_TEST_SUITE(CniEngine, AllModels, Names);
 
 TYPED_TEST(CniEngine, ResetDeniesTheRegisterPageAndTheIdRegisterDescribesTheEngine) {
   auto w = this->make(2);
   auto& pol = w->node(1).policies;
-  ASSERT_EQ(pol.size(), kRegBytes / TypeParam::kLb);
+  // EarlyPull: every SQ line SHARED as well
+  const unsigned sq = kEarlyPull<TypeParam> ? w->slots_sq() * (kMsgBytes / TypeParam::kLb) : 0;
+  ASSERT_EQ(pol.size(), kRegBytes / TypeParam::kLb + sq);
   for (unsigned l = 0; l < kRegBytes / TypeParam::kLb; l++) EXPECT_EQ(pol.at(kBase + l), 3);
+  for (unsigned l = 0; l < sq; l++) EXPECT_EQ(pol.at(w->l_sq(0, 0) + l), kPolShared);
   uint64_t id = w->rd(1, reg::kId);
   EXPECT_EQ(id & 0xf, TypeParam::kCfg);
   EXPECT_EQ((id >> 8) & 0xff, 4u);          // Window
@@ -395,11 +407,72 @@ TYPED_TEST(CniEngine, MalformedFramesAreDroppedAndCounted) {
   EXPECT_FALSE(w->recv(1).has_value());
 }
 
+// ---- EarlyPull (docs/cni.md section 5, "Send lines") -------------------------------------------
+
+template <class T>
+class CniEarlyPull : public CniEngine<T> {};
+using EarlyPullModels = ::testing::Types<Q16EpL64>;
+TYPED_TEST_SUITE(CniEarlyPull, EarlyPullModels, Names);
+
+// Every ownership request of a send line parks and is resumed; the CPU's request for line k of
+// a slot pulls line k - 1 early (never more than the message's lines but its last), and the
+// messages arrive exact.
+TYPED_TEST(CniEarlyPull, OwningLineKPullsLineKMinusOneEarlyAndMessagesArriveExact) {
+  auto w = this->make(2);
+  w->open(0, 2);
+  w->open(1, 2);
+  const unsigned lb = TypeParam::kLb;
+  unsigned lines = 0, early_max = 0;
+  for (uint32_t k = 0; k < 24; k++) {
+    const size_t len = (k * 53) % (kMaxLen + 1);
+    const unsigned n = w->lines_of(len);
+    lines += n;
+    early_max += n - 1;
+    this->push(*w, this->msg(0, 1, len, k));
+  }
+  this->finish(*w);
+  auto& nd = w->node(0);
+  EXPECT_EQ(nd.triggers, lines);   // one park per line written (no pull met a parked request)
+  EXPECT_EQ(nd.resumes, lines);
+  EXPECT_EQ(nd.retried, 0u);
+  const uint32_t early = w->counter(0, Cnt::EarlyPulls);
+  EXPECT_GT(early, 0u);
+  EXPECT_LE(early, early_max);
+  EXPECT_EQ(w->counter(0, Cnt::Pulls), 24u * (kMsgBytes / lb));   // the send pulls every line
+  EXPECT_EQ(w->counter(1, Cnt::EarlyPulls), 0u);
+  this->no_errors(*w, 0);
+  this->no_errors(*w, 1);
+}
+
+// The CPU's stores to line k - 1 drain only after it owns line k (a draft first, the final
+// contents after line k): an early pull between the two takes the draft, the CPU asks for the
+// line again, and the send's own pull takes the final contents, so every message arrives exact.
+TYPED_TEST(CniEarlyPull, LineTakenBackBeforeItsStoresDrainIsPulledAgain) {
+  Knobs k;
+  k.sq_rewrite = 0.6;
+  k.cmd_stall = 0.05;   // early pulls go out quickly, so more land between draft and final
+  auto w = this->make(2, k);
+  w->open(0, 2);
+  w->open(1, 2);
+  unsigned lines = 0;
+  for (uint32_t t = 0; t < 40; t++) {
+    const size_t len = 60 + (t * 71) % (kMaxLen - 59);   // two to four lines
+    lines += w->lines_of(len);
+    this->push(*w, this->msg(0, 1, len, t));
+  }
+  this->finish(*w);
+  auto& nd = w->node(0);
+  EXPECT_GT(nd.triggers, lines) << "no line was asked for again after an early pull";
+  EXPECT_GT(w->counter(0, Cnt::EarlyPulls), 0u);
+  this->no_errors(*w, 0);
+  this->no_errors(*w, 1);
+}
+
 // ---- per configuration ------------------------------------------------------------------------
 
 template <class T>
 class CniQueue : public CniEngine<T> {};
-using QueueModels = ::testing::Types<Q16L64, Q512L64, Q16L128>;
+using QueueModels = ::testing::Types<Q16L64, Q512L64, Q16L128, Q16EpL64>;
 TYPED_TEST_SUITE(CniQueue, QueueModels, Names);
 
 TYPED_TEST(CniQueue, ASlotWithTheWrongSenseIsCountedAndSkipped) {

@@ -43,7 +43,7 @@ using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> dat
 enum class SendResult { Sent, Queued, WouldBlock };
 
 // The engine's counters (docs/cni.md section 4), 32-bit and wrapping; CniEndpoint::counter reads
-// one. Those of parts this release does not build (retransmission, early pulls) read 0.
+// one. Retransmissions and PULL_STALL read 0 (not built), early pulls only with EarlyPull.
 enum class CniCounter : unsigned {
   TxMessages = 0, TxFrames = 1, RxFrames = 2, AcksSent = 3, AcksReceived = 4, Retransmits = 5,
   TxClosed = 6, TxBadLen = 7, TxBadDst = 8, TxBadSense = 9, TxOverrun = 10, TxStray = 11,
