@@ -28,23 +28,30 @@ function(cni_endpoint_model flavor)
     set(M_LINES 128 64)
   endif()
   add_library(cni_rtl_${flavor} STATIC)
-  # Each line size with the flavor's CNI configuration, then each CNI variant (<name>:<Config>,
-  # 64-byte lines only, seed 000's size) as Vcni_endpoint_l64_<name>.
+  # Each line size with the flavor's CNI configuration, then each CNI variant
+  # (<name>:<Config>[:<EarlyPull>], 64-byte lines only, seed 000's size) as
+  # Vcni_endpoint_l64_<name>.
   set(models)
   foreach(lb ${M_LINES})
-    list(APPEND models "l${lb}:${lb}:${M_CNI}")
+    list(APPEND models "l${lb}:${lb}:${M_CNI}:0")
   endforeach()
   foreach(v ${M_CNI_VARIANTS})
     string(REPLACE ":" ";" v ${v})
     list(GET v 0 vname)
     list(GET v 1 vcfg)
-    list(APPEND models "l64_${vname}:64:${vcfg}")
+    list(LENGTH v vn)
+    set(vep 0)
+    if(vn GREATER 2)
+      list(GET v 2 vep)
+    endif()
+    list(APPEND models "l64_${vname}:64:${vcfg}:${vep}")
   endforeach()
   foreach(m ${models})
     string(REPLACE ":" ";" m ${m})
     list(GET m 0 suffix)
     list(GET m 1 lb)
     list(GET m 2 cni)
+    list(GET m 3 ep)
     cni_verilate(cni_rtl_${flavor}
       SOURCES ${CNI_RTL_SOURCES}
       TOP_MODULE cni_endpoint
@@ -58,7 +65,7 @@ function(cni_endpoint_model flavor)
         -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
         -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE}
         -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE}
-        -GCniConfig=${cni})
+        -GCniConfig=${cni} -GCniEarlyPull=${ep})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
   if(M_CHECKING)
@@ -86,8 +93,9 @@ cni_endpoint_model(chk ${CNI_CHK_GEOMETRY} CNI 2 CNI_VARIANTS c4:1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CNI 4 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
-# The fast build carries CNI16Q, and NI2w, CNI4, CNI512Q and CNI16Qm as variants at 64-byte lines
-# (cni-bench cni; tb::Endpoint::Options::variant, profile key device.cni).
+# The fast build carries CNI16Q, and NI2w, CNI4, CNI512Q, CNI16Qm and CNI512Q with EarlyPull = 1
+# as variants at 64-byte lines (cni-bench cni; tb::Endpoint::Options::variant, profile keys
+# device.cni and device.cni_early_pull).
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
-  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 c4:1 q512:3 qm:4
+  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 c4:1 q512:3 qm:4 q512ep:3:1
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

@@ -49,7 +49,8 @@ suites:
   cni            seed 000's microbenchmarks on mbus-1996 and iobus-1996 (or --profile):
                  process-to-process round-trip latency and bandwidth through the CNI engine
                  (NI2w, CNI4, CNI16Q, CNI512Q, and CNI16Qm on the memory bus) between two
-                 nodes, 000's 64-byte figures beside ours; CNI4's back-off swept at 64 bytes
+                 nodes, 000's 64-byte figures beside ours; CNI4's back-off swept at 64 bytes;
+                 CNI512Q with its send lines pulled early (EarlyPull) at 64 and 256 bytes
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)

@@ -51,6 +51,7 @@ std::vector<std::string> configs_for(const std::string& bus) {
 // 000 Table 2 that move a line, and address-only ones): what a configuration spends.
 struct BusUse {
   double from_device = 0, to_device = 0, memory = 0, address = 0;
+  uint32_t early_pulls = 0;   // the sender's engine's early pulls over the run (counter 22)
 };
 
 struct Point {
@@ -136,11 +137,16 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
     const unsigned warm = warmup(ep);
     for (unsigned i = 0; i < warm + iters; i++) {
       if (i == warm) c0 = bus_counts(s);
+      for (size_t j = 0; j < n; j++) out[j] = uint8_t(i * 7 + j);   // each message its own
       const sim::Time t0 = k.now();
       back = false;
       ep.send(1, 1, out);
       while (!back) ep.recv();
       if (i >= warm) times.push_back(double(k.now() - t0) / 1000.0);
+      if (in != out)
+        throw std::runtime_error("cni-bench cni: " + run_name(p, config, "roundtrip", n) +
+                                 ": round trip " + std::to_string(i) +
+                                 " came back with other bytes than it took");
     }
     const auto c1 = bus_counts(s);
     auto per = [&](sim::BusRow r) {
@@ -148,7 +154,7 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
       return double(c1[i] - c0[i]) / iters;
     };
     use = {per(sim::BusRow::FromDevice), per(sim::BusRow::ToDevice), per(sim::BusRow::Memory),
-           per(sim::BusRow::Address)};
+           per(sim::BusRow::Address), ep.counter(drv::CniCounter::EarlyPulls)};
     ep.send(1, 2, std::vector<uint8_t>(8));
   });
   const auto trace = tf.start(s);
@@ -213,6 +219,15 @@ int run_cni(const Options& o) {
     double rt_ns, mb_s;
   };
   std::vector<Backoff> sweep;
+  // CNI512Q with EarlyPull = 1 (docs/cni.md, "Early pull as built") beside the tables' CNI512Q
+  struct Early {
+    std::string bus;
+    size_t bytes;
+    double rt_ns, mb_s;
+    uint32_t early_pulls;   // node 0's, over the round-trip run
+  };
+  std::vector<Early> early;
+  const size_t early_sizes[] = {64, 256};
   TraceFile tf(o.msg_trace);
   std::ostringstream txt;
   for (const std::string& name : names) {
@@ -249,6 +264,17 @@ int run_cni(const Options& o) {
       const double t = roundtrip(p4, "CNI4", 64, iters, use, tf, b);
       const double bw = stream(p4, "CNI4", 64, count, tf, b);
       sweep.push_back({bus, b, t, 64.0 / bw * 1e3});
+    }
+    std::fprintf(stderr, "\n");
+    sim::Profile pe = machine(name, "CNI512Q", o);
+    pe.set("device.cni_early_pull=true");
+    std::fprintf(stderr, "[cni-bench] cni: %s, CNI512Q with early pull:", pe.name().c_str());
+    for (size_t n : early_sizes) {
+      std::fprintf(stderr, " %zu", n);
+      BusUse use;
+      const double t = roundtrip(pe, "CNI512Q", n, iters, use, tf);
+      const double bw = stream(pe, "CNI512Q", n, count, tf);
+      early.push_back({bus, n, t, double(n) / bw * 1e3, use.early_pulls});
     }
     std::fprintf(stderr, "\n");
   }
@@ -345,6 +371,20 @@ int run_cni(const Options& o) {
       }
     }
     txt << "\n";
+    txt << "CNI512Q with EarlyPull = 1 (a send line pulled when the CPU asks for the next line of "
+           "its slot; the tables above run 0)\n";
+    for (const Early& q : early) {
+      if (q.bus != bus) continue;
+      const Point* rt = find("roundtrip", bus, "CNI512Q", q.bytes);
+      const Point* bwp = find("bandwidth", bus, "CNI512Q", q.bytes);
+      if (!rt || !bwp) continue;
+      char b[200];
+      std::snprintf(b, sizeof b, "  %4zu B: round trip %7.1f ns (without %7.1f, ratio %.3f), "
+                    "%6.1f MB/s (without %6.1f, ratio %.3f); %u early pulls\n", q.bytes, q.rt_ns,
+                    rt->median_ns, q.rt_ns / rt->median_ns, q.mb_s, bwp->mb_s,
+                    q.mb_s / bwp->mb_s, unsigned(q.early_pulls));
+      txt << b;
+    }
     const double lat = best_at("roundtrip", bus, 64), bw = best_at("bandwidth", bus, 64);
     const Paper& pp = paper.at(bus);
     const double plat = pp.lat, pbw = pp.bw;
@@ -385,6 +425,11 @@ int run_cni(const Options& o) {
     js << (i ? "," : "") << "{\"bus\":\"" << sweep[i].bus << "\",\"vp_backoff\":" << sweep[i].cycles
        << ",\"roundtrip_ns\":" << fmt(sweep[i].rt_ns, 1) << ",\"mb_s\":" << fmt(sweep[i].mb_s, 2)
        << "}";
+  js << "],\"cni512q_early_pull\":[";
+  for (size_t i = 0; i < early.size(); i++)
+    js << (i ? "," : "") << "{\"bus\":\"" << early[i].bus << "\",\"payload_bytes\":"
+       << early[i].bytes << ",\"roundtrip_ns\":" << fmt(early[i].rt_ns, 1) << ",\"mb_s\":"
+       << fmt(early[i].mb_s, 2) << ",\"early_pulls\":" << early[i].early_pulls << "}";
   js << "]}";
   if (!o.json) {
     std::printf("%s", txt.str().c_str());

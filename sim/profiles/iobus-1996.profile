@@ -75,6 +75,7 @@ device.park_timeout_us = 50000   # model parameter, not from the paper: parked r
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent
 device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q or CNI512Q: docs/cni.md; CNI16Qm is refused on the I/O bus); the fast build carries them at 64-byte lines, the checking build CNI16Q and CNI4
+device.cni_early_pull = false    # simulator setting: true picks the CNI512Q model whose send lines are pulled early (EarlyPull = 1, docs/cni.md "Early pull as built"); the fast build carries it at 64-byte lines
 
 # Network: two 250 ns hops through one switch, no bandwidth limit
 net.topology = switch            # 000 s4.1: "Network topology is ignored": every node one hop from a switch

@@ -35,6 +35,9 @@
 #if __has_include("Vcni_endpoint_l64_qm.h")
 #include "Vcni_endpoint_l64_qm.h"
 #endif
+#if __has_include("Vcni_endpoint_l64_q512ep.h")
+#include "Vcni_endpoint_l64_q512ep.h"
+#endif
 
 namespace cni::tb {
 
@@ -417,6 +420,9 @@ const std::map<std::pair<unsigned, std::string>, Endpoint::Open>& Endpoint::mode
 #endif
 #if __has_include("Vcni_endpoint_l64_qm.h")
       {{64, "qm"}, &Model<Vcni_endpoint_l64_qm>::open},
+#endif
+#if __has_include("Vcni_endpoint_l64_q512ep.h")
+      {{64, "q512ep"}, &Model<Vcni_endpoint_l64_q512ep>::open},
 #endif
   };
   return models;

@@ -39,6 +39,13 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
       throw std::invalid_argument("device.cni = " + cni +
                                   ": the device models carry NI2w, CNI4, CNI16Q, CNI512Q or "
                                   "CNI16Qm");
+    // EarlyPull = 1 (docs/cni.md, "Early pull as built"): the fast build carries it for CNI512Q
+    if (p.has("device.cni_early_pull") && p.get_bool("device.cni_early_pull")) {
+      if (cni != "CNI512Q")
+        throw std::invalid_argument("device.cni_early_pull = true with device.cni = " + cni +
+                                    ": the device models carry EarlyPull only for CNI512Q");
+      c.variant = "q512ep";
+    }
     // 000 section 2.3: a coherent I/O bus does not let a device cache processor memory
     if (cni == "CNI16Qm" && sim::BusParams::from_profile(p).model == sim::BusModel::Io)
       throw std::invalid_argument("device.cni = CNI16Qm on profile " + p.name() +

@@ -7,7 +7,7 @@ bus), every time and rate is positive, and seed 000's ordering holds at 64 bytes
 bandwidth, on both buses (CNI16Qm by 9% in latency: docs/cni.md section 11, "CNI16Qm"); CNI4 is
 the weakest CNI, behind every other CNI in both (CNI16Qm by 1% in latency: section 11, "CNI4");
 CNI4's back-off sweep is there and its reset value's point is within 2% of the tables' CNI4
-point; --msg-trace writes one named section per run (every configuration, both experiments);
+point; CNI512Q with EarlyPull is there at 64 and 256 bytes on both buses, with early pulls at 256; --msg-trace writes one named section per run (every configuration, both experiments);
 and the best CNI's 64-byte improvements over NI2w,
 computed as seed 000 does, are inside the bands around 000's figures (latency 18-56% on the
 memory bus, 000 37%, and 37-110% on the I/O bus, 000 74%; bandwidth 60-190% and 60-185%, 000
@@ -100,6 +100,17 @@ def main() -> int:
                                 abs(r["mb_s"] / bw["mb_s"] - 1) > 0.02):
             bad.append(f"{bus}: CNI4's back-off {RESET_BACKOFF} point {r} is not the tables' "
                        f"({rt['median_ns']} ns, {bw['mb_s']} MB/s)")
+    early = {(r["bus"], r["payload_bytes"]): r for r in res.get("cni512q_early_pull", [])}
+    for bus in ("mbus", "iobus"):
+        for n in (64, 256):
+            r = early.get((bus, n))
+            if r is None:
+                bad.append(f"no CNI512Q early-pull point {n} B on {bus}")
+            elif r["roundtrip_ns"] <= 0 or r["mb_s"] <= 0 or (n == 256 and r["early_pulls"] == 0):
+                bad.append(f"CNI512Q early-pull point {bus} {n} B: {r}")
+            else:
+                print(f"CNI512Q EarlyPull {bus} {n} B: {r['roundtrip_ns']} ns {r['mb_s']} MB/s, "
+                      f"{r['early_pulls']} early pulls")
     got = {r["bus"]: r for r in res["improvement_64B"]}
     for bus, ((llo, lhi), (blo, bhi)) in BANDS.items():
         r = got.get(bus)

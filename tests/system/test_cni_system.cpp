@@ -569,6 +569,21 @@ TEST(CniSystem, Cni16QmOverflowsToHostMemoryAndEveryMessageIsReadOnceInOrder) {
 
 // 000 section 2.3: a device behind the coherent I/O bus cannot cache host memory, so a system
 // asking for CNI16Qm there is refused, naming both.
+// The device models carry EarlyPull = 1 for CNI512Q only (the fast build's q512ep variant).
+TEST(CniSystem, EarlyPullWithAnotherConfigurationIsRefusedNamingBoth) {
+  sim::Profile p = sim::Profile::load("mbus-1996");
+  p.set("device.cni=CNI16Q");
+  p.set("device.cni_early_pull=true");
+  try {
+    tb::System s(p);
+    ADD_FAILURE() << "a CNI16Q device with early pull was built";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("device.cni_early_pull"), std::string::npos) << what;
+    EXPECT_NE(what.find("CNI16Q"), std::string::npos) << what;
+  }
+}
+
 TEST(CniSystem, Cni16QmOnTheIoBusIsRefusedNamingBoth) {
   sim::Profile p = sim::Profile::load("iobus-1996");
   p.set("device.cni=CNI16Qm");
