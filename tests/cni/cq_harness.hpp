@@ -93,6 +93,11 @@ void wide_to(const W& w, uint8_t* p, unsigned bytes) {
   for (unsigned i = 0; i < bytes / 4; i++) put32(p + 4 * i, w[i]);
 }
 
+// True with probability p (one draw from rng).
+inline bool coin(std::mt19937_64& rng, double p) {
+  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+}
+
 class Failure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -315,7 +320,7 @@ class Node {
 
  private:
   enum class Op { kRecall, kRecallDn };
-  bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+  bool coin(double p) { return cq::coin(rng_, p); }
   static std::string num(unsigned v) { return std::to_string(v); }
   [[noreturn]] void fail(const std::string& what) {
     throw Failure("node " + num(id_) + ", cycle " + std::to_string(world_.cycle()) + ": " + what);
@@ -531,7 +536,8 @@ class World {
     const unsigned n_lines = lines_of(m.data.size());
     bool redo = false;   // line j - 1 holds a draft, its final contents are stored after line j
     for (unsigned j = 0; j < n_lines; j++) {
-      const bool draft = j + 1 < n_lines && coin(k_.sq_rewrite);
+      // (no draw when the knob is off: the other tests' random streams stay as they were)
+      const bool draft = j + 1 < n_lines && k_.sq_rewrite > 0 && coin(rng_, k_.sq_rewrite);
       std::vector<uint8_t> line(img.begin() + j * lb_, img.begin() + (j + 1) * lb_);
       if (draft) for (auto& b : line) b = uint8_t(~b);
       store_sq(n, l_sq(slot, j), line.data());
@@ -562,7 +568,6 @@ class World {
     }
     nd.cpu_store(l, p);
   }
-  bool coin(double p) { return p > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   std::optional<Msg> recv_cq(unsigned n) {
     Cpu& c = cpu_[n];
     Node<V>& nd = *nodes_[n];
