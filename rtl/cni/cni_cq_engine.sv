@@ -56,6 +56,8 @@
 //   CaIdW               - id width of the caching agent's request port
 //   EarlyPull           - CQ configurations: 1 pulls a send line when the CPU asks to own the
 //                         next line of its slot (000 section 3), 0 only at message-ready
+//   ParkMax             - EarlyPull: requests the home agent can hold parked (its table's
+//                         entries less its reserve), the depth of the owed-RESUME FIFO
 // Ports: the engine bus (`CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the caching agent
 // (`CNI_ENGINE_CA`; CNI16Qm only, the other configurations present no request).
 `default_nettype none
@@ -73,6 +75,7 @@ module cni_cq_engine #(
   parameter int NetBytes  = 64,
   parameter int CaIdW     = 4,
   parameter int EarlyPull = 0,
+  parameter int ParkMax   = 24,
   localparam int LineBits = LineBytes * 8,
   localparam int NetW     = NetBytes * 8
 ) (
@@ -984,9 +987,8 @@ module cni_cq_engine #(
                   e_sl < 32'(SqLines);
     wire rf_in_ready;
     if (Ep) begin : g_ep
-      // as many owed RESUMEs as the home agent can park; full (never, in practice), the TRIGGER
-      // waits at the event port
-      cni_fifo #(.Width (LineIdxW), .Depth (32)) u_rsm (
+      // as many owed RESUMEs as the home agent can park, so a TRIGGER never waits for room
+      cni_fifo #(.Width (LineIdxW), .Depth (ParkMax)) u_rsm (
         .clk_i, .rst_ni,
         .in_valid_i (e_trg), .in_ready_o (rf_in_ready), .in_data_i (evt_line_i),
         .out_valid_o (rf_out_valid), .out_ready_i (go_rsm), .out_data_o (rf_out),

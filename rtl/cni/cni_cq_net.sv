@@ -11,10 +11,13 @@
 // payload has in a frame, so only the 12 header bytes are rearranged.
 //
 //   sender, per destination d: next[d], una[d]; outstanding = next - una (mod 2^16)
-//     message to this node, open, the receive register free and no frame taken into it
+//     message to this node, open, the receive register free, its turn
 //                                               -> into the receive register (seq = {handler,
 //                                                  next[node]}), next + 1, C_LOCAL
-//     message to this node, closed, no frame arriving -> dropped, C_RX_CLOSED
+//     message to this node, closed, its turn    -> dropped, C_RX_CLOSED
+//       its turn: no data frame contends (one that would take the receive register, or be
+//       dropped as closed), or one did and was taken last (turn bit: under a stream of frames
+//       local messages and frames alternate)
 //     message offered, outstanding < Window     -> DATA(seq = {handler, next}), next + 1
 //     message offered, outstanding = Window     -> held (counted once: C_WIN_WAITS)
 //     ACK(a), 0 <= a - una < outstanding        -> una = a + 1
@@ -112,15 +115,17 @@ module cni_cq_net #(
   wire ack_owed = owe_q != '0;
 
   logic tx_busy, tx_idle;
-  logic rmsg_q, rx_valid, rx_take_data;
-  // A local message takes the receive register when a network frame does not; closed, it is
-  // dropped in a cycle with no frame (whose counter pulse it would share).
+  logic rmsg_q, rx_contend, turn_q;
+  // A local message and a data frame that wants the receive register (or, closed, the
+  // C_RX_CLOSED pulse) take turns: the local one goes when no frame contends or turn_q says so.
+  wire  loc_turn = turn_q || !rx_contend;
   assign msg_ready_o = !m_local ? !tx_busy && !ack_owed && win_open
-                     : open_i ? !rmsg_q && !rx_take_data : !rx_valid;
+                                : loc_turn && (!open_i || !rmsg_q);
   wire send_ack   = !tx_busy && ack_owed;
   wire send_data  = msg_valid_i && msg_ready_o && !m_local;
-  wire send_local = msg_valid_i && msg_ready_o && m_local && open_i;
-  wire drop_local = msg_valid_i && msg_ready_o && m_local && !open_i;
+  wire loc_go     = msg_valid_i && msg_ready_o && m_local;
+  wire send_local = loc_go && open_i;
+  wire drop_local = loc_go && !open_i;
   wire [HdrBits-1:0] data_hdr = {m_handler, next_q[m_d], m_flags, cni_cq_pkg::NET_TYPE_DATA,
                                  m_len, node_id_i, m_dst};
   wire [HdrBits-1:0] ack_hdr  = {16'd0, exp_q[ack_s] - 16'd1, 8'd0, cni_cq_pkg::NET_TYPE_ACK,
@@ -139,7 +144,7 @@ module cni_cq_net #(
   );
 
   // ---- in ---------------------------------------------------------------------------------
-  logic              rx_bad, rx_idle;
+  logic              rx_valid, rx_bad, rx_idle;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [MsgBits-1:0] rx_frame;   // (dst: the switch routed the frame here)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -172,10 +177,13 @@ module cni_cq_net #(
   wire          a_good  = a_rel < next_q[f_s] - una_q[f_s];
 
   logic [MsgBits-1:0] rmsg_img_q;
-  wire  rx_deliver = rx_valid && !rx_bad && f_ok && is_data && open_i && !f_dup;
-  assign rx_take_data = rx_deliver && !rmsg_q;
-  // Every frame but one waiting for the receive register is dropped or taken at once.
-  assign rx_ack = rx_valid && !(rx_deliver && rmsg_q);
+  wire  rx_data    = rx_valid && !rx_bad && f_ok && is_data;
+  wire  rx_deliver = rx_data && open_i && !f_dup;
+  assign rx_contend = rx_deliver || (rx_data && !open_i);
+  wire  rx_take_data = rx_deliver && !rmsg_q && !loc_go;
+  // Every frame is dropped or taken at once but one that waits for the receive register or for
+  // a local message's turn.
+  assign rx_ack = rx_valid && !(rx_contend && (loc_go || (open_i && rmsg_q)));
 
   always_comb begin
     cnt_o = '0;
@@ -191,7 +199,7 @@ module cni_cq_net #(
       else if (is_ack) begin
         cnt_o[cni_cq_pkg::C_ACKS_RX]   = a_good;
         cnt_o[cni_cq_pkg::C_ACK_STALE] = !a_good;
-      end else if (!open_i) cnt_o[cni_cq_pkg::C_RX_CLOSED] = 1'b1;
+      end else if (!open_i) cnt_o[cni_cq_pkg::C_RX_CLOSED] = 1'b1;  // (or the local drop's)
       else if (f_dup) cnt_o[cni_cq_pkg::C_RX_DUP] = 1'b1;
       else if (rx_take_data) begin
         cnt_o[cni_cq_pkg::C_RX_FRAMES] = 1'b1;
@@ -214,12 +222,15 @@ module cni_cq_net #(
       wwait_q <= 1'b0;
       rwait_q <= 1'b0;
       rmsg_q  <= 1'b0;
+      turn_q  <= 1'b0;
     end else begin
       if (send_data || send_local) next_q[m_d] <= next_q[m_d] + 16'd1;
       wwait_q <= msg_valid_i && !m_local && !send_data && (wwait_q || !win_open);
       rwait_q <= rx_valid && !rx_ack;
       if (send_ack) owe_q[ack_s] <= 1'b0;
-      if (rx_valid && !rx_bad && f_ok) begin
+      if (loc_go) turn_q <= 1'b0;
+      else if (rx_contend && rx_ack) turn_q <= 1'b1;
+      if (rx_valid && rx_ack && !rx_bad && f_ok) begin
         if (is_ack) begin
           if (a_good) una_q[f_s] <= f_seq[15:0] + 16'd1;
         end else if (!open_i) begin

@@ -490,7 +490,7 @@ module cni_endpoint #(
       .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_CNI)),
       .SqLines (CniSqLines), .RqLines (CniRqLines), .FifoMsgs (CniFifoMsgs),
       .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes), .CaIdW (CacheIdW),
-      .EarlyPull (CniEarlyPull)
+      .EarlyPull (CniEarlyPull), .ParkMax (TtEntries - TtReserve)
     ) u_cni (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_CNI),
              `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI),
              `CNI_ENGINE_CA(cni_amap_pkg::ENG_CNI));

@@ -293,6 +293,60 @@ TYPED_TEST(CniEngine, AMessageToThisNodeIsDeliveredLocallyInOrderBesideNetworkTr
   this->no_errors(*w, 1);
 }
 
+// A stream of frames waiting for the receive register does not starve local messages: the two
+// take turns (docs/cni.md section 6, "Local delivery"). Node 1's frames are injected as a backlog
+// longer than node 0's receive queue; once the queue is full, node 0 sends to itself and then
+// consumes: its k-th local message is among the next 2k + 2 messages it receives.
+TYPED_TEST(CniEngine, LocalMessagesAndAStreamOfFramesTakeTurnsAtTheReceiveRegister) {
+  auto w = this->make(2);
+  w->open(0, 2);
+  const unsigned frames = w->slots_rq() + 64;   // (NI2w: its hardware queue holds ~40 of these)
+  for (unsigned k = 0; k < frames; k++) {
+    Msg m = this->msg(1, 0, 20 + k % 40, k);
+    std::vector<uint8_t> f(kHdrBytes, 0);
+    put16(&f[0], m.dst);
+    put16(&f[2], m.src);
+    put16(&f[4], uint32_t(m.data.size()));
+    f[6] = kTypeData;
+    f[7] = m.flags;
+    put16(&f[8], k);
+    put16(&f[10], m.handler);
+    f.insert(f.end(), m.data.begin(), m.data.end());
+    w->inject(0, f);
+    w->expect(m);
+  }
+  w->run(3000);
+  const uint32_t before = w->counter(0, Cnt::RxFrames);   // in the queue and the register
+  ASSERT_LT(before, frames) << "the backlog did not outlast the receive queue";
+  std::vector<Msg> locals;
+  for (uint32_t k = 0; k < 3; k++) {
+    Msg m = this->msg(0, 0, 8 + 50 * k, 500 + k);
+    unsigned tries = 0;
+    while (!w->send(0, m) && tries++ < 400) w->step();
+    if (tries > 400) break;   // no more room on the send side while nothing is consumed
+    w->expect(m);
+    locals.push_back(m);
+  }
+  ASSERT_FALSE(locals.empty());
+  std::vector<unsigned> at;   // where each local message came in the receive order
+  unsigned order = 0;
+  uint64_t start = w->cycle();
+  while (w->outstanding() != 0) {
+    if (auto r = w->recv(0)) {
+      if (r->src == 0) at.push_back(order);
+      w->arrived(0, *r);
+      order++;
+    }
+    w->step();
+    ASSERT_LT(w->cycle() - start, 400000u) << w->outstanding() << " messages never arrived";
+  }
+  ASSERT_EQ(at.size(), locals.size());
+  for (unsigned k = 0; k < at.size(); k++)
+    EXPECT_LE(at[k], before + 2 * k + 1) << "local message " << k << " waited for the frames";
+  EXPECT_EQ(w->counter(0, Cnt::LocalDeliveries), locals.size());
+  EXPECT_EQ(w->counter(0, Cnt::RxFrames), frames);
+}
+
 TYPED_TEST(CniEngine, BadHeadersAreCountedNotSentAndTheQueueMovesOn) {
   auto w = this->make(2);
   w->open(0, 2);
