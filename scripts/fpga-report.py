@@ -69,6 +69,7 @@ BLOCKS = [
     ("CSR", ["cni_csr"]),
     ("link layer (4 rx + 3 tx channels)", ["cni_link_rx_ch", "cni_link_tx_ch"]),
     ("device line memory", ["cni_dpram"]),
+    ("CNI engine (`CNI=` builds only)", ["cni_cq_engine"]),
 ]
 
 CORE_PARAMS = ["LineBytes", "MemLines", "CPairs", "NOvfA", "NOvfB", "TtEntries", "TtReserve",
@@ -319,6 +320,8 @@ def table(target, s):
     cols = list(RESOURCES[target].keys())
     lines = ["| block | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
     for b in s["blocks"]:
+        if b["instances"] == 0:
+            continue   # a block this configuration leaves out
         name = b["block"] + (f" (×{b['instances']})" if b["instances"] > 1 and "link" not in
                              b["block"] else "")
         lines.append(f"| {name} | " + " | ".join(fmt(b["res"][c]) for c in cols) + " |")

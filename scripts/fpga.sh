@@ -9,6 +9,9 @@
 #                                       ROUTER=router2 for ecp5); ecp5 and ice40
 #   scripts/fpga.sh ecp5 --no-route     place only: timing estimated from the placement, no
 #                                       bitstream (quicker: routing is most of the P&R time)
+#   CNI=CNI16Q scripts/fpga.sh ecp5 ... the board with the CNI engine in that configuration
+#                                       (NI2w, CNI4, CNI16Q, CNI512Q, CNI16Qm; outputs in
+#                                       $BUILD/fpga/ecp5-cni16q/)
 # Each target synthesizes the board top with hierarchy kept (per-block counts) and, for the
 # targets that are placed and routed, flattened as well (what is placed; whole-design counts),
 # the two runs in parallel. Outputs go to
@@ -50,7 +53,23 @@ case "$target" in
   *) echo "usage: $0 ecp5|ice40|xilinx" >&2; exit 2 ;;
 esac
 
-out=${BUILD:-build}/fpga/$target
+# CNI=<configuration>: the ULX3S top's CniConfig (cni_cq_pkg::CFG_*)
+cni_set=""
+sub=$target
+if [ -n "${CNI:-}" ]; then
+  case "$CNI" in
+    NI2w) cni_cfg=0 ;; CNI4) cni_cfg=1 ;; CNI16Q) cni_cfg=2 ;; CNI512Q) cni_cfg=3 ;;
+    CNI16Qm) cni_cfg=4 ;;
+    *) echo "fpga: CNI must be NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm (not '$CNI')" >&2; exit 2 ;;
+  esac
+  if [ "$target" != ecp5 ]; then
+    echo "fpga: CNI= is for the ecp5 target (the ULX3S top carries the engine parameter)" >&2
+    exit 2
+  fi
+  cni_set="chparam -set CniConfig $cni_cfg fpga"
+  sub=$target-$(echo "$CNI" | tr 'A-Z' 'a-z')
+fi
+out=${BUILD:-build}/fpga/$sub
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ $pnr_only -eq 1 ] && { [ "$target" = xilinx ] || [ ! -f "$out/fpga.json" ]; }; then
@@ -75,12 +94,14 @@ hier_flag="-noflatten"
 if [ $pnr_only -eq 0 ]; then
 cat > "$out/synth-flat.ys" <<YS
 read_verilog -sv $srcs
+$cni_set
 $synth -top fpga -json fpga.json
 tee -q -o stat-flat.json stat -json
 stat
 YS
 cat > "$out/synth-hier.ys" <<YS
 read_verilog -sv $srcs
+$cni_set
 $synth -top fpga $hier_flag
 tee -q -o stat-hier.json stat -json
 stat
@@ -185,6 +206,7 @@ t_pnr=$(( $(date +%s) - t1 ))
 
 cmd="make fpga-$target"
 [ $pnr_only -eq 1 ] || [ $no_route -eq 1 ] && cmd="scripts/fpga.sh $*"
+[ -n "$cni_set" ] && cmd="CNI=$CNI $cmd"
 cat > "$out/flow.json" <<JSON
 {"target": "$target", "board": "$board", "constraints": "$cons", "status": "$status",
  "synth_seconds": $t_synth, "pnr_seconds": $t_pnr, "seed": $SEED,

@@ -6,6 +6,10 @@
 //
 // Parameters:
 //   core geometry          - passed to cni_endpoint (docs/endpoint.md, "Parameters")
+//   CniConfig              - the CNI engine's configuration (cni_cq_pkg::CFG_*; CFG_NONE: none).
+//                            With an engine, its network port is looped back: every frame
+//                            returns to this node (and is counted RX_BAD: its source is this
+//                            node), so the receive path stays in the netlist
 //   ClkDiv                 - UART clock cycles per bit (clock / baud)
 // Ports:
 //   clk_i, rst_ni          - core clock, active-low reset (synchronized by the board top)
@@ -29,11 +33,16 @@ module cni_fpga_shell #(
   parameter int          TxCredits = 8,
   parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
+  parameter int          CniConfig      = cni_cq_pkg::CFG_NONE,
+  parameter int          NetBytes       = 64,
   parameter int          ClkDiv    = 868,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int NumLines = cni_amap_pkg::total(
-    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines, 0))
+    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines,
+                               cni_cq_pkg::region_lines(CniConfig, LineBytes,
+                                                        cni_cq_pkg::sq_bytes(CniConfig) / LineBytes,
+                                                        cni_cq_pkg::rq_bytes(CniConfig) / LineBytes)))
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -63,6 +72,9 @@ module cni_fpga_shell #(
   logic [LineBits-1:0] pa_data, pb_data;
   logic [15:0]         pa_len, pb_len;
   logic                init_done;
+  logic                net_valid, net_ready, net_last;
+  logic [NetBytes*8-1:0] net_data;
+  logic [NetBytes-1:0] net_keep;
   // The core's time base (its park timers are deadlines on it): a free-running cycle count.
   logic [31:0]         time_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -76,6 +88,7 @@ module cni_fpga_shell #(
     .ScratchLines (ScratchLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
     .RxDepth (RxDepth), .TxCredits (TxCredits),
     .BloomFoldWords (BloomFoldWords), .Pipelined (Pipelined),
+    .CniConfig (CniConfig), .NetBytes (NetBytes),
     // the exerciser plays host homes that the device never asks for lines: the smallest cache
     .CacheSets (2), .CacheWays (1), .CacheMshrs (1), .CacheWbs (1), .CacheIdW (1)
   ) u_core (
@@ -120,11 +133,13 @@ module cni_fpga_shell #(
     .pb_mon_valid_o (), .pb_mon_line_o (), .pb_mon_data_o (),
     // quiescence is for simulators that skip idle cycles: not used on the board
     .quiet_o (), .idle_o (),
-    // no network on these boards: nothing arrives, whatever is sent is taken
-    .m_axis_net_tvalid_o (), .m_axis_net_tready_i (1'b1), .m_axis_net_tdata_o (),
-    .m_axis_net_tkeep_o (), .m_axis_net_tlast_o (), .m_axis_net_tdest_o (),
-    .s_axis_net_tvalid_i (1'b0), .s_axis_net_tready_o (), .s_axis_net_tdata_i ('0),
-    .s_axis_net_tkeep_i ('0), .s_axis_net_tlast_i (1'b0), .s_axis_net_tuser_i (1'b0),
+    // no network on these boards: the network port looped back (CniConfig)
+    .m_axis_net_tvalid_o (net_valid), .m_axis_net_tready_i (net_ready),
+    .m_axis_net_tdata_o (net_data), .m_axis_net_tkeep_o (net_keep),
+    .m_axis_net_tlast_o (net_last), .m_axis_net_tdest_o (),
+    .s_axis_net_tvalid_i (net_valid), .s_axis_net_tready_o (net_ready),
+    .s_axis_net_tdata_i (net_data), .s_axis_net_tkeep_i (net_keep),
+    .s_axis_net_tlast_i (net_last), .s_axis_net_tuser_i (1'b0),
     .node_id_i (16'd0),
     /* verilator lint_on PINCONNECTEMPTY */
     .init_done_o (init_done),

@@ -17,7 +17,10 @@ module fpga #(
   // Core clock in MHz: a divisor of 600 and a multiple of 5 (the PLL runs its VCO at 600 MHz and
   // its phase detector at 25 MHz, or 5 MHz when ClkMHz is not a multiple of 25). The clock the
   // routed core meets: docs/fpga.md.
-  parameter int ClkMHz = 25
+  parameter int ClkMHz = 25,
+  // The CNI engine's configuration (cni_cq_pkg::CFG_*): none on the board by default;
+  // `CNI=<name> scripts/fpga.sh ecp5` builds one with it (docs/fpga.md)
+  parameter int CniConfig = cni_cq_pkg::CFG_NONE
 ) (
   input  wire logic       clk_25mhz,
   input  wire logic [6:0] btn,
@@ -69,7 +72,7 @@ module fpga #(
   cni_fpga_shell #(
     .LineBytes (64), .MemLines (512), .CPairs (32), .NOvfA (150), .NOvfB (150),
     .TtEntries (8), .TtReserve (2), .RxDepth (4), .TxCredits (4), .BloomFoldWords (4),
-    .Pipelined (1),
+    .Pipelined (1), .CniConfig (CniConfig),
     .ClkDiv (ClkMHz * 1_000_000 / 115_200)
   ) u_shell (
     .clk_i (clk), .rst_ni (rst_n), .uart_rx_i (ftdi_txd), .uart_tx_o (ftdi_rxd),
