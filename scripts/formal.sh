@@ -220,6 +220,8 @@ run_check() {
       result=fail
       failed=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 }' | paste -sd, -)
       steps=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 " in step " $2 }' | paste -sd, -)
+    elif ! grep -q "No output asserted in $depth frames" "$log"; then
+      result=incomplete   # bmc3 stopped short of the depth: never a pass
     fi
   elif ! (cd "$dir" && $SMTBMC -s "$solver" $presat -t "$depth" --dump-vcd trace.vcd \
           model.smt2 >> "$log" 2>&1); then
