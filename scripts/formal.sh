@@ -218,8 +218,10 @@ run_check() {
     abc_bmc "$dir" "$depth" >> "$log" 2>&1 || { echo "formal: $name: ABC failed (log $log)"; return 1; }
     if grep -q "was asserted in frame" "$log"; then
       result=fail
-      failed=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 }' | paste -sd, -)
-      steps=$(abc_failed "$dir" "$log" | awk '!seen[$1]++ { print $1 " in step " $2 }' | paste -sd, -)
+      local named
+      named=$(abc_failed "$dir" "$log" | awk '!seen[$1]++')
+      failed=$(echo "$named" | awk '{ print $1 }' | paste -sd, -)
+      steps=$(echo "$named" | awk '{ print $1 " in step " $2 }' | paste -sd, -)
     elif ! grep -q "No output asserted in $depth frames" "$log"; then
       result=incomplete   # bmc3 stopped short of the depth: never a pass
     fi

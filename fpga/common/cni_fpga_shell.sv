@@ -40,9 +40,7 @@ module cni_fpga_shell #(
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int NumLines = cni_amap_pkg::total(
     cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines,
-                               cni_cq_pkg::region_lines(CniConfig, LineBytes,
-                                                        cni_cq_pkg::sq_bytes(CniConfig) / LineBytes,
-                                                        cni_cq_pkg::rq_bytes(CniConfig) / LineBytes)))
+                               cni_cq_pkg::default_region_lines(CniConfig, LineBytes)))
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,

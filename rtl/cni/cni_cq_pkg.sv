@@ -84,6 +84,10 @@ package cni_cq_pkg;
     else if (c == CFG_CNI16QM) region_lines = off_rq(lb, sq_lines);
     else region_lines = off_rq(lb, sq_lines) + rq_lines;
   endfunction
+  // ... with the configuration's own queue sizes (the endpoint's CniSqLines/CniRqLines defaults)
+  function automatic int default_region_lines(input int c, input int lb);
+    default_region_lines = region_lines(c, lb, sq_bytes(c) / lb, rq_bytes(c) / lb);
+  endfunction
 
   // ---- registers (window byte offsets; 8-byte registers, written low word then high word, the
   // write taking effect with the high word) ---------------------------------------------------
