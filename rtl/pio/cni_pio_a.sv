@@ -187,7 +187,7 @@ module cni_pio_a #(
             a_b_d      = a_b_q + 1'b1;
             a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
             a_rem_d    = a_rem_q - LB16;
-            a_rm_d     = LineBytes'(cni_pio_pkg::next_mask(a_rem_q, LineBytes));
+            a_rm_d     = LineBytes'(cni_pio_pkg::next_mask(a_rem_q, 16'(LineBytes)));
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
           end else begin
             a_st_d = AOut;

@@ -116,7 +116,7 @@ module cni_pio_b #(
     end
   end
   // after a consume: b_rem_d > i, where b_rem_d is b_rem_now - LineBytes floored at 0
-  assign b_rm_next = LineBytes'(cni_pio_pkg::next_mask(b_rem_now, LineBytes));
+  assign b_rm_next = LineBytes'(cni_pio_pkg::next_mask(b_rem_now, 16'(LineBytes)));
   // A beat past the last overflow line is consumed without a write.
   assign b_drop    = bin_valid_q && b_kover_q;
   assign b_consume = bin_valid_q && (b_drop || mgnt_i);

@@ -11,11 +11,11 @@ package cni_pio_pkg;
   localparam int MAX_LINE_BYTES = 128;
 
   // The `n` low bits set (n <= MAX_LINE_BYTES): a shift, not a loop of compares, so that a
-  // simulator evaluates it in a few word operations.
+  // simulator evaluates it in a few word operations; a shift of ones, not (1 << n) - 1, so that
+  // synthesis makes each bit a function of n's 8 bits (a few LUT levels), not a 129-bit carry
+  // chain.
   function automatic logic [MAX_LINE_BYTES-1:0] low_ones(input logic [7:0] n);
-    logic [MAX_LINE_BYTES:0] one;
-    one      = (MAX_LINE_BYTES + 1)'(1) << n;
-    low_ones = MAX_LINE_BYTES'(one - 1'b1);
+    low_ones = ~({MAX_LINE_BYTES{1'b1}} << n);
   endfunction
 
   // The first beat of a message of `len` bytes capped at `cap`, for lines of `lb` bytes (bits
@@ -30,10 +30,12 @@ package cni_pio_pkg;
   endfunction
 
   // The beat after one with `rem` bytes from its start on: bit i = i < lb && rem > lb + i.
-  function automatic logic [MAX_LINE_BYTES-1:0] next_mask(input logic [15:0] rem, input int lb);
-    int n;
-    n = 0;
-    if (32'(rem) > 32'(lb)) n = int'(rem) - lb;
+  // (16-bit arithmetic on the 16-bit count: shorter carry chains than int)
+  function automatic logic [MAX_LINE_BYTES-1:0] next_mask(input logic [15:0] rem,
+                                                          input logic [15:0] lb);
+    logic [15:0] n;
+    n = 16'd0;
+    if (rem > lb) n = rem - lb;
     if (n > lb) n = lb;
     next_mask = low_ones(8'(n));
   endfunction
