@@ -223,8 +223,10 @@ module cni_link_router #(
   assign overflow_o[cni_coh_pkg::CH_DAT] = dat_ovf;
 
   // ---- the caching agent's input: the oldest of the three heads -------------------------------
-  // into a two-slot buffer, so the agent starts from flip-flops (the merge's compares and the
-  // agent's own logic are not one path) and still takes a message every cycle
+  // into a two-slot buffer with a registered head (`OutReg`: synthesis makes the slots LUT RAM,
+  // whose read would start the agent's decode), so the agent starts from flip-flops (the
+  // merge's compares and the agent's own logic are not one path) and still takes a message
+  // every cycle
   function automatic logic older(input logic [SeqW-1:0] a, input logic [SeqW-1:0] b);
     logic [SeqW-1:0] d;
     d     = a - b;
@@ -250,7 +252,7 @@ module cni_link_router #(
   assign dat_take  = pick_dat && mrg_ready;
   assign crsp_take = pick_crsp && mrg_ready;
   assign fwd_take  = pick_fwd && mrg_ready;
-  cni_fifo #(.Width(MsgW), .Depth(2)) u_cin (
+  cni_fifo #(.Width(MsgW), .Depth(2), .OutReg(1'b1)) u_cin (
     .clk_i, .rst_ni,
     .in_valid_i  (mrg_valid),
     .in_ready_o  (mrg_ready),

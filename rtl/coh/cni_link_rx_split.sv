@@ -66,14 +66,25 @@ module cni_link_rx_split #(
     .out_data_o   (b_data_o)
   );
 
+  // The buffers' credit pulses (their consumers' pops) are registered before the count, so the
+  // consumers' handshakes end at two flip-flops, not in the count's adder: a credit goes back
+  // one cycle later.
   localparam int CrW = $clog2(2 * Depth + 1);
   logic [CrW-1:0] cr_q;
+  logic           a_cr_q, b_cr_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) cr_q <= '0;
-    else cr_q <= cr_q + CrW'(a_credit) + CrW'(b_credit) - CrW'(cr_q != '0);
+    if (!rst_ni) begin
+      cr_q   <= '0;
+      a_cr_q <= 1'b0;
+      b_cr_q <= 1'b0;
+    end else begin
+      a_cr_q <= a_credit;
+      b_cr_q <= b_credit;
+      cr_q   <= cr_q + CrW'(a_cr_q) + CrW'(b_cr_q) - CrW'(cr_q != '0);
+    end
   end
   assign credit_o   = cr_q != '0;
-  assign idle_o     = !a_valid_o && !b_valid_o && cr_q == '0;
+  assign idle_o     = !a_valid_o && !b_valid_o && cr_q == '0 && !a_cr_q && !b_cr_q;
   assign overflow_o = a_ovf || b_ovf;
 
 endmodule

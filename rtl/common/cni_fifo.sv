@@ -2,8 +2,11 @@
 // Synchronous FIFO with valid/ready on both sides; registered storage, first-word fall-through.
 //
 // Parameters:
-//   Width - bits per entry
-//   Depth - entries (>= 1)
+//   Width  - bits per entry
+//   Depth  - entries (>= 1)
+//   OutReg - 1: the head comes from a register (loaded as the entry it will show is written or
+//            uncovered), not from a read of the storage: the same cycles, and the consumer's
+//            logic starts at a flip-flop (Width more flip-flops)
 // Ports:
 //   clk_i, rst_ni               - clock, active-low asynchronous reset
 //   in_valid_i/in_ready_o/in_data_i    - write side; in_ready_o = not full (never depends on valid)
@@ -14,6 +17,7 @@
 module cni_fifo #(
   parameter int Width = 8,
   parameter int Depth = 4,
+  parameter bit OutReg = 1'b0,
   localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int CntW = $clog2(Depth + 1)
 ) (
@@ -40,7 +44,6 @@ module cni_fifo #(
   // the home agent's input selection) start from them.
   assign in_ready_o  = nfull_q;
   assign out_valid_o = nempty_q;
-  assign out_data_o  = mem_q[rd_q];
   assign count_o     = cnt_q;
 
   function automatic logic [PtrW-1:0] inc(input logic [PtrW-1:0] p);
@@ -74,6 +77,30 @@ module cni_fifo #(
   // storage bit is a flip-flop, not the writer's valid (a wide FIFO has hundreds of them).
   always_ff @(posedge clk_i) begin
     if (nfull_q) mem_q[wr_q] <= in_data_i;
+  end
+
+  if (OutReg) begin : g_out_reg
+    // The head after this edge: the entry behind it on a pop (the one written now if only the
+    // head was held), else the head itself, or what is written now into an empty FIFO. Its
+    // contents are used only while out_valid_o.
+    logic [Width-1:0] head_q;
+    always_ff @(posedge clk_i) begin
+      if (pop) head_q <= (cnt_q == CntW'(1)) ? in_data_i : mem_q[inc(rd_q)];
+      else if (!nempty_q) head_q <= in_data_i;
+    end
+    assign out_data_o = head_q;
+`ifndef SYNTHESIS
+`ifndef FORMAL
+    // simulation: the register shows the entry at the head (the formal checks compare the
+    // messages end to end)
+    always_ff @(posedge clk_i) begin
+      assert (!nempty_q || head_q == mem_q[rd_q])
+        else $error("cni_fifo: the head register differs from the head entry");
+    end
+`endif
+`endif
+  end else begin : g_out_mem
+    assign out_data_o = mem_q[rd_q];
   end
 
 `ifdef SYNTHESIS
