@@ -223,7 +223,7 @@ module cni_home_agent #(
 
   logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
-  logic                cmd_defer_q;  // a RECALL had to wait: it yields to every other input
+  logic                cmd_defer_q;  // a RECALL had to wait: requests first until one is taken
   logic                cmd_busy_q;   // a command is in the pipeline (taken when applied)
 
   // ---- address decode of an incoming header -------------------------------------------------
@@ -384,6 +384,7 @@ module cni_home_agent #(
   cni_coh_pkg::hdr_t   sel_hdr;
   logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
+  logic                take_tmo, take_rsp, take_cmd, take_req;  // the selection (one-hot)
   logic [1:0]          sel_src;
   // The inputs as the take sees them. Without Pipelined, the ports. With it, a head register per
   // link channel and the command port's compares (`cni_home_head`): a message is taken the cycle
@@ -398,6 +399,12 @@ module cni_home_agent #(
     logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
     assign st_v    = {v_c, v_b, v_x, v_d, v_r};
     assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
+    // the take per source and each source's line (what `sel_line` selects among)
+    logic [3:0]            src_take;
+    logic [4*LineIdxW-1:0] src_line;
+    assign src_take = {4{take}} & {take_cmd, take_tmo, take_req, take_rsp};
+    assign src_line = {cmd_line_i, tmo_line, rq_hdr.addr[OffW +: LineIdxW],
+                       rs_hdr.addr[OffW +: LineIdxW]};
     /* verilator lint_off UNUSEDSIGNAL */
     logic                    cm_ready_unused;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -409,7 +416,7 @@ module cni_home_agent #(
       .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_req), .pop_i (take && take_req),
-      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_rsp (
@@ -420,7 +427,7 @@ module cni_home_agent #(
       .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_rsp), .pop_i (take && take_rsp),
-      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
     // a command stays at its port until it is applied (cmd_ready_o)
@@ -432,7 +439,7 @@ module cni_home_agent #(
       .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_cmd), .pop_i (cmd_ready_o),
-      .adv_i (adv), .sel_take_i (take), .sel_line_i (sel_line), .st_valid_i (st_v),
+      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
   end else begin : g_ports
@@ -457,11 +464,11 @@ module cni_home_agent #(
   // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
   // and registers, and the header, the decode and the line are AND-OR terms of the channels'
   // heads under it. Priority: a timeout, the response channel, a command not deferred,
-  // requests, a deferred command. A timeout waits until the pipeline is empty (it is rare; the
+  // requests, a deferred command (a RECALL that had to wait, until a request is taken). A
+  // timeout waits until the pipeline is empty (it is rare; the
   // entry it answers is then changed by nothing else in flight), and nothing is taken
   // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
   // applied: a RECALL that must wait stays at the engine's port).
-  logic take_tmo, take_rsp, take_cmd, take_req;
   always_comb begin
     take_tmo   = tmo_any_q && pipe_empty;
     take_rsp   = !tmo_any_q && rs_valid;
@@ -1379,8 +1386,10 @@ module cni_home_agent #(
         init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
         if (init_q == LineIdxW'(NumLines - 1)) init_run_q <= 1'b0;
       end
-      // a deferred RECALL gets its turn again once anything else has been taken
-      if (take && !take_cmd) cmd_defer_q <= 1'b0;
+      // a deferred RECALL gets its turn again once a request has been taken (a snoop answer or
+      // a timeout taken meanwhile does not use up the requests' turn: the request waiting may
+      // be the write-back that closes the transaction the RECALL waits for)
+      if (take && take_req) cmd_defer_q <= 1'b0;
       if (apply && e.stall_cmd) cmd_defer_q <= 1'b1;
       if (take && take_cmd) cmd_busy_q <= 1'b1;
       else if (apply && m_c.src == SRC_CMD) cmd_busy_q <= 1'b0;

@@ -4,8 +4,10 @@
 // the head's line, so the take reads "is my line in flight" from flip-flops instead of comparing
 // lines in the cycle it takes (docs/endpoint.md, "Pipeline"). The bits are the compares against
 // the stages as they stand after each clock edge: with the stages moving on (adv_i), the first
-// stage gets the message taken now (sel_line_i, if sel_take_i) and every other stage its
-// predecessor's line; without, they keep their lines.
+// stage gets the message taken now (from the source whose take_i bit is set, on that source's
+// take_line_i) and every other stage its predecessor's line; without, they keep their lines.
+// The line is compared with every source's line in parallel and the one-hot take picks the
+// result, so the compare is not behind the home agent's selection multiplexer.
 //
 //   Buffer = 1: the head is a register loaded from the producer as the message before it is
 //               taken (pop_i) or while it is empty, so a new message is taken the cycle after
@@ -20,13 +22,15 @@
 //   LineW  - line index bits
 //   Stages - pipeline stages behind the take (R, D, X, B, C: 5)
 //   Buffer - see above
+//   Srcs   - sources the home agent takes messages from
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
 //   busy_o     - a stage holding a message on the head's line
 //   pop_i      - the head leaves (see Buffer)
 //   adv_i      - the stages move on at this edge
-//   sel_take_i - a message enters the first stage at this edge, on line sel_line_i
+//   take_i      - one-hot (or zero): a message from source j enters the first stage at this edge
+//   take_line_i - each source's line (source j's at [j * LineW +: LineW])
 //   st_valid_i, st_line_i - each stage's valid bit and line (stage k's at [k * LineW +: LineW])
 `default_nettype none
 
@@ -34,7 +38,8 @@ module cni_home_head #(
   parameter int Width  = 8,
   parameter int LineW  = 8,
   parameter int Stages = 5,
-  parameter bit Buffer = 1'b1
+  parameter bit Buffer = 1'b1,
+  parameter int Srcs   = 4
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -48,8 +53,8 @@ module cni_home_head #(
   output logic                              busy_o,
   input  wire logic                         pop_i,
   input  wire logic                         adv_i,
-  input  wire logic                         sel_take_i,
-  input  wire logic [LineW-1:0]             sel_line_i,
+  input  wire logic [Srcs-1:0]              take_i,
+  input  wire logic [Srcs*LineW-1:0]        take_line_i,
   input  wire logic [Stages-1:0]            st_valid_i,
   input  wire logic [Stages*LineW-1:0]      st_line_i
 );
@@ -57,12 +62,19 @@ module cni_home_head #(
   logic [Stages-1:0] mv_q, mv_new;
   logic              valid_q;
 
+  // the message entering the first stage now is on line `l`
+  function automatic logic taken_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] take,
+                                     input logic [Srcs*LineW-1:0] lines);
+    taken_on = 1'b0;
+    for (int j = 0; j < Srcs; j++) taken_on |= take[j] && l == lines[j * LineW +: LineW];
+  endfunction
+
   // The compare bits of a line arriving now (or, Buffer = 0, held now) against the stages after
   // this edge.
   always_comb begin
     for (int k = 0; k < Stages; k++) begin
       if (adv_i) begin
-        mv_new[k] = (k == 0) ? (sel_take_i && in_line_i == sel_line_i)
+        mv_new[k] = (k == 0) ? taken_on(in_line_i, take_i, take_line_i)
                              : in_line_i == st_line_i[(k > 0 ? k - 1 : 0) * LineW +: LineW];
       end else begin
         mv_new[k] = in_line_i == st_line_i[k * LineW +: LineW];
@@ -80,7 +92,8 @@ module cni_home_head #(
     always_comb begin
       for (int k = 0; k < Stages; k++) begin
         if (adv_i) begin
-          mv_keep[k] = (k == 0) ? (sel_take_i && line_q == sel_line_i) : mv_q[k > 0 ? k - 1 : 0];
+          mv_keep[k] = (k == 0) ? taken_on(line_q, take_i, take_line_i)
+                                : mv_q[k > 0 ? k - 1 : 0];
         end else begin
           mv_keep[k] = mv_q[k];
         end

@@ -340,6 +340,53 @@ TEST_F(HomeRecall, AbsorbsAWritebackRacingItsSnoop) {
   EXPECT_EQ(h->count(Counter::ErrProto), 0u);
 }
 
+// A RECALL deferred behind its line's open transaction does not get its turn back when the
+// snoop answer is taken: the write-back that closes the transaction (the answer said WBP) is
+// taken as soon as it is without the RECALL (before, the RECALL was taken and deferred again
+// first: the WbAck came 2 cycles later, 8 pipelined).
+TEST_F(HomeRecall, ADeferredRecallLetsTheWritebackItWaitsForGoFirst) {
+  // cycles from the snoop answer and the write-back being sent to the write-back's WbAck
+  auto wb_wait = [&](unsigned l, bool recall) -> uint64_t {
+    acquire(kA1, l);
+    h->send(req(Op::RdS, kA2, l, 0x30));
+    const Msg f = expect(Op::FwdDown, kA1, l);
+    if (recall) {
+      h->command(Cmd::Recall, l);
+      h->run(10);
+      EXPECT_EQ(h->cmds_queued(), 1u) << "the RECALL waits for the line's transaction";
+    }
+    const uint64_t sent = h->cycle();
+    answer(f, false, {}, proto::kFlagWbPending);
+    h->send(wb(kA1, l, pattern(l), 0x71));
+    // the write-back's WbAck and the requester's grant, with the written-back data
+    uint64_t acked = 0;
+    bool grant = false;
+    for (int k = 0; k < 2; ++k) {
+      const auto o = next_out();
+      if (!o) break;
+      if (o->msg.op == Op::WbAck && o->msg.dst == kA1 && o->msg.tag == 0x71) acked = o->cycle;
+      grant |= o->msg.dst == kA2 && (o->msg.op == Op::DataS || o->msg.op == Op::DataE) &&
+               o->msg.data == pattern(l);
+    }
+    EXPECT_TRUE(acked != 0 && grant);
+    if (recall) {
+      // the RECALL goes on: it invalidates every copy the directory names, then is done
+      while (h->run_until([&] { return !h->out().empty() || !h->events().empty(); }, 200) &&
+             !h->out().empty()) {
+        answer(expect(Op::FwdInv, h->out().front().msg.dst, l), false);
+      }
+      expect_event(Evt::RecallDone, l);
+    }
+    return acked - sent;
+  };
+  const uint64_t alone = wb_wait(2, false), behind = wb_wait(3, true);
+  // Pipelined, the deferred RECALL is taken again while nothing else waits, and one such pass
+  // on the line can be in the pipeline when the answer arrives: at most 2 cycles (it was 8).
+  EXPECT_LE(behind, alone + (geo().pipelined ? 2 : 0)) << "cycles to the write-back's WbAck";
+  RecordProperty("wback_cycles", std::to_string(behind));
+  EXPECT_EQ(h->count(Counter::ErrProto), 0u);
+}
+
 TEST_F(HomeRecall, DowngradeOnlyOfASharedLineIsDoneAtOnceAndKeepsTheSharers) {
   share({kA1, kA2}, 8);
   command(Cmd::RecallDn, 8);
