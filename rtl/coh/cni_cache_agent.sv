@@ -16,10 +16,13 @@
 //   HomeShift - the home agent of an address is addr[HomeShift +: AGENT_W]
 //   BackoffW  - width of cfg_backoff_i (a port rather than a parameter, so that a CSR can set
 //               it, like the home agent's PARK_TIMEOUT)
+//   CleanW    - width of cfg_clean_i (a port for the same reason)
 // Ports:
 //   clk_i, rst_ni                 - clock, active-low asynchronous reset
 //   agent_id_i                    - this agent's id on the fabric (the src of its messages)
 //   cfg_backoff_i                 - cycles from a Retry to the re-issue of the request
+//   cfg_clean_i                   - idle clean: after this many cycles without a job, write
+//                                   back a line in O (dirty, read by another agent); 0 = off
 //   req_* (valid/ready)           - engine requests (cni_coh_pkg::CA_*): the engine holds a
 //                                   request stable until req_ready_o; this block may stall it.
 //                                   Requests are taken in order; one to a line with an MSHR or
@@ -57,6 +60,7 @@ module cni_cache_agent #(
   parameter int IdW       = 4,
   parameter int HomeShift = 32,
   parameter int BackoffW  = 16,
+  parameter int CleanW    = 16,
   localparam int LineBits = LineBytes * 8,
   localparam int AddrW    = cni_coh_pkg::ADDR_W,
   localparam int AgentW   = cni_coh_pkg::AGENT_W,
@@ -66,6 +70,7 @@ module cni_cache_agent #(
   input  wire logic                            rst_ni,
   input  wire logic [AgentW-1:0]               agent_id_i,
   input  wire logic [BackoffW-1:0]             cfg_backoff_i,
+  input  wire logic [CleanW-1:0]               cfg_clean_i,
   // engine
   input  wire logic                            req_valid_i,
   output logic                                 req_ready_o,
@@ -129,6 +134,7 @@ module cni_cache_agent #(
     $error("HomeShift must select AGENT_W address bits above the set index");
   end
   if (BackoffW < 1 || BackoffW > 32) $error("BackoffW must be 1..32");
+  if (CleanW < 1 || CleanW > 32) $error("CleanW must be 1..32");
 
   // ---- line states (mon_from_o / mon_to_o codes) ----------------------------------------------
   localparam logic [3:0] ST_I = 4'd0, ST_S = 4'd1, ST_E = 4'd2, ST_O = 4'd3, ST_M = 4'd4;
@@ -164,6 +170,7 @@ module cni_cache_agent #(
     R_EVICT,      // make room: victim S/E -> I, or O/M -> MI (way freed, line to the write-back
                   //   buffer) with a WB (request not taken)
     R_FLUSH_WB,   // CA_FLUSH of O/M: WB, -> MI (line to the write-back buffer), FLUSH MSHR
+    R_CLEAN,      // idle clean: a line in O -> MI with a WB (the set's victim pointer stays)
     R_FLUSH_ACK,  // CA_FLUSH of S/E (-> I) or I: respond
     R_BAD         // malformed engine request: respond with error
   } row_e;
@@ -496,6 +503,45 @@ module cni_cache_agent #(
     end
   end
 
+  // ---- idle clean ------------------------------------------------------------------------------
+  // A line in O (dirty, read by another agent since it was written) is written back once the
+  // controller has had no job for cfg_clean_i cycles, so that a later miss finds a free way
+  // instead of a dirty victim (docs/cache-agent.md, "Idle clean"). The candidate, the lowest
+  // such way, is registered: a way's state and pin change only when a job fires, and a clean is
+  // taken only after at least one cycle without a job, so the register is current then.
+  logic [CleanW-1:0] cln_cnt_q;   // quiet cycles still to wait
+  logic              cln_quiet_q; // the last cycle had no job (nothing fired)
+  logic              cln_v_q;     // cln_way_q is in O and not pinned
+  logic [IdxW-1:0]   cln_way_q;
+  logic              cln_v;
+  logic [IdxW-1:0]   cln_way;
+  always_comb begin
+    cln_v   = 1'b0;
+    cln_way = '0;
+    for (int w = Lines - 1; w >= 0; w--) begin
+      if (wst_q[w] == ST_O && !wpin_q[w]) begin
+        cln_v   = 1'b1;
+        cln_way = IdxW'(w);
+      end
+    end
+  end
+  wire cln_go = cfg_clean_i != '0 && cln_cnt_q == '0 && cln_quiet_q && cln_v_q && wfree_any &&
+                !oreq_valid_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cln_cnt_q   <= '0;
+      cln_quiet_q <= 1'b0;
+      cln_v_q     <= 1'b0;
+      cln_way_q <= '0;
+    end else begin
+      cln_quiet_q <= state_q == StIdle && !take_any;
+      cln_v_q     <= cln_v;
+      cln_way_q   <= cln_way;
+      if (state_q != StIdle || take_any) cln_cnt_q <= cfg_clean_i;
+      else if (cln_cnt_q != '0) cln_cnt_q <= cln_cnt_q - 1'b1;
+    end
+  end
+
   // ---- job selection (StIdle) ------------------------------------------------------------------
   // An inbound message first, except right after one when another job is ready; then an MSHR
   // to issue, an MSHR to deliver, the engine request.
@@ -506,7 +552,9 @@ module cni_cache_agent #(
   wire take_iss = !take_in && c_iss;
   wire take_dlv = !take_in && !c_iss && c_dlv;
   wire take_req = !take_in && !c_iss && !c_dlv && c_req;
-  wire take_any = take_in || take_iss || take_dlv || take_req;
+  // idle clean: lowest priority, after cfg_clean_i cycles in which no job was taken
+  wire take_cln = !take_in && !c_iss && !c_dlv && !c_req && cln_go;
+  wire take_any = take_in || take_iss || take_dlv || take_req || take_cln;
 
   // What the chosen job registers for StExec, and the RAM words it reads now.
   row_e             s_row;
@@ -610,6 +658,13 @@ module cni_cache_agent #(
         R_FLUSH_ACK: s_nst = ST_I;  // (a line in I stays I)
         default: ;
       endcase
+    end else if (take_cln) begin
+      s_row  = R_CLEAN;
+      s_way  = cln_way_q;
+      s_line = wline_q[cln_way_q];
+      s_st   = ST_O;
+      s_nst  = ST_MI;
+      s_wb   = 1'b1;
     end
   end
 
@@ -679,8 +734,10 @@ module cni_cache_agent #(
   always_comb begin
     for (int k = 0; k < Mshrs; k++) m_backoff[k] = mv_q[k] && mph_q[k] == PH_BACKOFF;
   end
+  // (an idle clean still to come is a job: its countdown runs without an input)
   assign idle_o = state_q == StIdle && !iss_any && !dlv_any && !(|m_backoff) && !oreq_valid_q &&
-                  !rsp_valid_q && !in_valid_i && !req_valid_i;
+                  !rsp_valid_q && !in_valid_i && !req_valid_i &&
+                  !(cfg_clean_i != '0 && cln_v && wfree_any);
   assign in_ready_o   = fire && in_job;
   assign req_ready_o  = fire && req_job;
   assign orsp_valid_o = exec && row_q == R_SNP;
@@ -714,7 +771,7 @@ module cni_cache_agent #(
     if (fire) begin
       cnt_o[CNT_HIT]   = row_q == R_HIT_RD || row_q == R_HIT_WR;
       cnt_o[CNT_MISS]  = row_q == R_UPG || row_q == R_MISS || row_q == R_NA;
-      cnt_o[CNT_WB]    = (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB;
+      cnt_o[CNT_WB]    = (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB || row_q == R_CLEAN;
       cnt_o[CNT_RETRY] = row_q == R_RETRY;
       cnt_o[CNT_SNOOP] = row_q == R_SNP;
       cnt_o[CNT_ERROR] = row_q == R_ERR || row_q == R_DROP || row_q == R_BAD ||
@@ -814,7 +871,7 @@ module cni_cache_agent #(
       wbv_q <= '0;
       for (int k = 0; k < Wbs; k++) wbl_q[k] <= '0;
     end else if (fire) begin
-      if ((row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB) begin
+      if ((row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB || row_q == R_CLEAN) begin
         wbv_q[e_q] <= 1'b1;
         wbl_q[e_q] <= line_q;
       end
@@ -889,7 +946,8 @@ module cni_cache_agent #(
   // A job loads the request register only when it sends something (a clean eviction does not:
   // it may run while a write-back still waits there), the response register only when it
   // answers the engine. Both are free then: the jobs that load them are picked only so.
-  wire oreq_load = fire && (row_q == R_ISS || (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB);
+  wire oreq_load = fire && (row_q == R_ISS || (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB ||
+                            row_q == R_CLEAN);
   wire rsp_load  = fire && (row_q == R_DLV || row_q == R_HIT_RD || row_q == R_HIT_WR ||
                             row_q == R_FLUSH_ACK || row_q == R_BAD);
   // the home of a request's line: addr[HomeShift +: AGENT_W]

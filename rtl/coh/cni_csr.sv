@@ -61,6 +61,7 @@ module cni_csr #(
   output logic [NR-1:0]          cfg_ret_excl_o,
   output logic [31:0]            cfg_park_timeout_o,
   output logic [15:0]            cfg_ca_backoff_o,
+  output logic [15:0]            cfg_ca_clean_o,
   output logic                   reg_valid_o,
   output logic [EngW-1:0]        reg_eng_o,
   output logic                   reg_we_o,
@@ -73,7 +74,7 @@ module cni_csr #(
   localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
                           A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
                           A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
-                          A_TIMEBASE = 12'h028, A_NET = 12'h02C,
+                          A_TIMEBASE = 12'h028, A_NET = 12'h02C, A_CA_CLEAN = 12'h030,
                           A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
                           A_ENG = 12'h800;
   if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
@@ -105,6 +106,7 @@ module cni_csr #(
       cfg_ret_excl_o     <= '1;
       cfg_park_timeout_o <= 32'h0100_0000;
       cfg_ca_backoff_o   <= 16'd16;
+      cfg_ca_clean_o     <= 16'd0;
       clear_q            <= 1'b0;
       wr_q               <= 1'b0;
       s_axil_bvalid_o    <= 1'b0;
@@ -126,6 +128,11 @@ module cni_csr #(
           A_CA_BACKOFF: begin
             for (int b = 0; b < 2; b++) begin
               if (s_axil_wstrb_i[b]) cfg_ca_backoff_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
+            end
+          end
+          A_CA_CLEAN: begin
+            for (int b = 0; b < 2; b++) begin
+              if (s_axil_wstrb_i[b]) cfg_ca_clean_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
             end
           end
           A_CTRL: ;
@@ -178,6 +185,7 @@ module cni_csr #(
         A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
         A_PARK_TMO: rdata = cfg_park_timeout_o;
         A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);
+        A_CA_CLEAN:   rdata = 32'(cfg_ca_clean_o);
         default: begin
           rok = 1'b0;
           for (int i = 0; i < NumCnt; i++) begin

@@ -311,12 +311,13 @@ module cni_endpoint #(
   assign ca_mon_eng_valid_o = mon_acc_valid && !mon_acc_ext;
 
   logic [5:0]  ca_cnt;
-  logic [15:0] cfg_ca_backoff;
+  logic [15:0] cfg_ca_backoff, cfg_ca_clean;
   cni_cache_agent #(
     .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
     .Wbs (CacheWbs), .IdW (CaIdW)
   ) u_cache (
     .clk_i, .rst_ni, .agent_id_i (agent_id), .cfg_backoff_i (cfg_ca_backoff),
+    .cfg_clean_i (cfg_ca_clean),
     .req_valid_i (cq_valid), .req_ready_o (cq_ready), .req_op_i (cq_op),
     .req_addr_i (cq_addr), .req_data_i (cq_data), .req_be_i (cq_be), .req_id_i (cq_id),
     .rsp_valid_o (cr_valid), .rsp_ready_i (cr_ready), .rsp_id_o (cr_id),
@@ -588,6 +589,7 @@ module cni_endpoint #(
     .cnt_i (cnt),
     .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
     .cfg_ca_backoff_o (cfg_ca_backoff),
+    .cfg_ca_clean_o (cfg_ca_clean),
     .reg_valid_o (csr_reg_valid), .reg_eng_o (csr_reg_eng), .reg_we_o (csr_reg_we),
     .reg_addr_o (csr_reg_addr), .reg_wdata_o (csr_reg_wdata), .reg_rdata_i (reg_rdata),
     .idle_o (csr_idle)

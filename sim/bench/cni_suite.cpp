@@ -41,6 +41,9 @@ namespace {
 // docs/cni.md, "Why CNI16Qm does not apply on the I/O bus").
 // CNI4's back-offs swept at 64 bytes (device cycles).
 constexpr uint16_t kBackoffs[] = {0, 4, 8, 16, 32, 64};
+// CNI16Qm's idle clean (CSR CA_CLEAN, docs/cache-agent.md "Idle clean") swept at 64 bytes, on
+// the buses that run CNI16Qm (device cycles; 0: off).
+constexpr uint16_t kCleans[] = {0, 16, 32, 64, 96, 128, 256};
 
 std::vector<std::string> configs_for(const std::string& bus) {
   if (bus == "iobus") return {"NI2w", "CNI4", "CNI16Q", "CNI512Q"};
@@ -219,6 +222,7 @@ int run_cni(const Options& o) {
     double rt_ns, mb_s;
   };
   std::vector<Backoff> sweep;
+  std::vector<Backoff> cleans;   // CNI16Qm by CA_CLEAN (cycles: the CSR's value)
   // CNI512Q with EarlyPull = 1 (docs/cni.md, "Early pull as built") beside the tables' CNI512Q
   struct Early {
     std::string bus;
@@ -266,6 +270,19 @@ int run_cni(const Options& o) {
       sweep.push_back({bus, b, t, 64.0 / bw * 1e3});
     }
     std::fprintf(stderr, "\n");
+    if (bus == "mbus") {
+      sim::Profile pq = machine(name, "CNI16Qm", o);
+      std::fprintf(stderr, "[cni-bench] cni: %s, CNI16Qm idle clean", pq.name().c_str());
+      for (uint16_t c : kCleans) {
+        std::fprintf(stderr, " %u", unsigned(c));
+        pq.set("device.ca_clean_cycles=" + std::to_string(c));
+        BusUse use;
+        const double t = roundtrip(pq, "CNI16Qm", 64, iters, use, tf);
+        const double bw = stream(pq, "CNI16Qm", 64, count, tf);
+        cleans.push_back({bus, c, t, 64.0 / bw * 1e3});
+      }
+      std::fprintf(stderr, "\n");
+    }
     sim::Profile pe = machine(name, "CNI512Q", o);
     pe.set("device.cni_early_pull=true");
     std::fprintf(stderr, "[cni-bench] cni: %s, CNI512Q with early pull:", pe.name().c_str());
@@ -371,6 +388,22 @@ int run_cni(const Options& o) {
       }
     }
     txt << "\n";
+    if (std::any_of(cleans.begin(), cleans.end(), [&](const Backoff& q) { return q.bus == bus; })) {
+      txt << "CNI16Qm at 64 B by CA_CLEAN (device cycles without a job before the caching agent "
+             "writes back a line the CPU has read; 0: off; the tables above run "
+          << (p.has("device.ca_clean_cycles") ? p.get_int("device.ca_clean_cycles") : 0) << ", docs/cache-agent.md \"Idle clean\")\n  cycles";
+      for (uint16_t c : kCleans) txt << "  " << std::string(6 - std::to_string(c).size(), ' ') << c;
+      for (const bool rt : {true, false}) {
+        txt << (rt ? "\n  ns    " : "\n  MB/s  ");
+        for (const Backoff& q : cleans) {
+          if (q.bus != bus) continue;
+          char b[32];
+          std::snprintf(b, sizeof b, "  %6.1f", rt ? q.rt_ns : q.mb_s);
+          txt << b;
+        }
+      }
+      txt << "\n";
+    }
     txt << "CNI512Q with EarlyPull = 1 (a send line pulled when the CPU asks for the next line of "
            "its slot; the tables above run 0)\n";
     for (const Early& q : early) {
@@ -425,6 +458,11 @@ int run_cni(const Options& o) {
     js << (i ? "," : "") << "{\"bus\":\"" << sweep[i].bus << "\",\"vp_backoff\":" << sweep[i].cycles
        << ",\"roundtrip_ns\":" << fmt(sweep[i].rt_ns, 1) << ",\"mb_s\":" << fmt(sweep[i].mb_s, 2)
        << "}";
+  js << "],\"cni16qm_clean_64B\":[";
+  for (size_t i = 0; i < cleans.size(); i++)
+    js << (i ? "," : "") << "{\"bus\":\"" << cleans[i].bus << "\",\"ca_clean\":"
+       << cleans[i].cycles << ",\"roundtrip_ns\":" << fmt(cleans[i].rt_ns, 1) << ",\"mb_s\":"
+       << fmt(cleans[i].mb_s, 2) << "}";
   js << "],\"cni512q_early_pull\":[";
   for (size_t i = 0; i < early.size(); i++)
     js << (i ? "," : "") << "{\"bus\":\"" << early[i].bus << "\",\"payload_bytes\":"

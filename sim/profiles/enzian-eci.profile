@@ -61,6 +61,7 @@ dram.bandwidth_gib_s = 63.6      # 002 s3: 4 controllers x 2133 MT/s x 8 B
 # Device side (read by the Verilated device adapter; a device's agent id is HostSystem::device_agent(d))
 device.freq_mhz = 300            # 002 s4: the FPGA is clocked at about 300 MHz
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
+device.ca_clean_cycles = 0       # model parameter, not from the paper: CSR CA_CLEAN at its reset value, the caching agent's idle clean off (docs/cache-agent.md "Idle clean")
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel (credits advertised to the host)
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent (results are the same either way; docs/host-sim.md)
 device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all five at 64-byte lines, the checking build CNI16Q and CNI4

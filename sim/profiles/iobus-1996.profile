@@ -72,6 +72,7 @@ bus.bridge.retry_cycles = 8      # model parameter, not from the paper: a NACKed
 # Device (read by the Verilated device adapter)
 device.freq_mhz = 50             # model parameter, not from the paper: the NI runs at the I/O bus clock (000 s4.1: 50 MHz)
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
+device.ca_clean_cycles = 0       # model parameter, not from the paper: CSR CA_CLEAN at its reset value, the caching agent's idle clean off (docs/cache-agent.md "Idle clean"); CNI16Qm, the configuration that caches host lines, does not run on the I/O bus
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent
 device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q or CNI512Q: docs/cni.md; CNI16Qm is refused on the I/O bus); the fast build carries them at 64-byte lines, the checking build CNI16Q and CNI4

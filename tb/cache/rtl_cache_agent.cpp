@@ -55,6 +55,7 @@ RtlCacheAgent::RtlCacheAgent(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, p
   auto& t = *m_->top;
   t.agent_id_i = id;
   t.cfg_backoff_i = opt.backoff_cycles;
+  t.cfg_clean_i = opt.clean_cycles;
   t.req_valid_i = 0;
   t.in_valid_i = 0;
   t.clk_i = 0;

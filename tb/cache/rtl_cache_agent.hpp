@@ -48,6 +48,7 @@ class RtlCacheAgent : public sim::Agent {
     bool trace = false;                // or env CNI_TRACE=1
     std::string trace_dir = ".";
     uint32_t backoff_cycles = 16;      // cfg_backoff_i
+    uint16_t clean_cycles = 0;         // cfg_clean_i (idle clean; 0: off)
     double oreq_stall = 0.0;           // probability that oreq_ready_i is low in a cycle
     double orsp_stall = 0.0;           // ... orsp_ready_i
     double rsp_stall = 0.0;            // ... rsp_ready_i

@@ -75,7 +75,8 @@ namespace csr {
 inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
                           kRetExcl = 0x010,
                           kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
-                          kDevBaseHi = 0x024, kTimebase = 0x028, kNet = 0x02C, kRegion = 0x040,
+                          kDevBaseHi = 0x024, kTimebase = 0x028, kNet = 0x02C, kCaClean = 0x030,
+                          kRegion = 0x040,
                           kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").

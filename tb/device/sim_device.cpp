@@ -22,6 +22,13 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   Config c;
   c.freq_mhz = p.get_double("device.freq_mhz");
   c.park_timeout_us = p.get_double("device.park_timeout_us");
+  if (p.has("device.ca_clean_cycles")) {
+    const int64_t n = p.get_int("device.ca_clean_cycles");
+    if (n < 0 || n > 0xFFFF)
+      throw std::invalid_argument("device.ca_clean_cycles = " + std::to_string(n) +
+                                  ": the CA_CLEAN register holds 0..65535 cycles");
+    c.ca_clean_cycles = static_cast<uint16_t>(n);
+  }
   // On seed 000's buses the device's buffer is on the bus: its credits come back at once.
   const bool on_bus = sim::BusParams::from_profile(p).model != sim::BusModel::None;
   c.credit_return_ns = on_bus ? 0.0 : p.get_double("link.one_way_ns");
@@ -121,6 +128,8 @@ SimDevice::SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::Ag
   const double cycles = cfg.park_timeout_us * cfg.freq_mhz;
   ep_.csr_write(csr::kParkTimeout, cycles >= 4294967295.0 ? 0xFFFFFFFFu : uint32_t(cycles));
   ep_.csr_write(csr::kRetExcl, cfg.ret_excl_regions);
+  // (CA_CLEAN resets to 0: written only when set, so that a profile without it runs the same cycles)
+  if (cfg.ca_clean_cycles) ep_.csr_write(csr::kCaClean, cfg.ca_clean_cycles);
   f.attach(*this, node);
   f.map_home(host_base_, ep_.geometry().size_bytes(), id);
   for (Chan ch : {Chan::Req, Chan::Fwd, Chan::Rsp, Chan::Dat}) {

@@ -35,6 +35,7 @@ class SimDevice : public sim::Agent {
     double freq_mhz = 300.0;            // device clock
     double park_timeout_us = 50'000.0;  // parked request -> Retry
     uint32_t ret_excl_regions = ~0u;    // CSR RET_EXCL (bit per region: every region)
+    uint16_t ca_clean_cycles = 0;       // CSR CA_CLEAN: the caching agent's idle clean (0: off)
     double credit_return_ns = 150.0;    // a tx credit travels back over the link
     bool loop_a_to_b = true;            // PIO (a) messages come back on (b)
     bool trace = false;
@@ -48,6 +49,7 @@ class SimDevice : public sim::Agent {
     unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
+  // device.ca_clean_cycles (0 when the profile lacks it),
   // device.skip_idle (true when the profile lacks it), link.one_way_ns (credit_return_ns; 0 on
   // seed 000's buses, bus.model), device.cni (the CNI engine's configuration: NI2w, CNI16Q,
   // CNI512Q or CNI16Qm picks the model that carries it; absent: the build's own).

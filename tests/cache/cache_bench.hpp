@@ -127,8 +127,12 @@ class ScriptedBench : public BenchBase {
     home = std::make_unique<sim::test::ScriptAgent>(kHome, *k, *f);
     f->attach(*home, n);
     f->map_home(0, 1ull << 32, kHome);
-    dev = std::make_unique<RtlCacheAgent>(*k, *f, n, kDev, dev_options());
+    RtlCacheAgent::Options o = dev_options();
+    o.clean_cycles = clean_cycles();
+    dev = std::make_unique<RtlCacheAgent>(*k, *f, n, kDev, o);
   }
+  // cfg_clean_i of the agent under test (docs/cache-agent.md, "Idle clean"): off by default.
+  virtual uint16_t clean_cycles() const { return 0; }
 
   // Wait for the home to receive its next message; returns it.
   proto::Msg expect_at_home(Op op, Addr a) {
@@ -288,6 +292,7 @@ class SystemBench : public BenchBase {
     d.orsp_stall = o.orsp_stall;
     d.rsp_stall = o.rsp_stall;
     d.backoff_cycles = o.backoff_cycles;
+    d.clean_cycles = o.clean_cycles;
     dev = std::make_unique<RtlCacheAgent>(*k, *f, device, kDev, d);
     dev->set_observer(checker.get());
   }

@@ -652,5 +652,70 @@ TEST_F(CacheAgent, GrantsSinkWhileTheEngineStallsResponses) {
   }
 }
 
+// ---- idle clean (docs/cache-agent.md, "Idle clean") -------------------------------------------
+
+constexpr uint16_t kClean = 8;
+
+class IdleClean : public ScriptedBench {
+ protected:
+  uint16_t clean_cycles() const override { return kClean; }
+};
+
+// A line another agent has read (O) is written back after kClean cycles without a job, and its
+// way freed; a line in M (not read since written) and clean lines stay; the WbAck ends it.
+TEST_F(IdleClean, WritesBackALineInOAfterTheQuietCyclesAndLeavesTheOthers) {
+  const Line po = pattern(0x21), pm = pattern(0x42), ps = pattern(0x63);
+  const Addr a_m = line_addr(1), a_s = line_addr(2);
+  reach(LS::M, a_m, pm, nullptr);
+  reach(LS::S, a_s, ps, nullptr);
+  reach(LS::O, kA, po, nullptr);   // the SnpData of FwdDownO is the agent's last job
+  const sim::Time last = home->when.back();
+  const proto::Msg wb = expect_at_home(Op::WB, kA);
+  EXPECT_GE(home->when.back() - last, sim::Time{kClean} * dev->period())
+      << "written back before the quiet cycles passed";
+  EXPECT_LT(home->when.back() - last, sim::Time{kClean + 12} * dev->period() + sim::ns(40));
+  EXPECT_EQ(wb.tag & 0x80, 0x80) << "a write-back's tag names its buffer entry";
+  EXPECT_TRUE(same_line(wb.data, po)) << "the write-back carries the line";
+  EXPECT_EQ(dev->state(kA), LS::MI);
+  // A snoop meanwhile finds the line in the write-back buffer: SnpAck + WBP.
+  const proto::Msg ans = snoop(Op::FwdInv, kA);
+  EXPECT_EQ(ans.op, Op::SnpAck);
+  EXPECT_TRUE(ans.flags & proto::kFlagWbPending) << ans.str();
+  answer(wb, Op::WbAck);
+  EXPECT_TRUE(run_until([&] { return dev->state(kA) == LS::I; }));
+  expect_quiet(sim::Time{40 * kClean} * dev->period());
+  EXPECT_EQ(dev->state(a_m), LS::M) << "a line nobody has read is not written back";
+  EXPECT_EQ(dev->state(a_s), LS::S);
+  EXPECT_EQ(dev->count(CaCounter::WriteBack), 1u);
+  // The freed way takes the next miss of its set without an eviction.
+  std::optional<Result> r;
+  submit(CaOp::RdS, set0(cache_geometry().ways), &r);
+  const proto::Msg rds = expect_at_home(Op::RdS, set0(cache_geometry().ways));
+  answer(rds, Op::DataS, &ps);
+  ASSERT_TRUE(run_until([&] { return r.has_value(); }));
+  EXPECT_EQ(dev->count(CaCounter::WriteBack), 1u);
+  EXPECT_EQ(dev->count(CaCounter::Error), 0u);
+}
+
+// Jobs keep the clean off: while the engine's requests and their answers keep the controller
+// busy, a line in O waits; it goes once they stop.
+TEST_F(IdleClean, WaitsWhileTheAgentHasJobs) {
+  reach(LS::O, kA, pattern(0x11), nullptr);
+  // Read hits on the line, one after another, each answered before the clean's wait is over.
+  for (int i = 0; i < 6; ++i) {
+    const Result res = op(CaOp::RdS, kA);
+    EXPECT_FALSE(res.err);
+    EXPECT_EQ(dev->state(kA), LS::O) << "written back while the engine was reading it";
+  }
+  expect_at_home(Op::WB, kA);
+}
+
+// With cfg_clean_i = 0 (the reset value) a line in O stays.
+TEST_F(CacheAgent, WithoutTheIdleCleanALineInOStays) {
+  reach(LS::O, kA, pattern(0x11), nullptr);
+  expect_quiet(sim::ns(2000));
+  EXPECT_EQ(dev->state(kA), LS::O);
+}
+
 }  // namespace
 }  // namespace cni::tb::cache_test

@@ -56,7 +56,8 @@ module cni_nonsynth_fv_cache #(
   input wire logic                 ow_en_i,     // another agent writes a line ...
   input wire logic [1:0]           ow_line_i,
   input wire logic                 ow_bit_i,    // ... with this bit
-  input wire logic [1:0]           backoff_i    // cfg_backoff_i: a free constant per run
+  input wire logic [1:0]           backoff_i,   // cfg_backoff_i: a free constant per run
+  input wire logic [1:0]           clean_i      // cfg_clean_i: a free constant per run (0: off)
 );
   localparam logic [3:0] DEV = 4'd1, HOME = 4'd0;
   localparam logic [7:0] LEN_LINE = 8'd64;
@@ -103,13 +104,13 @@ module cni_nonsynth_fv_cache #(
   logic [IdW-1:0]    eq_id_q;
   logic              in_v_q, in_bit_q;
   cni_coh_pkg::hdr_t in_hdr_q;
-  logic [1:0]        backoff_q;
+  logic [1:0]        backoff_q, clean_q;
 
   cni_cache_agent #(
     .LineBytes(64), .Sets(2), .Ways(1), .Mshrs(Mshrs), .Wbs(2), .IdW(IdW), .HomeShift(32),
-    .BackoffW(2)
+    .BackoffW(2), .CleanW(2)
   ) u_dut (
-    .clk_i, .rst_ni(rst_n), .agent_id_i(DEV), .cfg_backoff_i(backoff_q),
+    .clk_i, .rst_ni(rst_n), .agent_id_i(DEV), .cfg_backoff_i(backoff_q), .cfg_clean_i(clean_q),
     .req_valid_i(eq_v_q), .req_ready_o(req_ready), .req_op_i(eq_op_q),
     .req_addr_i(addr_of(eq_line_q) | (eq_bad_q ? 48'd8 : 48'd0)),
     .req_data_i({511'd0, eq_bit_q}), .req_be_i({63'd0, eq_be_q}), .req_id_i(eq_id_q),
@@ -480,6 +481,7 @@ module cni_nonsynth_fv_cache #(
       in_hdr_q  <= '0;
       in_bit_q  <= 1'b0;
       backoff_q <= backoff_i;
+      clean_q   <= clean_i;
       out_q     <= '0;
       perf_q    <= '0;
       val_q     <= '0;
