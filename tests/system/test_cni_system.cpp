@@ -309,6 +309,22 @@ TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactly
   sixteen_nodes_under_the_checker(s);
 }
 
+// The same with the caching agents' idle clean at 4 cycles (docs/cache-agent.md): CNI16Qm's
+// device caches write back every line the CPU has read as soon as they are quiet, racing the
+// CPUs' reads of the next lines and the engine's next writes. CNI16Qm only (the other
+// configurations do not use the caching agent).
+TEST(CniSystem, Cni16QmWithTheIdleCleanSixteenNodesUnderTheCoherenceCheckerDeliversExactlyOnce) {
+  tb::System s(profile({"nodes=16", "net.topology=switch", "device.ca_clean_cycles=4"}),
+               test_devices());
+  if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0 ||
+      cni_config(s.device(0, 0)) != drv::CniConfig::Cni16Qm)
+    GTEST_SKIP() << "the caching agent's lines are CNI16Qm's";
+  sixteen_nodes_under_the_checker(s);
+  uint64_t wbs = 0;
+  for (unsigned n = 0; n < 16; n++) wbs += s.device(n, 0).endpoint().counter(tb::csr::kCaWritebacks);
+  EXPECT_GT(wbs, 0u) << "no line was written back";
+}
+
 TEST(CniSystem, Cni4SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
   if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
   tb::System s(cni4_profile({"nodes=16", "net.topology=switch"}), test_devices());
@@ -580,6 +596,12 @@ void expect_refused(const std::string& name, const std::vector<std::string>& set
     const std::string what = e.what();
     for (const auto& n : names) EXPECT_NE(what.find(n), std::string::npos) << n << ": " << what;
   }
+}
+
+// CA_CLEAN holds 16 bits.
+TEST(CniSystem, AnIdleCleanBeyondItsRegisterIsRefusedNamingTheKey) {
+  expect_refused("mbus-1996", {"device.ca_clean_cycles=70000"},
+                 {"device.ca_clean_cycles", "70000"});
 }
 
 // The device models carry EarlyPull = 1 for CNI512Q only (the fast build's q512ep variant).
