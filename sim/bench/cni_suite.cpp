@@ -91,6 +91,34 @@ void check_config(drv::CniEndpoint& ep, const std::string& config) {
                              drv::cni_config_name(ep.config()));
 }
 
+// A point of a 64-byte sweep of a device setting (cycles) on one bus.
+struct SweepPoint {
+  std::string bus;
+  uint16_t cycles;
+  double rt_ns, mb_s;
+};
+
+// A sweep's three rows on `bus`: the settings, the round trips (ns) and the bandwidths (MB/s).
+void print_sweep(std::ostringstream& txt, const std::vector<SweepPoint>& pts,
+                 const std::string& bus) {
+  char b[32];
+  txt << "  cycles";
+  for (const SweepPoint& q : pts) {
+    if (q.bus != bus) continue;
+    std::snprintf(b, sizeof b, "  %6u", unsigned(q.cycles));
+    txt << b;
+  }
+  for (const bool rt : {true, false}) {
+    txt << (rt ? "\n  ns    " : "\n  MB/s  ");
+    for (const SweepPoint& q : pts) {
+      if (q.bus != bus) continue;
+      std::snprintf(b, sizeof b, "  %6.1f", rt ? q.rt_ns : q.mb_s);
+      txt << b;
+    }
+  }
+  txt << "\n";
+}
+
 // Median round trip of `n` bytes, ns.
 // Messages of one pass through the endpoint's queues (at least one).
 unsigned warmup(const drv::CniEndpoint& ep) {
@@ -216,13 +244,8 @@ int run_cni(const Options& o) {
                                                                      1024, 2048, 4096};
   const unsigned iters = o.quick ? 5 : 20, count = o.quick ? 8 : 32;
   std::vector<Point> pts;
-  struct Backoff {
-    std::string bus;
-    uint16_t cycles;
-    double rt_ns, mb_s;
-  };
-  std::vector<Backoff> sweep;
-  std::vector<Backoff> cleans;   // CNI16Qm by CA_CLEAN (cycles: the CSR's value)
+  std::vector<SweepPoint> sweep;
+  std::vector<SweepPoint> cleans;   // CNI16Qm by CA_CLEAN (cycles: the CSR's value)
   // CNI512Q with EarlyPull = 1 (docs/cni.md, "Early pull as built") beside the tables' CNI512Q
   struct Early {
     std::string bus;
@@ -376,33 +399,14 @@ int run_cni(const Options& o) {
       }
     }
     txt << "CNI4 at 64 B by VP_BACKOFF (device cycles from a TX CDR's grant to its pull; the "
-           "tables above run the reset value, docs/cni.md section 4)\n  cycles";
-    for (uint16_t b : kBackoffs) txt << "  " << std::string(6 - std::to_string(b).size(), ' ') << b;
-    for (const bool rt : {true, false}) {
-      txt << (rt ? "\n  ns    " : "\n  MB/s  ");
-      for (const Backoff& q : sweep) {
-        if (q.bus != bus) continue;
-        char b[32];
-        std::snprintf(b, sizeof b, "  %6.1f", rt ? q.rt_ns : q.mb_s);
-        txt << b;
-      }
-    }
-    txt << "\n";
-    if (std::any_of(cleans.begin(), cleans.end(), [&](const Backoff& q) { return q.bus == bus; })) {
+           "tables above run the reset value, docs/cni.md section 4)\n";
+    print_sweep(txt, sweep, bus);
+    if (std::any_of(cleans.begin(), cleans.end(), [&](const SweepPoint& q) { return q.bus == bus; })) {
       txt << "CNI16Qm at 64 B by CA_CLEAN (device cycles without a job before the caching agent "
              "writes back a line the CPU has read; 0: off; the tables above run "
-          << (p.has("device.ca_clean_cycles") ? p.get_int("device.ca_clean_cycles") : 0) << ", docs/cache-agent.md \"Idle clean\")\n  cycles";
-      for (uint16_t c : kCleans) txt << "  " << std::string(6 - std::to_string(c).size(), ' ') << c;
-      for (const bool rt : {true, false}) {
-        txt << (rt ? "\n  ns    " : "\n  MB/s  ");
-        for (const Backoff& q : cleans) {
-          if (q.bus != bus) continue;
-          char b[32];
-          std::snprintf(b, sizeof b, "  %6.1f", rt ? q.rt_ns : q.mb_s);
-          txt << b;
-        }
-      }
-      txt << "\n";
+          << (p.has("device.ca_clean_cycles") ? p.get_int("device.ca_clean_cycles") : 0)
+          << ", docs/cache-agent.md \"Idle clean\")\n";
+      print_sweep(txt, cleans, bus);
     }
     txt << "CNI512Q with EarlyPull = 1 (a send line pulled when the CPU asks for the next line of "
            "its slot; the tables above run 0)\n";

@@ -687,7 +687,7 @@ TEST_F(IdleClean, WritesBackALineInOAfterTheQuietCyclesAndLeavesTheOthers) {
   EXPECT_EQ(dev->state(a_m), LS::M) << "a line nobody has read is not written back";
   EXPECT_EQ(dev->state(a_s), LS::S);
   EXPECT_EQ(dev->count(CaCounter::WriteBack), 1u);
-  // The freed way takes the next miss of its set without an eviction.
+  // A miss in the cleaned line's set afterwards sends its request and nothing else.
   std::optional<Result> r;
   submit(CaOp::RdS, set0(cache_geometry().ways), &r);
   const proto::Msg rds = expect_at_home(Op::RdS, set0(cache_geometry().ways));
