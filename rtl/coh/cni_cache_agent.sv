@@ -207,7 +207,8 @@ module cni_cache_agent #(
   logic [LineW-1:0] line_q;      // the line whose state changes
   logic [3:0]       st_q, nst_q; // its state now and next
   logic             chg_q;       // the job changes that line's state
-  logic             wb_q;        // R_EVICT: the victim is dirty (WB)
+  logic             wb_q;        // the job writes its line back (a dirty R_EVICT, R_FLUSH_WB,
+                                 //   R_CLEAN): WB, the line to the write-back buffer
   logic             err_q;       // R_WBACK: the answer was Error; R_DLV: respond with error
   logic             flm_q;       // R_WBACK: m_q is a FLUSH MSHR waiting on the entry
   logic             snp_data_q;  // R_SNP: answer SnpData
@@ -654,7 +655,10 @@ module cni_cache_agent #(
           s_wb   = r_vst == ST_M || r_vst == ST_O;
           s_nst  = s_wb ? ST_MI : ST_I;
         end
-        R_FLUSH_WB:  s_nst = ST_MI;
+        R_FLUSH_WB: begin
+          s_nst = ST_MI;
+          s_wb  = 1'b1;
+        end
         R_FLUSH_ACK: s_nst = ST_I;  // (a line in I stays I)
         default: ;
       endcase
@@ -771,7 +775,7 @@ module cni_cache_agent #(
     if (fire) begin
       cnt_o[CNT_HIT]   = row_q == R_HIT_RD || row_q == R_HIT_WR;
       cnt_o[CNT_MISS]  = row_q == R_UPG || row_q == R_MISS || row_q == R_NA;
-      cnt_o[CNT_WB]    = (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB || row_q == R_CLEAN;
+      cnt_o[CNT_WB]    = wb_q;
       cnt_o[CNT_RETRY] = row_q == R_RETRY;
       cnt_o[CNT_SNOOP] = row_q == R_SNP;
       cnt_o[CNT_ERROR] = row_q == R_ERR || row_q == R_DROP || row_q == R_BAD ||
@@ -871,7 +875,7 @@ module cni_cache_agent #(
       wbv_q <= '0;
       for (int k = 0; k < Wbs; k++) wbl_q[k] <= '0;
     end else if (fire) begin
-      if ((row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB || row_q == R_CLEAN) begin
+      if (wb_q) begin
         wbv_q[e_q] <= 1'b1;
         wbl_q[e_q] <= line_q;
       end
@@ -946,8 +950,7 @@ module cni_cache_agent #(
   // A job loads the request register only when it sends something (a clean eviction does not:
   // it may run while a write-back still waits there), the response register only when it
   // answers the engine. Both are free then: the jobs that load them are picked only so.
-  wire oreq_load = fire && (row_q == R_ISS || (row_q == R_EVICT && wb_q) || row_q == R_FLUSH_WB ||
-                            row_q == R_CLEAN);
+  wire oreq_load = fire && (row_q == R_ISS || wb_q);
   wire rsp_load  = fire && (row_q == R_DLV || row_q == R_HIT_RD || row_q == R_HIT_WR ||
                             row_q == R_FLUSH_ACK || row_q == R_BAD);
   // the home of a request's line: addr[HomeShift +: AGENT_W]
