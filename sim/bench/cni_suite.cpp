@@ -283,26 +283,25 @@ int run_cni(const Options& o) {
       std::fprintf(stderr, "\n");
     }
     // CNI4's back-off (open question 6 of docs/cni.md: 000 gives it no value), at 64 bytes
+    // A sweep's 64-byte point: `cfg` on `p` with the setting `cycles` (vp: CNI4's back-off).
+    auto point64 = [&](const sim::Profile& p, const std::string& cfg, uint16_t cycles,
+                       std::optional<uint16_t> vp) {
+      std::fprintf(stderr, " %u", unsigned(cycles));
+      BusUse use;
+      const double t = roundtrip(p, cfg, 64, iters, use, tf, vp);
+      const double bw = stream(p, cfg, 64, count, tf, vp);
+      return SweepPoint{bus, cycles, t, 64.0 / bw * 1e3};
+    };
     const sim::Profile p4 = machine(name, "CNI4", o);
     std::fprintf(stderr, "[cni-bench] cni: %s, CNI4 back-off", p4.name().c_str());
-    for (uint16_t b : kBackoffs) {
-      std::fprintf(stderr, " %u", unsigned(b));
-      BusUse use;
-      const double t = roundtrip(p4, "CNI4", 64, iters, use, tf, b);
-      const double bw = stream(p4, "CNI4", 64, count, tf, b);
-      sweep.push_back({bus, b, t, 64.0 / bw * 1e3});
-    }
+    for (uint16_t b : kBackoffs) sweep.push_back(point64(p4, "CNI4", b, b));
     std::fprintf(stderr, "\n");
     if (bus == "mbus") {
       sim::Profile pq = machine(name, "CNI16Qm", o);
       std::fprintf(stderr, "[cni-bench] cni: %s, CNI16Qm idle clean", pq.name().c_str());
       for (uint16_t c : kCleans) {
-        std::fprintf(stderr, " %u", unsigned(c));
         pq.set("device.ca_clean_cycles=" + std::to_string(c));
-        BusUse use;
-        const double t = roundtrip(pq, "CNI16Qm", 64, iters, use, tf);
-        const double bw = stream(pq, "CNI16Qm", 64, count, tf);
-        cleans.push_back({bus, c, t, 64.0 / bw * 1e3});
+        cleans.push_back(point64(pq, "CNI16Qm", c, std::nullopt));
       }
       std::fprintf(stderr, "\n");
     }
