@@ -2,8 +2,11 @@
 # Device caching agent under unit test (tests/cache): a checking build of cni_cache_agent with a
 # small geometry (64-byte lines, 2 sets of 2 ways, 3 MSHRs, 2 write-back buffer entries:
 # evictions, a full MSHR file and a full write-back buffer come quickly), and its adapter into the host simulation (tb/cache/).
-#   cni_rtl_cache_chk - the Verilated model (class Vcni_cache_agent)
-#   cni_cache_chk     - tb/cache/rtl_cache_agent.cpp on top of it
+#   cni_rtl_cache_chk  - the Verilated model (class Vcni_cache_agent)
+#   cni_cache_chk      - tb/cache/rtl_cache_agent.cpp on top of it
+#   cni_rtl_cache_pipe - the same with LookReg=1, the lookups registered (the endpoint's
+#                        Pipelined configuration, as on the ECP5 board)
+#   cni_cache_pipe     - the adapter on top of it
 # (tb/rtl_netlist.cmake adds cni_cache_netlist: the same adapter on the block's gate netlist.)
 # The parameters are exported to the tests as CNI_CACHE_* compile definitions. One list,
 # <SV parameter>:<C++ macro suffix>:<value> (cni_sv_params, tb/CMakeLists.txt).
@@ -13,19 +16,23 @@ set(CNI_CACHE_PARAMS
 cni_sv_params(CNI_CACHE CNI_CACHE ${CNI_CACHE_PARAMS})
 list(TRANSFORM CNI_CACHE_SV PREPEND -G OUTPUT_VARIABLE CNI_CACHE_GARGS)
 
-add_library(cni_rtl_cache_chk STATIC)
-cni_verilate(cni_rtl_cache_chk
-  SOURCES ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
-    ${PROJECT_SOURCE_DIR}/rtl/coh/cni_cache_agent.sv
-  TOP_MODULE cni_cache_agent
-  PREFIX Vcni_cache_agent
-  TRACE_FST
-  VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_CACHE_GARGS})
-cni_checking_opt(cni_rtl_cache_chk)
-# Verilator's runtime headers are not project code: included as system headers.
-get_target_property(CNI_CACHE_VINC cni_rtl_cache_chk INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_cache_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
-             ${CNI_CACHE_VINC})
+# cni_rtl_cache_model(<target> <extra Verilator arguments>...): a checking model of the block.
+function(cni_rtl_cache_model target)
+  add_library(${target} STATIC)
+  cni_verilate(${target}
+    SOURCES ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+      ${PROJECT_SOURCE_DIR}/rtl/coh/cni_cache_agent.sv
+    TOP_MODULE cni_cache_agent
+    PREFIX Vcni_cache_agent
+    TRACE_FST
+    VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_CACHE_GARGS} ${ARGN})
+  cni_checking_opt(${target})
+  # Verilator's runtime headers are not project code: included as system headers.
+  get_target_property(vinc ${target} INTERFACE_INCLUDE_DIRECTORIES)
+  set_property(TARGET ${target} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+endfunction()
+cni_rtl_cache_model(cni_rtl_cache_chk)
+cni_rtl_cache_model(cni_rtl_cache_pipe -GLookReg=1)
 
 # cni_cache_adapter(<library> <model>): tb/cache/ on top of a model of the block (this checking
 # build, or its gate netlist: tb/rtl_netlist.cmake).
@@ -37,3 +44,4 @@ function(cni_cache_adapter lib model)
   cni_warnings(${lib})
 endfunction()
 cni_cache_adapter(cni_cache_chk cni_rtl_cache_chk)
+cni_cache_adapter(cni_cache_pipe cni_rtl_cache_pipe)

@@ -17,6 +17,11 @@
 //   BackoffW  - width of cfg_backoff_i (a port rather than a parameter, so that a CSR can set
 //               it, like the home agent's PARK_TIMEOUT)
 //   CleanW    - width of cfg_clean_i (a port for the same reason)
+//   LookReg   - 1: the lookups of the inbound message and of the engine request (set and
+//               write-back buffer compares, MSHR match, victim, row) are registered, and a job
+//               is chosen from the registers in the next cycle (one more cycle per job, a
+//               shorter critical path; the endpoint's Pipelined configuration); 0: chosen in
+//               the cycle of the lookup (docs/cache-agent.md, "Registered lookups")
 // Ports:
 //   clk_i, rst_ni                 - clock, active-low asynchronous reset
 //   agent_id_i                    - this agent's id on the fabric (the src of its messages)
@@ -61,6 +66,7 @@ module cni_cache_agent #(
   parameter int HomeShift = 32,
   parameter int BackoffW  = 16,
   parameter int CleanW    = 16,
+  parameter int LookReg   = 0,
   localparam int LineBits = LineBytes * 8,
   localparam int AddrW    = cni_coh_pkg::ADDR_W,
   localparam int AgentW   = cni_coh_pkg::AGENT_W,
@@ -213,6 +219,7 @@ module cni_cache_agent #(
   logic             flm_q;       // R_WBACK: m_q is a FLUSH MSHR waiting on the entry
   logic             snp_data_q;  // R_SNP: answer SnpData
   logic             last_in_q;   // the last job was an inbound message
+  logic             fire;        // the job in StExec is applied this cycle (below)
 
   // ---- output registers ---------------------------------------------------------------------
   logic                oreq_valid_q;
@@ -388,59 +395,6 @@ module cni_cache_agent #(
     end
   end
 
-  // ---- the engine request's row --------------------------------------------------------------
-  logic r_rd, r_wr;  // the request reads / writes (gains ownership)
-  row_e r_row;
-  always_comb begin
-    logic alloc, need_m;
-    r_rd   = req_op_i == cni_coh_pkg::CA_RD_S || req_op_i == cni_coh_pkg::CA_RD_X ||
-             req_op_i == cni_coh_pkg::CA_RD_NA;
-    r_wr   = req_op_i == cni_coh_pkg::CA_WR || req_op_i == cni_coh_pkg::CA_WR_INV;
-    r_row  = R_NONE;
-    alloc  = 1'b0;
-    need_m = 1'b0;
-    if (req_addr_i[OffW-1:0] != '0) begin
-      r_row = R_BAD;
-    end else if (r_mbusy || r_wbb) begin
-      r_row = R_NONE;  // the line has an MSHR (transients included) or is being written back
-    end else begin
-      unique case (req_op_i)
-        cni_coh_pkg::CA_RD_S, cni_coh_pkg::CA_RD_NA: begin
-          if (readable(r_st)) r_row = R_HIT_RD;
-          else if (req_op_i == cni_coh_pkg::CA_RD_S) alloc = 1'b1;
-          else need_m = 1'b1;
-        end
-        cni_coh_pkg::CA_RD_X, cni_coh_pkg::CA_WR, cni_coh_pkg::CA_WR_INV: begin
-          if (r_st == ST_E || r_st == ST_M) r_row = r_rd ? R_HIT_RD : R_HIT_WR;
-          else if (r_st == ST_S || r_st == ST_O) r_row = R_UPG;
-          else if (req_op_i == cni_coh_pkg::CA_WR_INV) need_m = 1'b1;
-          else alloc = 1'b1;
-        end
-        cni_coh_pkg::CA_FLUSH: begin
-          if (r_st == ST_M || r_st == ST_O) begin
-            if (free_any && wfree_any && !oreq_valid_q) r_row = R_FLUSH_WB;
-          end else begin
-            r_row = R_FLUSH_ACK;
-          end
-        end
-        default: r_row = R_BAD;
-      endcase
-      if (need_m && free_any) r_row = R_NA;
-      if (r_row == R_UPG && !free_any) r_row = R_NONE;
-      if (alloc && free_any) begin
-        if (r_free) r_row = R_MISS;
-        else if (r_vic && (!(r_vst == ST_M || r_vst == ST_O) || (wfree_any && !oreq_valid_q))) begin
-          r_row = R_EVICT;
-        end
-      end
-    end
-    // a response goes out at once: the response register must be free
-    if ((r_row == R_HIT_RD || r_row == R_HIT_WR || r_row == R_FLUSH_ACK || r_row == R_BAD) &&
-        rsp_valid_q) begin
-      r_row = R_NONE;
-    end
-  end
-
   // ---- the inbound message's row ---------------------------------------------------------------
   wire [4:0]       in_op   = in_hdr_i.op;
   wire [TagW-1:0]  in_tag  = in_hdr_i.tag;
@@ -449,7 +403,8 @@ module cni_cache_agent #(
   wire             len0    = in_hdr_i.len == 8'd0;
   wire             lenl    = in_hdr_i.len == LEN_LINE;
   // the tag names an MSHR that waits for an answer about this line
-  wire             m_match = in_tag < TagW'(Mshrs) && mv_q[t_m] && mph_q[t_m] == PH_WAIT &&
+  wire             t_ok    = in_tag < TagW'(Mshrs);  // the tag names an MSHR
+  wire             m_match = t_ok && mv_q[t_m] && mph_q[t_m] == PH_WAIT &&
                              maddr_q[t_m] == in_line;
   wire [1:0]       t_mode  = mmode_q[t_m];
   // that MSHR writes every byte of its line (its RdX went out with FULL)
@@ -472,36 +427,163 @@ module cni_cache_agent #(
     end
   end
 
-  row_e i_row;
+  // ---- lookups: what the inbound message and the engine request find --------------------------
+  // the opcodes a caching agent receives, one-hot
+  localparam int C_FINV = 0, C_FDOWN = 1, C_FDNO = 2, C_DS = 3, C_DE = 4, C_DM = 5, C_UACK = 6;
+  localparam int C_DI = 7, C_WRACK = 8, C_RETRY = 9, C_ERR = 10, C_WBACK = 11, NumCls = 12;
+  // (set and write-back buffer compares, the MSHR or entry the tag names, the victim)
+  typedef struct packed {
+    logic [IdxW-1:0] way;              // the hit way (snoops)
+    logic [3:0]      st;               // the line's state (MI: in the write-back buffer)
+    logic            m_match, w_match; // the tag names an MSHR waiting on / an entry holding it
+    logic [1:0]      t_mode;           // that MSHR's mode, full-line write, merge, way, way state
+    logic            t_full, t_mrg;
+    logic [IdxW-1:0] t_way;
+    logic [3:0]      t_st;
+    logic            fl_any;           // a FLUSH MSHR waits on that entry
+    logic [MW-1:0]   fl_m;
+    logic            for_me;           // the header: to this agent, its address line-aligned
+    logic            len0, lenl;       // ... no data, a line of data
+    logic [NumCls-1:0] cls;            // ... its opcode (one-hot, C_*; none: not for an agent)
+  } ilook_t;
+  typedef struct packed {
+    logic             bad;             // the address is not line-aligned
+    logic             mbusy, wbb;      // the line has an MSHR / is in the write-back buffer
+    logic [IdxW-1:0]  way;             // the hit way and the line's state
+    logic [3:0]       st;
+    logic             free;            // a free way of the set
+    logic [IdxW-1:0]  fway;
+    logic             vic;             // a victim: its way, state and line
+    logic [IdxW-1:0]  vway;
+    logic [3:0]       vst;
+    logic [LineW-1:0] vline;
+  } rlook_t;
+  ilook_t lki_c, lki;
+  rlook_t lkr_c, lkr;
+  logic   lki_v, lkr_v;  // lki / lkr are the lookups of the message / request now
   always_comb begin
-    logic line_m;
-    line_m = m_match && t_mode == MD_LINE;
-    i_row  = R_DROP;
-    if (in_hdr_i.dst == agent_id_i && in_hdr_i.addr[OffW-1:0] == '0) begin
-      unique case (in_op)
-        cni_coh_pkg::OP_FWD_INV, cni_coh_pkg::OP_FWD_DOWN, cni_coh_pkg::OP_FWD_DNO:
-          if (len0) i_row = R_SNP;
-        cni_coh_pkg::OP_DATA_S:
-          if (line_m && lenl && t_st == ST_IS) i_row = R_GNT;
-        cni_coh_pkg::OP_DATA_E, cni_coh_pkg::OP_DATA_M:
-          if (line_m && lenl && (t_st == ST_IS || t_st == ST_IM || t_st == ST_SM)) i_row = R_GNT;
-        cni_coh_pkg::OP_UPG_ACK:
-          if (line_m && len0 && (t_st == ST_SM || t_st == ST_OM || (t_st == ST_IM && t_full)))
-            i_row = R_UPGACK;
-        cni_coh_pkg::OP_DATA_I:
-          if (m_match && t_mode == MD_RDNA && lenl) i_row = R_DATAI;
-        cni_coh_pkg::OP_WR_ACK:
-          if (m_match && t_mode == MD_WRINV && len0) i_row = R_WRACK;
-        cni_coh_pkg::OP_RETRY:
-          if (m_match && t_mode != MD_FLUSH && len0) i_row = R_RETRY;
-        cni_coh_pkg::OP_ERROR:
-          if (m_match && t_mode != MD_FLUSH && len0) i_row = R_ERR;
-          else if (w_match && len0) i_row = R_WBACK;
-        cni_coh_pkg::OP_WB_ACK:
-          if (w_match && len0) i_row = R_WBACK;
-        default: i_row = R_DROP;
+    lki_c.way     = i_way;
+    lki_c.st      = i_st;
+    lki_c.m_match = m_match;
+    lki_c.w_match = w_match;
+    // (the fields of the MSHR the tag names: zero for a tag beyond the MSHRs, whose entry does
+    // not exist, so that the registered lookup is defined; a job uses them only with m_match)
+    lki_c.t_mode  = t_ok ? t_mode : MD_LINE;
+    lki_c.t_full  = t_ok && t_full;
+    lki_c.t_mrg   = t_ok && mmrg_q[t_m];
+    lki_c.t_way   = t_ok ? mway_q[t_m] : '0;
+    lki_c.t_st    = t_ok ? t_st : ST_I;
+    lki_c.fl_any  = fl_any;
+    lki_c.fl_m    = fl_m;
+    lki_c.for_me  = in_hdr_i.dst == agent_id_i && in_hdr_i.addr[OffW-1:0] == '0;
+    lki_c.len0    = len0;
+    lki_c.lenl    = lenl;
+    lki_c.cls          = '0;
+    lki_c.cls[C_FINV]  = in_op == cni_coh_pkg::OP_FWD_INV;
+    lki_c.cls[C_FDOWN] = in_op == cni_coh_pkg::OP_FWD_DOWN;
+    lki_c.cls[C_FDNO]  = in_op == cni_coh_pkg::OP_FWD_DNO;
+    lki_c.cls[C_DS]    = in_op == cni_coh_pkg::OP_DATA_S;
+    lki_c.cls[C_DE]    = in_op == cni_coh_pkg::OP_DATA_E;
+    lki_c.cls[C_DM]    = in_op == cni_coh_pkg::OP_DATA_M;
+    lki_c.cls[C_UACK]  = in_op == cni_coh_pkg::OP_UPG_ACK;
+    lki_c.cls[C_DI]    = in_op == cni_coh_pkg::OP_DATA_I;
+    lki_c.cls[C_WRACK] = in_op == cni_coh_pkg::OP_WR_ACK;
+    lki_c.cls[C_RETRY] = in_op == cni_coh_pkg::OP_RETRY;
+    lki_c.cls[C_ERR]   = in_op == cni_coh_pkg::OP_ERROR;
+    lki_c.cls[C_WBACK] = in_op == cni_coh_pkg::OP_WB_ACK;
+    lkr_c.bad     = req_addr_i[OffW-1:0] != '0;
+    lkr_c.mbusy   = r_mbusy;
+    lkr_c.wbb     = r_wbb;
+    lkr_c.way     = r_way;
+    lkr_c.st      = r_st;
+    lkr_c.free    = r_free;
+    lkr_c.fway    = r_fway;
+    lkr_c.vic     = r_vic;
+    lkr_c.vway    = r_vway;
+    lkr_c.vst     = r_vst;
+    lkr_c.vline   = wline_q[r_vway];
+  end
+
+
+  // ---- the engine request's row --------------------------------------------------------------
+  // r_row_pre as if the request register (oreq) and the response register were free; r_row
+  // applies them (they clear without a job, so a registered lookup cannot hold them).
+  logic r_rd, r_wr;  // the request reads / writes (gains ownership)
+  row_e r_row_pre;
+  logic r_need_oreq;  // r_row_pre sends a WB (a flush of O/M, the eviction of a dirty victim)
+  always_comb begin
+    logic alloc, need_m;
+    r_rd      = req_op_i == cni_coh_pkg::CA_RD_S || req_op_i == cni_coh_pkg::CA_RD_X ||
+                req_op_i == cni_coh_pkg::CA_RD_NA;
+    r_wr      = req_op_i == cni_coh_pkg::CA_WR || req_op_i == cni_coh_pkg::CA_WR_INV;
+    r_row_pre = R_NONE;
+    alloc     = 1'b0;
+    need_m    = 1'b0;
+    if (lkr.bad) begin
+      r_row_pre = R_BAD;
+    end else if (lkr.mbusy || lkr.wbb) begin
+      r_row_pre = R_NONE;  // the line has an MSHR (transients included) or is being written back
+    end else begin
+      unique case (req_op_i)
+        cni_coh_pkg::CA_RD_S, cni_coh_pkg::CA_RD_NA: begin
+          if (readable(lkr.st)) r_row_pre = R_HIT_RD;
+          else if (req_op_i == cni_coh_pkg::CA_RD_S) alloc = 1'b1;
+          else need_m = 1'b1;
+        end
+        cni_coh_pkg::CA_RD_X, cni_coh_pkg::CA_WR, cni_coh_pkg::CA_WR_INV: begin
+          if (lkr.st == ST_E || lkr.st == ST_M) r_row_pre = r_rd ? R_HIT_RD : R_HIT_WR;
+          else if (lkr.st == ST_S || lkr.st == ST_O) r_row_pre = R_UPG;
+          else if (req_op_i == cni_coh_pkg::CA_WR_INV) need_m = 1'b1;
+          else alloc = 1'b1;
+        end
+        cni_coh_pkg::CA_FLUSH: begin
+          if (lkr.st == ST_M || lkr.st == ST_O) begin
+            if (free_any && wfree_any) r_row_pre = R_FLUSH_WB;
+          end else begin
+            r_row_pre = R_FLUSH_ACK;
+          end
+        end
+        default: r_row_pre = R_BAD;
       endcase
+      if (need_m && free_any) r_row_pre = R_NA;
+      if (r_row_pre == R_UPG && !free_any) r_row_pre = R_NONE;
+      if (alloc && free_any) begin
+        if (lkr.free) r_row_pre = R_MISS;
+        else if (lkr.vic && (!(lkr.vst == ST_M || lkr.vst == ST_O) || wfree_any)) r_row_pre = R_EVICT;
+      end
     end
+    r_need_oreq = r_row_pre == R_FLUSH_WB ||
+                  (r_row_pre == R_EVICT && (lkr.vst == ST_M || lkr.vst == ST_O));
+  end
+
+  // Each row's condition from the lookup (at most one holds; none: R_DROP), flat so that the
+  // row and the job's fields are a few levels of logic after the lookup's flip-flops.
+  row_e i_row;
+  logic f_snp, f_gnt, f_upgack, f_datai, f_wrack, f_retry, f_err, f_wback;
+  always_comb begin
+    logic ok, line_m, m_nf;
+    logic [4:0] row;
+    ok       = lki.for_me;
+    line_m   = lki.m_match && lki.t_mode == MD_LINE;
+    m_nf     = lki.m_match && lki.t_mode != MD_FLUSH;
+    f_snp    = ok && lki.len0 && (lki.cls[C_FINV] || lki.cls[C_FDOWN] || lki.cls[C_FDNO]);
+    f_gnt    = ok && line_m && lki.lenl &&
+               ((lki.cls[C_DS] && lki.t_st == ST_IS) ||
+                ((lki.cls[C_DE] || lki.cls[C_DM]) &&
+                 (lki.t_st == ST_IS || lki.t_st == ST_IM || lki.t_st == ST_SM)));
+    f_upgack = ok && line_m && lki.len0 && lki.cls[C_UACK] &&
+               (lki.t_st == ST_SM || lki.t_st == ST_OM || (lki.t_st == ST_IM && lki.t_full));
+    f_datai  = ok && lki.m_match && lki.t_mode == MD_RDNA && lki.lenl && lki.cls[C_DI];
+    f_wrack  = ok && lki.m_match && lki.t_mode == MD_WRINV && lki.len0 && lki.cls[C_WRACK];
+    f_retry  = ok && m_nf && lki.len0 && lki.cls[C_RETRY];
+    f_err    = ok && m_nf && lki.len0 && lki.cls[C_ERR];
+    // WbAck, or an Error that is not an MSHR's, to a write-back
+    f_wback  = ok && lki.w_match && lki.len0 &&
+               (lki.cls[C_WBACK] || (lki.cls[C_ERR] && !m_nf));
+    row = ({5{f_snp}} & 5'(R_SNP)) | ({5{f_gnt}} & 5'(R_GNT)) | ({5{f_upgack}} & 5'(R_UPGACK)) |
+          ({5{f_datai}} & 5'(R_DATAI)) | ({5{f_wrack}} & 5'(R_WRACK)) |
+          ({5{f_retry}} & 5'(R_RETRY)) | ({5{f_err}} & 5'(R_ERR)) | ({5{f_wback}} & 5'(R_WBACK));
+    i_row = (row == 5'(R_NONE)) ? R_DROP : row_e'(row);
   end
 
   // ---- idle clean ------------------------------------------------------------------------------
@@ -526,20 +608,180 @@ module cni_cache_agent #(
       end
     end
   end
-  wire cln_go = cfg_clean_i != '0 && cln_cnt_q == '0 && cln_quiet_q && cln_v_q && wfree_any &&
-                !oreq_valid_q;
+  logic              cln_on_q;    // cfg_clean_i is not 0 (as of the last cycle)
+  logic              cln_zero_q;  // cln_cnt_q is 0
+  wire cln_go = cln_on_q && cln_zero_q && cln_quiet_q && cln_v_q && wfree_any && !oreq_valid_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cln_cnt_q   <= '0;
+      cln_zero_q  <= 1'b1;
+      cln_on_q    <= 1'b0;
       cln_quiet_q <= 1'b0;
       cln_v_q     <= 1'b0;
-      cln_way_q <= '0;
+      cln_way_q   <= '0;
     end else begin
+      cln_on_q    <= cfg_clean_i != '0;
       cln_quiet_q <= state_q == StIdle && !take_any;
       cln_v_q     <= cln_v;
       cln_way_q   <= cln_way;
-      if (state_q != StIdle || take_any) cln_cnt_q <= cfg_clean_i;
-      else if (cln_cnt_q != '0) cln_cnt_q <= cln_cnt_q - 1'b1;
+      if (state_q != StIdle || take_any) begin
+        cln_cnt_q  <= cfg_clean_i;
+        cln_zero_q <= cfg_clean_i == '0;
+      end else if (!cln_zero_q) begin
+        cln_cnt_q  <= cln_cnt_q - 1'b1;
+        cln_zero_q <= cln_cnt_q == CleanW'(1);
+      end
+    end
+  end
+
+  // ---- the jobs the inbound message and the engine request would be ---------------------------
+  // What a job registers for StExec, for each of the two sources that need a lookup.
+  typedef struct packed {
+    row_e             row;
+    logic [IdxW-1:0]  way;
+    logic [MW-1:0]    m;
+    logic [EW-1:0]    e;
+    logic [LineW-1:0] line;
+    logic [3:0]       st, nst;
+    logic             wb, err, snp_data, flm;
+  } job_t;
+
+  // The inbound message's job. The fields a row does not use are left as they fall: its line's
+  // state changes only in R_SNP, R_GNT, R_UPGACK, R_ERR and R_WBACK (st and nst alike otherwise).
+  logic [3:0] snp_nst, gnt_nst;
+  always_comb begin
+    snp_nst = lki.st;
+    if (lki.cls[C_FINV]) begin
+      if (readable(lki.st)) snp_nst = ST_I;
+      else if (lki.st == ST_SM || lki.st == ST_OM) snp_nst = ST_IM;
+    end else if (lki.cls[C_FDOWN]) begin
+      if (lki.st == ST_M || lki.st == ST_O || lki.st == ST_E) snp_nst = ST_S;
+      else if (lki.st == ST_OM) snp_nst = ST_SM;
+    end else begin  // FwdDownO
+      if (lki.st == ST_M) snp_nst = ST_O;
+      else if (lki.st == ST_E) snp_nst = ST_S;
+    end
+    gnt_nst = ST_M;
+    if (f_gnt && lki.cls[C_DS]) gnt_nst = ST_S;
+    if (f_gnt && lki.cls[C_DE] && !lki.t_mrg) gnt_nst = ST_E;
+    if (lki.cls[C_ERR]) begin
+      // the transient reverts; an RdNA/WrInv entry has no way and changes no line
+      gnt_nst = (lki.t_mode != MD_LINE) ? lki.t_st : (lki.t_st == ST_SM) ? ST_S :
+                (lki.t_st == ST_OM) ? ST_O : ST_I;
+    end
+  end
+  job_t jin;
+  always_comb begin
+    logic f_fill;  // a grant, UpgAck or Error to a LINE MSHR's way
+    f_fill       = f_gnt || f_upgack || f_err;
+    jin          = '0;
+    jin.row      = i_row;
+    jin.way      = f_snp ? lki.way : lki.t_way;
+    jin.line     = in_line;
+    jin.m        = f_wback ? lki.fl_m : t_m;
+    jin.e        = f_wback ? t_e : wfree_e;
+    jin.st       = f_snp ? lki.st : f_fill ? lki.t_st : f_wback ? ST_MI : ST_I;
+    jin.nst      = f_snp ? snp_nst : f_fill ? gnt_nst : ST_I;
+    jin.err      = f_wback && lki.cls[C_ERR];
+    jin.snp_data = lki.st == ST_M || lki.st == ST_O || lki.st == ST_OM;
+    jin.flm      = lki.fl_any;
+  end
+
+  job_t jrq;  // the engine request's job (row before the output registers' gating)
+  always_comb begin
+    jrq      = '0;
+    jrq.row  = r_row_pre;
+    jrq.m    = free_m;
+    jrq.e    = wfree_e;
+    jrq.way  = lkr.way;
+    jrq.line = r_line;
+    jrq.st   = lkr.st;
+    jrq.nst  = lkr.st;
+    unique case (r_row_pre)
+      R_HIT_WR: jrq.nst = ST_M;
+      R_UPG:    jrq.nst = (lkr.st == ST_O) ? ST_OM : ST_SM;
+      R_MISS: begin
+        jrq.way = lkr.fway;
+        jrq.st  = ST_I;
+        jrq.nst = (req_op_i == cni_coh_pkg::CA_RD_S) ? ST_IS : ST_IM;
+      end
+      R_EVICT: begin
+        jrq.way  = lkr.vway;
+        jrq.line = lkr.vline;
+        jrq.st   = lkr.vst;
+        jrq.wb   = r_need_oreq;
+        jrq.nst  = r_need_oreq ? ST_MI : ST_I;
+      end
+      R_FLUSH_WB: begin
+        jrq.nst = ST_MI;
+        jrq.wb  = 1'b1;
+      end
+      R_FLUSH_ACK: jrq.nst = ST_I;  // (a line in I stays I)
+      default: ;
+    endcase
+  end
+
+  // ---- registered lookups and jobs (LookReg) ---------------------------------------------------
+  // LookReg: the lookups are registered (lki, lkr), the jobs worked out from them are registered
+  // in the next cycle (jin_u, jrq_u), and a job is chosen from those. Only a job (fire) changes
+  // what a lookup reads (ways, write-back buffer, MSHRs: a back-off's BACKOFF -> ISSUE is not
+  // read), and the message and the request stay until a job takes them, so a lookup made in a
+  // cycle without a job holds in the next, and a job worked out from it as well.
+  job_t jin_u, jrq_u;    // the jobs the selection uses
+  logic jin_v, jrq_v;    // ... are the jobs of the message / request now
+  if (LookReg != 0) begin : g_look
+    ilook_t lki_q;
+    rlook_t lkr_q;
+    job_t   jin_q, jrq_q;
+    logic   lki_v_q, lkr_v_q, jin_v_q, jrq_v_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        lki_v_q <= 1'b0;
+        lkr_v_q <= 1'b0;
+        jin_v_q <= 1'b0;
+        jrq_v_q <= 1'b0;
+        lki_q   <= '0;
+        lkr_q   <= '0;
+        jin_q   <= '0;
+        jrq_q   <= '0;
+      end else begin
+        lki_v_q <= in_valid_i && !fire;
+        lkr_v_q <= req_valid_i && !fire;
+        jin_v_q <= lki_v_q && in_valid_i && !fire;
+        jrq_v_q <= lkr_v_q && req_valid_i && !fire;
+        lki_q   <= lki_c;
+        lkr_q   <= lkr_c;
+        jin_q   <= jin;
+        jrq_q   <= jrq;
+      end
+    end
+    assign lki   = lki_q;
+    assign lkr   = lkr_q;
+    assign lki_v = lki_v_q;
+    assign lkr_v = lkr_v_q;
+    assign jin_u = jin_q;
+    assign jrq_u = jrq_q;
+    assign jin_v = jin_v_q;
+    assign jrq_v = jrq_v_q;
+  end else begin : g_nolook
+    assign lki   = lki_c;
+    assign lkr   = lkr_c;
+    assign lki_v = 1'b1;
+    assign lkr_v = 1'b1;
+    assign jin_u = jin;
+    assign jrq_u = jrq;
+    assign jin_v = 1'b1;
+    assign jrq_v = 1'b1;
+  end
+
+  // the request's row: a response goes out at once (the response register must be free), a WB
+  // needs the request register
+  row_e r_row;
+  always_comb begin
+    r_row = jrq_u.row;
+    if (((r_row == R_HIT_RD || r_row == R_HIT_WR || r_row == R_FLUSH_ACK || r_row == R_BAD) &&
+         rsp_valid_q) || (jrq_u.wb && oreq_valid_q)) begin
+      r_row = R_NONE;
     end
   end
 
@@ -548,8 +790,8 @@ module cni_cache_agent #(
   // to issue, an MSHR to deliver, the engine request.
   wire c_iss    = iss_any && !oreq_valid_q;
   wire c_dlv    = dlv_any && !rsp_valid_q;
-  wire c_req    = req_valid_i && r_row != R_NONE;
-  wire take_in  = in_valid_i && !(last_in_q && (c_iss || c_dlv || c_req));
+  wire c_req    = req_valid_i && jrq_v && r_row != R_NONE;
+  wire take_in  = in_valid_i && jin_v && !(last_in_q && (c_iss || c_dlv || c_req));
   wire take_iss = !take_in && c_iss;
   wire take_dlv = !take_in && !c_iss && c_dlv;
   wire take_req = !take_in && !c_iss && !c_dlv && c_req;
@@ -558,124 +800,39 @@ module cni_cache_agent #(
   wire take_any = take_in || take_iss || take_dlv || take_req || take_cln;
 
   // What the chosen job registers for StExec, and the RAM words it reads now.
-  row_e             s_row;
-  logic [IdxW-1:0]  s_way;
-  logic [MW-1:0]    s_m;
-  logic [EW-1:0]    s_e;
-  logic [LineW-1:0] s_line;
-  logic [3:0]       s_st, s_nst;
-  logic             s_wb, s_err, s_snp_data;
+  // (AND-OR of the one-hot takes: no priority chain behind the selection)
+  localparam int JobW = 5 + IdxW + MW + EW + LineW + 4 + 4 + 4;  // $bits(job_t)
+  job_t sel, j_iss, j_dlv, j_cln;
   always_comb begin
-    s_row      = R_NONE;
-    s_way      = '0;
-    s_m        = '0;
-    s_e        = wfree_e;
-    s_line     = '0;
-    s_st       = ST_I;
-    s_nst      = ST_I;
-    s_wb       = 1'b0;
-    s_err      = 1'b0;
-    s_snp_data = 1'b0;
-    if (take_in) begin
-      s_row = i_row;
-      s_m   = t_m;
-      unique case (i_row)
-        R_SNP: begin
-          s_way      = i_way;
-          s_line     = in_line;
-          s_st       = i_st;
-          s_nst      = i_st;
-          s_snp_data = i_st == ST_M || i_st == ST_O || i_st == ST_OM;
-          unique case (in_op)
-            cni_coh_pkg::OP_FWD_INV: begin
-              if (readable(i_st)) s_nst = ST_I;
-              else if (i_st == ST_SM || i_st == ST_OM) s_nst = ST_IM;
-            end
-            cni_coh_pkg::OP_FWD_DOWN: begin
-              if (i_st == ST_M || i_st == ST_O || i_st == ST_E) s_nst = ST_S;
-              else if (i_st == ST_OM) s_nst = ST_SM;
-            end
-            default: begin  // FwdDownO
-              if (i_st == ST_M) s_nst = ST_O;
-              else if (i_st == ST_E) s_nst = ST_S;
-            end
-          endcase
-        end
-        R_GNT, R_UPGACK, R_ERR: begin
-          s_way  = mway_q[t_m];
-          s_line = in_line;
-          s_st   = t_st;
-          s_nst  = ST_M;
-          if (i_row == R_GNT && in_op == cni_coh_pkg::OP_DATA_S) s_nst = ST_S;
-          if (i_row == R_GNT && in_op == cni_coh_pkg::OP_DATA_E && !mmrg_q[t_m]) s_nst = ST_E;
-          if (i_row == R_ERR) begin
-            // the transient reverts; an RdNA/WrInv entry has no way and changes no line
-            s_nst = (t_mode != MD_LINE) ? t_st : (t_st == ST_SM) ? ST_S :
-                    (t_st == ST_OM) ? ST_O : ST_I;
-          end
-        end
-        R_WBACK: begin
-          s_e    = t_e;
-          s_line = in_line;
-          s_st   = ST_MI;
-          s_nst  = ST_I;
-          s_m    = fl_m;
-          s_err  = in_op == cni_coh_pkg::OP_ERROR;
-        end
-        default: ;
-      endcase
-    end else if (take_iss) begin
-      s_row = R_ISS;
-      s_m   = iss_m;
-      s_way = mway_q[iss_m];
-    end else if (take_dlv) begin
-      s_row = R_DLV;
-      s_m   = dlv_m;
-      s_way = mway_q[dlv_m];
-      s_err = merr_q[dlv_m];
-    end else if (take_req) begin
-      s_row  = r_row;
-      s_m    = free_m;
-      s_way  = r_way;
-      s_line = r_line;
-      s_st   = r_st;
-      s_nst  = r_st;
-      unique case (r_row)
-        R_HIT_WR: s_nst = ST_M;
-        R_UPG:    s_nst = (r_st == ST_O) ? ST_OM : ST_SM;
-        R_MISS: begin
-          s_way = r_fway;
-          s_st  = ST_I;
-          s_nst = (req_op_i == cni_coh_pkg::CA_RD_S) ? ST_IS : ST_IM;
-        end
-        R_EVICT: begin
-          s_way  = r_vway;
-          s_line = wline_q[r_vway];
-          s_st   = r_vst;
-          s_wb   = r_vst == ST_M || r_vst == ST_O;
-          s_nst  = s_wb ? ST_MI : ST_I;
-        end
-        R_FLUSH_WB: begin
-          s_nst = ST_MI;
-          s_wb  = 1'b1;
-        end
-        R_FLUSH_ACK: s_nst = ST_I;  // (a line in I stays I)
-        default: ;
-      endcase
-    end else if (take_cln) begin
-      s_row  = R_CLEAN;
-      s_way  = cln_way_q;
-      s_line = wline_q[cln_way_q];
-      s_st   = ST_O;
-      s_nst  = ST_MI;
-      s_wb   = 1'b1;
-    end
+    j_iss      = '0;
+    j_iss.row  = R_ISS;
+    j_iss.m    = iss_m;
+    j_iss.e    = wfree_e;
+    j_iss.way  = mway_q[iss_m];
+    j_dlv      = '0;
+    j_dlv.row  = R_DLV;
+    j_dlv.m    = dlv_m;
+    j_dlv.e    = wfree_e;
+    j_dlv.way  = mway_q[dlv_m];
+    j_dlv.err  = merr_q[dlv_m];
+    j_cln      = '0;
+    j_cln.row  = R_CLEAN;
+    j_cln.e    = wfree_e;
+    j_cln.way  = cln_way_q;
+    j_cln.line = wline_q[cln_way_q];
+    j_cln.st   = ST_O;
+    j_cln.nst  = ST_MI;
+    j_cln.wb   = 1'b1;
+    // (take_req: r_row is jrq_u.row, the request's row not held back)
+    sel = ({JobW{take_in}} & jin_u) | ({JobW{take_iss}} & j_iss) |
+          ({JobW{take_dlv}} & j_dlv) | ({JobW{take_req}} & jrq_u) |
+          ({JobW{take_cln}} & j_cln);
   end
 
   // ---- StExec: what the job does ----------------------------------------------------------------
   wire exec    = state_q == StExec;
   // the job is applied this cycle (a snoop when its answer is taken)
-  wire fire    = exec && (row_q != R_SNP || orsp_ready_i);
+  assign fire = exec && (row_q != R_SNP || orsp_ready_i);
   wire in_job  = row_q == R_SNP || row_q == R_GNT || row_q == R_UPGACK || row_q == R_DATAI ||
                  row_q == R_WRACK || row_q == R_RETRY || row_q == R_ERR || row_q == R_WBACK ||
                  row_q == R_DROP;
@@ -710,11 +867,11 @@ module cni_cache_agent #(
   always_comb begin
     ra_en   = 1'b0;
     ra_we   = 1'b0;
-    ra_addr = RamW'(s_way);
+    ra_addr = RamW'(sel.way);
     ra_wd   = merged;
     rb_en   = 1'b0;
     rb_we   = 1'b0;
-    rb_addr = RamW'(Lines) + RamW'(s_m);
+    rb_addr = RamW'(Lines) + RamW'(sel.m);
     rb_wd   = (row_q == R_DATAI) ? in_data_i : req_data_i;
     unique case (state_q)
       StIdle: begin
@@ -831,18 +988,18 @@ module cni_cache_agent #(
       snp_data_q <= 1'b0;
       last_in_q  <= 1'b0;
     end else if (state_q == StIdle && take_any) begin
-      row_q      <= s_row;
-      way_q      <= s_way;
-      m_q        <= s_m;
-      e_q        <= s_e;
-      line_q     <= s_line;
-      st_q       <= s_st;
-      nst_q      <= s_nst;
-      chg_q      <= s_nst != s_st;
-      wb_q       <= s_wb;
-      err_q      <= s_err;
-      flm_q      <= fl_any;
-      snp_data_q <= s_snp_data;
+      row_q      <= sel.row;
+      way_q      <= sel.way;
+      m_q        <= sel.m;
+      e_q        <= sel.e;
+      line_q     <= sel.line;
+      st_q       <= sel.st;
+      nst_q      <= sel.nst;
+      chg_q      <= sel.nst != sel.st;
+      wb_q       <= sel.wb;
+      err_q      <= sel.err;
+      flm_q      <= sel.flm;
+      snp_data_q <= sel.snp_data;
       last_in_q  <= take_in;
     end
   end
@@ -992,10 +1149,23 @@ module cni_cache_agent #(
   // carries one).
   wire unused_in_flags = ^in_hdr_i.flags;
 
-  // ---- invariants (simulation; not in synthesis or the formal models) ------------------------
+  // ---- invariants ------------------------------------------------------------------------------
+  // A registered lookup in use is the lookup made now (LookReg; the formal harness proves it,
+  // tests/formal/fv_cache.sv p_look).
+  wire chk_look = (!lki_v || !in_valid_i || lki == lki_c) &&
+                  (!lkr_v || !req_valid_i || lkr == lkr_c) &&
+                  (!jin_v || !in_valid_i || jin_u == jin) &&
+                  (!jrq_v || !req_valid_i || jrq_u == jrq);
 `ifdef SYNTHESIS
 `elsif FORMAL
 `else
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (chk_look) else $error("cni_cache_agent: a registered lookup differs from the lookup");
+    end
+  end
+  // (simulation; not in synthesis or the formal models)
   // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
   // is pinned; no two MSHRs hold one line; a line in MI is in the write-back buffer only, once;
   // a tag matches at most one way of a set; what an output offers holds until it is taken

@@ -314,7 +314,7 @@ module cni_endpoint #(
   logic [15:0] cfg_ca_backoff, cfg_ca_clean;
   cni_cache_agent #(
     .LineBytes (LineBytes), .Sets (CacheSets), .Ways (CacheWays), .Mshrs (CacheMshrs),
-    .Wbs (CacheWbs), .IdW (CaIdW)
+    .Wbs (CacheWbs), .IdW (CaIdW), .LookReg (Pipelined)
   ) u_cache (
     .clk_i, .rst_ni, .agent_id_i (agent_id), .cfg_backoff_i (cfg_ca_backoff),
     .cfg_clean_i (cfg_ca_clean),

@@ -32,6 +32,7 @@ module cni_nonsynth_fv_cache #(
   parameter int Mshrs       = 2,
   parameter int AnswerBound = 24,
   parameter int IdW         = 2,
+  parameter int LookReg     = 0,
   localparam int NI  = 1 << IdW,   // engine request ids
   localparam int HW  = cni_coh_pkg::HDR_W
 ) (
@@ -108,7 +109,7 @@ module cni_nonsynth_fv_cache #(
 
   cni_cache_agent #(
     .LineBytes(64), .Sets(2), .Ways(1), .Mshrs(Mshrs), .Wbs(2), .IdW(IdW), .HomeShift(32),
-    .BackoffW(2), .CleanW(2)
+    .BackoffW(2), .CleanW(2), .LookReg(LookReg)
   ) u_dut (
     .clk_i, .rst_ni(rst_n), .agent_id_i(DEV), .cfg_backoff_i(backoff_q), .cfg_clean_i(clean_q),
     .req_valid_i(eq_v_q), .req_ready_o(req_ready), .req_op_i(eq_op_q),
@@ -137,6 +138,8 @@ module cni_nonsynth_fv_cache #(
   (* keep, fv_probe = "u_dut.wbv_q" *) wire [1:0] probe_wbv;
   (* keep, fv_probe = "u_dut.wbl_q[0]" *) wire [LineW-1:0] probe_wbl0;
   (* keep, fv_probe = "u_dut.wbl_q[1]" *) wire [LineW-1:0] probe_wbl1;
+  // LookReg: the registered lookups the agent chooses from are the lookups made now
+  (* keep, fv_probe = "u_dut.chk_look" *) wire probe_look;
   logic [3:0] cst [NL];  // the device's state of each tracked line
   always_comb begin
     for (int l = 0; l < NL; l++) begin
@@ -373,6 +376,7 @@ module cni_nonsynth_fv_cache #(
       p_perm:  assert (perm_ok);
       p_keep:  assert (keep_ok);
       p_dirty: assert (dirty_ok);
+      p_look:  assert (probe_look);
       // (3) requests: well formed, one open per line, never from a dirty owner but an Upg from O
       if (oreq_fire) begin
         p_req_fmt: assert (rq_fmt_ok);
