@@ -92,10 +92,13 @@ module cni_fifo #(
 `ifndef SYNTHESIS
 `ifndef FORMAL
     // simulation: the register shows the entry at the head (the formal checks compare the
-    // messages end to end)
-    always_ff @(posedge clk_i) begin
-      assert (!nempty_q || head_q == mem_q[rd_q])
-        else $error("cni_fifo: the head register differs from the head entry");
+    // messages end to end); not before the reset has set the flags
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else begin
+        assert (!nempty_q || head_q == mem_q[rd_q])
+          else $error("cni_fifo: the head register differs from the head entry");
+      end
     end
 `endif
 `endif
