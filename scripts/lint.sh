@@ -14,7 +14,7 @@ variants=("cni_home_agent -GPipelined=1" "cni_pio_engine -GEvtReg=1 -GRdReg=1 -G
           "cni_cq_engine -GConfig=4 -GLineBytes=64" "cni_endpoint -GCniConfig=4 -GLineBytes=64"
           "cni_cq_engine -GConfig=1 -GLineBytes=64" "cni_endpoint -GCniConfig=1 -GLineBytes=64"
           "cni_cq_engine -GLineBytes=64 -GEarlyPull=1" "cni_endpoint -GCniConfig=3 -GLineBytes=64 -GCniEarlyPull=1"
-          "cni_fpga_shell -GCniConfig=2 -GLineBytes=64")
+          "cni_fpga_shell -GCniConfig=2 -GLineBytes=64" "cni_endpoint -GPipelined=1")
 fail=0
 lint() {
   local mod=$1; shift

@@ -266,6 +266,10 @@ module cni_home_agent #(
     for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
   endfunction
 
+  function automatic logic one_left(input logic [NumAgents-1:0] v);  // at most one bit set
+    one_left = (v & (v - 1'b1)) == '0;
+  endfunction
+
   function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
     onehot = TtEntries'(1) << i;
   endfunction
@@ -1208,7 +1212,7 @@ module cni_home_agent #(
 
   // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
   // sequencer, which a job bypasses when both are empty
-  logic snp_busy_q, snp_fire, snp_last, job_valid, job_take;
+  logic snp_busy_q, snp_last_q, snp_fire, job_valid, job_take;
   logic [NumAgents-1:0] snp_vec_q;
   logic [OpW-1:0]       snp_op_q;
   logic [TtW-1:0]       snp_ent_q;
@@ -1228,9 +1232,12 @@ module cni_home_agent #(
     .count_o     ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
-  assign snp_last = (snp_vec_q & (snp_vec_q - 1'b1)) == '0;  // one snoop left to send
+  // The agents left after this snoop (the vector less its lowest bit, which the snoop names),
+  // and whether the snoop is the last: a flip-flop set as the vector is loaded or shortened,
+  // so the sequencer's enables do not wait for the vector's carry chain.
+  wire [NumAgents-1:0] snp_rest = snp_vec_q & (snp_vec_q - 1'b1);
   assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
-  assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last));
+  assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last_q));
 
   always_comb begin
     unique case ({e.out_rsp, e.out_dat})
@@ -1379,6 +1386,7 @@ module cni_home_agent #(
       cmd_busy_q  <= 1'b0;
       snp_busy_q  <= 1'b0;
       snp_vec_q   <= '0;
+      snp_last_q  <= 1'b0;
       snp_op_q    <= '0;
       snp_ent_q   <= '0;
     end else begin
@@ -1397,12 +1405,15 @@ module cni_home_agent #(
       if (job_direct) begin
         snp_busy_q <= 1'b1;
         {snp_vec_q, snp_op_q, snp_ent_q} <= {e.snp_vec, e.snp_op, e.snp_ent};
+        snp_last_q <= one_left(e.snp_vec);
       end else if (job_take) begin
         snp_busy_q <= 1'b1;
         {snp_vec_q, snp_op_q, snp_ent_q} <= job_out;
+        snp_last_q <= one_left(job_out[OpW+TtW +: NumAgents]);
       end else if (snp_fire) begin
-        snp_vec_q <= snp_vec_q & ~(NumAgents'(1) << snp_dst);
-        if (snp_last) snp_busy_q <= 1'b0;
+        snp_vec_q  <= snp_rest;
+        snp_last_q <= one_left(snp_rest);
+        if (snp_last_q) snp_busy_q <= 1'b0;
       end
     end
   end
