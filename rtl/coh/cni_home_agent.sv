@@ -266,8 +266,8 @@ module cni_home_agent #(
     for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
   endfunction
 
-  function automatic logic one_left(input logic [NumAgents-1:0] v);  // at most one bit set
-    one_left = (v & (v - 1'b1)) == '0;
+  function automatic logic [NumAgents-1:0] drop_lowest(input logic [NumAgents-1:0] v);
+    drop_lowest = v & (v - 1'b1);  // v less its lowest bit set
   endfunction
 
   function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
@@ -1235,7 +1235,8 @@ module cni_home_agent #(
   // The agents left after this snoop (the vector less its lowest bit, which the snoop names),
   // and whether the snoop is the last: a flip-flop set as the vector is loaded or shortened,
   // so the sequencer's enables do not wait for the vector's carry chain.
-  wire [NumAgents-1:0] snp_rest = snp_vec_q & (snp_vec_q - 1'b1);
+  wire [NumAgents-1:0] snp_rest = drop_lowest(snp_vec_q);
+  wire [NumAgents-1:0] job_vec  = job_out[OpW+TtW +: NumAgents];
   assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
   assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last_q));
 
@@ -1405,14 +1406,14 @@ module cni_home_agent #(
       if (job_direct) begin
         snp_busy_q <= 1'b1;
         {snp_vec_q, snp_op_q, snp_ent_q} <= {e.snp_vec, e.snp_op, e.snp_ent};
-        snp_last_q <= one_left(e.snp_vec);
+        snp_last_q <= drop_lowest(e.snp_vec) == '0;
       end else if (job_take) begin
         snp_busy_q <= 1'b1;
         {snp_vec_q, snp_op_q, snp_ent_q} <= job_out;
-        snp_last_q <= one_left(job_out[OpW+TtW +: NumAgents]);
+        snp_last_q <= drop_lowest(job_vec) == '0;
       end else if (snp_fire) begin
         snp_vec_q  <= snp_rest;
-        snp_last_q <= one_left(snp_rest);
+        snp_last_q <= drop_lowest(snp_rest) == '0;
         if (snp_last_q) snp_busy_q <= 1'b0;
       end
     end
