@@ -30,8 +30,9 @@
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
 //                                       snoop must not overtake them (docs/protocol.md rule 8)
 //   evt_*                             - events to device engines (the engine may stall them): the
-//                                       kind, the line, and the parked request's opcode and
-//                                       requester (TRIGGER)
+//                                       kind, the line and its region (found at the lookup, kept
+//                                       with the entry: the engine bus routes by it), and the
+//                                       parked request's opcode and requester (TRIGGER)
 //   cmd_*                             - commands from device engines (this block may stall them;
 //                                       a command is taken, ready, when it is applied): opcode,
 //                                       argument (policy, grant, NACK answer), line
@@ -94,6 +95,7 @@ module cni_home_agent #(
   input  wire logic                      evt_ready_i,
   output logic [cni_coh_pkg::EVT_W-1:0]  evt_kind_o,
   output logic [LineIdxW-1:0]            evt_line_o,
+  output logic [cni_amap_pkg::REGION_W-1:0] evt_region_o,
   output logic [cni_coh_pkg::OP_W-1:0]   evt_op_o,
   output logic [cni_coh_pkg::AGENT_W-1:0] evt_src_o,
   input  wire logic                      cmd_valid_i,
@@ -131,7 +133,7 @@ module cni_home_agent #(
   localparam int  OffW   = $clog2(LineBytes);
   localparam int  TtW    = $clog2(TtEntries);
   localparam int  NReg   = cni_amap_pkg::NUM_REGIONS;
-  localparam int  RegW   = $clog2(NReg);
+  localparam int  RegW   = cni_amap_pkg::REGION_W;
   localparam int  PolW   = cni_coh_pkg::POL_W;
   localparam int  DirW   = PolW + 2 + NumAgents;  // {policy, state, sharers}
   localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
@@ -212,6 +214,7 @@ module cni_home_agent #(
   logic [TtEntries-1:0] tt_tmo_q;                 // PARK entry past its timeout (registered)
   logic [1:0]           tt_kind_q  [TtEntries];
   logic [LineIdxW-1:0]  tt_line_q  [TtEntries];
+  logic [RegW-1:0]      tt_reg_q   [TtEntries];  // the line's region (the engine bus routes by it)
   logic [AgW-1:0]       tt_src_q   [TtEntries];
   logic [TagW-1:0]      tt_tag_q   [TtEntries];
   logic [OpW-1:0]       tt_op_q    [TtEntries];   // the request's opcode
@@ -353,6 +356,7 @@ module cni_home_agent #(
   assign evt_kind_o  = (tt_kind_q[evt_idx] == K_PARK) ? cni_coh_pkg::EVT_TRIGGER
                                                        : cni_coh_pkg::EVT_RECALL_DONE;
   assign evt_line_o  = tt_line_q[evt_idx];
+  assign evt_region_o = tt_reg_q[evt_idx];
   assign evt_op_o    = tt_op_q[evt_idx];
   assign evt_src_o   = tt_src_q[evt_idx];
   wire   evt_take    = evt_valid_o && evt_ready_i;
@@ -381,7 +385,10 @@ module cni_home_agent #(
   logic   e_commit;
   logic [SlotW-1:0] slot_q;                // Pipelined: the slot of the next message taken
   logic   e_mem_we;                        // the decision in the apply stage writes the memory
-  logic [TtW-1:0] e_alloc_idx;             // ... and the entry it allocates (if it does)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [TtW-1:0] e_alloc_idx;             // Pipelined: the entry it allocates (if it does),
+  logic           e_rsv;                   // which its lookup found free and reserved
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- input selection (T) --------------------------------------------------------------------
   logic                sel_any;
@@ -595,16 +602,26 @@ module cni_home_agent #(
   wire [TtW-1:0]      l_ent   = lk_tag[TtW-1:0];
   logic [TtEntries-1:0] l_hit, l_park, resv, l_free;
   wire  [LineIdxW:0]    r_dec = decode(m_r.hdr.addr);  // (Pipelined: the address check in R)
-  always_comb begin
-    resv = '0;
-    if (v_d && m_d.may_alloc) resv = resv | onehot(lk_d.free_idx);
-    if (P) begin
-      if (v_x && m_x.may_alloc) resv = resv | onehot(lk_x.free_idx);
-      if (v_b && m_b.may_alloc) resv = resv | onehot(lk_b.free_idx);
-      if (v_c && m_c.may_alloc) resv = resv | onehot(e_alloc_idx);
+  // Without Pipelined the only message in flight is D's. With it, the reservations of D, X, B
+  // and C are a register, kept as the stages move: the message entering D adds the entry it
+  // found free, the message leaving C drops its own (by then the table holds the entry if the
+  // message took it). Only an entry found free is reserved, so the reservations never share an
+  // entry and dropping one leaves the others. The lookup then starts from flip-flops, not from
+  // the later stages' records.
+  if (P) begin : g_resv
+    logic [TtEntries-1:0] resv_q;
+    wire  [TtEntries-1:0] resv_add = (v_r && m_r.may_alloc && lk_l.free_any) ?
+                                     onehot(lk_l.free_idx) : '0;
+    wire  [TtEntries-1:0] resv_drop = (v_c && e_rsv) ? onehot(e_alloc_idx) : '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) resv_q <= '0;
+      else if (adv) resv_q <= (resv_q & ~resv_drop) | resv_add;
     end
-    l_free = ~lk_valid & ~resv;
+    assign resv = resv_q;
+  end else begin : g_resv_d
+    assign resv = (v_d && m_d.may_alloc) ? onehot(lk_d.free_idx) : '0;
   end
+  assign l_free = ~lk_valid & ~resv;
   // Searched only for a message in the lookup stage: its result is used only then, and the
   // else-branch's don't-care leaves the synthesized network as it is (a multiplexer with an
   // undefined input is removed) while a simulator skips the search in idle cycles.
@@ -945,6 +962,8 @@ module cni_home_agent #(
     logic [DirW-1:0]      dir_wd;
     logic                 alloc;
     logic [TtW-1:0]       alloc_idx;
+    logic                 rsv;      // alloc_idx was found free at the lookup and reserved
+    logic [RegW-1:0]      alloc_reg;  // the line's region
     logic [1:0]           alloc_kind;
     logic [NumAgents-1:0] alloc_pend;
     logic [OpW-1:0]       alloc_grant;
@@ -1000,6 +1019,8 @@ module cni_home_agent #(
     x.pop         = m_b.src != SRC_TMO;
     x.alloc_kind  = K_SNOOP;
     x.alloc_idx   = lk_b.free_idx;
+    x.rsv         = m_b.may_alloc && lk_b.free_any;
+    x.alloc_reg   = lk_b.region;
     x.upd_idx     = c_ent;
     x.free_idx    = c_ent;
     x.conv_idx    = lk_b.park_idx;
@@ -1209,22 +1230,29 @@ module cni_home_agent #(
   cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .rst_ni, .en_i(adv), .d_i(x), .q_o(e));
   assign e_mem_we    = e.mem_we;
   assign e_alloc_idx = e.alloc_idx;
+  assign e_rsv       = e.rsv;
 
   // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
-  // sequencer, which a job bypasses when both are empty
+  // sequencer, which a job bypasses when both are empty. A job carries, beside its agents, the
+  // agents after the first (the vector less its lowest bit, which the first snoop names) and
+  // whether there are none: worked out from the decision register as the job is made, so
+  // neither the sequencer's load nor its enables wait for a carry chain.
   logic snp_busy_q, snp_last_q, snp_fire, job_valid, job_take;
-  logic [NumAgents-1:0] snp_vec_q;
+  logic [NumAgents-1:0] snp_vec_q, snp_rest_q;
   logic [OpW-1:0]       snp_op_q;
   logic [TtW-1:0]       snp_ent_q;
-  logic [NumAgents+OpW+TtW-1:0] job_out;
+  localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
+  logic [JobW-1:0] job_out;
+  wire  [NumAgents-1:0] e_rest = drop_lowest(e.snp_vec);
+  wire  [JobW-1:0] job_in = {e.snp_vec, e_rest, e_rest == '0, e.snp_op, e.snp_ent};
   wire  job_push = v_c && e.snp && e_commit;
   wire  job_direct = job_push && !snp_busy_q && !job_valid;
   logic job_room;
-  cni_fifo #(.Width(NumAgents + OpW + TtW), .Depth(TtEntries)) u_jobs (
+  cni_fifo #(.Width(JobW), .Depth(TtEntries)) u_jobs (
     .clk_i, .rst_ni,
     .in_valid_i  (job_push && !job_direct),
     .in_ready_o  (job_room),
-    .in_data_i   ({e.snp_vec, e.snp_op, e.snp_ent}),
+    .in_data_i   (job_in),
     .out_valid_o (job_valid),
     .out_ready_i (job_take),
     .out_data_o  (job_out),
@@ -1232,11 +1260,10 @@ module cni_home_agent #(
     .count_o     ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
-  // The agents left after this snoop (the vector less its lowest bit, which the snoop names),
-  // and whether the snoop is the last: a flip-flop set as the vector is loaded or shortened,
-  // so the sequencer's enables do not wait for the vector's carry chain.
-  wire [NumAgents-1:0] snp_rest = drop_lowest(snp_vec_q);
-  wire [NumAgents-1:0] job_vec  = job_out[OpW+TtW +: NumAgents];
+  // The sequencer holds the agents still to snoop (`snp_vec_q`; the lowest is snooped now),
+  // those after it (`snp_rest_q`) and whether there are none (`snp_last_q`): as a FWD leaves,
+  // the vector takes the rest and the rest drops its lowest bit.
+  wire [NumAgents-1:0] snp_next = drop_lowest(snp_rest_q);
   assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
   assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last_q));
 
@@ -1387,6 +1414,7 @@ module cni_home_agent #(
       cmd_busy_q  <= 1'b0;
       snp_busy_q  <= 1'b0;
       snp_vec_q   <= '0;
+      snp_rest_q  <= '0;
       snp_last_q  <= 1'b0;
       snp_op_q    <= '0;
       snp_ent_q   <= '0;
@@ -1405,15 +1433,14 @@ module cni_home_agent #(
       // snoop sequencer
       if (job_direct) begin
         snp_busy_q <= 1'b1;
-        {snp_vec_q, snp_op_q, snp_ent_q} <= {e.snp_vec, e.snp_op, e.snp_ent};
-        snp_last_q <= drop_lowest(e.snp_vec) == '0;
+        {snp_vec_q, snp_rest_q, snp_last_q, snp_op_q, snp_ent_q} <= job_in;
       end else if (job_take) begin
         snp_busy_q <= 1'b1;
-        {snp_vec_q, snp_op_q, snp_ent_q} <= job_out;
-        snp_last_q <= drop_lowest(job_vec) == '0;
+        {snp_vec_q, snp_rest_q, snp_last_q, snp_op_q, snp_ent_q} <= job_out;
       end else if (snp_fire) begin
-        snp_vec_q  <= snp_rest;
-        snp_last_q <= drop_lowest(snp_rest) == '0;
+        snp_vec_q  <= snp_rest_q;
+        snp_rest_q <= snp_next;
+        snp_last_q <= snp_next == '0;
         if (snp_last_q) snp_busy_q <= 1'b0;
       end
     end
@@ -1429,6 +1456,7 @@ module cni_home_agent #(
       for (int k = 0; k < TtEntries; k++) begin
         tt_kind_q[k]  <= K_SNOOP;
         tt_line_q[k]  <= '0;
+        tt_reg_q[k]   <= '0;
         tt_src_q[k]   <= '0;
         tt_tag_q[k]   <= '0;
         tt_op_q[k]    <= '0;
@@ -1452,6 +1480,7 @@ module cni_home_agent #(
           tt_evt_q[e.alloc_idx]   <= e.alloc_evt;
           tt_kind_q[e.alloc_idx]  <= e.alloc_kind;
           tt_line_q[e.alloc_idx]  <= m_c.line;
+          tt_reg_q[e.alloc_idx]   <= e.alloc_reg;
           tt_src_q[e.alloc_idx]   <= m_c.hdr.src;
           tt_tag_q[e.alloc_idx]   <= m_c.hdr.tag;
           tt_op_q[e.alloc_idx]    <= m_c.hdr.op;
@@ -1488,19 +1517,28 @@ module cni_home_agent #(
   // ---- checks ---------------------------------------------------------------------------------
   // The interlock's promise: no two messages in flight name one line; an allocation takes a
   // free entry; a write and a read never share the memory's port (Pipelined); the PARK flags
-  // are the valid PARK entries.
+  // are the valid PARK entries; the reservations (Pipelined: a register) are those of the
+  // messages in D, X, B and C.
   wire chk_alloc = !(apply && e.alloc && tt_valid_q[e.alloc_idx]);
   wire chk_port  = !(ma_rd_q && ma_wr_q);
 `ifdef SYNTHESIS
 `else
-  logic [TtEntries-1:0] park_ref;
+  logic [TtEntries-1:0] park_ref, resv_ref;
   always_comb begin
     for (int k = 0; k < TtEntries; k++) park_ref[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK;
+    resv_ref = resv;
+    if (P) begin
+      resv_ref = '0;
+      if (v_d && m_d.may_alloc && lk_d.free_any) resv_ref = resv_ref | onehot(lk_d.free_idx);
+      if (v_x && m_x.may_alloc && lk_x.free_any) resv_ref = resv_ref | onehot(lk_x.free_idx);
+      if (v_b && m_b.may_alloc && lk_b.free_any) resv_ref = resv_ref | onehot(lk_b.free_idx);
+      if (v_c && e_rsv) resv_ref = resv_ref | onehot(e_alloc_idx);
+    end
   end
 `endif
 `ifdef SYNTHESIS
 `elsif FORMAL
-  always_comb assert (chk_alloc && chk_port && tt_park == park_ref);
+  always_comb assert (chk_alloc && chk_port && tt_park == park_ref && resv == resv_ref);
 `else
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1508,6 +1546,7 @@ module cni_home_agent #(
       assert (chk_alloc) else $error("cni_home_agent: an allocation takes a live entry");
       assert (chk_port) else $error("cni_home_agent: a memory read meets a write");
       assert (tt_park == park_ref) else $error("cni_home_agent: a PARK flag disagrees");
+      assert (resv == resv_ref) else $error("cni_home_agent: the reservations disagree");
     end
   end
 `endif

@@ -13,6 +13,7 @@ package cni_amap_pkg;
 
   // ---- regions (in address order; a region's index is its RET_EXCL bit) --------------------
   localparam int NUM_REGIONS = 6;
+  localparam int REGION_W    = $clog2(NUM_REGIONS);  // a region's index
   localparam int REG_MEM     = 0;  // plain coherent device memory
   localparam int REG_PIO_C   = 1;  // PIO (c): two groups of line pairs
   localparam int REG_PIO_A   = 2;  // PIO (a): two control lines, then overflow lines

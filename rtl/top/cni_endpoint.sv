@@ -343,6 +343,7 @@ module cni_endpoint #(
   logic [cni_coh_pkg::OP_W-1:0]    evt_op;
   logic [cni_coh_pkg::AGENT_W-1:0] evt_src;
   logic [LineIdxW-1:0]             evt_line, cmd_line;
+  logic [cni_amap_pkg::REGION_W-1:0] evt_region;
   logic                            ma_en, ma_we, mb_en, mb_we;
   logic [LineIdxW-1:0]             ma_addr, mb_addr;
   logic [LineBits-1:0]             ma_wd, ma_rd, mb_wd, mb_rd;
@@ -368,7 +369,7 @@ module cni_endpoint #(
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),
     .evt_valid_o (evt_valid), .evt_ready_i (evt_ready), .evt_kind_o (evt_kind),
-    .evt_line_o (evt_line), .evt_op_o (evt_op), .evt_src_o (evt_src),
+    .evt_line_o (evt_line), .evt_region_o (evt_region), .evt_op_o (evt_op), .evt_src_o (evt_src),
     .cmd_valid_i (cmd_valid), .cmd_ready_o (cmd_ready), .cmd_op_i (cmd_op),
     .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
@@ -449,6 +450,7 @@ module cni_endpoint #(
   cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
     .clk_i, .rst_ni,
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_line_i (evt_line),
+    .evt_region_i (evt_region),
     .cmd_valid_o (cmd_valid), .cmd_ready_i (cmd_ready), .cmd_op_o (cmd_op), .cmd_arg_o (cmd_arg),
     .cmd_line_o (cmd_line),
     .mem_en_o (mb_en), .mem_we_o (mb_we), .mem_addr_o (mb_addr), .mem_wdata_o (mb_wd),

@@ -10,7 +10,8 @@
 //   LineBytes   - line size
 //   LineIdxW    - width of a device line index
 // Ports:
-//   evt_*        - events from the home agent (valid/ready; the owning engine may stall them)
+//   evt_*        - events from the home agent (valid/ready; the owning engine may stall them),
+//                  routed by evt_region_i (the region of evt_line_i)
 //   cmd_*        - the chosen command to the home agent (valid/ready; the home may stall it)
 //   mem_*        - port B of the line memory (synchronous read: data the cycle after)
 //   reg_*        - an engine register access from the CSR block: one cycle, the engine's read
@@ -43,6 +44,7 @@ module cni_engine_bus #(
   input  wire logic                            evt_valid_i,
   output logic                                 evt_ready_o,
   input  wire logic [LineIdxW-1:0]             evt_line_i,
+  input  wire logic [cni_amap_pkg::REGION_W-1:0] evt_region_i,
   output logic                                 cmd_valid_o,
   input  wire logic                            cmd_ready_i,
   output logic [CmdW-1:0]                      cmd_op_o,
@@ -89,7 +91,19 @@ module cni_engine_bus #(
     end
   endfunction
 
-  wire [NE-1:0] evt_to = owner_of(evt_line_i);
+  // An event is routed by the region the home agent recorded with its entry (no compare of the
+  // line with the regions' bounds on the event's path); the checks confirm it is the line's.
+  function automatic logic [NE-1:0] owner_of_region(input logic [cni_amap_pkg::REGION_W-1:0] r);
+    owner_of_region = '0;
+    for (int k = 0; k < cni_amap_pkg::NUM_REGIONS; k++) begin
+      if (cni_amap_pkg::owner(k) != cni_amap_pkg::ENG_NONE &&
+          r == cni_amap_pkg::REGION_W'(k)) begin
+        owner_of_region[cni_amap_pkg::owner(k)] = 1'b1;
+      end
+    end
+  endfunction
+
+  wire [NE-1:0] evt_to = owner_of_region(evt_region_i);
   assign eb_evt_valid_o = {NE{evt_valid_i}} & evt_to;
   assign evt_ready_o    = |(evt_to & eb_evt_ready_i);
 
@@ -152,7 +166,7 @@ module cni_engine_bus #(
   end
 
   // ---- checks -----------------------------------------------------------------------------
-  // Every event has an owner; an engine touches only lines of its own regions (engine 0's
+  // Every event has an owner, the owner of its line; an engine touches only lines of its own regions (engine 0's
   // requests are always granted: the PIO engine does not look at its grant).
   // Quiescence: no command held for the home agent, no register read on its way back.
   assign idle_o = cmd_lock_q == '0 && reg_sel_q == '0;
@@ -163,7 +177,7 @@ module cni_engine_bus #(
       mem_own_ok[k] = !eb_mem_en_i[k] || owner_of(eb_mem_addr_i[k * LineIdxW +: LineIdxW]) == NE'(1) << k;
     end
   end
-  wire chk_evt = !evt_valid_i || evt_to != '0;
+  wire chk_evt = !evt_valid_i || (evt_to != '0 && evt_to == owner_of(evt_line_i));
   wire chk_mem = &mem_own_ok;
 `ifdef SYNTHESIS
 `elsif FORMAL

@@ -170,7 +170,7 @@ module cni_nonsynth_fv_home #(
     .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
     .odat_data_o(odat_data),
     .evt_valid_o(evt_valid), .evt_ready_i(evt_ready), .evt_kind_o(evt_kind), .evt_line_o(evt_line),
-    .evt_op_o(), .evt_src_o(),
+    .evt_region_o(), .evt_op_o(), .evt_src_o(),
     .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_arg_i(cmp_arg_q),
     .cmd_line_i(cmp_line_q),
     .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
