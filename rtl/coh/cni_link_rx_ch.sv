@@ -5,6 +5,8 @@
 // Parameters:
 //   Width - message bits (header plus data where the channel carries data)
 //   Depth - buffer slots = credits the peer starts with
+//   RegW  - the message's top RegW bits (its header) at the head come from a register, not from
+//           a read of the buffer (`cni_fifo` OutReg); 0: none
 // Ports:
 //   link_valid_i/link_data_i - from the link; no ready: the peer only sends holding a credit
 //   credit_o                 - one-cycle pulse per dequeued message (a credit back to the peer)
@@ -14,7 +16,8 @@
 
 module cni_link_rx_ch #(
   parameter int Width = 81,
-  parameter int Depth = 8
+  parameter int Depth = 8,
+  parameter int RegW  = 0
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -29,7 +32,8 @@ module cni_link_rx_ch #(
 
   logic in_ready;
 
-  cni_fifo #(.Width(Width), .Depth(Depth)) u_buf (
+  cni_fifo #(.Width(Width), .Depth(Depth), .OutReg(RegW > 0),
+             .OutRegLo(Width - (RegW > 0 ? RegW : Width)), .OutRegW(RegW > 0 ? RegW : Width)) u_buf (
     .clk_i, .rst_ni,
     .in_valid_i (link_valid_i),
     .in_ready_o (in_ready),

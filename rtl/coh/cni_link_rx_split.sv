@@ -10,6 +10,7 @@
 //   WidthA, WidthB - bits kept per message in buffer A / buffer B (each keeps what its consumer
 //                    uses)
 //   Depth          - slots per buffer = credits the peer starts with
+//   RegWA          - buffer A's head: its top RegWA bits from a register (cni_link_rx_ch RegW)
 // Ports:
 //   link_valid_i                  - from the link; no ready: the peer only sends holding a credit
 //   link_to_b_i                   - the arriving message goes to buffer B (else A)
@@ -24,7 +25,8 @@
 module cni_link_rx_split #(
   parameter int WidthA = 81,
   parameter int WidthB = 81,
-  parameter int Depth  = 8
+  parameter int Depth  = 8,
+  parameter int RegWA  = 0
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -45,7 +47,7 @@ module cni_link_rx_split #(
 
   logic a_credit, b_credit, a_ovf, b_ovf;
 
-  cni_link_rx_ch #(.Width(WidthA), .Depth(Depth)) u_a (
+  cni_link_rx_ch #(.Width(WidthA), .Depth(Depth), .RegW(RegWA)) u_a (
     .clk_i, .rst_ni,
     .link_valid_i (link_valid_i && !link_to_b_i),
     .link_data_i  (link_data_a_i),

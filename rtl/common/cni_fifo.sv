@@ -7,6 +7,8 @@
 //   OutReg - 1: the head comes from a register (loaded as the entry it will show is written or
 //            uncovered), not from a read of the storage: the same cycles, and the consumer's
 //            logic starts at a flip-flop (Width more flip-flops)
+//   OutRegLo, OutRegW - with OutReg, only the head's bits [OutRegLo +: OutRegW] come from the
+//            register (say, a message's header, not its data); the default is every bit
 // Ports:
 //   clk_i, rst_ni               - clock, active-low asynchronous reset
 //   in_valid_i/in_ready_o/in_data_i    - write side; in_ready_o = not full (never depends on valid)
@@ -18,6 +20,8 @@ module cni_fifo #(
   parameter int Width = 8,
   parameter int Depth = 4,
   parameter bit OutReg = 1'b0,
+  parameter int OutRegLo = 0,
+  parameter int OutRegW = Width,
   localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int CntW = $clog2(Depth + 1)
 ) (
@@ -83,12 +87,16 @@ module cni_fifo #(
     // The head after this edge: the entry behind it on a pop (the one written now if only the
     // head was held), else the head itself, or what is written now into an empty FIFO. Its
     // contents are used only while out_valid_o.
-    logic [Width-1:0] head_q;
+    logic [OutRegW-1:0] head_q;
+    wire  [OutRegW-1:0] behind = mem_q[inc(rd_q)][OutRegLo +: OutRegW];
     always_ff @(posedge clk_i) begin
-      if (pop) head_q <= (cnt_q == CntW'(1)) ? in_data_i : mem_q[inc(rd_q)];
-      else if (!nempty_q) head_q <= in_data_i;
+      if (pop) head_q <= (cnt_q == CntW'(1)) ? in_data_i[OutRegLo +: OutRegW] : behind;
+      else if (!nempty_q) head_q <= in_data_i[OutRegLo +: OutRegW];
     end
-    assign out_data_o = head_q;
+    always_comb begin
+      out_data_o = mem_q[rd_q];  // (no read of the storage is left when OutRegW = Width)
+      out_data_o[OutRegLo +: OutRegW] = head_q;
+    end
 `ifndef SYNTHESIS
 `ifndef FORMAL
     // simulation: the register shows the entry at the head (the formal checks compare the
@@ -96,7 +104,7 @@ module cni_fifo #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
       end else begin
-        assert (!nempty_q || head_q == mem_q[rd_q])
+        assert (!nempty_q || head_q == mem_q[rd_q][OutRegLo +: OutRegW])
           else $error("cni_fifo: the head register differs from the head entry");
       end
     end
