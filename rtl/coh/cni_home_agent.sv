@@ -1535,10 +1535,11 @@ module cni_home_agent #(
       if (v_c && e_rsv) resv_ref = resv_ref | onehot(e_alloc_idx);
     end
   end
+  wire chk_resv = resv == resv_ref;  // (the formal harness probes it: p_resv)
 `endif
 `ifdef SYNTHESIS
 `elsif FORMAL
-  always_comb assert (chk_alloc && chk_port && tt_park == park_ref && resv == resv_ref);
+  always_comb assert (chk_alloc && chk_port && tt_park == park_ref && chk_resv);
 `else
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1546,7 +1547,7 @@ module cni_home_agent #(
       assert (chk_alloc) else $error("cni_home_agent: an allocation takes a live entry");
       assert (chk_port) else $error("cni_home_agent: a memory read meets a write");
       assert (tt_park == park_ref) else $error("cni_home_agent: a PARK flag disagrees");
-      assert (resv == resv_ref) else $error("cni_home_agent: the reservations disagree");
+      assert (chk_resv) else $error("cni_home_agent: the reservations disagree");
     end
   end
 `endif

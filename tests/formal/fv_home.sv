@@ -187,6 +187,9 @@ module cni_nonsynth_fv_home #(
   // its input head (H) with it, a cycle or more after the head took it from the port (a request
   // waits in the head while a message on its line is in flight).
   (* keep, fv_probe = "u_dut.take" *) wire probe_take;
+  // The table reservations agree with the messages in flight (Pipelined: a register kept as
+  // the stages move; the home agent compares it with the stages' records).
+  (* keep, fv_probe = "u_dut.chk_resv" *) wire probe_resv;
   (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
   wire t_req = probe_take && probe_take_req;
 
@@ -411,6 +414,7 @@ module cni_nonsynth_fv_home #(
       p_swmr:          assert (&swmr_ok);
       p_resp_requested: assert (!ans_fire || ans_requested);
       p_resp_fits:     assert (!ans_fire || ans_fits);
+      p_resv:          assert (probe_resv);
 `ifdef FV_POLICY
       // Error answers a well-formed request only on a line that was DENY when the home took it,
       // or as the engine's NACK Error of the parked request (it leaves as the NACK is applied)
