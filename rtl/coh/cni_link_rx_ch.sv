@@ -32,8 +32,9 @@ module cni_link_rx_ch #(
 
   logic in_ready;
 
-  cni_fifo #(.Width(Width), .Depth(Depth), .OutReg(RegW > 0),
-             .OutRegLo(Width - (RegW > 0 ? RegW : Width)), .OutRegW(RegW > 0 ? RegW : Width)) u_buf (
+  localparam int RW = (RegW > 0) ? RegW : Width;  // the head's registered bits: the top RW
+  cni_fifo #(.Width(Width), .Depth(Depth), .OutReg(RegW > 0), .OutRegLo(Width - RW),
+             .OutRegW(RW)) u_buf (
     .clk_i, .rst_ni,
     .in_valid_i (link_valid_i),
     .in_ready_o (in_ready),

@@ -78,21 +78,8 @@ module cni_engine_bus #(
 );
 
   // ---- events: to the owner of the line ------------------------------------------------------
-  // The owner of a line: the engine of the region it falls in (a line of no engine's region is
-  // plain memory, which no command names, so no event names it either; an assertion checks).
-  function automatic logic [NE-1:0] owner_of(input logic [LineIdxW-1:0] line);
-    owner_of = '0;
-    for (int r = 0; r < cni_amap_pkg::NUM_REGIONS; r++) begin
-      if (cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE &&
-          32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r)) &&
-          32'(line) < 32'(cni_amap_pkg::base(RegionLines, r + 1))) begin
-        owner_of[cni_amap_pkg::owner(r)] = 1'b1;
-      end
-    end
-  endfunction
-
-  // An event is routed by the region the home agent recorded with its entry (no compare of the
-  // line with the regions' bounds on the event's path); the checks confirm it is the line's.
+  // The owner of a region: its engine, one-hot (none for plain memory, which no command names,
+  // so no event names it either; an assertion checks).
   function automatic logic [NE-1:0] owner_of_region(input logic [cni_amap_pkg::REGION_W-1:0] r);
     owner_of_region = '0;
     for (int k = 0; k < cni_amap_pkg::NUM_REGIONS; k++) begin
@@ -102,6 +89,20 @@ module cni_engine_bus #(
       end
     end
   endfunction
+
+  // The owner of a line: the owner of the region it falls in (the checks use it).
+  function automatic logic [NE-1:0] owner_of(input logic [LineIdxW-1:0] line);
+    owner_of = '0;
+    for (int r = 0; r < cni_amap_pkg::NUM_REGIONS; r++) begin
+      if (32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r)) &&
+          32'(line) < 32'(cni_amap_pkg::base(RegionLines, r + 1))) begin
+        owner_of = owner_of_region(cni_amap_pkg::REGION_W'(r));
+      end
+    end
+  endfunction
+
+  // An event is routed by the region the home agent recorded with its entry (no compare of the
+  // line with the regions' bounds on the event's path); the checks confirm it is the line's.
 
   wire [NE-1:0] evt_to = owner_of_region(evt_region_i);
   assign eb_evt_valid_o = {NE{evt_valid_i}} & evt_to;
@@ -166,8 +167,8 @@ module cni_engine_bus #(
   end
 
   // ---- checks -----------------------------------------------------------------------------
-  // Every event has an owner, the owner of its line; an engine touches only lines of its own regions (engine 0's
-  // requests are always granted: the PIO engine does not look at its grant).
+  // Every event has an owner, the owner of its line; an engine touches only lines of its own
+  // regions (engine 0's requests are always granted: the PIO engine does not look at its grant).
   // Quiescence: no command held for the home agent, no register read on its way back.
   assign idle_o = cmd_lock_q == '0 && reg_sel_q == '0;
 

@@ -187,11 +187,11 @@ module cni_nonsynth_fv_home #(
   // its input head (H) with it, a cycle or more after the head took it from the port (a request
   // waits in the head while a message on its line is in flight).
   (* keep, fv_probe = "u_dut.take" *) wire probe_take;
+  (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
+  wire t_req = probe_take && probe_take_req;
   // The table reservations agree with the messages in flight (Pipelined: a register kept as
   // the stages move; the home agent compares it with the stages' records).
   (* keep, fv_probe = "u_dut.chk_resv" *) wire probe_resv;
-  (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
-  wire t_req = probe_take && probe_take_req;
 
   // ---- injected bugs: corrupt the home's output ports (tests that must FAIL) --------------------
   // FV_BUG_GRANT_E: a DataS grant leaves as DataE (two writers / writer + readers).
