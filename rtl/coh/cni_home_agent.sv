@@ -138,9 +138,13 @@ module cni_home_agent #(
   localparam int  DirW   = PolW + 2 + NumAgents;  // {policy, state, sharers}
   localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
   localparam bit  P      = Pipelined != 0;
-  // Pipelined: line-wide data of the messages in flight lives in two small buffers indexed by a
-  // slot that travels with the message (at most 6 are in flight, so 8 slots never collide).
-  localparam int  SlotW  = 3;
+  // Pipelined: what the apply stage sends waits in an output queue of OutQ entries when the
+  // channels do not take it at once (the pipeline never stalls; "answers" below). Line-wide
+  // data of the messages in flight lives in two small buffers indexed by a slot that travels
+  // with the message: at most OutQ messages are between R and the queue's head, plus the one
+  // being taken, so 2**SlotW slots never collide.
+  localparam int  OutQ   = 8;
+  localparam int  SlotW  = $clog2(OutQ + 1);
 
   localparam logic [1:0] DIR_I = 2'd0, DIR_S = 2'd1, DIR_X = 2'd2;
   localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
@@ -371,10 +375,13 @@ module cni_home_agent #(
   // message up and read the memory), then, Pipelined: R read (look up, check the address, read
   // the memory), D conditions, X row, B build, C apply; without: D, where the conditions, the
   // row, the record and the apply are all wires of one cycle. Every stage moves in lock step
-  // when the apply stage is empty or applies (`adv`): only an output channel that is not ready
-  // stalls the pipeline. A message is not taken while one on its line is in flight (so every
-  // message sees the directory, the table and the memory as the one before it left them) or
-  // when its memory read would meet the memory write of the message being applied.
+  // when the pipeline advances (`adv`): without Pipelined, when the apply stage is empty or its
+  // output channels take what it sends; Pipelined, in every cycle (what the apply stage sends
+  // goes through the output queue when the channels do not take it, and a message is taken only
+  // with a place in the queue for it: `cred_ok`). A message is not taken while one on its line
+  // is in flight (so every message sees the directory, the table and the memory as the one
+  // before it left them) or when its memory read would meet the memory write of the message
+  // being applied.
   logic   take, adv;
   // The records travel whole from stage to stage; the later stages use only some fields.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -383,6 +390,7 @@ module cni_home_agent #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic   v_r, v_d, v_x, v_b, v_c;         // each stage holds a message
   logic   e_commit;
+  logic   cred_ok;                         // Pipelined: a place in the output queue is free
   logic [SlotW-1:0] slot_q;                // Pipelined: the slot of the next message taken
   logic   e_mem_we;                        // the decision in the apply stage writes the memory
   /* verilator lint_off UNUSEDSIGNAL */
@@ -427,7 +435,7 @@ module cni_home_agent #(
       .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_req), .pop_i (take && take_req),
-      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_rsp (
@@ -438,7 +446,7 @@ module cni_home_agent #(
       .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_rsp), .pop_i (take && take_rsp),
-      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
     // a command stays at its port until it is applied (cmd_ready_o)
@@ -450,7 +458,7 @@ module cni_home_agent #(
       .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_cmd), .pop_i (cmd_ready_o),
-      .adv_i (adv), .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
   end else begin : g_ports
@@ -527,7 +535,7 @@ module cni_home_agent #(
   // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
   // when the message in the apply stage writes.
   wire mem_clash = t_needs_read && v_c && (P ? e_mem_we : m_c.may_write);
-  assign take = adv && sel_any && !line_busy && !mem_clash && !init_run_q;
+  assign take = adv && sel_any && !line_busy && !mem_clash && !init_run_q && cred_ok;
 
   always_comb begin
     m_t           = '0;
@@ -588,7 +596,7 @@ module cni_home_agent #(
   assign v_x = P ? v_x_q : v_d_q;
   assign v_b = P ? v_b_q : v_d_q;
   assign v_c = P ? v_c_q : v_d_q;
-  assign adv = !v_c || e_commit;
+  assign adv = P || !v_c || e_commit;
 
   // ---- table lookup (the lookup stage: T, or R when Pipelined) ---------------------------------
   // The table holds at most one entry per line (every allocation requires no hit), so the hit
@@ -1244,10 +1252,10 @@ module cni_home_agent #(
   localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
   logic [JobW-1:0] job_out;
   wire  [NumAgents-1:0] e_rest = drop_lowest(e.snp_vec);
-  wire  [JobW-1:0] job_in = {e.snp_vec, e_rest, e_rest == '0, e.snp_op, e.snp_ent};
-  wire  job_push = v_c && e.snp && e_commit;
+  wire  [JobW-1:0] e_job = {e.snp_vec, e_rest, e_rest == '0, e.snp_op, e.snp_ent};
+  logic [JobW-1:0] job_in;
+  logic job_push, job_room;
   wire  job_direct = job_push && !snp_busy_q && !job_valid;
-  logic job_room;
   cni_fifo #(.Width(JobW), .Depth(TtEntries)) u_jobs (
     .clk_i, .rst_ni,
     .in_valid_i  (job_push && !job_direct),
@@ -1267,25 +1275,111 @@ module cni_home_agent #(
   assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
   assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last_q));
 
+  // ---- answers: sent at once, or through the output queue (Pipelined) -------------------------
+  // What a decision sends: an answer on RSP and/or DAT and a snoop job, all in one cycle, in the
+  // order the decisions were applied (a grant before the snoop job of a later message on its
+  // line: docs/protocol.md rule 8). Without Pipelined the apply stage sends it and waits for the
+  // channels (`e_commit`; the pipeline stalls). Pipelined, the apply stage applies in every
+  // cycle: what it sends goes out at once when the queue is empty and the channels take it, else
+  // into the output queue, whose head is sent first. The queue never overflows: a message takes
+  // a credit when it is taken and gives it back when it leaves the apply stage with nothing
+  // queued or when it leaves the queue; there are OutQ credits, so every message between R and
+  // the queue's head has a place. One message a cycle needs a credit per stage R..C (5).
+  typedef struct packed {
+    logic              rsp, dat, snp;  // an answer on RSP, on DAT; a snoop job
+    logic              data_msg;       // DAT data: the message's, else the memory's
+    logic              tmo;            // a park timeout's Retry (the formal harness probes it)
+    cni_coh_pkg::hdr_t rsp_hdr, dat_hdr;
+    logic [SlotW-1:0]  slot;           // Pipelined: where its line-wide data is
+    logic [JobW-1:0]   job;
+  } ans_t;
+  ans_t e_ans, q_ans;      // the apply stage's; the queue's head
+  /* verilator lint_off UNUSEDSIGNAL */
+  ans_t f;                 // the one sent now, the front (its slot: Pipelined only)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic q_valid, f_valid, f_fire;
   always_comb begin
-    unique case ({e.out_rsp, e.out_dat})
-      2'b10:   e_commit = orsp_ready_i;
-      2'b01:   e_commit = odat_ready_i;
-      2'b11:   e_commit = orsp_ready_i && odat_ready_i;
-      default: e_commit = 1'b1;
-    endcase
-    if (e.snp && !job_room) e_commit = 1'b0;
+    e_ans          = '0;
+    e_ans.rsp      = e.out_rsp;
+    e_ans.dat      = e.out_dat;
+    e_ans.snp      = e.snp;
+    e_ans.data_msg = e.data_msg;
+    e_ans.tmo      = m_c.src == SRC_TMO;
+    e_ans.rsp_hdr  = e.rsp_hdr;
+    e_ans.dat_hdr  = e.dat_hdr;
+    e_ans.slot     = m_c.slot;
+    e_ans.job      = e_job;
   end
+  wire e_sends = e.out_rsp || e.out_dat || e.snp;
+  assign f       = q_valid ? q_ans : e_ans;
+  assign f_valid = q_valid || (v_c && e_sends);
+  assign f_fire  = f_valid && (!f.rsp || orsp_ready_i) && (!f.dat || odat_ready_i) &&
+                   (!f.snp || job_room);
+  assign job_push = f_fire && f.snp;
+  assign job_in   = f.job;
+  assign e_commit = P || !e_sends || f_fire;
+  wire   apply    = v_c && e_commit;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire   ans_tmo  = f.tmo;   // the answer leaving now is a park timeout's Retry (formal probe)
+  /* verilator lint_on UNUSEDSIGNAL */
 
-  wire apply = v_c && e_commit;
+  if (P) begin : g_outq
+    localparam int CredW = $clog2(OutQ + 1);
+    wire q_push = v_c && e_sends && (q_valid || !f_fire);
+    wire q_pop  = q_valid && f_fire;
+    // (read only by the checks)
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic             q_room;
+    logic [CredW-1:0] q_count;
+    /* verilator lint_on UNUSEDSIGNAL */
+    cni_fifo #(.Width($bits(e_ans)), .Depth(OutQ)) u_outq (
+      .clk_i, .rst_ni,
+      .in_valid_i  (q_push),
+      .in_ready_o  (q_room),
+      .in_data_i   (e_ans),
+      .out_valid_o (q_valid),
+      .out_ready_i (f_fire),
+      .out_data_o  (q_ans),
+      .count_o     (q_count)
+    );
+    // The credits: OutQ less the messages in R..C and in the queue. The take reads a flip-flop
+    // (`cred_ok_q`: credits are left), loaded with the count it will hold.
+    logic [CredW-1:0] cred_q;
+    logic             cred_ok_q;
+    wire  [CredW-1:0] cred_nx = cred_q - CredW'(take) + CredW'(v_c && !q_push) + CredW'(q_pop);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cred_q    <= CredW'(OutQ);
+        cred_ok_q <= 1'b1;
+      end else begin
+        cred_q    <= cred_nx;
+        cred_ok_q <= cred_nx != '0;
+      end
+    end
+    assign cred_ok = cred_ok_q;
+`ifdef SYNTHESIS
+`elsif FORMAL
+    always_comb assert (!q_push || q_room);
+`else
+    wire [CredW-1:0] in_flight = CredW'(v_r) + CredW'(v_d) + CredW'(v_x) + CredW'(v_b) +
+                                 CredW'(v_c);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else begin
+        assert (!q_push || q_room) else $error("cni_home_agent: the output queue overflows");
+        assert (32'(cred_q) + 32'(in_flight) + 32'(q_count) == OutQ)
+          else $error("cni_home_agent: the output queue's credits disagree");
+      end
+    end
+`endif
+  end else begin : g_noq
+    assign q_valid = 1'b0;
+    assign q_ans   = '0;
+    assign cred_ok = 1'b1;
+  end
 
   // Input handshakes: link messages when taken, a command when applied.
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
-
-  // The message being applied (the formal checks probe it).
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire [1:0] cur_src_q = m_c.src;
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- line-wide data -----------------------------------------------------------------------
   logic                ma_rd_q, ma_wr_q;  // Pipelined: the memory read in R; a write after C
@@ -1299,7 +1393,7 @@ module cni_home_agent #(
     always_ff @(posedge clk_i) begin
       dbuf_q[slot_q] <= in_data;
       if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;
-      wdata_q <= dbuf_q[m_c.slot];
+      wdata_q <= dbuf_q[m_c.slot];  // the memory write's data (the apply stage's message)
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1316,8 +1410,8 @@ module cni_home_agent #(
         ma_wline_q <= m_c.line;
       end
     end
-    assign msg_line = dbuf_q[m_c.slot];
-    assign mem_line = mbuf_q[m_c.slot];
+    assign msg_line = dbuf_q[f.slot];
+    assign mem_line = mbuf_q[f.slot];
     assign wr_line  = wdata_q;
   end else begin : g_direct
     logic [LineBits-1:0] data_q;
@@ -1329,7 +1423,7 @@ module cni_home_agent #(
     assign ma_wr_q    = 1'b0;
     assign ma_wline_q = '0;
   end
-  wire [LineBits-1:0] e_data = e.data_msg ? msg_line : mem_line;
+  wire [LineBits-1:0] f_data = f.data_msg ? msg_line : mem_line;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) slot_q <= '0;
@@ -1367,13 +1461,11 @@ module cni_home_agent #(
   end
 
   // ---- outputs --------------------------------------------------------------------------------
-  assign orsp_valid_o = v_c && e.out_rsp && (!e.out_dat || odat_ready_i) &&
-                        (!e.snp || job_room);
-  assign odat_valid_o = v_c && e.out_dat && (!e.out_rsp || orsp_ready_i) &&
-                        (!e.snp || job_room);
-  assign orsp_hdr_o   = e.rsp_hdr;
-  assign odat_hdr_o   = e.dat_hdr;
-  assign odat_data_o  = e_data;
+  assign orsp_valid_o = f_valid && f.rsp && (!f.dat || odat_ready_i) && (!f.snp || job_room);
+  assign odat_valid_o = f_valid && f.dat && (!f.rsp || orsp_ready_i) && (!f.snp || job_room);
+  assign orsp_hdr_o   = f.rsp_hdr;
+  assign odat_hdr_o   = f.dat_hdr;
+  assign odat_data_o  = f_data;
 
   wire [AgW-1:0] snp_dst = lowest(snp_vec_q);
   always_comb begin
@@ -1395,13 +1487,13 @@ module cni_home_agent #(
 
   assign init_done_o = !init_run_q;
 
-  // Quiescence (docs/endpoint.md, "Quiescence"): no message in the pipeline or at an input, no
-  // event or snoop to send, no timeout flagged, no memory access pending. Then only a message,
+  // Quiescence (docs/endpoint.md, "Quiescence"): no message in the pipeline, the output queue
+  // or at an input, no event or snoop to send, no timeout flagged, no memory access pending. Then only a message,
   // a command or a park timer changes the state (the registers loaded in every cycle hold
   // nothing a later message reads).
-  assign idle_o = !init_run_q && pipe_empty && !rq_valid && !rs_valid && !cmd_busy_q &&
-                  !(|(tt_valid_q & tt_evt_q)) && !(|tt_tmo_q) && !tmo_any_q && !snp_busy_q &&
-                  !job_valid && !ma_rd_q && !ma_wr_q && !park_new_q;
+  assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
+                  !cmd_busy_q && !(|(tt_valid_q & tt_evt_q)) && !(|tt_tmo_q) && !tmo_any_q &&
+                  !snp_busy_q && !job_valid && !ma_rd_q && !ma_wr_q && !park_new_q;
   assign park_o      = |tt_park;
   assign park_near_o = park_near_q;
 

@@ -3,9 +3,10 @@
 // the message at the head, and a flip-flop per pipeline stage saying whether the stage's line is
 // the head's line, so the take reads "is my line in flight" from flip-flops instead of comparing
 // lines in the cycle it takes (docs/endpoint.md, "Pipeline"). The bits are the compares against
-// the stages as they stand after each clock edge: with the stages moving on (adv_i), the first
-// stage gets the message taken now (from the source whose take_i bit is set, on that source's
-// take_line_i) and every other stage its predecessor's line; without, they keep their lines.
+// the stages as they stand after each clock edge: the stages move on at every edge (the
+// pipelined home agent never stalls), so the first stage gets the message taken now (from the
+// source whose take_i bit is set, on that source's take_line_i) and every other stage its
+// predecessor's line.
 // The line is compared with every source's line in parallel and the one-hot take picks the
 // result, so the compare is not behind the home agent's selection multiplexer.
 //
@@ -28,7 +29,6 @@
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
 //   busy_o     - a stage holding a message on the head's line
 //   pop_i      - the head leaves (see Buffer)
-//   adv_i      - the stages move on at this edge
 //   take_i      - one-hot (or zero): a message from source j enters the first stage at this edge
 //   take_line_i - each source's line (source j's at [j * LineW +: LineW])
 //   st_valid_i, st_line_i - each stage's valid bit and line (stage k's at [k * LineW +: LineW])
@@ -52,7 +52,6 @@ module cni_home_head #(
   output logic [LineW-1:0]                  out_line_o,
   output logic                              busy_o,
   input  wire logic                         pop_i,
-  input  wire logic                         adv_i,
   input  wire logic [Srcs-1:0]              take_i,
   input  wire logic [Srcs*LineW-1:0]        take_line_i,
   input  wire logic [Stages-1:0]            st_valid_i,
@@ -73,12 +72,8 @@ module cni_home_head #(
   // this edge.
   always_comb begin
     for (int k = 0; k < Stages; k++) begin
-      if (adv_i) begin
-        mv_new[k] = (k == 0) ? taken_on(in_line_i, take_i, take_line_i)
-                             : in_line_i == st_line_i[(k > 0 ? k - 1 : 0) * LineW +: LineW];
-      end else begin
-        mv_new[k] = in_line_i == st_line_i[k * LineW +: LineW];
-      end
+      mv_new[k] = (k == 0) ? taken_on(in_line_i, take_i, take_line_i)
+                           : in_line_i == st_line_i[(k > 0 ? k - 1 : 0) * LineW +: LineW];
     end
   end
   assign busy_o = |(mv_q & st_valid_i);
@@ -91,12 +86,7 @@ module cni_home_head #(
     // a head that stays: its bits move with the stages
     always_comb begin
       for (int k = 0; k < Stages; k++) begin
-        if (adv_i) begin
-          mv_keep[k] = (k == 0) ? taken_on(line_q, take_i, take_line_i)
-                                : mv_q[k > 0 ? k - 1 : 0];
-        end else begin
-          mv_keep[k] = mv_q[k];
-        end
+        mv_keep[k] = (k == 0) ? taken_on(line_q, take_i, take_line_i) : mv_q[k > 0 ? k - 1 : 0];
       end
     end
     assign in_ready_o  = !valid_q || pop_i;

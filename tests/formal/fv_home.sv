@@ -179,10 +179,9 @@ module cni_nonsynth_fv_home #(
     .init_done_o(init_done), .idle_o(), .park_o(), .park_near_o()
   );
 
-  // The home's current input source (probe, connected by scripts/formal.sh): SRC_TMO = 0 means
-  // the answer leaving now is a park-timeout Retry.
-  (* keep, fv_probe = "u_dut.cur_src_q" *) wire [1:0] probe_cur_src;
-  wire u_dut_cur_src_tmo = probe_cur_src == 2'd0;
+  // The answer leaving the home now is a park timeout's Retry (probe, connected by
+  // scripts/formal.sh).
+  (* keep, fv_probe = "u_dut.ans_tmo" *) wire u_dut_ans_tmo;
   // The home's take stage (T) takes a request: at the port without Pipelined (= acc_req), from
   // its input head (H) with it, a cycle or more after the head took it from the port (a request
   // waits in the head while a message on its line is in flight).
@@ -211,7 +210,7 @@ module cni_nonsynth_fv_home #(
     if (orsp_hdr_raw.op == cni_coh_pkg::OP_RETRY) orsp_hdr.dst = (orsp_hdr_raw.dst == 4'(NA - 1)) ? 4'd0 : orsp_hdr_raw.dst + 4'd1;
 `endif
 `ifdef FV_BUG_DROP_RETRY
-    if (orsp_hdr_raw.op == cni_coh_pkg::OP_RETRY && u_dut_cur_src_tmo) begin
+    if (orsp_hdr_raw.op == cni_coh_pkg::OP_RETRY && u_dut_ans_tmo) begin
       orsp_valid     = 1'b0;   // never reaches the host...
       orsp_ready_dut = 1'b1;   // ...but the home believes it was sent
     end
