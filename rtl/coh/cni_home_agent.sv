@@ -1332,7 +1332,9 @@ module cni_home_agent #(
     logic             q_room;
     logic [CredW-1:0] q_count;
     /* verilator lint_on UNUSEDSIGNAL */
-    cni_fifo #(.Width($bits(e_ans)), .Depth(OutQ)) u_outq (
+    // The head from a register (`OutReg`): what is sent, the data slot's address, the job and the
+    // handshake's terms start at flip-flops, not at a LUT RAM read.
+    cni_fifo #(.Width($bits(e_ans)), .Depth(OutQ), .OutReg(1'b1)) u_outq (
       .clk_i, .rst_ni,
       .in_valid_i  (q_push),
       .in_ready_o  (q_room),
