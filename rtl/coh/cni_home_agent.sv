@@ -596,7 +596,7 @@ module cni_home_agent #(
   assign v_x = P ? v_x_q : v_d_q;
   assign v_b = P ? v_b_q : v_d_q;
   assign v_c = P ? v_c_q : v_d_q;
-  assign adv = P || !v_c || e_commit;
+  assign adv = !v_c || e_commit;  // (Pipelined: e_commit is 1)
 
   // ---- table lookup (the lookup stage: T, or R when Pipelined) ---------------------------------
   // The table holds at most one entry per line (every allocation requires no hit), so the hit
@@ -1490,9 +1490,9 @@ module cni_home_agent #(
   assign init_done_o = !init_run_q;
 
   // Quiescence (docs/endpoint.md, "Quiescence"): no message in the pipeline, the output queue
-  // or at an input, no event or snoop to send, no timeout flagged, no memory access pending. Then only a message,
-  // a command or a park timer changes the state (the registers loaded in every cycle hold
-  // nothing a later message reads).
+  // or at an input, no event or snoop to send, no timeout flagged, no memory access pending.
+  // Then only a message, a command or a park timer changes the state (the registers loaded in
+  // every cycle hold nothing a later message reads).
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
                   !cmd_busy_q && !(|(tt_valid_q & tt_evt_q)) && !(|tt_tmo_q) && !tmo_any_q &&
                   !snp_busy_q && !job_valid && !ma_rd_q && !ma_wr_q && !park_new_q;
