@@ -25,7 +25,9 @@
 //   req_*/rsp_* (inputs)              - inbound requests and snoop answers, valid/ready (consumer:
 //                                       this block; the device's caching agent takes the
 //                                       snoops and grants addressed to the device);
-//                                       a message is taken (ready) when it enters the pipeline
+//                                       without Pipelined a message is taken (ready) when it
+//                                       enters the pipeline; with it, when its input head or
+//                                       the spare behind it has room (ready is a flip-flop)
 //   ofwd_*/orsp_*/odat_* (outputs)    - outbound channels, valid/ready (this block may be stalled)
 //   ofwd_hold_i                       - earlier answers are still buffered for transmission: a
 //                                       snoop must not overtake them (docs/protocol.md rule 8)
@@ -418,35 +420,35 @@ module cni_home_agent #(
     logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
     assign st_v    = {v_c, v_b, v_x, v_d, v_r};
     assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
-    // the take per source and each source's line (what `sel_line` selects among)
-    logic [3:0]            src_take;
+    // the selection per source and each source's line (what `sel_line` selects among)
+    logic [3:0]            src_sel;
     logic [4*LineIdxW-1:0] src_line;
-    assign src_take = {4{take}} & {take_cmd, take_tmo, take_req, take_rsp};
+    assign src_sel  = {take_cmd, take_tmo, take_req, take_rsp};
     assign src_line = {cmd_line_i, tmo_line, rq_hdr.addr[OffW +: LineIdxW],
                        rs_hdr.addr[OffW +: LineIdxW]};
     /* verilator lint_off UNUSEDSIGNAL */
     logic                    cm_ready_unused;
     /* verilator lint_on UNUSEDSIGNAL */
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_req (
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1)) u_req (
       .clk_i, .rst_ni,
       .in_valid_i (req_valid_i), .in_ready_o (req_ready_o), .in_data_i ({req_hdr_i, req_data_i}),
       .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
       /* verilator lint_off PINCONNECTEMPTY */
       .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_req), .pop_i (take && take_req),
-      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .busy_o (busy_req), .pop_i (1'b0),
+      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1)) u_rsp (
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0)) u_rsp (
       .clk_i, .rst_ni,
       .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o), .in_data_i ({rsp_hdr_i, rsp_data_i}),
       .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),
       /* verilator lint_off PINCONNECTEMPTY */
       .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_rsp), .pop_i (take && take_rsp),
-      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .busy_o (busy_rsp), .pop_i (1'b0),
+      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
     // a command stays at its port until it is applied (cmd_ready_o)
@@ -458,7 +460,7 @@ module cni_home_agent #(
       .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_cmd), .pop_i (cmd_ready_o),
-      .take_i (src_take), .take_line_i (src_line), .st_valid_i (st_v),
+      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
   end else begin : g_ports

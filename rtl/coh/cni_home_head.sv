@@ -5,14 +5,20 @@
 // lines in the cycle it takes (docs/endpoint.md, "Pipeline"). The bits are the compares against
 // the stages as they stand after each clock edge: the stages move on at every edge (the
 // pipelined home agent never stalls), so the first stage gets the message taken now (from the
-// source whose take_i bit is set, on that source's take_line_i) and every other stage its
+// source whose sel_i bit is set, on that source's take_line_i) and every other stage its
 // predecessor's line.
-// The line is compared with every source's line in parallel and the one-hot take picks the
-// result, so the compare is not behind the home agent's selection multiplexer.
+// The line is compared with every source's line in parallel and the one-hot selection picks
+// the result, so the compare is not behind the home agent's selection multiplexer. The take
+// itself comes last: each next state is computed with and without it, and take_i picks one.
 //
-//   Buffer = 1: the head is a register loaded from the producer as the message before it is
-//               taken (pop_i) or while it is empty, so a new message is taken the cycle after
-//               it arrives, and one every cycle.
+//   Buffer = 1: the head is a register loaded as the message before it is taken (take_i with
+//               sel_i[Src]) or while it is empty, so a new message is taken the cycle after it
+//               arrives, and one every cycle. Behind it a spare register (a skid buffer) takes
+//               the producer's message when the head cannot, so in_ready_o is a flip-flop ("the
+//               spare is empty") and the take does not reach back into the producer's pops. The
+//               head loads from the spare when the spare holds a message, else from the
+//               producer; the spare holds one only while the head does, and its bits move with
+//               the stages like the head's.
 //   Buffer = 0: the producer holds its message until it is consumed (pop_i: its handshake,
 //               which may come long after the take; the home agent's commands); the bits are
 //               compared every cycle, and a message counts as at the head from the cycle after
@@ -24,12 +30,14 @@
 //   Stages - pipeline stages behind the take (R, D, X, B, C: 5)
 //   Buffer - see above
 //   Srcs   - sources the home agent takes messages from
+//   Src    - this input's source (Buffer = 1)
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
-//   busy_o     - a stage holding a message on the head's line
-//   pop_i      - the head leaves (see Buffer)
-//   take_i      - one-hot (or zero): a message from source j enters the first stage at this edge
+//   busy_o      - a stage holding a message on the head's line
+//   pop_i       - Buffer = 0: the head leaves (the producer's handshake)
+//   take_i      - a message enters the first stage at this edge
+//   sel_i       - one-hot (or zero): the source it comes from (the selection)
 //   take_line_i - each source's line (source j's at [j * LineW +: LineW])
 //   st_valid_i, st_line_i - each stage's valid bit and line (stage k's at [k * LineW +: LineW])
 `default_nettype none
@@ -39,7 +47,8 @@ module cni_home_head #(
   parameter int LineW  = 8,
   parameter int Stages = 5,
   parameter bit Buffer = 1'b1,
-  parameter int Srcs   = 4
+  parameter int Srcs   = 4,
+  parameter int Src    = 0
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -52,7 +61,8 @@ module cni_home_head #(
   output logic [LineW-1:0]                  out_line_o,
   output logic                              busy_o,
   input  wire logic                         pop_i,
-  input  wire logic [Srcs-1:0]              take_i,
+  input  wire logic                         take_i,
+  input  wire logic [Srcs-1:0]              sel_i,
   input  wire logic [Srcs*LineW-1:0]        take_line_i,
   input  wire logic [Stages-1:0]            st_valid_i,
   input  wire logic [Stages*LineW-1:0]      st_line_i
@@ -61,54 +71,90 @@ module cni_home_head #(
   logic [Stages-1:0] mv_q, mv_new;
   logic              valid_q;
 
-  // the message entering the first stage now is on line `l`
-  function automatic logic taken_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] take,
-                                     input logic [Srcs*LineW-1:0] lines);
-    taken_on = 1'b0;
-    for (int j = 0; j < Srcs; j++) taken_on |= take[j] && l == lines[j * LineW +: LineW];
+  // the selected source's line is `l` (the message entering the first stage, if taken now)
+  function automatic logic sel_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] sel,
+                                  input logic [Srcs*LineW-1:0] lines);
+    sel_on = 1'b0;
+    for (int j = 0; j < Srcs; j++) sel_on |= sel[j] && l == lines[j * LineW +: LineW];
   endfunction
 
   // The compare bits of a line arriving now (or, Buffer = 0, held now) against the stages after
-  // this edge.
+  // this edge, as if a message is taken (bit 0 counts only with take_i).
   always_comb begin
     for (int k = 0; k < Stages; k++) begin
-      mv_new[k] = (k == 0) ? taken_on(in_line_i, take_i, take_line_i)
+      mv_new[k] = (k == 0) ? sel_on(in_line_i, sel_i, take_line_i)
                            : in_line_i == st_line_i[(k > 0 ? k - 1 : 0) * LineW +: LineW];
     end
   end
   assign busy_o = |(mv_q & st_valid_i);
 
   if (Buffer) begin : g_buf
-    logic [Width-1:0] data_q;
-    logic [LineW-1:0] line_q;
-    logic [Stages-1:0] mv_keep;
-    wire load = in_valid_i && in_ready_o;
-    // a head that stays: its bits move with the stages
-    always_comb begin
-      for (int k = 0; k < Stages; k++) begin
-        mv_keep[k] = (k == 0) ? taken_on(line_q, take_i, take_line_i) : mv_q[k > 0 ? k - 1 : 0];
-      end
-    end
-    assign in_ready_o  = !valid_q || pop_i;
+    logic [Width-1:0]  data_q, sp_data_q;
+    logic [LineW-1:0]  line_q, sp_line_q;
+    logic [Stages-1:0] keep, sp_keep, nx_in, mv_nx, mv_nx1;
+    logic [Stages-1:1] mv_nx0;
+    // the spare's bits: not for the last stage (the spare reaches the head one edge later at the
+    // earliest, and that stage's message has then left)
+    logic [Stages-2:0] sp_mv_q;
+    logic              sp_valid_q;
+    wire acc = in_valid_i && !sp_valid_q;     // the producer's message is accepted
+    wire out = sel_i[Src];                    // the head leaves if a message is taken now
+    wire hd_free = !valid_q || (take_i && out);  // the head is empty after this edge
+    // a message that stays (the head, the spare): its bits move with the stages (bit 0 as if a
+    // message is taken)
+    assign keep    = {mv_q[Stages-2:0], sel_on(line_q, sel_i, take_line_i)};
+    assign sp_keep = {sp_mv_q[Stages-2:0], sel_on(sp_line_q, sel_i, take_line_i)};
+    // the bits of a message moving into the head: the spare's, else the producer's
+    assign nx_in  = sp_valid_q ? sp_keep : mv_new;
+    // the head's bits after this edge with a take (nx1) and without one (nx0)
+    assign mv_nx1 = (valid_q && !out) ? keep : nx_in;
+    assign mv_nx0 = valid_q ? keep[Stages-1:1] : nx_in[Stages-1:1];
+    assign mv_nx  = take_i ? mv_nx1 : {mv_nx0, 1'b0};
+    assign in_ready_o  = !sp_valid_q;
     assign out_valid_o = valid_q;
     assign out_data_o  = data_q;
     assign out_line_o  = line_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        valid_q <= 1'b0;
-        mv_q    <= '0;
+        valid_q    <= 1'b0;
+        sp_valid_q <= 1'b0;
+        mv_q       <= '0;
       end else begin
-        if (load) valid_q <= 1'b1;
-        else if (pop_i) valid_q <= 1'b0;
-        mv_q <= load ? mv_new : mv_keep;
+        // (the spare holds a message only while the head does)
+        valid_q    <= take_i ? (valid_q && !out) || sp_valid_q || acc : valid_q || acc;
+        sp_valid_q <= take_i ? valid_q && !out && (sp_valid_q || acc) :
+                               valid_q && (sp_valid_q || acc);
+        mv_q       <= mv_nx;
       end
     end
+    // The data registers load without a reset; the spare captures whatever arrives while it is
+    // empty (its valid bit says whether it holds a message).
     always_ff @(posedge clk_i) begin
-      if (load) begin
-        data_q <= in_data_i;
-        line_q <= in_line_i;
+      if (hd_free) begin
+        data_q <= sp_valid_q ? sp_data_q : in_data_i;
+        line_q <= sp_valid_q ? sp_line_q : in_line_i;
+      end
+      if (!sp_valid_q) begin
+        sp_data_q <= in_data_i;
+        sp_line_q <= in_line_i;
+      end
+      if (sp_valid_q) sp_mv_q <= {sp_keep[Stages-2:1], take_i && sp_keep[0]};
+      else            sp_mv_q <= {mv_new[Stages-2:1], take_i && mv_new[0]};
+    end
+    // pop_i is Buffer = 0's: here the head leaves with take_i and sel_i[Src]
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused = pop_i;
+    /* verilator lint_on UNUSEDSIGNAL */
+`ifdef SYNTHESIS
+`elsif FORMAL
+`else
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        assert (!sp_valid_q || valid_q)
+          else $error("cni_home_head: the spare holds a message while the head is empty");
       end
     end
+`endif
   end else begin : g_hold
     assign in_ready_o  = 1'b0;
     assign out_valid_o = in_valid_i && valid_q;
@@ -120,7 +166,7 @@ module cni_home_head #(
         mv_q    <= '0;
       end else begin
         valid_q <= in_valid_i && !pop_i;
-        mv_q    <= mv_new;
+        mv_q    <= {mv_new[Stages-1:1], take_i && mv_new[0]};
       end
     end
     // in_data_i is not kept: the producer holds its message

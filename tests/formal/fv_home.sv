@@ -256,14 +256,16 @@ module cni_nonsynth_fv_home #(
   // it by (no command on that line is in flight meanwhile: the line interlock), and whether the
   // engine has RESUMEd or RELEASEd the line since, while that policy parked the request.
   // Pipelined, the request the take stage takes is the one in the home's request head: the
-  // last one the port took (the head holds one).
+  // oldest one the port took and the take stage has not (the head and the spare behind it hold
+  // two, in order).
   logic [1:0]    pol_q  [NL];
   logic [1:0]    pol_nx [NL];
   logic [1:0]    tpol_q [NS];
   logic [1:0]    tpol_now [NS];  // (with a request taken this cycle)
   logic [NS-1:0] ovr_q, ovr_now;
   logic [NS-1:0] tk_q;           // the take stage has taken the slot's request (not answered)
-  logic [SW-1:0] hs_q;           // Pipelined: the slot of the request in the home's head
+  logic [SW-1:0] hs_q, hs2_q;    // Pipelined: the slots of the requests in the home's head
+  logic [1:0]    hn_q;           // and in its spare, and how many of the two hold one
   wire  [SW-1:0] t_slot = (Pipelined != 0) ? hs_q : rqp_s_q;
   logic [NL-1:0] rcd_q;          // the line's last recall taken was a RECALL_DN
   logic [NL-1:0] rel_now;        // a RESUME or RELEASE of the line is applied this cycle
@@ -439,6 +441,8 @@ module cni_nonsynth_fv_home #(
       p_shared:        assert (shared_ok);
       p_park:          assert (park_ok);
       p_recall_done:   assert (recall_ok);
+      // (the home's request input holds at most two requests it has not taken: head and spare)
+      p_head_room:     assert (hn_q != 2'd3);
 `endif
     end
   end
@@ -752,6 +756,8 @@ module cni_nonsynth_fv_home #(
       ovr_q <= '0;
       tk_q  <= '0;
       hs_q  <= '0;
+      hs2_q <= '0;
+      hn_q  <= '0;
       rcd_q <= '0;
 `endif
 `ifdef FV_FAIR_ENGINE
@@ -776,7 +782,14 @@ module cni_nonsynth_fv_home #(
           rcd_q[l] <= cmp_op_q == cni_coh_pkg::CMD_RECALL_DN;
         end
       end
-      if (acc_req) hs_q <= rqp_s_q;
+      if (t_req) begin
+        hs_q <= (hn_q == 2'd2) ? hs2_q : rqp_s_q;
+        if (acc_req) hs2_q <= rqp_s_q;
+      end else if (acc_req) begin
+        if (hn_q == 2'd0) hs_q <= rqp_s_q;
+        else hs2_q <= rqp_s_q;
+      end
+      hn_q <= hn_q - 2'(t_req) + 2'(acc_req);
       for (int k = 0; k < NS; k++) begin
         if (t_req && t_slot == SW'(k)) begin
           tpol_q[k] <= pol_q[k % NL];
