@@ -429,7 +429,8 @@ module cni_home_agent #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic                    cm_ready_unused;
     /* verilator lint_on UNUSEDSIGNAL */
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1)) u_req (
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1),
+                    .DataW(LineBits)) u_req (
       .clk_i, .rst_ni,
       .in_valid_i (req_valid_i), .in_ready_o (req_ready_o), .in_data_i ({req_hdr_i, req_data_i}),
       .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
@@ -440,7 +441,8 @@ module cni_home_agent #(
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0)) u_rsp (
+    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0),
+                    .DataW(LineBits)) u_rsp (
       .clk_i, .rst_ni,
       .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o), .in_data_i ({rsp_hdr_i, rsp_data_i}),
       .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),

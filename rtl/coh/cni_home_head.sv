@@ -18,7 +18,10 @@
 //               spare is empty") and the take does not reach back into the producer's pops. The
 //               head loads from the spare when the spare holds a message, else from the
 //               producer; the spare holds one only while the head does, and its bits move with
-//               the stages like the head's.
+//               the stages like the head's. The message's low DataW bits (a line of data) do
+//               not move from the spare to the head: they stay in one of two entries, written
+//               when the message arrives, and a pointer that turns when the head leaves says
+//               which one is the head's, so the take enables none of those bits.
 //   Buffer = 0: the producer holds its message until it is consumed (pop_i: its handshake,
 //               which may come long after the take; the home agent's commands); the bits are
 //               compared every cycle, and a message counts as at the head from the cycle after
@@ -31,6 +34,7 @@
 //   Buffer - see above
 //   Srcs   - sources the home agent takes messages from
 //   Src    - this input's source (Buffer = 1)
+//   DataW  - the message's low bits kept in the two registers (Buffer = 1; 0: none)
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
@@ -48,7 +52,8 @@ module cni_home_head #(
   parameter int Stages = 5,
   parameter bit Buffer = 1'b1,
   parameter int Srcs   = 4,
-  parameter int Src    = 0
+  parameter int Src    = 0,
+  parameter int DataW  = 0
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -89,7 +94,8 @@ module cni_home_head #(
   assign busy_o = |(mv_q & st_valid_i);
 
   if (Buffer) begin : g_buf
-    logic [Width-1:0]  data_q, sp_data_q;
+    localparam int HiW = Width - DataW;        // the bits the head and the spare registers hold
+    logic [HiW-1:0]    data_q, sp_data_q;
     logic [LineW-1:0]  line_q, sp_line_q;
     logic [Stages-1:0] keep, sp_keep, nx_in, mv_nx, mv_nx1;
     logic [Stages-1:1] mv_nx0;
@@ -112,7 +118,6 @@ module cni_home_head #(
     assign mv_nx  = take_i ? mv_nx1 : {mv_nx0, 1'b0};
     assign in_ready_o  = !sp_valid_q;
     assign out_valid_o = valid_q;
-    assign out_data_o  = data_q;
     assign out_line_o  = line_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -131,15 +136,32 @@ module cni_home_head #(
     // empty (its valid bit says whether it holds a message).
     always_ff @(posedge clk_i) begin
       if (hd_free) begin
-        data_q <= sp_valid_q ? sp_data_q : in_data_i;
+        data_q <= sp_valid_q ? sp_data_q : in_data_i[Width-1:DataW];
         line_q <= sp_valid_q ? sp_line_q : in_line_i;
       end
       if (!sp_valid_q) begin
-        sp_data_q <= in_data_i;
+        sp_data_q <= in_data_i[Width-1:DataW];
         sp_line_q <= in_line_i;
       end
       if (sp_valid_q) sp_mv_q <= {sp_keep[Stages-2:1], take_i && sp_keep[0]};
       else            sp_mv_q <= {mv_new[Stages-2:1], take_i && mv_new[0]};
+    end
+    if (DataW > 0) begin : g_low
+      // The low bits: the head's are in entry rd_q; an arriving message's go to the head's
+      // entry when the head is empty, else to the other one (the spare's place).
+      logic [DataW-1:0] low_q [2];
+      logic             rd_q;
+      wire              wr = valid_q ? !rd_q : rd_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) rd_q <= 1'b0;
+        else if (take_i && out) rd_q <= !rd_q;
+      end
+      always_ff @(posedge clk_i) begin
+        if (acc) low_q[wr] <= in_data_i[DataW-1:0];
+      end
+      assign out_data_o = {data_q, low_q[rd_q]};
+    end else begin : g_nolow
+      assign out_data_o = data_q;
     end
     // pop_i is Buffer = 0's: here the head leaves with take_i and sel_i[Src]
     /* verilator lint_off UNUSEDSIGNAL */
