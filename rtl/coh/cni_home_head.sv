@@ -11,17 +11,13 @@
 // the result, so the compare is not behind the home agent's selection multiplexer. The take
 // itself comes last: each next state is computed with and without it, and take_i picks one.
 //
-//   Buffer = 1: the head is a register loaded as the message before it is taken (take_i with
-//               sel_i[Src]) or while it is empty, so a new message is taken the cycle after it
-//               arrives, and one every cycle. Behind it a spare register (a skid buffer) takes
-//               the producer's message when the head cannot, so in_ready_o is a flip-flop ("the
-//               spare is empty") and the take does not reach back into the producer's pops. The
-//               head loads from the spare when the spare holds a message, else from the
-//               producer; the spare holds one only while the head does, and its bits move with
-//               the stages like the head's. The message's low DataW bits (a line of data) do
-//               not move from the spare to the head: they stay in one of two entries, written
-//               when the message arrives, and a pointer that turns when the head leaves says
-//               which one is the head's, so the take enables none of those bits.
+//   Buffer = 1: the messages wait in a two-entry FIFO (`cni_fifo`): the head and a spare
+//               behind it, so in_ready_o is a flip-flop ("the spare is empty") and the take
+//               does not reach back into the producer's pops. A new message is taken the cycle
+//               after it arrives, and one every cycle. The head's header comes from a register
+//               (the FIFO's OutReg), its low DataW bits (a line of data) from the FIFO's storage,
+//               so the take enables none of those bits. The line and the compare bits are kept
+//               for the head and the spare, the spare's moving with the stages like the head's.
 //   Buffer = 0: the producer holds its message until it is consumed (pop_i: its handshake,
 //               which may come long after the take; the home agent's commands); the bits are
 //               compared every cycle, and a message counts as at the head from the cycle after
@@ -34,7 +30,7 @@
 //   Buffer - see above
 //   Srcs   - sources the home agent takes messages from
 //   Src    - this input's source (Buffer = 1)
-//   DataW  - the message's low bits kept in the two registers (Buffer = 1; 0: none)
+//   DataW  - the message's low bits read from the FIFO's storage (Buffer = 1; 0: none)
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
@@ -74,7 +70,6 @@ module cni_home_head #(
 );
 
   logic [Stages-1:0] mv_q, mv_new;
-  logic              valid_q;
 
   // the selected source's line is `l` (the message entering the first stage, if taken now)
   function automatic logic sel_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] sel,
@@ -94,90 +89,56 @@ module cni_home_head #(
   assign busy_o = |(mv_q & st_valid_i);
 
   if (Buffer) begin : g_buf
-    localparam int HiW = Width - DataW;        // the bits the head and the spare registers hold
-    logic [HiW-1:0]    data_q, sp_data_q;
+    // The messages: a two-entry FIFO (head and spare), its ready and valid flip-flops, the head's
+    // header from a register, the line of data (the low DataW bits) read from the storage, which
+    // is written whenever it has room (so the take enables none of the data's bits).
+    logic              hd_valid, sp_valid;  // the head, the spare holds a message
+    logic [1:0]        count;
+    wire               out = sel_i[Src];    // the head leaves if a message is taken now
+    cni_fifo #(.Width(Width), .Depth(2), .OutReg(1'b1), .OutRegLo(DataW),
+               .OutRegW(Width - DataW)) u_msg (
+      .clk_i, .rst_ni,
+      .in_valid_i, .in_ready_o, .in_data_i,
+      .out_valid_o (hd_valid), .out_ready_i (take_i && out), .out_data_o,
+      .count_o (count)
+    );
+    assign sp_valid = count == 2'd2;
+    // The lines and the compare bits of head and spare (the spare holds a message only while the
+    // head does; the head loads the spare's, else the producer's, as it is taken or empty).
     logic [LineW-1:0]  line_q, sp_line_q;
-    logic [Stages-1:0] keep, sp_keep, nx_in, mv_nx, mv_nx1;
+    logic [Stages-1:0] keep, sp_keep, nx_in, mv_nx1;
     logic [Stages-1:1] mv_nx0;
     // the spare's bits: not for the last stage (the spare reaches the head one edge later at the
     // earliest, and that stage's message has then left)
     logic [Stages-2:0] sp_mv_q;
-    logic              sp_valid_q;
-    wire acc = in_valid_i && !sp_valid_q;     // the producer's message is accepted
-    wire out = sel_i[Src];                    // the head leaves if a message is taken now
-    wire hd_free = !valid_q || (take_i && out);  // the head is empty after this edge
+    wire hd_free = !hd_valid || (take_i && out);  // the head is empty after this edge
     // a message that stays (the head, the spare): its bits move with the stages (bit 0 as if a
     // message is taken)
     assign keep    = {mv_q[Stages-2:0], sel_on(line_q, sel_i, take_line_i)};
     assign sp_keep = {sp_mv_q[Stages-2:0], sel_on(sp_line_q, sel_i, take_line_i)};
-    // the bits of a message moving into the head: the spare's, else the producer's
-    assign nx_in  = sp_valid_q ? sp_keep : mv_new;
+    // the bits of a message moving into the head or staying in the spare: the spare's, else the
+    // producer's
+    assign nx_in  = sp_valid ? sp_keep : mv_new;
     // the head's bits after this edge with a take (nx1) and without one (nx0)
-    assign mv_nx1 = (valid_q && !out) ? keep : nx_in;
-    assign mv_nx0 = valid_q ? keep[Stages-1:1] : nx_in[Stages-1:1];
-    assign mv_nx  = take_i ? mv_nx1 : {mv_nx0, 1'b0};
-    assign in_ready_o  = !sp_valid_q;
-    assign out_valid_o = valid_q;
+    assign mv_nx1 = (hd_valid && !out) ? keep : nx_in;
+    assign mv_nx0 = hd_valid ? keep[Stages-1:1] : nx_in[Stages-1:1];
+    assign out_valid_o = hd_valid;
     assign out_line_o  = line_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q    <= 1'b0;
-        sp_valid_q <= 1'b0;
-        mv_q       <= '0;
-      end else begin
-        // (the spare holds a message only while the head does)
-        valid_q    <= take_i ? (valid_q && !out) || sp_valid_q || acc : valid_q || acc;
-        sp_valid_q <= take_i ? valid_q && !out && (sp_valid_q || acc) :
-                               valid_q && (sp_valid_q || acc);
-        mv_q       <= mv_nx;
-      end
+      if (!rst_ni) mv_q <= '0;
+      else         mv_q <= take_i ? mv_nx1 : {mv_nx0, 1'b0};
     end
-    // The data registers load without a reset; the spare captures whatever arrives while it is
-    // empty (its valid bit says whether it holds a message).
     always_ff @(posedge clk_i) begin
-      if (hd_free) begin
-        data_q <= sp_valid_q ? sp_data_q : in_data_i[Width-1:DataW];
-        line_q <= sp_valid_q ? sp_line_q : in_line_i;
-      end
-      if (!sp_valid_q) begin
-        sp_data_q <= in_data_i[Width-1:DataW];
-        sp_line_q <= in_line_i;
-      end
-      if (sp_valid_q) sp_mv_q <= {sp_keep[Stages-2:1], take_i && sp_keep[0]};
-      else            sp_mv_q <= {mv_new[Stages-2:1], take_i && mv_new[0]};
-    end
-    if (DataW > 0) begin : g_low
-      // The low bits: the head's are in entry rd_q; an arriving message's go to the head's
-      // entry when the head is empty, else to the other one (the spare's place).
-      logic [DataW-1:0] low_q [2];
-      logic             rd_q;
-      wire              wr = valid_q ? !rd_q : rd_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) rd_q <= 1'b0;
-        else if (take_i && out) rd_q <= !rd_q;
-      end
-      always_ff @(posedge clk_i) begin
-        if (acc) low_q[wr] <= in_data_i[DataW-1:0];
-      end
-      assign out_data_o = {data_q, low_q[rd_q]};
-    end else begin : g_nolow
-      assign out_data_o = data_q;
+      if (hd_free) line_q <= sp_valid ? sp_line_q : in_line_i;
+      if (!sp_valid) sp_line_q <= in_line_i;
+      sp_mv_q <= {nx_in[Stages-2:1], take_i && nx_in[0]};
     end
     // pop_i is Buffer = 0's: here the head leaves with take_i and sel_i[Src]
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused = pop_i;
     /* verilator lint_on UNUSEDSIGNAL */
-`ifdef SYNTHESIS
-`elsif FORMAL
-`else
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (rst_ni) begin
-        assert (!sp_valid_q || valid_q)
-          else $error("cni_home_head: the spare holds a message while the head is empty");
-      end
-    end
-`endif
   end else begin : g_hold
+    logic valid_q;
     assign in_ready_o  = 1'b0;
     assign out_valid_o = in_valid_i && valid_q;
     assign out_data_o  = '0;
