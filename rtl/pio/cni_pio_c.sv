@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // PIO protocol (c): combined request/response invocations on pairs of lines (docs/pio.md,
-// "Protocol (c)"). Per pair a parity, a busy and a recalled bit, indexed by the event's pair
-// (one pair changes per event, and one when the compute unit finishes); a FIFO of payload lines
-// to recall and a FIFO of pairs whose payload is in memory; one compute unit (memory read, the
-// accelerator, result write, ARM(P), RELEASE(T)) shared by every pair.
+// "Protocol (c)"). Per pair a parity, a busy and a recalled bit (an event changes its pair's,
+// the compute unit's finish its pair's); a FIFO of payload lines to recall and a FIFO of pairs
+// whose payload is in memory; one compute unit (memory read, the accelerator, result write,
+// ARM(P), RELEASE(T)) shared by every pair.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
@@ -12,8 +12,8 @@
 //   EvtReg              - 1: what enters the two FIFOs is registered (one cycle later)
 //   RdWait              - cycles from the memory request to its read data
 // Ports:
-//   ev_*          - the decoded event: TRIGGER / RECALL_DONE, in the (c) region, its group and
-//                   pair, its line
+//   ev_*          - the decoded event: TRIGGER / RECALL_DONE, in the (c) region, its group,
+//                   its pair (ev_cj_i) and the same pair one-hot (ev_coh_i), its line
 //   creq_o, cop_o, cline_o, cgnt_i - the completion commands (ARM(P), RELEASE(T)); a request
 //                   from flip-flops
 //   rreq_o, rline_o, rgnt_i        - RECALLs of payload lines (the recall FIFO's head)
@@ -42,6 +42,7 @@ module cni_pio_c #(
   input  wire logic                ev_c_i,
   input  wire logic                ev_cg_i,
   input  wire logic [PairW-1:0]    ev_cj_i,
+  input  wire logic [CPairs-1:0]   ev_coh_i,
   input  wire logic [LineIdxW-1:0] ev_line_i,
   output logic                     creq_o,
   output logic [CmdW-1:0]          cop_o,
@@ -73,16 +74,39 @@ module cni_pio_c #(
   logic [CPairs-1:0] par_q, busy_q, rdy_q;
   logic              trig, done;
 
-  // ---- per-pair bits of the event's pair ------------------------------------------------------
-  // An event in the cycle a pair finishes sees the pair already finished.
-  wire ev_fin = fin && j_q == ev_cj_i;
-  wire par_e  = ev_fin ? !par_q[ev_cj_i] : par_q[ev_cj_i];
-  wire busy_e = !ev_fin && busy_q[ev_cj_i];
-  wire rdy_e  = !ev_fin && rdy_q[ev_cj_i];
-  // TRIGGER on the current trigger line of an idle pair starts it; RECALL_DONE on the payload
-  // line of a pair being recalled makes it ready.
-  assign trig = ev_trig_i && ev_c_i && !busy_e && (par_e == ev_cg_i);
-  assign done = ev_done_i && ev_c_i && busy_e && !rdy_e && (par_e != ev_cg_i);
+  // ---- per-pair bits -----------------------------------------------------------------------
+  // An event in the cycle a pair finishes sees the pair already finished. TRIGGER on the current
+  // trigger line of an idle pair starts it; RECALL_DONE on the payload line of a pair being
+  // recalled makes it ready. The finish (`fin`, a command grant) is the latest input, so it
+  // comes last: `trig` and `done` (what enters the FIFOs) are worked out from the event's pair
+  // as it stands and as it would stand finished, and the finish picks one; each pair's next
+  // bits are worked out from its own bits and its bit of the event's one-hot pair, both as if
+  // the pair does not finish now (`_n`) and as if it does (`_f`: idle, parity flipped), and its
+  // finish picks one, the last logic in front of the flip-flops.
+  wire ev_jq  = j_q == ev_cj_i;   // the event is on the compute unit's pair
+  wire ev_fin = fin && ev_jq;
+  wire par_s  = par_q[ev_cj_i];
+  wire busy_s = busy_q[ev_cj_i];
+  wire rdy_s  = rdy_q[ev_cj_i];
+  wire trig_s = ev_trig_i && ev_c_i && !busy_s && (par_s == ev_cg_i);
+  wire trig_f = ev_trig_i && ev_c_i && (par_s != ev_cg_i);
+  wire done_s = ev_done_i && ev_c_i && busy_s && !rdy_s && (par_s != ev_cg_i);
+  assign trig = ev_fin ? trig_f : trig_s;
+  assign done = !ev_fin && done_s;
+
+  logic [CPairs-1:0] fin_k, ev_k, busy_n, busy_f, rdy_n, par_d, busy_d, rdy_d;
+  always_comb begin
+    for (int k = 0; k < CPairs; k++) begin
+      fin_k[k]  = fin && 32'(j_q) == k;
+      ev_k[k]   = ev_c_i && ev_coh_i[k];
+      busy_n[k] = busy_q[k] || (ev_trig_i && ev_k[k] && par_q[k] == ev_cg_i);
+      busy_f[k] = ev_trig_i && ev_k[k] && par_q[k] != ev_cg_i;
+      rdy_n[k]  = rdy_q[k] || (ev_done_i && ev_k[k] && busy_q[k] && par_q[k] != ev_cg_i);
+      par_d[k]  = par_q[k] ^ fin_k[k];
+      busy_d[k] = fin_k[k] ? busy_f[k] : busy_n[k];
+      rdy_d[k]  = !fin_k[k] && rdy_n[k];
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -90,13 +114,9 @@ module cni_pio_c #(
       busy_q <= '0;
       rdy_q  <= '0;
     end else begin
-      if (fin) begin
-        par_q[j_q]  <= !par_q[j_q];
-        busy_q[j_q] <= 1'b0;
-        rdy_q[j_q]  <= 1'b0;
-      end
-      if (trig) busy_q[ev_cj_i] <= 1'b1;
-      if (done) rdy_q[ev_cj_i] <= 1'b1;
+      par_q  <= par_d;
+      busy_q <= busy_d;
+      rdy_q  <= rdy_d;
     end
   end
 
@@ -250,6 +270,13 @@ module cni_pio_c #(
       assert (!(rdy_push && !rdy_in_ready)) else $error("cni_pio_c: ready FIFO overflow");
       assert (creq_q == creq_now)
         else $error("cni_pio_c: the registered command request disagrees");
+      // the event's pair one-hot is its index's
+      assert (!ev_c_i || ev_coh_i == CPairs'(1) << ev_cj_i)
+        else $error("cni_pio_c: the event's one-hot pair disagrees with its index");
+      // the event's pair: a TRIGGER that starts it makes it busy, a RECALL_DONE ready
+      assert (trig == (ev_c_i && busy_d[ev_cj_i] && !(busy_q[ev_cj_i] && !fin_k[ev_cj_i])) &&
+              done == (ev_c_i && rdy_d[ev_cj_i] && !rdy_q[ev_cj_i]))
+        else $error("cni_pio_c: a pair's update disagrees with the event's");
     end
   end
 `endif

@@ -166,6 +166,7 @@ module cni_pio_engine #(
     logic                trig, done;
     logic                c, c_g;      // in (c) region; group of the line
     logic [PairW-1:0]    c_j;         // pair index
+    logic [CPairs-1:0]   c_oh;        // the same pair, one-hot (0 outside the (c) region)
     logic                a_ctl, a_g, a_ovf;
     logic                b_ctl, b_g, b_ovf;
     logic [LineIdxW-1:0] line;
@@ -190,6 +191,7 @@ module cni_pio_engine #(
     evd.c     = (l >= C_LO) && (l < C_HI);
     evd.c_g   = (l >= C_MID);
     evd.c_j   = PairW'(evd.c_g ? (l - C_MID) : (l - C_LO));
+    evd.c_oh  = evd.c ? CPairs'(1) << evd.c_j : '0;
     evd.a_ctl = (l == A_LO) || (l == A_LO + 32'd1);
     evd.a_g   = (l == A_LO + 32'd1);
     evd.a_ovf = (l >= A_OV) && (l < A_HI);
@@ -357,7 +359,7 @@ module cni_pio_engine #(
   ) u_c (
     .clk_i, .rst_ni,
     .ev_trig_i (ev.trig), .ev_done_i (ev.done), .ev_c_i (ev.c), .ev_cg_i (ev.c_g),
-    .ev_cj_i (ev.c_j), .ev_line_i (ev.line),
+    .ev_cj_i (ev.c_j), .ev_coh_i (ev.c_oh), .ev_line_i (ev.line),
     .creq_o (c_creq), .cop_o (c_cop), .cline_o (c_cline), .cgnt_i (cmd_gnt[R_C]),
     .rreq_o (crec_req), .rline_o (crec_line), .rgnt_i (cmd_gnt[R_CREC]),
     .mreq_o (c_mreq), .mwe_o (c_mwe), .maddr_o (c_maddr), .mwdata_o (c_mwdata),
