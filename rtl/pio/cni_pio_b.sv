@@ -82,7 +82,8 @@ module cni_pio_b #(
   logic [31:0]      b_cnt_q;           // messages delivered
   logic             bin_valid_q, bin_valid_d, bin_last_q;
   logic [DW-1:0]    bin_data_q;
-  logic [15:0]      bin_len_q;
+  logic [15:0]      bin_lenc_q;        // the beat's header length capped at CapB (a first beat)
+  logic             bin_trunc_q;       // ... and whether the cap cut it
   logic             b_trig, b_take, b_drop, b_consume;
   logic [LineIdxW-1:0] b_t_line, b_p_line;
   logic             b_trunc_now;
@@ -97,10 +98,10 @@ module cni_pio_b #(
 
   assign b_t_line    = LineIdxW'(B_LO + 32'(b_par_q));
   assign b_p_line    = LineIdxW'(B_LO + 32'(!b_par_q));
-  assign b_trunc_now = (bin_len_q > 16'(CapB));
+  assign b_trunc_now = bin_trunc_q;
   // Length, remaining bytes and the 8 bytes that lead the line: from the header on the first
-  // beat, from the registers afterwards.
-  assign b_len_now   = b_first_q ? (b_trunc_now ? 16'(CapB) : bin_len_q) : b_len_q;
+  // beat (capped as the beat is loaded), from the registers afterwards.
+  assign b_len_now   = b_first_q ? bin_lenc_q : b_len_q;
   assign b_rem_now   = b_first_q ? b_len_now : b_rem_q;
   for (genvar j = 0; j < HW / 8; j++) begin : g_bcarry
     assign b_carry_m[8*j +: 8] = b_ckeep_q[j] ? b_carry_q[8*j +: 8] : 8'h00;
@@ -231,18 +232,19 @@ module cni_pio_b #(
     end
   end
 
-  // Datapath registers: no reset. The beat register (data, length, last flag, byte mask) is
-  // loaded in every cycle after which it is free (empty, or consumed now), beat or not: a beat
+  // Datapath registers: no reset. The beat register (data, capped length, last flag, byte mask)
+  // is loaded in every cycle after which it is free (empty, or consumed now), beat or not: a beat
   // is taken only then, and the register's contents are used only while `bin_valid_q`. So its
   // enable does not wait for the sender's valid.
   always_ff @(posedge clk_i) begin
     b_carry_q <= b_carry_d;
     b_ckeep_q <= b_ckeep_d;
     if (!bin_valid_q || b_consume) begin
-      bin_data_q <= pb_data_i;
-      bin_len_q  <= pb_len_i;
-      bin_last_q <= pb_last_i;
-      bin_lm_q   <= LineBytes'(cni_pio_pkg::len_mask(pb_len_i, CapB, LineBytes));
+      bin_data_q  <= pb_data_i;
+      bin_trunc_q <= pb_len_i > 16'(CapB);
+      bin_lenc_q  <= (pb_len_i > 16'(CapB)) ? 16'(CapB) : pb_len_i;
+      bin_last_q  <= pb_last_i;
+      bin_lm_q    <= LineBytes'(cni_pio_pkg::len_mask(pb_len_i, CapB, LineBytes));
     end
   end
 

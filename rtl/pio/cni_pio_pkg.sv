@@ -29,15 +29,16 @@ package cni_pio_pkg;
     len_mask = low_ones(8'(n));
   endfunction
 
-  // The beat after one with `rem` bytes from its start on: bit i = i < lb && rem > lb + i.
-  // (16-bit arithmetic on the 16-bit count: shorter carry chains than int)
+  // The beat after one with `rem` bytes from its start on: bit i = i < lb && rem > lb + i, for
+  // lines of `lb` bytes, a power of two (64 or 128, the protocol's sizes). From rem's bits
+  // alone, with no arithmetic: rem >= 2 * lb sets every bit below lb; else bit i needs rem's lb
+  // bit and its bits below lb to exceed i, which low_ones makes of them. So each mask bit is a
+  // few LUTs of the count, not carry chains (a compare, a subtraction and a compare).
   function automatic logic [MAX_LINE_BYTES-1:0] next_mask(input logic [15:0] rem,
                                                           input logic [15:0] lb);
-    logic [15:0] n;
-    n = 16'd0;
-    if (rem > lb) n = rem - lb;
-    if (n > lb) n = lb;
-    next_mask = low_ones(8'(n));
+    if ((rem & ~((lb << 1) - 16'd1)) != 16'd0) next_mask = low_ones(8'(lb));
+    else if ((rem & lb) != 16'd0)               next_mask = low_ones(8'(rem & (lb - 16'd1)));
+    else                                        next_mask = '0;
   endfunction
 
   // The bit mask of a byte mask: byte i of the result is all ones where be[i] (32-bit words at a
