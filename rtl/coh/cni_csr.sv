@@ -13,15 +13,20 @@
 //   DevBase     - reported in DEVBASE_LO/HI
 //   QuietLog2   - reported in TIMEBASE (the quiescence window of quiet_o)
 //   NetBytes    - reported in NET (bytes per beat of the network port)
+//   AccReg      - 1: an access is registered when it is taken (the endpoint's Pipelined): a
+//                 read's register choice and an engine window's access start at flip-flops, not
+//                 at the master's address, one cycle later
 // Ports:
 //   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
 //               per direction; writes need AW and W together and are answered two cycles after
 //               they are taken; reads are answered the cycle after they are taken (an engine's
-//               window one cycle later); unmapped addresses answer SLVERR
+//               window one cycle later; with AccReg each one cycle later again); unmapped
+//               addresses answer SLVERR
 //   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
 //   cfg_*_o   - configuration to the home agent and the caching agent
 //   reg_*     - an access to an engine's window (engine reg_eng_o, byte offset reg_addr_o): one
-//               cycle; its read data on reg_rdata_i the cycle after
+//               cycle (the cycle it is taken, with AccReg the next); its read data on
+//               reg_rdata_i the cycle after
 //   idle_o    - no access answered or pending, no counter pulse on its way
 `default_nettype none
 
@@ -34,6 +39,7 @@ module cni_csr #(
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
   parameter int QuietLog2 = 10,
   parameter int NetBytes  = 64,
+  parameter bit AccReg    = 1'b0,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
   localparam int EngW     = $clog2(NE + 1)
@@ -163,90 +169,114 @@ module cni_csr #(
   end
 
   // ---- reads --------------------------------------------------------------------------------
-  // Decoded only while a read is offered: its result is used only then, and the else-branch's
-  // don't-care leaves the synthesized network as it is while a simulator skips the decode.
-  logic [31:0] rdata;
-  logic        rok;
+  // The registers a read can name: the fixed ones, the counters, the REGION and OWNER words. An
+  // address matches at most one (`hit`, one-hot) and the read data is the AND-OR of the sources
+  // under the match, so the choice is a flat decode. With AccReg the match is registered when
+  // the read is taken (`hit_q`, `rd_q`) and the data chosen in the next cycle.
+  localparam int NFix = 12;
+  localparam int NSrc = NFix + NumCnt + 2 * NR;
+  function automatic logic [11:0] src_addr(input int s);
+    unique case (s)
+      0: src_addr = A_ID;          1: src_addr = A_GEOM;       2: src_addr = A_CONFIG;
+      3: src_addr = A_CACHE;       4: src_addr = A_BASE_LO;    5: src_addr = A_BASE_HI;
+      6: src_addr = A_TIMEBASE;    7: src_addr = A_NET;        8: src_addr = A_RET_EXCL;
+      9: src_addr = A_PARK_TMO;   10: src_addr = A_CA_BACKOFF; 11: src_addr = A_CA_CLEAN;
+      default: begin
+        if (s < NFix + NumCnt)           src_addr = A_CNT + 12'(4 * (s - NFix));
+        else if (s < NFix + NumCnt + NR) src_addr = A_REGION + 12'(4 * (s - NFix - NumCnt));
+        else                             src_addr = A_OWNER + 12'(4 * (s - NFix - NumCnt - NR));
+      end
+    endcase
+  endfunction
+  logic [31:0] src_val [NSrc];
   always_comb begin
-    rdata = 'x;
-    rok   = 1'bx;
-    if (s_axil_arvalid_i) begin
-      rdata = '0;
-      rok   = 1'b1;
-      unique case (s_axil_araddr_i)
-        A_ID:       rdata = 32'h434E_4931;
-        A_GEOM:     rdata = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
-        A_CONFIG:   rdata = Config;
-        A_CACHE:    rdata = CacheConfig;
-        A_BASE_LO:  rdata = DevBase[31:0];
-        A_BASE_HI:  rdata = 32'(DevBase[47:32]);
-        A_TIMEBASE: rdata = 32'(QuietLog2);
-        A_NET:      rdata = 32'(NetBytes);
-        A_RET_EXCL: rdata = 32'(cfg_ret_excl_o);
-        A_PARK_TMO: rdata = cfg_park_timeout_o;
-        A_CA_BACKOFF: rdata = 32'(cfg_ca_backoff_o);
-        A_CA_CLEAN:   rdata = 32'(cfg_ca_clean_o);
-        default: begin
-          rok = 1'b0;
-          for (int i = 0; i < NumCnt; i++) begin
-            if (s_axil_araddr_i == A_CNT + 12'(4 * i)) begin
-              rdata = cnt_q[i];
-              rok   = 1'b1;
-            end
-          end
-          // REGION r: [15:0] first line, [31:16] lines; OWNER r: its engine (0xFFFFFFFF: none)
-          for (int r = 0; r < NR; r++) begin
-            if (s_axil_araddr_i == A_REGION + 12'(4 * r)) begin
-              rdata = {16'(cni_amap_pkg::lines(RegionLines, r)),
-                       16'(cni_amap_pkg::base(RegionLines, r))};
-              rok   = 1'b1;
-            end
-            if (s_axil_araddr_i == A_OWNER + 12'(4 * r)) begin
-              rdata = (cni_amap_pkg::owner(r) == cni_amap_pkg::ENG_NONE)
-                        ? '1 : 32'(cni_amap_pkg::owner(r));
-              rok   = 1'b1;
-            end
-          end
-          if (is_eng(s_axil_araddr_i[11:8])) rok = 1'b1;
-        end
-      endcase
+    src_val[0]  = 32'h434E_4931;
+    src_val[1]  = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
+    src_val[2]  = Config;
+    src_val[3]  = CacheConfig;
+    src_val[4]  = DevBase[31:0];
+    src_val[5]  = 32'(DevBase[47:32]);
+    src_val[6]  = 32'(QuietLog2);
+    src_val[7]  = 32'(NetBytes);
+    src_val[8]  = 32'(cfg_ret_excl_o);
+    src_val[9]  = cfg_park_timeout_o;
+    src_val[10] = 32'(cfg_ca_backoff_o);
+    src_val[11] = 32'(cfg_ca_clean_o);
+    for (int i = 0; i < NumCnt; i++) src_val[NFix + i] = cnt_q[i];
+    // REGION r: [15:0] first line, [31:16] lines; OWNER r: its engine (0xFFFFFFFF: none)
+    for (int r = 0; r < NR; r++) begin
+      src_val[NFix + NumCnt + r] = {16'(cni_amap_pkg::lines(RegionLines, r)),
+                                    16'(cni_amap_pkg::base(RegionLines, r))};
+      src_val[NFix + NumCnt + NR + r] = (cni_amap_pkg::owner(r) == cni_amap_pkg::ENG_NONE)
+                                          ? '1 : 32'(cni_amap_pkg::owner(r));
     end
   end
 
-  assign s_axil_arready_o = !s_axil_rvalid_o && !eng_rd_q;
+  logic [NSrc-1:0] hit, hit_q, rhit;
+  logic            rd_q;   // AccReg: a read of a register (not a window) was taken last cycle
+  always_comb begin
+    for (int k = 0; k < NSrc; k++) hit[k] = s_axil_araddr_i == src_addr(k);
+  end
+  assign rhit = AccReg ? hit_q : hit;
+  logic [31:0] rdata;
+  always_comb begin
+    rdata = '0;
+    for (int k = 0; k < NSrc; k++) rdata = rdata | (rhit[k] ? src_val[k] : 32'd0);
+  end
+
+  // ---- engine windows -------------------------------------------------------------------------
+  // A read of a window is its access (with AccReg in the next cycle, from registers); a write
+  // likewise (the two are never taken in one cycle: `wr` above).
+  wire rd_eng = rd && is_eng(s_axil_araddr_i[11:8]);
+  wire wr_eng = wr && is_eng(s_axil_awaddr_i[11:8]);
+  logic           acc_q, acc_we_q;
+  logic [EngW-1:0] acc_eng_q;
+  logic [7:0]     acc_addr_q;
+  logic [31:0]    acc_wdata_q;
+  wire  [EngW-1:0] eng_now  = EngW'(rd_eng ? s_axil_araddr_i[10:8] : s_axil_awaddr_i[10:8]);
+  wire  [7:0]      addr_now = rd_eng ? s_axil_araddr_i[7:0] : s_axil_awaddr_i[7:0];
+  assign reg_valid_o = AccReg ? acc_q : rd_eng || wr_eng;
+  assign reg_we_o    = AccReg ? acc_we_q : wr_eng;
+  assign reg_eng_o   = AccReg ? acc_eng_q : eng_now;
+  assign reg_addr_o  = AccReg ? acc_addr_q : addr_now;
+  assign reg_wdata_o = AccReg ? acc_wdata_q : s_axil_wdata_i;
+
+  assign s_axil_arready_o = !s_axil_rvalid_o && !eng_rd_q && !rd_q && !(acc_q && !acc_we_q);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s_axil_rvalid_o <= 1'b0;
       s_axil_rdata_o  <= '0;
       s_axil_rresp_o  <= RESP_OKAY;
       eng_rd_q        <= 1'b0;
+      rd_q            <= 1'b0;
+      acc_q           <= 1'b0;
     end else begin
       if (s_axil_rvalid_o && s_axil_rready_i) s_axil_rvalid_o <= 1'b0;
-      eng_rd_q <= rd && is_eng(s_axil_araddr_i[11:8]);
+      // a window's read data is on reg_rdata_i the cycle after its access
+      eng_rd_q <= AccReg ? acc_q && !acc_we_q : rd_eng;
+      rd_q     <= AccReg && rd && !rd_eng;
+      acc_q    <= AccReg && (rd_eng || wr_eng);
       if (eng_rd_q) begin
         s_axil_rvalid_o <= 1'b1;
         s_axil_rdata_o  <= reg_rdata_i;
         s_axil_rresp_o  <= RESP_OKAY;
-      end else if (rd && !is_eng(s_axil_araddr_i[11:8])) begin
+      end else if (AccReg ? rd_q : rd && !rd_eng) begin
         s_axil_rvalid_o <= 1'b1;
         s_axil_rdata_o  <= rdata;
-        s_axil_rresp_o  <= rok ? RESP_OKAY : RESP_SLVERR;
+        s_axil_rresp_o  <= (rhit != '0) ? RESP_OKAY : RESP_SLVERR;
       end
     end
   end
+  // registered access (AccReg; used only while rd_q or acc_q)
+  always_ff @(posedge clk_i) begin
+    hit_q       <= hit;
+    acc_we_q    <= wr_eng;
+    acc_eng_q   <= eng_now;
+    acc_addr_q  <= addr_now;
+    acc_wdata_q <= s_axil_wdata_i;
+  end
 
   assign idle_o = !clear_q && !wr_q && !s_axil_bvalid_o && !s_axil_rvalid_o && !eng_rd_q &&
-                  cnt_pulse_q == '0;
-
-  // ---- engine windows -------------------------------------------------------------------------
-  // A read of a window is its access in the cycle it is taken; a write likewise (the two never
-  // share a cycle: `wr` above).
-  wire rd_eng = rd && is_eng(s_axil_araddr_i[11:8]);
-  wire wr_eng = wr && is_eng(s_axil_awaddr_i[11:8]);
-  assign reg_valid_o = rd_eng || wr_eng;
-  assign reg_we_o    = wr_eng;
-  assign reg_eng_o   = EngW'(rd_eng ? s_axil_araddr_i[10:8] : s_axil_awaddr_i[10:8]);
-  assign reg_addr_o  = rd_eng ? s_axil_araddr_i[7:0] : s_axil_awaddr_i[7:0];
-  assign reg_wdata_o = s_axil_wdata_i;
+                  !rd_q && !acc_q && cnt_pulse_q == '0;
 
 endmodule

@@ -582,7 +582,7 @@ module cni_endpoint #(
                                          8'(CacheSets)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
             .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase),
-            .QuietLog2(QuietLog2), .NetBytes(NetBytes)) u_csr (
+            .QuietLog2(QuietLog2), .NetBytes(NetBytes), .AccReg(Pipelined != 0)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,

@@ -126,6 +126,7 @@ struct Endpoint::Impl {
   // CSR transaction in progress.
   bool ar_pending = false, r_wait = false, aw_pending = false, b_wait = false;
   uint32_t ar_addr = 0, aw_addr = 0, w_data = 0, r_data = 0;
+  unsigned r_resp = 0;
   bool r_done = false, b_done = false;
 
   void set_line(uint32_t* w, const uint8_t* bytes) { std::memcpy(w, bytes, line_bytes); }
@@ -348,6 +349,7 @@ struct Endpoint::Model final : Endpoint::Impl {
     }
     if (r_wait && t.s_axil_rvalid_o) {
       r_data = t.s_axil_rdata_o;
+      r_resp = t.s_axil_rresp_o;
       r_wait = false;
       r_done = true;
     }
@@ -605,7 +607,7 @@ void Endpoint::on_emit(std::function<void(const TxMsg&)> fn) { d_->emit_cb = std
 void Endpoint::on_rx_credit(std::function<void(Chan)> fn) { d_->rx_credit_cb = std::move(fn); }
 void Endpoint::on_rx(std::function<void(const Msg&, uint64_t)> fn) { d_->rx_cb = std::move(fn); }
 
-uint32_t Endpoint::csr_read(uint32_t addr) {
+uint32_t Endpoint::csr_read(uint32_t addr, unsigned* resp) {
   d_->ar_pending = true;
   d_->ar_addr = addr;
   d_->r_done = false;
@@ -613,6 +615,7 @@ uint32_t Endpoint::csr_read(uint32_t addr) {
     if (i > 1000) throw std::runtime_error("cni_endpoint: CSR read timed out");
     tick();
   }
+  if (resp) *resp = d_->r_resp;
   return d_->r_data;
 }
 

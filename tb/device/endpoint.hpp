@@ -197,8 +197,9 @@ class Endpoint {
   // A write of device line `line` through port B of the line memory (pb_mon_*): an engine's.
   void on_port_b_write(std::function<void(unsigned line, const uint8_t* data)> fn);
 
-  // CSR access (blocking: clocks the device).
-  uint32_t csr_read(uint32_t addr);
+  // CSR access (blocking: clocks the device). `resp`, if given, gets the read's AXI response
+  // (0 OKAY, 2 SLVERR).
+  uint32_t csr_read(uint32_t addr, unsigned* resp = nullptr);
   void csr_write(uint32_t addr, uint32_t value);
   uint32_t counter(csr::Counter c);
 

@@ -48,6 +48,34 @@ TEST_F(HomeAgent, CtrlWriteClearsEveryCounter) {
   EXPECT_EQ(ep->counter(csr::kRdS), 1u);
 }
 
+// Every CSR read is answered with its own register: a mapped one OKAY, an unmapped address or a
+// write-only register SLVERR, reads back to back included (the pipelined CSR registers the read's
+// match and answers one cycle later: docs/endpoint.md, "CSR map").
+TEST_F(HomeAgent, CsrReadsAnswerTheirOwnRegisterOrSlverr) {
+  const uint32_t geom = ep->csr_read(csr::kGeometry);
+  const uint32_t net = ep->csr_read(csr::kNet);
+  for (int round = 0; round < 3; ++round) {
+    unsigned resp = 9;
+    EXPECT_EQ(ep->csr_read(csr::kId, &resp), 0x434E4931u);
+    EXPECT_EQ(resp, 0u);
+    EXPECT_EQ(ep->csr_read(csr::kGeometry, &resp), geom);
+    EXPECT_EQ(resp, 0u);
+    EXPECT_EQ(ep->csr_read(csr::kNet, &resp), net);
+    EXPECT_EQ(resp, 0u);
+    ep->csr_read(0x034, &resp);  // between CA_CLEAN and the REGION words
+    EXPECT_EQ(resp, 2u);
+    ep->csr_read(csr::kCtrl, &resp);  // write-only
+    EXPECT_EQ(resp, 2u);
+    ep->csr_read(csr::kCounters + 4 * csr::kNumCounters, &resp);  // past the last counter
+    EXPECT_EQ(resp, 2u);
+    ep->csr_read(csr::kCounters + 4 * csr::kRdS, &resp);
+    EXPECT_EQ(resp, 0u);
+  }
+  // a write between reads: the read after it sees the value written
+  ep->csr_write(csr::kCaBackoff, 0x1234);
+  EXPECT_EQ(ep->csr_read(csr::kCaBackoff) & 0xFFFF, 0x1234u);
+}
+
 // ---- throughput: one message per cycle on independent lines (docs/endpoint.md, "Pipeline") ----
 
 // Sends `msgs` at once and waits for `n` answers of `op`; returns the cycles from the first
