@@ -203,8 +203,12 @@ module cni_home_agent #(
 
   // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
   // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
-  // the full geometry and fails to map it ("invalid OPTION_ABITS/WIDTH combination").
-  (* ram_style = "block" *) logic [DirW-1:0] dir_q [NumLines];
+  // the full geometry and fails to map it ("invalid OPTION_ABITS/WIDTH combination"). A read
+  // of the word written in the same cycle is never used: the apply stage's line is in the
+  // interlock, so no message on it is taken in that cycle, and what is read for a message not
+  // taken is not used (`no_rw_check`: synthesis adds no bypass from the write to the read
+  // port, which block RAMs leave undefined for such a read, docs/fpga.md).
+  (* ram_style = "block", no_rw_check *) logic [DirW-1:0] dir_q [NumLines];
   logic [DirW-1:0]     dir_rd_q;
   logic                dir_re, dir_we;
   logic [LineIdxW-1:0] dir_raddr, dir_waddr;
@@ -279,6 +283,12 @@ module cni_home_agent #(
     drop_lowest = v & (v - 1'b1);  // v less its lowest bit set
   endfunction
 
+  // A snoop job's agents: the vector, the agents after its first and whether there are none
+  // (made where the decision picks the vector, in B, so the job leaves C from flip-flops).
+  function automatic logic [2 * NumAgents:0] snp_job(input logic [NumAgents-1:0] v);
+    snp_job = {v, drop_lowest(v), drop_lowest(v) == '0};
+  endfunction
+
   function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
     onehot = TtEntries'(1) << i;
   endfunction
@@ -293,7 +303,8 @@ module cni_home_agent #(
   // PARK entry whose own flag is set (SRC_TMO), and a timeout that no longer holds does nothing.
   logic [TtEntries-1:0] tmo_1h_q;
   logic                 tmo_any_q;
-  logic [TtW-1:0]       tmo_idx, evt_idx;
+  logic [TtW-1:0]       tmo_idx;
+  logic [TtEntries-1:0] evt_1h;     // the entry whose event is offered: the lowest with one
   logic [LineIdxW-1:0]  tmo_line;
   logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
   logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup sees
@@ -337,15 +348,8 @@ module cni_home_agent #(
   // (Searched only when there is an event or a timeout: their results are used only then, and
   // a simulator skips the searches in the other cycles.)
   always_comb begin
-    evt_idx  = 'x;
     tmo_idx  = 'x;
     tmo_line = 'x;
-    if (evt_valid_o) begin
-      evt_idx = '0;
-      for (int k = TtEntries - 1; k >= 0; k--) begin
-        if (tt_valid_q[k] && tt_evt_q[k]) evt_idx = TtW'(k);
-      end
-    end
     if (tmo_any_q) begin
       tmo_idx  = '0;
       tmo_line = '0;
@@ -358,18 +362,38 @@ module cni_home_agent #(
     end
   end
 
-  assign evt_valid_o = |(tt_valid_q & tt_evt_q);
-  assign evt_kind_o  = (tt_kind_q[evt_idx] == K_PARK) ? cni_coh_pkg::EVT_TRIGGER
-                                                       : cni_coh_pkg::EVT_RECALL_DONE;
-  assign evt_line_o  = tt_line_q[evt_idx];
-  assign evt_region_o = tt_reg_q[evt_idx];
-  assign evt_op_o    = tt_op_q[evt_idx];
-  assign evt_src_o   = tt_src_q[evt_idx];
-  wire   evt_take    = evt_valid_o && evt_ready_i;
+  // The event offered: the lowest entry with one (one-hot), its fields an AND-OR of the
+  // entries' under it (a valid entry is a PARK entry exactly when its `tt_park` is set).
   always_comb begin
-    valid_nx = tt_valid_q;
-    if (evt_take && tt_kind_q[evt_idx] == K_RECALL) valid_nx[evt_idx] = 1'b0;
+    logic below;
+    below = 1'b0;
+    for (int k = 0; k < TtEntries; k++) begin
+      evt_1h[k] = tt_valid_q[k] && tt_evt_q[k] && !below;
+      below     = below || (tt_valid_q[k] && tt_evt_q[k]);
+    end
+    evt_line_o   = '0;
+    evt_region_o = '0;
+    evt_op_o     = '0;
+    evt_src_o    = '0;
+    for (int k = 0; k < TtEntries; k++) begin
+      if (evt_1h[k]) begin
+        evt_line_o   = evt_line_o | tt_line_q[k];
+        evt_region_o = evt_region_o | tt_reg_q[k];
+        evt_op_o     = evt_op_o | tt_op_q[k];
+        evt_src_o    = evt_src_o | tt_src_q[k];
+      end
+    end
   end
+  assign evt_valid_o = |(tt_valid_q & tt_evt_q);
+  assign evt_kind_o  = (evt_1h & tt_park) != '0 ? cni_coh_pkg::EVT_TRIGGER
+                                                : cni_coh_pkg::EVT_RECALL_DONE;
+  wire   evt_take    = evt_valid_o && evt_ready_i;
+  // a RECALL entry whose event is taken ends (a PARK entry keeps waiting)
+  logic [TtEntries-1:0] tt_rec;
+  always_comb begin
+    for (int k = 0; k < TtEntries; k++) tt_rec[k] = tt_kind_q[k] == K_RECALL;
+  end
+  assign valid_nx = tt_valid_q & ~({TtEntries{evt_take}} & evt_1h & tt_rec);
   assign lk_valid = P ? tt_valid_q : valid_nx;
 
   // ==== the pipeline ============================================================================
@@ -412,10 +436,13 @@ module cni_home_agent #(
   // after it arrives, and the line interlock is a flip-flop per stage.
   logic                rq_valid, rs_valid, cm_valid;
   logic                busy_rsp, busy_req, busy_cmd;  // the input's line is in flight
+  logic                rs_w, rq_w;  // the head writes the memory (snoop data, a write-back)
   cni_coh_pkg::hdr_t   rq_hdr, rs_hdr;
   logic [LineBits-1:0] rq_data, rs_data;
   if (P) begin : g_heads
-    localparam int MsgW = cni_coh_pkg::HDR_W + LineBits;
+    // a message: whether it writes the memory (worked out as it arrives, so the take reads a
+    // flip-flop), its header, its line of data
+    localparam int MsgW = 1 + cni_coh_pkg::HDR_W + LineBits;
     logic [4:0]            st_v;
     logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
     assign st_v    = {v_c, v_b, v_x, v_d, v_r};
@@ -432,10 +459,11 @@ module cni_home_agent #(
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1),
                     .DataW(LineBits)) u_req (
       .clk_i, .rst_ni,
-      .in_valid_i (req_valid_i), .in_ready_o (req_ready_o), .in_data_i ({req_hdr_i, req_data_i}),
+      .in_valid_i (req_valid_i), .in_ready_o (req_ready_o),
+      .in_data_i  ({req_hdr_i.op == cni_coh_pkg::OP_WB, req_hdr_i, req_data_i}),
       .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
       /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (rq_valid), .out_data_o ({rq_hdr, rq_data}), .out_line_o (),
+      .out_valid_o (rq_valid), .out_data_o ({rq_w, rq_hdr, rq_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_req), .pop_i (1'b0),
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
@@ -444,10 +472,11 @@ module cni_home_agent #(
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0),
                     .DataW(LineBits)) u_rsp (
       .clk_i, .rst_ni,
-      .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o), .in_data_i ({rsp_hdr_i, rsp_data_i}),
+      .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o),
+      .in_data_i  ({rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA, rsp_hdr_i, rsp_data_i}),
       .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),
       /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (rs_valid), .out_data_o ({rs_hdr, rs_data}), .out_line_o (),
+      .out_valid_o (rs_valid), .out_data_o ({rs_w, rs_hdr, rs_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_rsp), .pop_i (1'b0),
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
@@ -472,6 +501,8 @@ module cni_home_agent #(
     assign rs_valid    = rsp_valid_i;
     assign rs_hdr      = rsp_hdr_i;
     assign rs_data     = rsp_data_i;
+    assign rq_w        = req_hdr_i.op == cni_coh_pkg::OP_WB;
+    assign rs_w        = rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA;
     assign cm_valid    = cmd_valid_i;
     assign req_ready_o = take && take_req;
     assign rsp_ready_o = take && take_rsp;
@@ -514,8 +545,7 @@ module cni_home_agent #(
 
   // What the selected message will do to the memory: a write (snoop data, a write-back), or a
   // read for an answer with the memory's line (everything else that names a line).
-  wire t_may_write = (take_rsp && rs_hdr.op == cni_coh_pkg::OP_SNP_DATA) ||
-                     (take_req && rq_hdr.op == cni_coh_pkg::OP_WB);
+  wire t_may_write = (take_rsp && rs_w) || (take_req && rq_w);
   wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
   wire t_may_alloc = (take_req && rq_hdr.op != cni_coh_pkg::OP_WB) ||
                      (take_cmd && (cmd_op_i == cni_coh_pkg::CMD_RECALL ||
@@ -528,18 +558,23 @@ module cni_home_agent #(
   // Without Pipelined, the stage in flight (D) is compared in the take's cycle; with it, the
   // inputs' heads carry the compares as flip-flops (`cni_home_head`, below). A timeout is taken
   // only with the pipeline empty.
-  logic line_busy;
   if (!P) begin : g_busy
     assign busy_rsp = v_d && m_d.line == rsp_dec[LineIdxW-1:0];
     assign busy_req = v_d && m_d.line == req_dec[LineIdxW-1:0];
     assign busy_cmd = v_d && m_d.line == cmd_line_i;
   end
-  assign line_busy = (take_rsp && busy_rsp) || (take_req && busy_req) || (take_cmd && busy_cmd);
   // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
   // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
-  // when the message in the apply stage writes.
-  wire mem_clash = t_needs_read && v_c && (P ? e_mem_we : m_c.may_write);
-  assign take = adv && sel_any && !line_busy && !mem_clash && !init_run_q && cred_ok;
+  // when the message in the apply stage writes. The take is worked out per source (its line in
+  // flight, or a read meeting that write) and the selection picks one, so each input's terms
+  // start at flip-flops (the heads' busy and write flags), not behind the selection.
+  wire wr_c    = v_c && (P ? e_mem_we : m_c.may_write);
+  wire blk_rsp = busy_rsp || (wr_c && !rs_w);
+  wire blk_req = busy_req || (wr_c && !rq_w);
+  wire blk_cmd = busy_cmd || wr_c;
+  assign take = adv && !init_run_q && cred_ok &&
+                (take_tmo || (take_rsp && !blk_rsp) || (take_req && !blk_req) ||
+                 (take_cmd && !blk_cmd));
 
   always_comb begin
     m_t           = '0;
@@ -993,6 +1028,8 @@ module cni_home_agent #(
     logic [NumCnt-1:0]    cnt;
     logic                 snp;      // snoops to send: a job for the snoop sequencer
     logic [NumAgents-1:0] snp_vec;
+    logic [NumAgents-1:0] snp_rest; // the agents after the first (snp_vec less its lowest bit)
+    logic                 snp_last; // ... none: the first snoop is the job's last
     logic [OpW-1:0]       snp_op;
     logic [TtW-1:0]       snp_ent;
   } dec_t;
@@ -1097,7 +1134,7 @@ module cni_home_agent #(
           x.conv_pend  = hb.rel_others;
           x.conv_grant = hb.rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
           x.snp        = 1'b1;
-          x.snp_vec    = hb.rel_others;
+          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(hb.rel_others);
           x.snp_op     = hb.rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
           x.snp_ent    = lk_b.park_idx;
         end else begin
@@ -1134,7 +1171,7 @@ module cni_home_agent #(
         end else begin
           x.alloc_pend = d_sharers;
           x.snp        = 1'b1;
-          x.snp_vec    = d_sharers;
+          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
           x.snp_op     = cni_coh_pkg::OP_FWD_INV;
         end
       end
@@ -1149,7 +1186,7 @@ module cni_home_agent #(
           x.dir_wd     = {d_pol, DIR_S, d_sharers};
           x.alloc_pend = d_sharers;
           x.snp        = 1'b1;
-          x.snp_vec    = d_sharers;
+          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
           x.snp_op     = cni_coh_pkg::OP_FWD_DOWN;
         end
       end
@@ -1216,13 +1253,13 @@ module cni_home_agent #(
           x.alloc_pend  = d_sharers;
           x.alloc_grant = cni_coh_pkg::OP_DATA_S;
           x.dir_wd      = {d_pol, DIR_S, d_sharers | c_bit};
-          x.snp_vec     = d_sharers;
+          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
           x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
         end else begin
           x.alloc_pend  = d_sharers & ~c_bit;
           x.alloc_grant = c_xgrant;
           x.dir_wd      = {d_pol, DIR_X, c_bit};
-          x.snp_vec     = d_sharers & ~c_bit;
+          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers & ~c_bit);
           x.snp_op      = cni_coh_pkg::OP_FWD_INV;
         end
       end
@@ -1247,16 +1284,15 @@ module cni_home_agent #(
   // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
   // sequencer, which a job bypasses when both are empty. A job carries, beside its agents, the
   // agents after the first (the vector less its lowest bit, which the first snoop names) and
-  // whether there are none: worked out from the decision register as the job is made, so
-  // neither the sequencer's load nor its enables wait for a carry chain.
+  // whether there are none: worked out with the decision (B, `snp_job`) and registered with it, so
+  // neither the job leaving C nor the sequencer's load and enables wait for a carry chain.
   logic snp_busy_q, snp_last_q, snp_fire, job_valid, job_take;
   logic [NumAgents-1:0] snp_vec_q, snp_rest_q;
   logic [OpW-1:0]       snp_op_q;
   logic [TtW-1:0]       snp_ent_q;
   localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
   logic [JobW-1:0] job_out;
-  wire  [NumAgents-1:0] e_rest = drop_lowest(e.snp_vec);
-  wire  [JobW-1:0] e_job = {e.snp_vec, e_rest, e_rest == '0, e.snp_op, e.snp_ent};
+  wire  [JobW-1:0] e_job = {e.snp_vec, e.snp_rest, e.snp_last, e.snp_op, e.snp_ent};
   logic [JobW-1:0] job_in;
   logic job_push, job_room;
   wire  job_direct = job_push && !snp_busy_q && !job_valid;
@@ -1396,6 +1432,14 @@ module cni_home_agent #(
     logic [LineBits-1:0] wdata_q;
     logic                rd_land_q;
     logic [SlotW-1:0]    rd_slot_q;
+    // the taken message reads a line the memory has: each source's line checked on its own,
+    // the selection picking the result (no compare behind the line's multiplexer)
+    function automatic logic in_mem(input logic [LineIdxW-1:0] l);
+      in_mem = 32'(l) < 32'(NumLines);
+    endfunction
+    wire t_rd_ok = (take_rsp && !rs_w && in_mem(rs_hdr.addr[OffW +: LineIdxW])) ||
+                   (take_req && !rq_w && in_mem(rq_hdr.addr[OffW +: LineIdxW])) ||
+                   (take_cmd && in_mem(cmd_line_i));
     always_ff @(posedge clk_i) begin
       dbuf_q[slot_q] <= in_data;
       if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;
@@ -1409,7 +1453,7 @@ module cni_home_agent #(
         rd_slot_q  <= '0;
         ma_wline_q <= '0;
       end else begin
-        ma_rd_q    <= take && t_needs_read && 32'(sel_line) < 32'(NumLines);
+        ma_rd_q    <= take && t_rd_ok;
         rd_land_q  <= ma_rd_q;
         rd_slot_q  <= m_r.slot;
         ma_wr_q    <= apply && e.mem_we;
@@ -1440,7 +1484,7 @@ module cni_home_agent #(
   // Directory: read in every cycle the pipeline advances (at the take's line; what is read for a
   // message not taken is not used), written when a decision is applied or by the init sweep.
   // Memory, without Pipelined: read at the take, written in the cycle a decision is applied
-  // (the two never meet: `mem_clash`); with it, driven from flip-flops: the read in R
+  // (the two never meet: `wr_c` in the take); with it, driven from flip-flops: the read in R
   // (`ma_rd_q`, registered at the take, with the line's range check), the init sweep's flag,
   // and a decision's write in the cycle after it is applied (`ma_wr_q`, with the line and the
   // data registered beside it). A write lands one cycle after its decision: the next reader of
@@ -1544,7 +1588,33 @@ module cni_home_agent #(
     end
   end
 
-  // Transaction table.
+  // Transaction table. The valid and event bits after this cycle: the apply stage's writes
+  // (allocate, update, free, convert, in that order) over the bits as they stand, and over them
+  // as the engine's take of the entry's event leaves them (a RECALL entry ends, the event is
+  // gone); the take, from the engine's ready (the latest input), picks one last.
+  logic [TtEntries-1:0] tt_valid_d, tt_evt_d;
+  always_comb begin
+    for (int k = 0; k < TtEntries; k++) begin
+      logic v0, v1, x0, x1;  // without, with the take of entry k's event
+      v0 = tt_valid_q[k];
+      v1 = tt_valid_q[k] && !tt_rec[k];
+      x0 = tt_evt_q[k];
+      x1 = 1'b0;
+      if (apply && e.alloc && e.alloc_idx == TtW'(k)) begin
+        {v0, v1} = 2'b11;
+        {x0, x1} = {2{e.alloc_evt}};
+      end
+      if (apply && e.upd && e.upd_idx == TtW'(k) && e.upd_evt) {x0, x1} = 2'b11;
+      if (apply && e.free && e.free_idx == TtW'(k)) begin
+        {v0, v1} = 2'b00;
+        {x0, x1} = 2'b00;
+      end
+      if (apply && e.conv && e.conv_idx == TtW'(k)) {x0, x1} = 2'b00;
+      tt_valid_d[k] = (evt_take && evt_1h[k]) ? v1 : v0;
+      tt_evt_d[k]   = (evt_take && evt_1h[k]) ? x1 : x0;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       tt_valid_q <= '0;
@@ -1566,16 +1636,11 @@ module cni_home_agent #(
       end
     end else begin
       park_new_q <= apply && e.alloc;
-      // the engine takes an event: RECALL entries end, PARK entries keep waiting
-      if (evt_take) begin
-        tt_evt_q[evt_idx] <= 1'b0;
-        if (tt_kind_q[evt_idx] == K_RECALL) tt_valid_q[evt_idx] <= 1'b0;
-      end
+      tt_valid_q <= tt_valid_d;
+      tt_evt_q   <= tt_evt_d;
       if (apply) begin
         if (e.alloc) begin
-          tt_valid_q[e.alloc_idx] <= 1'b1;
           tt_park[e.alloc_idx]    <= e.alloc_kind == K_PARK;
-          tt_evt_q[e.alloc_idx]   <= e.alloc_evt;
           tt_kind_q[e.alloc_idx]  <= e.alloc_kind;
           tt_line_q[e.alloc_idx]  <= m_c.line;
           tt_reg_q[e.alloc_idx]   <= e.alloc_reg;
@@ -1592,17 +1657,11 @@ module cni_home_agent #(
           tt_pend_q[e.upd_idx]  <= e.upd_pend;
           tt_wbp_q[e.upd_idx]   <= e.upd_wbp;
           tt_wbgot_q[e.upd_idx] <= e.upd_wbgot;
-          if (e.upd_evt) tt_evt_q[e.upd_idx] <= 1'b1;
         end
-        if (e.free) begin
-          tt_valid_q[e.free_idx] <= 1'b0;
-          tt_park[e.free_idx]    <= 1'b0;
-          tt_evt_q[e.free_idx]   <= 1'b0;
-        end
+        if (e.free) tt_park[e.free_idx] <= 1'b0;
         if (e.conv) begin
           tt_kind_q[e.conv_idx]  <= K_SNOOP;
           tt_park[e.conv_idx]    <= 1'b0;
-          tt_evt_q[e.conv_idx]   <= 1'b0;
           tt_grant_q[e.conv_idx] <= e.conv_grant;
           tt_pend_q[e.conv_idx]  <= e.conv_pend;
           tt_wbp_q[e.conv_idx]   <= '0;

@@ -10,6 +10,9 @@
 // The line is compared with every source's line in parallel and the one-hot selection picks
 // the result, so the compare is not behind the home agent's selection multiplexer. The take
 // itself comes last: each next state is computed with and without it, and take_i picks one.
+// busy_o ("a stage holds the head's line") is a flip-flop as well, worked out the same way for
+// the stages after the edge: every stage moves on at every edge and the first gets the message
+// taken now, so their valid bits then are st_valid_i shifted by one, with take_i first.
 //
 //   Buffer = 1: the messages wait in a two-entry FIFO (`cni_fifo`): the head and a spare
 //               behind it, so in_ready_o is a flip-flop ("the spare is empty") and the take
@@ -21,7 +24,8 @@
 //   Buffer = 0: the producer holds its message until it is consumed (pop_i: its handshake,
 //               which may come long after the take; the home agent's commands); the bits are
 //               compared every cycle, and a message counts as at the head from the cycle after
-//               it appears.
+//               it appears: out_valid_o is a flip-flop (the producer keeps its valid up until
+//               the handshake, which simulation checks).
 //
 // Parameters:
 //   Width  - message bits (unused with Buffer = 0)
@@ -34,7 +38,7 @@
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
-//   busy_o      - a stage holding a message on the head's line
+//   busy_o      - a stage holding a message on the head's line (a flip-flop)
 //   pop_i       - Buffer = 0: the head leaves (the producer's handshake)
 //   take_i      - a message enters the first stage at this edge
 //   sel_i       - one-hot (or zero): the source it comes from (the selection)
@@ -70,6 +74,7 @@ module cni_home_head #(
 );
 
   logic [Stages-1:0] mv_q, mv_new;
+  logic              busy_q;
 
   // the selected source's line is `l` (the message entering the first stage, if taken now)
   function automatic logic sel_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] sel,
@@ -86,7 +91,7 @@ module cni_home_head #(
                            : in_line_i == st_line_i[(k > 0 ? k - 1 : 0) * LineW +: LineW];
     end
   end
-  assign busy_o = |(mv_q & st_valid_i);
+  assign busy_o = busy_q;
 
   if (Buffer) begin : g_buf
     // The messages: a two-entry FIFO (head and spare), its ready and valid flip-flops, the head's
@@ -125,8 +130,14 @@ module cni_home_head #(
     assign out_valid_o = hd_valid;
     assign out_line_o  = line_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) mv_q <= '0;
-      else         mv_q <= take_i ? mv_nx1 : {mv_nx0, 1'b0};
+      if (!rst_ni) begin
+        mv_q   <= '0;
+        busy_q <= 1'b0;
+      end else begin
+        mv_q   <= take_i ? mv_nx1 : {mv_nx0, 1'b0};
+        busy_q <= take_i ? |(mv_nx1 & {st_valid_i[Stages-2:0], 1'b1})
+                         : |(mv_nx0 & st_valid_i[Stages-2:0]);
+      end
     end
     always_ff @(posedge clk_i) begin
       if (hd_free) line_q <= sp_valid ? sp_line_q : in_line_i;
@@ -140,16 +151,18 @@ module cni_home_head #(
   end else begin : g_hold
     logic valid_q;
     assign in_ready_o  = 1'b0;
-    assign out_valid_o = in_valid_i && valid_q;
+    assign out_valid_o = valid_q;
     assign out_data_o  = '0;
     assign out_line_o  = in_line_i;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         valid_q <= 1'b0;
         mv_q    <= '0;
+        busy_q  <= 1'b0;
       end else begin
         valid_q <= in_valid_i && !pop_i;
         mv_q    <= {mv_new[Stages-1:1], take_i && mv_new[0]};
+        busy_q  <= |(mv_new[Stages-1:1] & st_valid_i[Stages-2:0]) || (take_i && mv_new[0]);
       end
     end
     // in_data_i is not kept: the producer holds its message
@@ -166,7 +179,9 @@ module cni_home_head #(
         line_chk_q <= '0;
       end else begin
         line_chk_q <= in_line_i;
-        if (valid_q && in_valid_i) begin
+        assert (!valid_q || in_valid_i)
+          else $error("cni_home_head: a held message was withdrawn before it was consumed");
+        if (valid_q) begin
           assert (in_line_i == line_chk_q)
             else $error("cni_home_head: a held message changed before it was consumed");
         end
@@ -174,5 +189,18 @@ module cni_home_head #(
     end
 `endif
   end
+
+`ifdef SYNTHESIS
+`elsif FORMAL
+`else
+  // the stages moved on as busy_q assumed: it is the compare bits against the valid stages
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      assert (busy_q == |(mv_q & st_valid_i))
+        else $error("cni_home_head: the busy flag disagrees with the stages");
+    end
+  end
+`endif
 
 endmodule
