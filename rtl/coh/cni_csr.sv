@@ -102,8 +102,8 @@ module cni_csr #(
   logic eng_rd_q;   // an engine window read was taken in the last cycle: answer it now
   wire  rd = s_axil_arvalid_i && s_axil_arready_o;
   // a write waits a cycle when a read of an engine window takes the engine bus's register port
-  wire  wr = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o && !wr_q &&
-             !(rd && is_eng(s_axil_araddr_i[11:8]));
+  wire  rd_eng = rd && is_eng(s_axil_araddr_i[11:8]);  // a read of an engine window
+  wire  wr = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o && !wr_q && !rd_eng;
   assign s_axil_awready_o = wr;
   assign s_axil_wready_o  = wr;
 
@@ -188,7 +188,7 @@ module cni_csr #(
       end
     endcase
   endfunction
-  logic [31:0] src_val [NSrc];
+  logic [NSrc-1:0][31:0] src_val;  // packed: wires for the AND-OR, not a memory
   always_comb begin
     src_val[0]  = 32'h434E_4931;
     src_val[1]  = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
@@ -227,7 +227,6 @@ module cni_csr #(
   // ---- engine windows -------------------------------------------------------------------------
   // A read of a window is its access (with AccReg in the next cycle, from registers); a write
   // likewise (the two are never taken in one cycle: `wr` above).
-  wire rd_eng = rd && is_eng(s_axil_araddr_i[11:8]);
   wire wr_eng = wr && is_eng(s_axil_awaddr_i[11:8]);
   logic           acc_q, acc_we_q;
   logic [EngW-1:0] acc_eng_q;
