@@ -22,12 +22,30 @@ module cni_pio_rd_wait #(
   if (RdWait < 1 || RdWait > 4) $error("cni_pio_rd_wait: RdWait must be 1..4");
 
   if (RdWait > 1) begin : g_count
+    // ok_o is a flip-flop, loaded with the compare of the count it will hold, so the channel's
+    // next state starts at a register rather than behind the count's compare
     logic [1:0] n_q;
+    logic       ok_q;
+    wire        run = wait_i && !ok_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) n_q <= '0;
-      else n_q <= (wait_i && !ok_o) ? n_q + 2'd1 : 2'd0;
+      if (!rst_ni) begin
+        n_q  <= '0;
+        ok_q <= 1'b0;
+      end else begin
+        n_q  <= run ? n_q + 2'd1 : 2'd0;
+        ok_q <= run && n_q == 2'(RdWait - 2);
+      end
     end
-    assign ok_o = n_q == 2'(RdWait - 1);
+    assign ok_o = ok_q;
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else begin
+        assert (ok_q == (n_q == 2'(RdWait - 1)))
+          else $error("cni_pio_rd_wait: the data flag disagrees with its count");
+      end
+    end
+`endif
   end else begin : g_now
     assign ok_o = 1'b1;
     wire unused = ^{clk_i, rst_ni, wait_i};
