@@ -409,6 +409,7 @@ module cni_home_agent #(
   // before it left them) or when its memory read would meet the memory write of the message
   // being applied.
   logic   take, adv;
+  logic   take_rsp_go, take_req_go, take_cmd_go;  // the take of each input (rsp, req, cmd)
   // The records travel whole from stage to stage; the later stages use only some fields.
   /* verilator lint_off UNUSEDSIGNAL */
   msg_t   m_t, m_r, m_d, m_x, m_b, m_c;   // the message in each stage (T: the selection)
@@ -422,6 +423,7 @@ module cni_home_agent #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic [TtW-1:0] e_alloc_idx;             // Pipelined: the entry it allocates (if it does),
   logic           e_rsv;                   // which its lookup found free and reserved
+  logic           e_alloc;                 // the decision in the apply stage allocates
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- input selection (T) --------------------------------------------------------------------
@@ -465,7 +467,7 @@ module cni_home_agent #(
       /* verilator lint_off PINCONNECTEMPTY */
       .out_valid_o (rq_valid), .out_data_o ({rq_w, rq_hdr, rq_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_req), .pop_i (1'b0),
+      .busy_o (busy_req), .pop_i (take_req_go),
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
@@ -478,7 +480,7 @@ module cni_home_agent #(
       /* verilator lint_off PINCONNECTEMPTY */
       .out_valid_o (rs_valid), .out_data_o ({rs_w, rs_hdr, rs_data}), .out_line_o (),
       /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_rsp), .pop_i (1'b0),
+      .busy_o (busy_rsp), .pop_i (take_rsp_go),
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
       .st_line_i (st_line)
     );
@@ -504,8 +506,8 @@ module cni_home_agent #(
     assign rq_w        = req_hdr_i.op == cni_coh_pkg::OP_WB;
     assign rs_w        = rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA;
     assign cm_valid    = cmd_valid_i;
-    assign req_ready_o = take && take_req;
-    assign rsp_ready_o = take && take_rsp;
+    assign req_ready_o = take_req_go;
+    assign rsp_ready_o = take_rsp_go;
   end
 
   // Snoop answers and requests name a device line; each channel decodes its own header, in
@@ -572,9 +574,13 @@ module cni_home_agent #(
   wire blk_rsp = busy_rsp || (wr_c && !rs_w);
   wire blk_req = busy_req || (wr_c && !rq_w);
   wire blk_cmd = busy_cmd || wr_c;
-  assign take = adv && !init_run_q && cred_ok &&
-                (take_tmo || (take_rsp && !blk_rsp) || (take_req && !blk_req) ||
-                 (take_cmd && !blk_cmd));
+  // Each input's take on its own (the selection is one-hot), so an input head's pop starts at
+  // its own few flip-flops rather than behind the whole take.
+  wire go = adv && !init_run_q && cred_ok;
+  assign take_rsp_go = go && take_rsp && !blk_rsp;
+  assign take_req_go = go && take_req && !blk_req;
+  assign take_cmd_go = go && take_cmd && !blk_cmd;
+  assign take = (go && take_tmo) || take_rsp_go || take_req_go || take_cmd_go;
 
   always_comb begin
     m_t           = '0;
@@ -669,6 +675,45 @@ module cni_home_agent #(
     assign resv = (v_d && m_d.may_alloc) ? onehot(lk_d.free_idx) : '0;
   end
   assign l_free = ~lk_valid & ~resv;
+  // The line compares: entry k holds the lookup stage's line (masked with the valid bits in the
+  // search). Pipelined, they are registered as the message enters R: each input's line is
+  // compared with every entry's in T, in parallel with the selection, which picks one input's
+  // compares (a timeout's line is its own entry's). An entry written at that edge (the apply
+  // stage allocates it for its own line) compares unequal: the message taken then is not on a
+  // line in flight (the interlock). So the search in R starts at flip-flops, not at a compare
+  // of the stage's line; simulation checks the registered compares against the lines.
+  logic [TtEntries-1:0] l_eq;
+  if (P) begin : g_l_eq
+    logic [TtEntries-1:0] eq_q, eq_rsp, eq_req, eq_cmd;
+    wire  [TtEntries-1:0] alloc_now = (v_c && e_alloc) ? onehot(e_alloc_idx) : '0;
+    always_comb begin
+      for (int k = 0; k < TtEntries; k++) begin
+        eq_rsp[k] = tt_line_q[k] == rs_hdr.addr[OffW +: LineIdxW];
+        eq_req[k] = tt_line_q[k] == rq_hdr.addr[OffW +: LineIdxW];
+        eq_cmd[k] = tt_line_q[k] == cmd_line_i;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      eq_q <= ~alloc_now & (({TtEntries{take_rsp}} & eq_rsp) | ({TtEntries{take_req}} & eq_req) |
+                            ({TtEntries{take_cmd}} & eq_cmd) | ({TtEntries{take_tmo}} & tmo_1h_q));
+    end
+    assign l_eq = eq_q;
+`ifdef SYNTHESIS
+`elsif FORMAL
+`else
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else if (v_r) begin
+        for (int k = 0; k < TtEntries; k++) begin
+          assert (!lk_valid[k] || eq_q[k] == (tt_line_q[k] == m_r.line))
+            else $error("cni_home_agent: a registered line compare disagrees with entry %0d", k);
+        end
+      end
+    end
+`endif
+  end else begin : g_l_eq_t
+    always_comb for (int k = 0; k < TtEntries; k++) l_eq[k] = tt_line_q[k] == lk_line;
+  end
   // Searched only for a message in the lookup stage: its result is used only then, and the
   // else-branch's don't-care leaves the synthesized network as it is (a multiplexer with an
   // undefined input is removed) while a simulator skips the search in idle cycles.
@@ -682,7 +727,7 @@ module cni_home_agent #(
     if (lk_go) begin
       lk_l = '0;
       for (int k = 0; k < TtEntries; k++) begin
-        l_hit[k]  = lk_valid[k] && tt_line_q[k] == lk_line;
+        l_hit[k]  = lk_valid[k] && l_eq[k];
         l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
         if (l_hit[k]) begin
           lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
@@ -1280,6 +1325,7 @@ module cni_home_agent #(
   assign e_mem_we    = e.mem_we;
   assign e_alloc_idx = e.alloc_idx;
   assign e_rsv       = e.rsv;
+  assign e_alloc     = e.alloc;
 
   // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
   // sequencer, which a job bypasses when both are empty. A job carries, beside its agents, the

@@ -19,8 +19,11 @@
 //               does not reach back into the producer's pops. A new message is taken the cycle
 //               after it arrives, and one every cycle. The head's header comes from a register
 //               (the FIFO's OutReg), its low DataW bits (a line of data) from the FIFO's storage,
-//               so the take enables none of those bits. The line and the compare bits are kept
-//               for the head and the spare, the spare's moving with the stages like the head's.
+//               so the take enables none of those bits. The head leaves on pop_i, the take of
+//               this input (take_i with sel_i[Src], which the home agent works out per input
+//               from flip-flops, so the FIFO's pop is not behind the whole take). The line and
+//               the compare bits are kept for the head and the spare, the spare's moving with
+//               the stages like the head's.
 //   Buffer = 0: the producer holds its message until it is consumed (pop_i: its handshake,
 //               which may come long after the take; the home agent's commands); the bits are
 //               compared every cycle, and a message counts as at the head from the cycle after
@@ -39,7 +42,8 @@
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
 //   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
 //   busy_o      - a stage holding a message on the head's line (a flip-flop)
-//   pop_i       - Buffer = 0: the head leaves (the producer's handshake)
+//   pop_i       - the head leaves at this edge: Buffer = 0, the producer's handshake; Buffer = 1,
+//                 this input's take (take_i && sel_i[Src])
 //   take_i      - a message enters the first stage at this edge
 //   sel_i       - one-hot (or zero): the source it comes from (the selection)
 //   take_line_i - each source's line (source j's at [j * LineW +: LineW])
@@ -104,7 +108,7 @@ module cni_home_head #(
                .OutRegW(Width - DataW)) u_msg (
       .clk_i, .rst_ni,
       .in_valid_i, .in_ready_o, .in_data_i,
-      .out_valid_o (hd_valid), .out_ready_i (take_i && out), .out_data_o,
+      .out_valid_o (hd_valid), .out_ready_i (pop_i), .out_data_o,
       .count_o (count)
     );
     assign sp_valid = count == 2'd2;
@@ -116,7 +120,7 @@ module cni_home_head #(
     // the spare's bits: not for the last stage (the spare reaches the head one edge later at the
     // earliest, and that stage's message has then left)
     logic [Stages-2:0] sp_mv_q;
-    wire hd_free = !hd_valid || (take_i && out);  // the head is empty after this edge
+    wire hd_free = !hd_valid || pop_i;  // the head is empty after this edge
     // a message that stays (the head, the spare): its bits move with the stages (bit 0 as if a
     // message is taken)
     assign keep    = {mv_q[Stages-2:0], sel_on(line_q, sel_i, take_line_i)};
@@ -144,10 +148,18 @@ module cni_home_head #(
       if (!sp_valid) sp_line_q <= in_line_i;
       sp_mv_q <= {nx_in[Stages-2:1], take_i && nx_in[0]};
     end
-    // pop_i is Buffer = 0's: here the head leaves with take_i and sel_i[Src]
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = pop_i;
-    /* verilator lint_on UNUSEDSIGNAL */
+`ifdef SYNTHESIS
+`elsif FORMAL
+    always_comb assert (pop_i == (take_i && out));
+`else
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+      end else begin
+        assert (pop_i == (take_i && out))
+          else $error("cni_home_head: the input's take disagrees with the take and selection");
+      end
+    end
+`endif
   end else begin : g_hold
     logic valid_q;
     assign in_ready_o  = 1'b0;

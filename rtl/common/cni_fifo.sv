@@ -86,12 +86,14 @@ module cni_fifo #(
   if (OutReg) begin : g_out_reg
     // The head after this edge: the entry behind it on a pop (the one written now if only the
     // head was held), else the head itself, or what is written now into an empty FIFO. Its
-    // contents are used only while out_valid_o.
+    // contents are used only while out_valid_o. The pop only enables the register: what it
+    // loads depends on the count alone (an entry behind the head, else the input), so the
+    // consumer's pop does not reach the data multiplexer of every bit.
     logic [OutRegW-1:0] head_q;
     wire  [OutRegW-1:0] behind = mem_q[inc(rd_q)][OutRegLo +: OutRegW];
+    wire                more   = cnt_q > CntW'(1);
     always_ff @(posedge clk_i) begin
-      if (pop) head_q <= (cnt_q == CntW'(1)) ? in_data_i[OutRegLo +: OutRegW] : behind;
-      else if (!nempty_q) head_q <= in_data_i[OutRegLo +: OutRegW];
+      if (pop || !nempty_q) head_q <= more ? behind : in_data_i[OutRegLo +: OutRegW];
     end
     always_comb begin
       out_data_o = mem_q[rd_q];  // (no read of the storage is left when OutRegW = Width)
