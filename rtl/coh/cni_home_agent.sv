@@ -437,6 +437,7 @@ module cni_home_agent #(
   // link channel and the command port's compares (`cni_home_head`): a message is taken the cycle
   // after it arrives, and the line interlock is a flip-flop per stage.
   logic                rq_valid, rs_valid, cm_valid;
+  logic [LineIdxW-1:0] cm_line;  // the command's line (Pipelined: a flip-flop, the head's)
   logic                busy_rsp, busy_req, busy_cmd;  // the input's line is in flight
   logic                rs_w, rq_w;  // the head writes the memory (snoop data, a write-back)
   cni_coh_pkg::hdr_t   rq_hdr, rs_hdr;
@@ -449,17 +450,21 @@ module cni_home_agent #(
     logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
     assign st_v    = {v_c, v_b, v_x, v_d, v_r};
     assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
-    // the selection per source and each source's line (what `sel_line` selects among)
+    // the selection per source and each source's line (what `sel_line` selects among). A
+    // timeout counts as on every line (`Every`): its line is read out of the table, and the
+    // heads' compares would sit behind that read. It is taken with the pipeline empty, and the
+    // inputs wait the five cycles it is in flight (it is rare: a parked request's Retry).
+    localparam logic [3:0] EveryTmo = 4'b0100;
     logic [3:0]            src_sel;
     logic [4*LineIdxW-1:0] src_line;
     assign src_sel  = {take_cmd, take_tmo, take_req, take_rsp};
-    assign src_line = {cmd_line_i, tmo_line, rq_hdr.addr[OffW +: LineIdxW],
+    assign src_line = {cm_line, LineIdxW'(0), rq_hdr.addr[OffW +: LineIdxW],
                        rs_hdr.addr[OffW +: LineIdxW]};
     /* verilator lint_off UNUSEDSIGNAL */
     logic                    cm_ready_unused;
     /* verilator lint_on UNUSEDSIGNAL */
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1),
-                    .DataW(LineBits)) u_req (
+                    .DataW(LineBits), .Every(EveryTmo)) u_req (
       .clk_i, .rst_ni,
       .in_valid_i (req_valid_i), .in_ready_o (req_ready_o),
       .in_data_i  ({req_hdr_i.op == cni_coh_pkg::OP_WB, req_hdr_i, req_data_i}),
@@ -472,7 +477,7 @@ module cni_home_agent #(
       .st_line_i (st_line)
     );
     cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0),
-                    .DataW(LineBits)) u_rsp (
+                    .DataW(LineBits), .Every(EveryTmo)) u_rsp (
       .clk_i, .rst_ni,
       .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o),
       .in_data_i  ({rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA, rsp_hdr_i, rsp_data_i}),
@@ -485,12 +490,13 @@ module cni_home_agent #(
       .st_line_i (st_line)
     );
     // a command stays at its port until it is applied (cmd_ready_o)
-    cni_home_head #(.Width(1), .LineW(LineIdxW), .Stages(5), .Buffer(1'b0)) u_cmd (
+    cni_home_head #(.Width(1), .LineW(LineIdxW), .Stages(5), .Buffer(1'b0),
+                    .Every(EveryTmo)) u_cmd (
       .clk_i, .rst_ni,
       .in_valid_i (cmd_valid_i), .in_ready_o (cm_ready_unused), .in_data_i (1'b0),
       .in_line_i  (cmd_line_i),
       /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (cm_valid), .out_data_o (), .out_line_o (),
+      .out_valid_o (cm_valid), .out_data_o (), .out_line_o (cm_line),
       /* verilator lint_on PINCONNECTEMPTY */
       .busy_o (busy_cmd), .pop_i (cmd_ready_o),
       .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
@@ -506,6 +512,7 @@ module cni_home_agent #(
     assign rq_w        = req_hdr_i.op == cni_coh_pkg::OP_WB;
     assign rs_w        = rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA;
     assign cm_valid    = cmd_valid_i;
+    assign cm_line     = cmd_line_i;
     assign req_ready_o = take_req_go;
     assign rsp_ready_o = take_rsp_go;
   end
@@ -538,10 +545,10 @@ module cni_home_agent #(
     // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
     // messages found in range use it. A timeout names its entry's line.
     if (P) begin
-      sel_line = ({LineIdxW{take_cmd}} & cmd_line_i) | ({LineIdxW{take_tmo}} & tmo_line) |
+      sel_line = ({LineIdxW{take_cmd}} & cm_line) | ({LineIdxW{take_tmo}} & tmo_line) |
                  ({LineIdxW{!take_cmd && !take_tmo}} & sel_hdr.addr[OffW +: LineIdxW]);
     end else begin
-      sel_line = take_cmd ? cmd_line_i : take_tmo ? tmo_line : sel_dec[LineIdxW-1:0];
+      sel_line = take_cmd ? cm_line : take_tmo ? tmo_line : sel_dec[LineIdxW-1:0];
     end
   end
 
@@ -563,7 +570,7 @@ module cni_home_agent #(
   if (!P) begin : g_busy
     assign busy_rsp = v_d && m_d.line == rsp_dec[LineIdxW-1:0];
     assign busy_req = v_d && m_d.line == req_dec[LineIdxW-1:0];
-    assign busy_cmd = v_d && m_d.line == cmd_line_i;
+    assign busy_cmd = v_d && m_d.line == cm_line;
   end
   // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
   // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
@@ -690,12 +697,16 @@ module cni_home_agent #(
       for (int k = 0; k < TtEntries; k++) begin
         eq_rsp[k] = tt_line_q[k] == rs_hdr.addr[OffW +: LineIdxW];
         eq_req[k] = tt_line_q[k] == rq_hdr.addr[OffW +: LineIdxW];
-        eq_cmd[k] = tt_line_q[k] == cmd_line_i;
+        eq_cmd[k] = tt_line_q[k] == cm_line;
       end
     end
+    // chosen by the selection's priority from the flip-flops it starts at (a timeout, the
+    // response head, a command first, else the request head), not by the one-hot take: the
+    // register loads in every cycle and is used only for a message taken, which is the one the
+    // priority names
+    wire cmd_first = cmd_avail && (!cmd_defer_q || !rq_valid);
     always_ff @(posedge clk_i) begin
-      eq_q <= ~alloc_now & (({TtEntries{take_rsp}} & eq_rsp) | ({TtEntries{take_req}} & eq_req) |
-                            ({TtEntries{take_cmd}} & eq_cmd) | ({TtEntries{take_tmo}} & tmo_1h_q));
+      eq_q <= ~alloc_now & (tmo_any_q ? tmo_1h_q : rs_valid ? eq_rsp : cmd_first ? eq_cmd : eq_req);
     end
     assign l_eq = eq_q;
 `ifdef SYNTHESIS
@@ -1485,7 +1496,7 @@ module cni_home_agent #(
     endfunction
     wire t_rd_ok = (take_rsp && !rs_w && in_mem(rs_hdr.addr[OffW +: LineIdxW])) ||
                    (take_req && !rq_w && in_mem(rq_hdr.addr[OffW +: LineIdxW])) ||
-                   (take_cmd && in_mem(cmd_line_i));
+                   (take_cmd && in_mem(cm_line));
     always_ff @(posedge clk_i) begin
       dbuf_q[slot_q] <= in_data;
       if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;

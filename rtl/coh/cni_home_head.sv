@@ -38,9 +38,13 @@
 //   Srcs   - sources the home agent takes messages from
 //   Src    - this input's source (Buffer = 1)
 //   DataW  - the message's low bits read from the FIFO's storage (Buffer = 1; 0: none)
+//   Every  - the sources whose message counts as on every line (bit j: source j): its line is
+//            not compared (the home agent's timeout, whose line is read out of the transaction
+//            table: the compare would sit behind that read)
 // Ports:
 //   in_valid_i/in_ready_o/in_data_i/in_line_i - the producer (in_ready_o: Buffer = 1 only)
-//   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only)
+//   out_valid_o, out_data_o, out_line_o      - the head (out_data_o: Buffer = 1 only; out_line_o
+//                                              a flip-flop with either)
 //   busy_o      - a stage holding a message on the head's line (a flip-flop)
 //   pop_i       - the head leaves at this edge: Buffer = 0, the producer's handshake; Buffer = 1,
 //                 this input's take (take_i && sel_i[Src])
@@ -57,7 +61,8 @@ module cni_home_head #(
   parameter bit Buffer = 1'b1,
   parameter int Srcs   = 4,
   parameter int Src    = 0,
-  parameter int DataW  = 0
+  parameter int DataW  = 0,
+  parameter logic [Srcs-1:0] Every = '0
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -80,11 +85,14 @@ module cni_home_head #(
   logic [Stages-1:0] mv_q, mv_new;
   logic              busy_q;
 
-  // the selected source's line is `l` (the message entering the first stage, if taken now)
+  // the selected source's line is `l` (the message entering the first stage, if taken now), or
+  // the source is one of `Every`
   function automatic logic sel_on(input logic [LineW-1:0] l, input logic [Srcs-1:0] sel,
                                   input logic [Srcs*LineW-1:0] lines);
     sel_on = 1'b0;
-    for (int j = 0; j < Srcs; j++) sel_on |= sel[j] && l == lines[j * LineW +: LineW];
+    for (int j = 0; j < Srcs; j++) begin
+      sel_on |= sel[j] && (Every[j] || l == lines[j * LineW +: LineW]);
+    end
   endfunction
 
   // The compare bits of a line arriving now (or, Buffer = 0, held now) against the stages after
@@ -161,11 +169,16 @@ module cni_home_head #(
     end
 `endif
   end else begin : g_hold
-    logic valid_q;
+    // the line is registered as well: the producer holds its message, so while the message is
+    // at the head (valid_q) the register holds the line at the port (simulation checks it), and
+    // the home agent's compares and line start at a flip-flop, not at the producer's selection
+    logic             valid_q;
+    logic [LineW-1:0] line_q;
     assign in_ready_o  = 1'b0;
     assign out_valid_o = valid_q;
     assign out_data_o  = '0;
-    assign out_line_o  = in_line_i;
+    assign out_line_o  = line_q;
+    always_ff @(posedge clk_i) line_q <= in_line_i;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         valid_q <= 1'b0;
@@ -184,17 +197,15 @@ module cni_home_head #(
 `ifdef SYNTHESIS
 `elsif FORMAL
 `else
-    // the producer holds its message: the line compared last cycle is the one at the port now
-    logic [LineW-1:0] line_chk_q;
+    // the producer holds its message: the line compared last cycle (the register) is the one at
+    // the port now
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        line_chk_q <= '0;
       end else begin
-        line_chk_q <= in_line_i;
         assert (!valid_q || in_valid_i)
           else $error("cni_home_head: a held message was withdrawn before it was consumed");
         if (valid_q) begin
-          assert (in_line_i == line_chk_q)
+          assert (in_line_i == line_q)
             else $error("cni_home_head: a held message changed before it was consumed");
         end
       end
