@@ -279,15 +279,8 @@ module cni_home_agent #(
     for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
   endfunction
 
-  // v less its lowest bit set: each bit kept if a lower one is set (an OR of the bits below,
-  // LUTs of the vector's few bits rather than a subtraction's carry chain)
   function automatic logic [NumAgents-1:0] drop_lowest(input logic [NumAgents-1:0] v);
-    logic below;
-    below = 1'b0;
-    for (int i = 0; i < NumAgents; i++) begin
-      drop_lowest[i] = v[i] && below;
-      below = below || v[i];
-    end
+    drop_lowest = v & (v - 1'b1);  // v less its lowest bit set
   endfunction
 
   // A snoop job's agents: the vector, the agents after its first and whether there are none

@@ -11,9 +11,8 @@
 //   LineBytes - data bits per message: LineBytes * 8
 //   RxDepth   - receive buffer per channel = credits advertised to the peer
 //   TxCredits - credits per channel held for the peer's receive buffer
-//   HdrReg     - the receive buffers of the home agent and of the uncached-access unit show
-//               their heads' headers from registers (`cni_fifo` OutReg on the header bits
-//               only; set by the endpoint's Pipelined)
+//   HomeHdrReg - the home agent's receive buffers show their heads' headers from registers
+//               (`cni_fifo` OutReg on the header bits only; set by the endpoint's Pipelined)
 // Ports:
 //   rx_<ch>_*            - link receive side per channel (req, fwd, rsp, dat): valid, header and
 //                          data, no ready (credits); credit_o pulses once per message taken
@@ -40,7 +39,7 @@ module cni_link_router #(
   parameter int LineBytes = 128,
   parameter int RxDepth   = 8,
   parameter int TxCredits = 8,
-  parameter bit HdrReg     = 1'b0,
+  parameter bit HomeHdrReg = 1'b0,
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
   localparam int MsgW     = HdrW + LineBits
@@ -168,12 +167,10 @@ module cni_link_router #(
   logic [SeqW+HdrW-1:0] fwd_q, crsp_q;
   logic [SeqW+MsgW-1:0] dat_q;
 
-  // The home agent's requests and snoop answers, and the uncached-access unit's requests: with
-  // HdrReg, their headers at the buffers' heads come from registers (the pipelined home agent
-  // compares the line as it arrives; the unit decodes the address's engine window).
-  localparam int HomeRegW = HdrReg ? HdrW : 0;
-  cni_link_rx_split #(.WidthA(MsgW), .WidthB(HdrW + NcW), .Depth(RxDepth), .RegWA(HomeRegW),
-                      .RegWB(HomeRegW)) u_rx_req (
+  // The home agent's requests and snoop answers: with HomeHdrReg, their headers at the buffers'
+  // heads come from registers (the pipelined home agent compares the line as it arrives).
+  localparam int HomeRegW = HomeHdrReg ? HdrW : 0;
+  cni_link_rx_split #(.WidthA(MsgW), .WidthB(HdrW + NcW), .Depth(RxDepth), .RegWA(HomeRegW)) u_rx_req (
     .clk_i, .rst_ni,
     .link_valid_i  (rx_req_valid_i),
     .link_to_b_i   (req_nc),

@@ -10,8 +10,7 @@
 //   WidthA, WidthB - bits kept per message in buffer A / buffer B (each keeps what its consumer
 //                    uses)
 //   Depth          - slots per buffer = credits the peer starts with
-//   RegWA, RegWB   - buffer A's / B's head: its top RegWA / RegWB bits from a register
-//                    (cni_link_rx_ch RegW)
+//   RegWA          - buffer A's head: its top RegWA bits from a register (cni_link_rx_ch RegW)
 // Ports:
 //   link_valid_i                  - from the link; no ready: the peer only sends holding a credit
 //   link_to_b_i                   - the arriving message goes to buffer B (else A)
@@ -27,8 +26,7 @@ module cni_link_rx_split #(
   parameter int WidthA = 81,
   parameter int WidthB = 81,
   parameter int Depth  = 8,
-  parameter int RegWA  = 0,
-  parameter int RegWB  = 0
+  parameter int RegWA  = 0
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -59,7 +57,7 @@ module cni_link_rx_split #(
     .out_ready_i  (a_ready_i),
     .out_data_o   (a_data_o)
   );
-  cni_link_rx_ch #(.Width(WidthB), .Depth(Depth), .RegW(RegWB)) u_b (
+  cni_link_rx_ch #(.Width(WidthB), .Depth(Depth)) u_b (
     .clk_i, .rst_ni,
     .link_valid_i (link_valid_i && link_to_b_i),
     .link_data_i  (link_data_b_i),

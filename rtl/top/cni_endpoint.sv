@@ -225,7 +225,7 @@ module cni_endpoint #(
   logic                csr_idle, net_idle, net_drop;
 
   cni_link_router #(.LineBytes(LineBytes), .RxDepth(RxDepth), .TxCredits(TxCredits),
-                    .HdrReg(Pipelined != 0)) u_link (
+                    .HomeHdrReg(Pipelined != 0)) u_link (
     .clk_i, .rst_ni,
     .rx_req_valid_i, .rx_req_hdr_i, .rx_req_data_i, .rx_req_credit_o,
     .rx_fwd_valid_i, .rx_fwd_hdr_i, .rx_fwd_data_i, .rx_fwd_credit_o,
