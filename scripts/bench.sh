@@ -7,18 +7,18 @@ BUILD=${1:-build}
 RESULTS=${2:-results}
 PROFILE=${3:-enzian-eci}
 mkdir -p "$RESULTS"
-"$BUILD/sim/bench/cni-bench" pio --profile "$PROFILE" --csv "$RESULTS" \
+"$BUILD/bench/cni-bench" pio --profile "$PROFILE" --csv "$RESULTS" \
   --json-out "$RESULTS/pio.json" | tee "$RESULTS/pio.txt"
 python3 scripts/plot_pio.py "$RESULTS"
-"$BUILD/sim/bench/cni-bench" device --csv "$RESULTS" --json-out "$RESULTS/device.json" |
+"$BUILD/bench/cni-bench" device --csv "$RESULTS" --json-out "$RESULTS/device.json" |
   tee "$RESULTS/device.txt"
 python3 scripts/plot_device.py "$RESULTS"
-"$BUILD/sim/bench/cni-bench" nodes --profile "$PROFILE" --json-out "$RESULTS/nodes.json" |
+"$BUILD/bench/cni-bench" nodes --profile "$PROFILE" --json-out "$RESULTS/nodes.json" |
   tee "$RESULTS/nodes.txt"
-"$BUILD/sim/bench/cni-bench" bus --csv "$RESULTS" --json-out "$RESULTS/bus.json" |
+"$BUILD/bench/cni-bench" bus --csv "$RESULTS" --json-out "$RESULTS/bus.json" |
   tee "$RESULTS/bus.txt"
 python3 scripts/plot_bus.py "$RESULTS"
-"$BUILD/sim/bench/cni-bench" cni --csv "$RESULTS" --json-out "$RESULTS/cni.json" |
+"$BUILD/bench/cni-bench" cni --csv "$RESULTS" --json-out "$RESULTS/cni.json" |
   tee "$RESULTS/cni.txt"
 python3 scripts/plot_cni.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
