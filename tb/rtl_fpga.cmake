@@ -16,8 +16,5 @@ cni_verilate(cni_rtl_fpga_shell
   PREFIX Vcni_fpga_shell
   TRACE_FST
   VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wno-fatal ${CNI_FPGA_GARGS})
-cni_checking_opt(cni_rtl_fpga_shell)
-get_target_property(CNI_FPGA_VINC cni_rtl_fpga_shell INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_fpga_shell APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
-             ${CNI_FPGA_VINC})
+cni_model_finish(cni_rtl_fpga_shell)
 target_compile_definitions(cni_rtl_fpga_shell PUBLIC CNI_FPGA_CLKDIV=4)

@@ -1,24 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 # Home agent under unit test (tests/home): checking builds of cni_home_agent alone, driven by
 # tb/home/ (docs/endpoint.md, "Standalone testbench"), with a small geometry: 64-byte lines,
-# 8 agents (ids 8..15 are out of range), 16 table entries of which 4 are reserved, and 40 lines in
-# the six regions of cni_amap_pkg (the layout of region_lines(16, 2, 2, 2, 8, 4)), so lines 40..63
-# of the 6-bit line index are beyond the RAMs.
+# 8 agents (ids 8..15 are out of range), 16 table entries of which 4 are reserved, and a map of
+# 16 lines of plain memory then 4 lines for each of the engine registry's other regions (36 lines
+# with today's six regions), so the lines above them, up to 63 of the 6-bit line index, are beyond
+# the RAMs.
 #   cni_rtl_home_chk / cni_home_chk   - the model (class Vcni_home_agent) and tb/home/ on it
 #   cni_rtl_home_pipe / cni_home_pipe - the same, Pipelined=1
 # The parameters are exported to the tests as CNI_HOME_* compile definitions.
 #
-# RegionLines is passed as the sized literal region_lines() would return (32 bits per region,
-# region r at [32r +: 32]), packed below from the line counts. A wrapper module computing it with
-# the package function would have to repeat every port of the home agent; the literal keeps the
-# model's ports the home agent's own, and the tests check the layout it makes (each region's
-# RET_EXCL bit applies to exactly its lines).
-set(CNI_HOME_REGION_LINES 16 4 4 4 8 4)  # cni_amap_pkg order: plain, PIO (c), (a), (b), scratch, CNI
+# RegionLines is passed as the sized literal cni_amap_pkg::region_lines() would return (32 bits
+# per region, region r at [32r +: 32]), packed below from the line counts. A wrapper module
+# computing it with the package function would have to repeat every port of the home agent; the
+# literal keeps the model's ports the home agent's own, and the tests check the layout it makes
+# (each region's RET_EXCL bit applies to exactly its lines).
+set(CNI_HOME_REGION_LINES 16)
+foreach(r RANGE 2 ${CNI_NUM_REGIONS})
+  list(APPEND CNI_HOME_REGION_LINES 4)
+endforeach()
 set(CNI_HOME_DEV_BASE_HEX 1000000000)
 set(CNI_HOME_PARAMS
   LineBytes:LINE_BYTES:64 NumAgents:NUM_AGENTS:8 TtEntries:TT_ENTRIES:16 TtReserve:TT_RESERVE:4)
 
-# cni_home_region_lines(<out> <lines>...): the 192-bit literal of cni_amap_pkg::region_lines.
+# cni_home_region_lines(<out> <lines>...): the packed literal of cni_amap_pkg::region_lines.
 function(cni_home_region_lines out)
   set(hex "")
   foreach(n ${ARGN})
@@ -37,8 +41,7 @@ cni_home_region_lines(CNI_HOME_RL_LITERAL ${CNI_HOME_REGION_LINES})
 string(REPLACE ";" "," CNI_HOME_RL_LIST "${CNI_HOME_REGION_LINES}")
 
 set(CNI_HOME_RTL
-  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_coh_pkg.sv
-  ${PROJECT_SOURCE_DIR}/rtl/top/cni_amap_pkg.sv
+  ${CNI_RTL_PKGS}
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_head.sv
@@ -58,14 +61,11 @@ function(cni_home_model flavor pipelined)
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs}
       -GRegionLines=${CNI_HOME_RL_LITERAL} -GDevBase=48'h${CNI_HOME_DEV_BASE_HEX})
-  cni_checking_opt(${lib})
-  # Verilator's runtime headers are not project code: included as system headers.
-  get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
-  set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+  cni_model_finish(${lib})
 
   add_library(cni_home_${flavor} STATIC ${PROJECT_SOURCE_DIR}/tb/home/home_harness.cpp)
   target_include_directories(cni_home_${flavor} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
-  target_link_libraries(cni_home_${flavor} PUBLIC ${lib} cni_sim)
+  target_link_libraries(cni_home_${flavor} PUBLIC ${lib} cni_sim gen_hdr)
   target_compile_definitions(cni_home_${flavor} PUBLIC ${hp_DEFS}
     CNI_HOME_REGION_LINES=${CNI_HOME_RL_LIST} CNI_HOME_DEV_BASE=0x${CNI_HOME_DEV_BASE_HEX}ull)
   cni_warnings(cni_home_${flavor})

@@ -33,26 +33,13 @@ set(CNI_NET_DIR ${CMAKE_CURRENT_BINARY_DIR}/netlist)
 file(MAKE_DIRECTORY ${CNI_NET_DIR})
 set(CNI_NET_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh
     ${PROJECT_SOURCE_DIR}/scripts/rtl-files.sh ${PROJECT_SOURCE_DIR}/scripts/synth-check.sh)
-file(GLOB CNI_NET_RTL CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*.sv)
+set(CNI_NET_RTL ${CNI_RTL_SOURCES} ${PROJECT_SOURCE_DIR}/rtl/engines.toml
+    ${PROJECT_SOURCE_DIR}/scripts/gen-engines.py)
 include(ProcessorCount)
 ProcessorCount(CNI_NET_JOBS)
 if(CNI_NET_JOBS EQUAL 0)
   set(CNI_NET_JOBS 1)
 endif()
-
-# The Verilator runtime (what verilate() would add: ${PREFIX}_GLOBAL), tracing to FST.
-add_library(cni_vlt_netlist_rt STATIC
-  ${VERILATOR_ROOT}/include/verilated.cpp
-  ${VERILATOR_ROOT}/include/verilated_fst_c.cpp
-  ${VERILATOR_ROOT}/include/verilated_threads.cpp)
-target_include_directories(cni_vlt_netlist_rt SYSTEM PUBLIC ${VERILATOR_ROOT}/include
-                           ${VERILATOR_ROOT}/include/vltstd)
-target_compile_definitions(cni_vlt_netlist_rt PUBLIC VM_COVERAGE=0 VM_SC=0 VM_TRACE=1
-                           VM_TRACE_FST=1 VM_TRACE_VCD=0)
-target_compile_options(cni_vlt_netlist_rt PRIVATE -w)
-# FST writing needs zlib, linked as Verilator's own builds do (-lz).
-target_link_libraries(cni_vlt_netlist_rt PUBLIC z Threads::Threads)
-set_property(TARGET cni_vlt_netlist_rt PROPERTY POSITION_INDEPENDENT_CODE ON)
 
 # cni_netlist_model(<target> TOP <module> PREFIX <class> PARAMS <P=V>...)
 # Makes <target>: an interface library with the Verilated netlist model and its runtime.
@@ -62,7 +49,8 @@ function(cni_netlist_model target)
   set(mdir ${CNI_NET_DIR}/${target}.obj)
   set(lib ${mdir}/${N_PREFIX}__ALL.a)
   add_custom_command(OUTPUT ${net}
-    COMMAND ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh ${net} ${N_TOP} ${N_PARAMS}
+    COMMAND ${CMAKE_COMMAND} -E env CNI_GEN=${CNI_GEN}
+      ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh ${net} ${N_TOP} ${N_PARAMS}
     DEPENDS ${CNI_NET_RTL} ${CNI_NET_SCRIPTS}
     COMMENT "Yosys: synthesizing ${N_TOP} to a gate netlist (${target}.v)"
     VERBATIM)
@@ -89,27 +77,22 @@ function(cni_netlist_model target)
   add_dependencies(${target}_model ${target}_build)
   add_library(${target} INTERFACE)
   target_include_directories(${target} SYSTEM INTERFACE ${mdir})
-  target_link_libraries(${target} INTERFACE ${target}_model cni_vlt_netlist_rt)
+  target_link_libraries(${target} INTERFACE ${target}_model cni_vlt_rt)
   add_dependencies(${target} ${target}_build)
 endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
 # cni_endpoint_netlist(<flavor> PIPE <0|1>): the netlist model cni_rtl_<flavor> and its device
 # adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"). 128-byte lines only (the
-# default LineBytes; the prefix is the RTL model's of that size).
-cmake_parse_arguments(E "" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS" ""
-                      ${CNI_CHK_GEOMETRY})
+# default LineBytes; the prefix is the RTL model's of that size), and no CNI engine (CniConfig
+# left at its default).
+set(CNI_NET_GEOMETRY ${CNI_CHK_GEOMETRY})
+list(FILTER CNI_NET_GEOMETRY EXCLUDE REGEX "^CniConfig=")
 function(cni_endpoint_netlist flavor)
   cmake_parse_arguments(M "" "PIPE" "" ${ARGN})
   cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint_l128
-    PARAMS MemLines=${E_MEM} CPairs=${E_CPAIRS} NOvfA=${E_NOVFA} NOvfB=${E_NOVFB}
-           ScratchLines=${E_SCRATCH} TtEntries=${E_TT} TtReserve=${E_RESERVE} RxDepth=${E_RXDEPTH}
-           TxCredits=${E_TXCREDITS} Pipelined=${M_PIPE})
-  add_library(cni_dev_${flavor} STATIC ${CNI_DEV_SRC})
-  target_include_directories(cni_dev_${flavor} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(cni_dev_${flavor} PUBLIC cni_rtl_${flavor} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
-  cni_warnings(cni_dev_${flavor})
+    PARAMS ${CNI_NET_GEOMETRY} Pipelined=${M_PIPE})
+  cni_dev_adapter(${flavor} cni_rtl_${flavor} Vcni_endpoint_l128)
 endfunction()
 cni_endpoint_netlist(netlist PIPE 0)
 cni_endpoint_netlist(netlist_pipe PIPE 1)

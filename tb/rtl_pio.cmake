@@ -32,11 +32,7 @@ function(cni_pio_model lib)
     PREFIX Vcni_pio_engine
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs})
-  cni_checking_opt(${lib})
-  # Verilator's runtime headers are not project code: consumers include them as system headers
-  # so the tests' -Wall -Wextra -Werror applies to the tests only.
-  get_target_property(vinc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
-  set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${vinc})
+  cni_model_finish(${lib})
   target_compile_definitions(${lib} PUBLIC ${pp_DEFS})
   target_include_directories(${lib} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()
@@ -64,7 +60,4 @@ foreach(cfg "64;4" "128;1")
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall
       -GLineBytes=${lb} -GFoldWords=${fw})
 endforeach()
-cni_checking_opt(cni_rtl_bloom)
-get_target_property(CNI_BLOOM_VINC cni_rtl_bloom INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_bloom APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
-             ${CNI_BLOOM_VINC})
+cni_model_finish(cni_rtl_bloom)

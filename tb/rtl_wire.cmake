@@ -7,6 +7,4 @@ cni_verilate(cni_rtl_hdr_probe
   TOP_MODULE cni_nonsynth_hdr_probe
   PREFIX Vcni_nonsynth_hdr_probe
   VERILATOR_ARGS -Wall)
-get_target_property(CNI_PROBE_VINC cni_rtl_hdr_probe INTERFACE_INCLUDE_DIRECTORIES)
-set_property(TARGET cni_rtl_hdr_probe APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
-             ${CNI_PROBE_VINC})
+cni_model_finish(cni_rtl_hdr_probe)

@@ -6,8 +6,10 @@
 //
 // Parameters:
 //   core geometry          - passed to cni_endpoint (docs/endpoint.md, "Parameters")
-//   CniConfig              - the CNI engine's configuration (cni_cq_pkg::CFG_*; CFG_NONE: none).
-//                            With an engine, its network port is looped back: every frame
+//   engine parameters      - every engine's (the engine registry, rtl/engines.toml; the boards'
+//                            defaults: no scratch-pad engine, no CNI engine), passed to
+//                            cni_endpoint. With an engine that has a network port (CniConfig
+//                            naming a CNI configuration), the port is looped back: every frame
 //                            returns to this node (and is counted RX_BAD: its source is this
 //                            node), so the receive path stays in the netlist
 //   ClkDiv                 - UART clock cycles per bit (clock / baud)
@@ -23,24 +25,17 @@ module cni_fpga_shell #(
   parameter int          NumAgents = 16,
   parameter logic [47:0] DevBase   = 48'h10_0000_0000,
   parameter int          MemLines  = 1024,
-  parameter int          CPairs    = 256,
-  parameter int          NOvfA     = 76,
-  parameter int          NOvfB     = 76,
-  parameter int          ScratchLines = 0,
   parameter int          TtEntries = 32,
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
   parameter int          TxCredits = 8,
-  parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
-  parameter int          CniConfig      = cni_cq_pkg::CFG_NONE,
   parameter int          NetBytes       = 64,
   parameter int          ClkDiv    = 868,
+`include "cni_engine_params_board.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,
-  localparam int NumLines = cni_amap_pkg::total(
-    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines,
-                               cni_cq_pkg::default_region_lines(CniConfig, LineBytes)))
+  localparam int NumLines = cni_amap_pkg::total(RegionLines)
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -82,11 +77,9 @@ module cni_fpga_shell #(
 
   cni_endpoint #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
-    .MemLines (MemLines), .CPairs (CPairs), .NOvfA (NOvfA), .NOvfB (NOvfB),
-    .ScratchLines (ScratchLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
-    .RxDepth (RxDepth), .TxCredits (TxCredits),
-    .BloomFoldWords (BloomFoldWords), .Pipelined (Pipelined),
-    .CniConfig (CniConfig), .NetBytes (NetBytes),
+    .MemLines (MemLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
+    .RxDepth (RxDepth), .TxCredits (TxCredits), .Pipelined (Pipelined), .NetBytes (NetBytes),
+`include "cni_engine_pass.svh"
     // the exerciser plays host homes that the device never asks for lines: the smallest cache
     .CacheSets (2), .CacheWays (1), .CacheMshrs (1), .CacheWbs (1), .CacheIdW (1)
   ) u_core (

@@ -18,9 +18,9 @@ module fpga #(
   // its phase detector at 25 MHz, or 5 MHz when ClkMHz is not a multiple of 25). The clock the
   // routed core meets: docs/fpga.md.
   parameter int ClkMHz = 25,
-  // The CNI engine's configuration (cni_cq_pkg::CFG_*): none on the board by default;
-  // `CNI=<name> scripts/fpga.sh ecp5` builds one with it (docs/fpga.md)
-  parameter int CniConfig = cni_cq_pkg::CFG_NONE
+  // The CNI engine's configuration (the engine registry's CniConfig, cni_amap_pkg::CNI_CONFIG_*):
+  // none on the board by default; `CNI=<name> scripts/fpga.sh ecp5` builds one (docs/fpga.md)
+  parameter int CniConfig = cni_amap_pkg::CNI_CONFIG_NONE
 ) (
   input  wire logic       clk_25mhz,
   input  wire logic [6:0] btn,

@@ -11,13 +11,15 @@
 /* verilator lint_off UNUSEDPARAM */
 package cni_cq_pkg;
 
-  // ---- configurations (docs/cni.md section 1) -----------------------------------------------
-  localparam int CFG_NI2W    = 0;  // uncached registers over hardware queues
-  localparam int CFG_CNI4    = 1;  // cachable device registers (CDRs) over hardware queues
-  localparam int CFG_CNI16Q  = 2;  // cachable queues homed on the device, 16 lines each
-  localparam int CFG_CNI512Q = 3;  // the same, 512 lines each
-  localparam int CFG_CNI16QM = 4;  // receive queue homed in host memory, through the caching agent
-  localparam int CFG_NONE    = 5;  // no engine (the endpoint's region of 0 lines)
+  // ---- configurations (docs/cni.md section 1): the engine registry's CniConfig values
+  // (rtl/engines.toml), and the engine's frame types, from the generated include --------------
+`include "cni_engine_cni_consts.svh"
+  localparam int CFG_NI2W    = CNI_CONFIG_NI2W;     // uncached registers over hardware queues
+  localparam int CFG_CNI4    = CNI_CONFIG_CNI4;     // cachable device registers (CDRs)
+  localparam int CFG_CNI16Q  = CNI_CONFIG_CNI16Q;   // cachable queues homed on the device, 16 lines
+  localparam int CFG_CNI512Q = CNI_CONFIG_CNI512Q;  // the same, 512 lines each
+  localparam int CFG_CNI16QM = CNI_CONFIG_CNI16QM;  // receive queue in host memory
+  localparam int CFG_NONE    = CNI_CONFIG_NONE;     // no engine (a region of 0 lines)
 
   // Whether configuration c is built by this release of the engine.
   function automatic bit built(input int c);
@@ -85,9 +87,6 @@ package cni_cq_pkg;
     else region_lines = off_rq(lb, sq_lines) + rq_lines;
   endfunction
   // ... with the configuration's own queue sizes (the endpoint's CniSqLines/CniRqLines defaults)
-  function automatic int default_region_lines(input int c, input int lb);
-    default_region_lines = region_lines(c, lb, sq_bytes(c) / lb, rq_bytes(c) / lb);
-  endfunction
 
   // ---- registers (window byte offsets; 8-byte registers, written low word then high word, the
   // write taking effect with the high word) ---------------------------------------------------
@@ -138,9 +137,9 @@ package cni_cq_pkg;
   localparam int C_VP_OLD     = 30;  // CNI4: a pull of T0 found the valid word not yet written
   localparam int NUM_CNT      = 31;
 
-  // ---- network frame types (cni_amap_pkg::net_owner routes them to this engine) ------------
-  localparam logic [7:0] NET_TYPE_DATA = 8'h02;
-  localparam logic [7:0] NET_TYPE_ACK  = 8'h03;
+  // ---- network frame types (the registry's; cni_amap_pkg::net_owner routes them here) -------
+  localparam logic [7:0] NET_TYPE_DATA = NET_TYPE_CNI_DATA;
+  localparam logic [7:0] NET_TYPE_ACK  = NET_TYPE_CNI_ACK;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -2,12 +2,13 @@
 // The portable OpenCNI device core: a symmetric coherent link with per-channel credits and a
 // router, the home agent (directory with per-line policies, transaction table, delayed
 // responses) for device lines, the caching agent for host lines, device line memory, the engine
-// bus with its engines (the PIO engine: Enzian protocols a/b/c; the scratch-pad engine; the CNI
-// cache/queue engine when CniConfig names one, docs/cni.md) and the
-// AXI4-Lite CSR block. Block diagram and maps: docs/endpoint.md.
+// bus with the engines of the engine registry (rtl/engines.toml: the PIO engine, the scratch-pad
+// engine, the CNI cache/queue engine) and the AXI4-Lite CSR block. Block diagram and maps:
+// docs/architecture.md, docs/endpoint.md.
 //
-// Parameters: docs/endpoint.md ("Parameters"); the region sizes make the address map
-// (cni_amap_pkg).
+// Parameters: docs/endpoint.md ("Parameters"); the engines' own parameters, ports and instances
+// come from the registry (cni_engine_params.svh, cni_engine_ports.svh, cni_engines.svh, generated
+// by scripts/gen-engines.py); the region sizes make the address map (cni_amap_pkg, generated).
 // Ports:
 //   agent_id_i           - this device's agent id on the coherence fabric (static: registered
 //                          once here, so no block's logic starts from the port)
@@ -33,7 +34,8 @@
 //                          docs/network.md without the FCS, which the MAC adds and checks (tuser
 //                          in: the FCS check failed); the engines share it (cni_net_switch)
 //   node_id_i            - this device's node on the network (the src of its frames; static)
-//   pa_* / pb_*          - PIO (a) messages out to device logic / (b) messages in from it
+//   engine ports         - the engines' own (cni_engine_ports.svh; the PIO engine's pa_* / pb_*:
+//                          (a) messages out to device logic, (b) messages in from it)
 //   init_done_o          - directory and memory cleared; the link may be used
 //   time_i               - the time base: a cycle count rising by one each cycle (park timers are
 //                          deadlines on it; a board drives a free-running counter)
@@ -48,17 +50,6 @@ module cni_endpoint #(
   parameter int          NumAgents = 16,
   parameter logic [47:0] DevBase   = 48'h10_0000_0000,
   parameter int          MemLines  = 1024,
-  parameter int          CPairs    = 256,
-  parameter int          NOvfA     = 76,
-  parameter int          NOvfB     = 76,
-  parameter int          ScratchLines = 64,
-  parameter int          CniConfig    = cni_cq_pkg::CFG_NONE,
-  parameter int          CniSqLines   = cni_cq_pkg::sq_bytes(CniConfig) / LineBytes,
-  parameter int          CniRqLines   = cni_cq_pkg::rq_bytes(CniConfig) / LineBytes,
-  parameter int          CniFifoMsgs  = 4,
-  parameter int          CniMaxNodes  = 16,
-  parameter int          CniWindow    = 4,
-  parameter int          CniEarlyPull = 0,
   parameter int          CacheSets    = 4,
   parameter int          CacheWays    = 4,
   parameter int          CacheMshrs   = 4,
@@ -68,15 +59,11 @@ module cni_endpoint #(
   parameter int          TtReserve = 8,
   parameter int          RxDepth   = 8,
   parameter int          TxCredits = 8,
-  parameter int          BloomFoldWords = LineBytes / 4,
   parameter int          Pipelined      = 0,
   parameter int          QuietLog2      = 10,
   parameter int          NetBytes       = 64,
+`include "cni_engine_params.svh"
   localparam int LineBits = LineBytes * 8,
-  localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
-    cni_amap_pkg::region_lines(MemLines, CPairs, NOvfA, NOvfB, ScratchLines,
-                               cni_cq_pkg::region_lines(CniConfig, LineBytes, CniSqLines,
-                                                        CniRqLines)),
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines)
 ) (
@@ -135,17 +122,7 @@ module cni_endpoint #(
   input  wire logic                s_axil_rready_i,
   output logic [31:0]              s_axil_rdata_o,
   output logic [1:0]               s_axil_rresp_o,
-  // PIO streams
-  output logic                     pa_valid_o,
-  input  wire logic                pa_ready_i,
-  output logic [LineBits-1:0]      pa_data_o,
-  output logic [15:0]              pa_len_o,
-  output logic                     pa_last_o,
-  input  wire logic                pb_valid_i,
-  output logic                     pb_ready_o,
-  input  wire logic [LineBits-1:0] pb_data_i,
-  input  wire logic [15:0]         pb_len_i,
-  input  wire logic                pb_last_i,
+`include "cni_engine_ports.svh"
   // caching agent: engine port and monitor
   input  wire logic                            ca_req_valid_i,
   output logic                                 ca_req_ready_o,
@@ -195,7 +172,6 @@ module cni_endpoint #(
   output logic                                 idle_o
 );
 
-  localparam int NumCnt = 27;
   localparam int NE     = cni_amap_pkg::NUM_ENGINES;
   localparam int NetW   = NetBytes * 8;
 
@@ -351,8 +327,6 @@ module cni_endpoint #(
   logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl;
   logic [31:0]                     cfg_park_timeout;
   logic [15:0]                     home_cnt;
-  logic                            cnt_c, cnt_a, cnt_b;
-  logic [NumCnt-1:0]               cnt;
 
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
@@ -464,47 +438,13 @@ module cni_endpoint #(
     .eb_reg_valid_o (eb_reg_valid), .eb_reg_rdata_i (eb_reg_rdata), .idle_o (bus_idle)
   );
 
-  // ---- engines (one instantiation each; docs/endpoint.md, "Adding an engine") ----------------
-  cni_pio_engine #(
-    .LineBytes (LineBytes), .LineIdxW (LineIdxW),
-    .CBase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_C)), .CPairs (CPairs),
-    .ABase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_A)), .NOvfA (NOvfA),
-    .BBase (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_PIO_B)), .NOvfB (NOvfB),
-    .BloomFoldWords (BloomFoldWords), .EvtReg (Pipelined), .RdReg (Pipelined),
-    .ReqReg (Pipelined)
-  ) u_pio (
-    `CNI_ENGINE_BUS(cni_amap_pkg::ENG_PIO),
-    .pa_valid_o, .pa_ready_i, .pa_data_o, .pa_len_o, .pa_last_o,
-    .pb_valid_i, .pb_ready_o, .pb_data_i, .pb_len_i, .pb_last_i,
-    .cnt_c_invoke_o (cnt_c), .cnt_a_msg_o (cnt_a), .cnt_b_msg_o (cnt_b)
-  );
-
-  if (ScratchLines > 0) begin : g_scratch
-    cni_scratch_engine #(
-      .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Lines (ScratchLines), .NetBytes (NetBytes),
-      .CaIdW (CacheIdW),
-      .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_SCRATCH))
-    ) u_scratch (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_SCRATCH),
-                 `CNI_ENGINE_NET(cni_amap_pkg::ENG_SCRATCH),
-                 `CNI_ENGINE_CA(cni_amap_pkg::ENG_SCRATCH));
-  end
-  if (CniConfig != cni_cq_pkg::CFG_NONE) begin : g_cni
-    cni_cq_engine #(
-      .Config (CniConfig), .LineBytes (LineBytes), .LineIdxW (LineIdxW),
-      .Base (cni_amap_pkg::base(RegionLines, cni_amap_pkg::REG_CNI)),
-      .SqLines (CniSqLines), .RqLines (CniRqLines), .FifoMsgs (CniFifoMsgs),
-      .MaxNodes (CniMaxNodes), .Window (CniWindow), .NetBytes (NetBytes), .CaIdW (CacheIdW),
-      .EarlyPull (CniEarlyPull), .ParkMax (TtEntries - TtReserve)
-    ) u_cni (`CNI_ENGINE_BUS(cni_amap_pkg::ENG_CNI),
-             `CNI_ENGINE_NET(cni_amap_pkg::ENG_CNI),
-             `CNI_ENGINE_CA(cni_amap_pkg::ENG_CNI));
-  end
+  // ---- engines (the engine registry, rtl/engines.toml; docs/architecture.md) -----------------
+  // Each engine's instance on the engine bus, EngPresent (the engines this configuration has) and
+  // the engines' counters cnt_eng (NumEngCnt of them).
+`include "cni_engines.svh"
 
   // Engines this configuration leaves out: their bus signals tied off (nothing presented,
   // everything taken); their network and caching-agent ports are tied off below.
-  localparam logic [NE-1:0] EngPresent =
-    ~((ScratchLines > 0 ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_SCRATCH) |
-      (CniConfig != cni_cq_pkg::CFG_NONE ? NE'(0) : NE'(1) << cni_amap_pkg::ENG_CNI));
   for (genvar k = 0; k < NE; k++) begin : g_absent
     if (!EngPresent[k]) begin : g_tie
       assign eb_evt_ready[k] = 1'b1;
@@ -566,11 +506,19 @@ module cni_endpoint #(
   );
 
   // ---- CSR ---------------------------------------------------------------------------------
+  // The counters (cni_amap_pkg::CNT_*, the registry's order): the home agent's 16 (requests
+  // denied by a policy last), the caching agent's 6, uncached accesses answered Error, network
+  // frames no engine takes; then the engines' (cnt_eng).
+  localparam int NumPlatCnt = 24;
+  localparam int NumCnt     = NumPlatCnt + NumEngCnt;
+  if (NumPlatCnt != cni_amap_pkg::NUM_PLATFORM_CNT || NumCnt != cni_amap_pkg::NUM_CNT)
+    $error("cni_endpoint: the counter vector does not match the registry's counters");
+  logic [NumCnt-1:0] cnt;
   always_comb begin
-    // home 0..14, PIO 15..17, requests denied by a policy 18, caching agent 19..24, uncached
-    // accesses answered Error 25, network frames no engine takes 26
-    cnt = {net_drop, nc_err, ca_cnt, home_cnt[15], cnt_b, cnt_a, cnt_c, home_cnt[14:0]};
-    cnt[10 + cni_coh_pkg::ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
+    cnt = '0;
+    cnt[NumPlatCnt-1:0] = {net_drop, nc_err, ca_cnt, home_cnt};
+    cnt[cni_amap_pkg::CNT_ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
+    for (int i = 0; i < NumEngCnt; i++) cnt[NumPlatCnt + i] = cnt_eng[i];
   end
 
   // CONFIG: [7:0] table entries, [15:8] reserve, [23:16] receive depth, [30:24] transmit

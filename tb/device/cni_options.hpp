@@ -13,8 +13,8 @@
 
 namespace cni::tb {
 
-// The CNI engine's place on the engine bus (cni_amap_pkg::ENG_CNI).
-inline constexpr unsigned kCniEngine = 2;
+// The CNI engine's place on the engine bus (the engine registry's, cni_amap_pkg::ENG_CNI).
+inline constexpr unsigned kCniEngine = engines::kEngineCni;
 
 // The engine's ID register (docs/cni.md section 4) read through the CSR window: [3:0] the
 // configuration (drv::CniConfig), [63:48] receive-queue slots. Tests ask it which engine a

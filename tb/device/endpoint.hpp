@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cache_port.hpp"
+#include "cni/engines.hpp"
 #include "cni/proto.hpp"
 
 namespace cni::tb {
@@ -23,8 +24,10 @@ namespace cni::tb {
 // Geometry of the device core, read from its CSRs after reset (docs/endpoint.md, "CSR map"):
 // the address map's regions (cni_amap_pkg), the line size, the table and link sizes.
 struct DeviceGeometry {
-  // Regions, in the order of cni_amap_pkg (REG_*); Endpoint::reset() checks the count.
-  enum RegionId : unsigned { kMem = 0, kPioC, kPioA, kPioB, kScratch, kCni, kNumRegions };
+  // Regions, in the order of the engine registry (cni::engines::RegionId: kMem, kPioC, ...;
+  // cni_amap_pkg::REG_*); Endpoint::reset() checks the count.
+  using RegionId = engines::RegionId;
+  using enum engines::RegionId;
   struct Region {
     unsigned base = 0;   // first line
     unsigned lines = 0;
@@ -80,15 +83,11 @@ inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCach
                           kOwner = 0x060, kCounters = 0x100,
                           kEngine = 0x800;
 // An engine's register window (docs/endpoint.md, "Engine bus").
-inline constexpr uint32_t engine_reg(unsigned engine, uint32_t offset) {
-  return kEngine + 0x100 * engine + offset;
-}
-enum Counter : unsigned {
-  kRdS = 0, kRdX, kUpg, kWB, kSnoops, kRetryBusy, kRetryTimeout, kParked, kReleased, kRecalls,
-  kErrOpcode, kErrAddr, kErrLen, kErrProto, kErrCredit, kPioCInvocations, kPioAMessages,
-  kPioBMessages, kDenied, kCaHits, kCaMisses, kCaWritebacks, kCaRetries, kCaSnoops, kCaErrors,
-  kNcErrors, kNetDropped, kNumCounters
-};
+using engines::engine_reg;
+static_assert(engines::kEngineWindowBase == kEngine);
+// The counters (0x100 + 4i), in the engine registry's order: the platform's, then the engines'.
+using Counter = engines::Counter;
+using enum engines::Counter;
 const char* counter_name(Counter c);
 }  // namespace csr
 

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "cni/engines.hpp"
 #include "cni/proto.hpp"
 
 namespace cni::tb::home {
@@ -41,7 +42,7 @@ using Line = std::array<uint8_t, proto::kMaxLineBytes>;
 
 // Parameters of the model (tb/rtl_home.cmake).
 struct HomeGeometry {
-  static constexpr unsigned kNumRegions = 6;  // cni_amap_pkg::NUM_REGIONS
+  static constexpr unsigned kNumRegions = engines::kNumRegions;  // cni_amap_pkg::NUM_REGIONS
   unsigned line_bytes = 0;
   unsigned num_agents = 0;
   unsigned tt_entries = 0;

@@ -46,8 +46,9 @@ module cni_nonsynth_fv_home #(
   parameter int Pipelined   = 0,
   localparam int NS       = NA * NL,        // agent x line slots
   localparam int SW       = $clog2(NS + NA + 1),
-  // the map: MemLines=1, CPairs=1, NOvfA=NOvfB=1, no scratch-pad
-  localparam logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::region_lines(1, 1, 1, 1, 0, 0),
+  // the map: each parameter's `formal` value in the engine registry (MemLines=1, CPairs=1,
+  // NOvfA=NOvfB=1, no scratch-pad, no CNI engine)
+  localparam logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FORMAL_LINES,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LW       = $clog2(NumLines),
   localparam int HW       = cni_coh_pkg::HDR_W

@@ -24,7 +24,7 @@ TEST_F(HomeAgent, ReadSharedOnUnsharedLineReturnsExclusive) {
   EXPECT_EQ(d.len, geo().line_bytes);
   EXPECT_EQ(d.tag, 7);
   for (unsigned i = 0; i < geo().line_bytes; ++i) ASSERT_EQ(d.data[i], 0) << "memory starts zeroed";
-  EXPECT_EQ(ep->counter(csr::kRdS), 1u);
+  EXPECT_EQ(ep->counter(csr::kRds), 1u);
 }
 
 // CTRL bit 0 clears every counter; the next read after the write's response sees zero, and
@@ -34,10 +34,10 @@ TEST_F(HomeAgent, CtrlWriteClearsEveryCounter) {
   expect(Op::DataE, kHost1, line(3));
   ep->send(req(Op::RdX, kHost2, line(4)));
   expect(Op::DataE, kHost2, line(4));
-  ASSERT_EQ(ep->counter(csr::kRdS), 1u);
-  ASSERT_EQ(ep->counter(csr::kRdX), 1u);
+  ASSERT_EQ(ep->counter(csr::kRds), 1u);
+  ASSERT_EQ(ep->counter(csr::kRdx), 1u);
   ep->csr_write(csr::kCtrl, 0x0);  // bit 0 clear: nothing happens
-  EXPECT_EQ(ep->counter(csr::kRdS), 1u);
+  EXPECT_EQ(ep->counter(csr::kRds), 1u);
   ep->csr_write(csr::kCtrl, 0x1);
   for (unsigned c = 0; c < csr::kNumCounters; ++c) {
     EXPECT_EQ(ep->counter(static_cast<csr::Counter>(c)), 0u)
@@ -45,7 +45,7 @@ TEST_F(HomeAgent, CtrlWriteClearsEveryCounter) {
   }
   ep->send(req(Op::RdS, kHost1, line(5)));
   expect(Op::DataE, kHost1, line(5));
-  EXPECT_EQ(ep->counter(csr::kRdS), 1u);
+  EXPECT_EQ(ep->counter(csr::kRds), 1u);
 }
 
 // Every CSR read is answered with its own register: a mapped one OKAY, an unmapped address or a
@@ -68,7 +68,7 @@ TEST_F(HomeAgent, CsrReadsAnswerTheirOwnRegisterOrSlverr) {
     EXPECT_EQ(resp, 2u);
     ep->csr_read(csr::kCounters + 4 * csr::kNumCounters, &resp);  // past the last counter
     EXPECT_EQ(resp, 2u);
-    ep->csr_read(csr::kCounters + 4 * csr::kRdS, &resp);
+    ep->csr_read(csr::kCounters + 4 * csr::kRds, &resp);
     EXPECT_EQ(resp, 0u);
   }
   // a write between reads: the read after it sees the value written
@@ -239,7 +239,7 @@ TEST_F(HomeAgent, WritebackFromOwnerUpdatesMemory) {
   EXPECT_EQ(expect(Op::WbAck, kHost1, line(11)).tag, 5);
   ep->send(req(Op::RdS, kHost2, line(11)));
   EXPECT_EQ(expect(Op::DataE, kHost2, line(11)).data, pattern(11));
-  EXPECT_EQ(ep->counter(csr::kWB), 1u);
+  EXPECT_EQ(ep->counter(csr::kWb), 1u);
 }
 
 TEST_F(HomeAgent, InvalidateCollectsDirtyDataForTheNextOwner) {

@@ -16,7 +16,7 @@ namespace {
 
 class NetPort : public EndpointTest {
  protected:
-  static constexpr unsigned kEngine = 1;  // cni_amap_pkg::ENG_SCRATCH
+  static constexpr unsigned kEngine = engines::kEngineScratch;
   static constexpr uint8_t kTypeScratch = 1;
 
   uint32_t reg(uint32_t off) { return ep->csr_read(csr::engine_reg(kEngine, off)); }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The scratch-pad engine (rtl/top/cni_scratch_engine.sv), the worked example of an engine on the
+// The scratch-pad engine (rtl/scratch/cni_scratch_engine.sv), the worked example of an engine on the
 // engine bus (docs/endpoint.md, "Adding an engine"): its register window, its coherent line
 // reads and writes (RECALL_DN, RECALL), and the home agent's policies it sets (SHARED, DENY,
 // PARK answered by NACK), seen from the hosts' side of the link.
@@ -15,7 +15,7 @@ using Geo = tb::DeviceGeometry;
 
 class Scratch : public EndpointTest {
  protected:
-  static constexpr unsigned kEngine = 1;  // cni_amap_pkg::ENG_SCRATCH
+  static constexpr unsigned kEngine = engines::kEngineScratch;
   enum SpOp : uint32_t { kRead = 0, kWrite = 1, kPolicy = 2 };
   enum Policy : uint32_t { kAllow = 0, kShared = 1, kPark = 2, kDeny = 3 };
 

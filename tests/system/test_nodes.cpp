@@ -31,7 +31,7 @@ TEST_P(SystemSize, EveryDeviceResetsAndAnswersAReadFromACoreOfItsNode) {
   for (unsigned i = 0; i < n; ++i) {
     tb::SimDevice& dev = s.device(i, 0);
     EXPECT_EQ(got[i], 0u) << "node " << i << ": device memory is cleared at reset";
-    EXPECT_EQ(dev.endpoint().counter(tb::csr::kRdS), 1u) << "node " << i;
+    EXPECT_EQ(dev.endpoint().counter(tb::csr::kRds), 1u) << "node " << i;
     EXPECT_EQ(dev.first_response_cycles().size(), 1u) << "node " << i;
     EXPECT_FALSE(dev.endpoint().got_error()) << "node " << i;
   }
@@ -63,7 +63,7 @@ TEST(SystemNodes, TwoDevicesOnANodeAnswerInTheirOwnWindows) {
   EXPECT_EQ(w1, 0u);
   EXPECT_EQ(d1.endpoint().counter(tb::csr::kPioCInvocations), 1u);
   EXPECT_EQ(d0.endpoint().counter(tb::csr::kPioCInvocations), 0u);
-  EXPECT_EQ(d0.endpoint().counter(tb::csr::kRdS), 1u);
+  EXPECT_EQ(d0.endpoint().counter(tb::csr::kRds), 1u);
   EXPECT_FALSE(d0.endpoint().got_error());
   EXPECT_FALSE(d1.endpoint().got_error());
 }

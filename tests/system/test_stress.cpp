@@ -64,7 +64,7 @@ StressResult run_stress(uint64_t seed, uint64_t target, unsigned lines_used, uns
   EXPECT_EQ(s.counter(tb::csr::kErrProto), 0u);
   EXPECT_EQ(s.counter(tb::csr::kErrCredit), 0u);
   EXPECT_EQ(s.counter(tb::csr::kErrAddr), 0u);
-  r.device_wb = s.counter(tb::csr::kWB);
+  r.device_wb = s.counter(tb::csr::kWb);
   r.device_snoops = s.counter(tb::csr::kSnoops);
   EXPECT_FALSE(s.dev.endpoint().got_error());
   return r;
