@@ -119,7 +119,12 @@ void print_sweep(std::ostringstream& txt, const std::vector<SweepPoint>& pts,
   txt << "\n";
 }
 
-// Median round trip of `n` bytes, ns.
+// The bytes of a run's i-th message: each message its own, so that a lost, repeated, reordered
+// or damaged message fails the receiver's check.
+void fill_message(std::vector<uint8_t>& v, unsigned i) {
+  for (size_t j = 0; j < v.size(); j++) v[j] = uint8_t(i * 7 + j);
+}
+
 // Messages of one pass through the endpoint's queues (at least one).
 unsigned warmup(const drv::CniEndpoint& ep) {
   return std::max({1u, ep.send_slots(), ep.recv_slots()});
@@ -130,8 +135,6 @@ std::string run_name(const sim::Profile& p, const std::string& config, const cha
   return "cni " + p.name() + " " + config + " " + experiment + " " + std::to_string(n);
 }
 
-// Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
-// per round trip (the warm-up's left out).
 // The driver's options on device d; vp: CNI4's back-off (unset: the device's).
 drv::CniOptions options(tb::SimDevice& d, std::optional<uint16_t> vp) {
   drv::CniOptions o = tb::cni_options(d, 2);
@@ -139,6 +142,8 @@ drv::CniOptions options(tb::SimDevice& d, std::optional<uint16_t> vp) {
   return o;
 }
 
+// Median round trip of `n` bytes, ns; `use`: the bus transactions of the measured round trips,
+// per round trip (the warm-up's left out). Every round trip must bring back the bytes it took.
 double roundtrip(const sim::Profile& p, const std::string& config, size_t n, unsigned iters,
                  BusUse& use, TraceFile& tf, std::optional<uint16_t> vp = {}) {
   tb::System s(p);
@@ -162,13 +167,13 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
     std::vector<uint8_t> out(n, 0x5a), in(n);
     bool back = false;
     ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
-      std::copy(d.begin(), d.end(), in.begin());
+      in.assign(d.begin(), d.end());
       back = true;
     });
     const unsigned warm = warmup(ep);
     for (unsigned i = 0; i < warm + iters; i++) {
       if (i == warm) c0 = bus_counts(s);
-      for (size_t j = 0; j < n; j++) out[j] = uint8_t(i * 7 + j);   // each message its own
+      fill_message(out, i);
       const sim::Time t0 = k.now();
       back = false;
       ep.send(1, 1, out);
@@ -194,7 +199,8 @@ double roundtrip(const sim::Profile& p, const std::string& config, size_t n, uns
   return stats_of(times).median;
 }
 
-// Time per message of `count` back-to-back messages of `n` bytes, ns.
+// Time per message of `count` back-to-back messages of `n` bytes, ns, after a warm-up pass;
+// the receiver checks every message it copies out, warm-up included, against the one sent.
 double stream(const sim::Profile& p, const std::string& config, size_t n, unsigned count,
               TraceFile& tf, std::optional<uint16_t> vp = {}) {
   tb::System s(p);
@@ -202,11 +208,17 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
   sim::Time t0 = 0, t_last = 0;
   s.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
     drv::CniEndpoint ep(m, options(s.device(1, 0), vp));
-    std::vector<uint8_t> buf(n);
+    std::vector<uint8_t> buf(n), want(n);
     const unsigned total = warmup(ep) + count;   // both ends have the same queues
     unsigned got = 0;
     ep.set_handler(1, [&](uint16_t, std::span<const uint8_t> d) {
-      std::copy(d.begin(), d.end(), buf.begin());
+      buf.assign(d.begin(), d.end());   // out to a user buffer
+      fill_message(want, got);          // the got-th message sent, warm-up included
+      if (buf != want)
+        throw std::runtime_error("cni-bench cni: " + run_name(p, config, "bandwidth", n) +
+                                 ": message " + std::to_string(got) + " arrived with other " +
+                                 "bytes than were sent (" + std::to_string(buf.size()) +
+                                 " bytes, " + std::to_string(n) + " sent)");
       if (++got == total) t_last = k.now();
     });
     while (got < total) ep.recv();
@@ -217,11 +229,18 @@ double stream(const sim::Profile& p, const std::string& config, size_t n, unsign
     check_config(ep, config);
     bool done = false;
     ep.set_handler(2, [&](uint16_t, std::span<const uint8_t>) { done = true; });
-    std::vector<uint8_t> out(n, 0xa5);
-    for (unsigned i = warmup(ep); i > 0; i--) ep.send(1, 1, out);
+    std::vector<uint8_t> out(n);
+    const unsigned warm = warmup(ep);
+    for (unsigned i = 0; i < warm; i++) {
+      fill_message(out, i);
+      ep.send(1, 1, out);
+    }
     m.pause_ns(20000);   // the warm-up messages delivered before the stream starts
     t0 = k.now();
-    for (unsigned i = 0; i < count; i++) ep.send(1, 1, out);
+    for (unsigned i = 0; i < count; i++) {
+      fill_message(out, warm + i);
+      ep.send(1, 1, out);
+    }
     while (!done) ep.recv();
   });
   const auto trace = tf.start(s);
