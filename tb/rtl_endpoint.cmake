@@ -6,6 +6,8 @@
 #                                 engine as CNI16Qm: the same tests
 # Each library holds one model per line size (LINES, default 128 and 64), Vcni_endpoint_l<size>
 # with -GLineBytes=<size>; tb::Endpoint picks one by Options::line_bytes (docs/endpoint.md).
+# PIPE_LINES adds the flavor's model with Pipelined = 1 at those sizes, Vcni_endpoint_l<size>_pipe
+# (variant "pipe").
 # Packages first (file(GLOB) sorts what it finds: cni_cache_agent.sv sorts before cni_coh_pkg.sv,
 # and cni_coh_pkg.sv must come before rtl/top/cni_amap_pkg.sv, which a sort keeps).
 file(GLOB CNI_RTL_PKGS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*_pkg.sv)
@@ -16,7 +18,7 @@ file(GLOB CNI_DEV_SRC CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/device/*.cpp
 
 function(cni_endpoint_model flavor)
   cmake_parse_arguments(M "CHECKING" "MEM;CPAIRS;NOVFA;NOVFB;SCRATCH;TT;RESERVE;RXDEPTH;TXCREDITS;PIPE;CNI"
-                        "ARGS;LINES;CNI_VARIANTS"
+                        "ARGS;LINES;CNI_VARIANTS;PIPE_LINES"
                         ${ARGN})
   if(NOT M_PIPE)
     set(M_PIPE 0)
@@ -30,10 +32,13 @@ function(cni_endpoint_model flavor)
   add_library(cni_rtl_${flavor} STATIC)
   # Each line size with the flavor's CNI configuration, then each CNI variant
   # (<name>:<Config>[:<EarlyPull>], 64-byte lines only, seed 000's size) as
-  # Vcni_endpoint_l64_<name>.
+  # Vcni_endpoint_l64_<name>, then the pipelined models (suffix:lines:Config:EarlyPull:Pipelined).
   set(models)
   foreach(lb ${M_LINES})
-    list(APPEND models "l${lb}:${lb}:${M_CNI}:0")
+    list(APPEND models "l${lb}:${lb}:${M_CNI}:0:${M_PIPE}")
+  endforeach()
+  foreach(lb ${M_PIPE_LINES})
+    list(APPEND models "l${lb}_pipe:${lb}:${M_CNI}:0:1")
   endforeach()
   foreach(v ${M_CNI_VARIANTS})
     string(REPLACE ":" ";" v ${v})
@@ -44,7 +49,7 @@ function(cni_endpoint_model flavor)
     if(vn GREATER 2)
       list(GET v 2 vep)
     endif()
-    list(APPEND models "l64_${vname}:64:${vcfg}:${vep}")
+    list(APPEND models "l64_${vname}:64:${vcfg}:${vep}:${M_PIPE}")
   endforeach()
   foreach(m ${models})
     string(REPLACE ":" ";" m ${m})
@@ -52,6 +57,7 @@ function(cni_endpoint_model flavor)
     list(GET m 1 lb)
     list(GET m 2 cni)
     list(GET m 3 ep)
+    list(GET m 4 pipe)
     cni_verilate(cni_rtl_${flavor}
       SOURCES ${CNI_RTL_SOURCES}
       TOP_MODULE cni_endpoint
@@ -64,7 +70,7 @@ function(cni_endpoint_model flavor)
       VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize -GLineBytes=${lb}
         -GMemLines=${M_MEM} -GCPairs=${M_CPAIRS} -GNOvfA=${M_NOVFA} -GNOvfB=${M_NOVFB}
         -GScratchLines=${M_SCRATCH} -GTtEntries=${M_TT} -GTtReserve=${M_RESERVE}
-        -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${M_PIPE}
+        -GRxDepth=${M_RXDEPTH} -GTxCredits=${M_TXCREDITS} -GPipelined=${pipe}
         -GCniConfig=${cni} -GCniEarlyPull=${ep})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
@@ -95,7 +101,9 @@ cni_endpoint_model(pipe ${CNI_CHK_GEOMETRY} PIPE 1 CNI 4 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 # The fast build carries CNI16Q, and NI2w, CNI4, CNI512Q, CNI16Qm and CNI512Q with EarlyPull = 1
 # as variants at 64-byte lines (cni-bench cni; tb::Endpoint::Options::variant, profile keys
-# device.cni and device.cni_early_pull).
+# device.cni and device.cni_early_pull), and the pipelined configuration at 128-byte lines
+# (variant "pipe": cni-bench pio's single-line RPC at the clock it routes on the ECP5, and
+# cni-bench device beside the default configuration).
 cni_endpoint_model(fast MEM 1024 CPAIRS 256 NOVFA 76 NOVFB 76 SCRATCH 64 TT 64 RESERVE 16 RXDEPTH 16
-  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 c4:1 q512:3 qm:4 q512ep:3:1
+  TXCREDITS 16 CNI 2 CNI_VARIANTS ni2w:0 c4:1 q512:3 qm:4 q512ep:3:1 PIPE_LINES 128
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

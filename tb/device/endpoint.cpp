@@ -38,6 +38,9 @@
 #if __has_include("Vcni_endpoint_l64_q512ep.h")
 #include "Vcni_endpoint_l64_q512ep.h"
 #endif
+#if __has_include("Vcni_endpoint_l128_pipe.h")
+#include "Vcni_endpoint_l128_pipe.h"
+#endif
 
 namespace cni::tb {
 
@@ -425,6 +428,9 @@ const std::map<std::pair<unsigned, std::string>, Endpoint::Open>& Endpoint::mode
 #endif
 #if __has_include("Vcni_endpoint_l64_q512ep.h")
       {{64, "q512ep"}, &Model<Vcni_endpoint_l64_q512ep>::open},
+#endif
+#if __has_include("Vcni_endpoint_l128_pipe.h")
+      {{128, "pipe"}, &Model<Vcni_endpoint_l128_pipe>::open},
 #endif
   };
   return models;
