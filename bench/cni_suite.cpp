@@ -517,7 +517,8 @@ int run_cni(const Options& o) {
           const Point* on = find(e, bus, kBeyondLabel, n);
           const Point* q512 = find(e, bus, "CNI512Q", n);
           if (!off || !on || !q512) continue;
-          const double v_off = rt ? off->median_ns : off->mb_s, v_on = rt ? on->median_ns : on->mb_s;
+          const double v_off = rt ? off->median_ns : off->mb_s;
+          const double v_on = rt ? on->median_ns : on->mb_s;
           std::snprintf(b, sizeof b, "  %21zu  %9.1f  %7.1f  %+6.0f%%  %8.2f\n", n, v_off, v_on,
                         100 * improvement(e, bus, kBeyondLabel, n),
                         v_on / (rt ? q512->median_ns : q512->mb_s));
