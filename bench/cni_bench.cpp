@@ -213,11 +213,12 @@ struct SimTotals {
 };
 
 // The device of the PIO systems (the profile's: one CPU socket + the Verilated device over
-// the coherent link): RET_EXCL and tracing.
-tb::System::Configure eci_device(uint32_t ret_excl, bool trace) {
-  return [ret_excl, trace](unsigned, unsigned, tb::SimDevice::Config& cfg) {
+// the coherent link): RET_EXCL, tracing and the model's variant ("": the build's own).
+tb::System::Configure eci_device(uint32_t ret_excl, bool trace, const std::string& variant) {
+  return [ret_excl, trace, variant](unsigned, unsigned, tb::SimDevice::Config& cfg) {
     cfg.ret_excl_regions = ret_excl;
     cfg.trace = trace;
+    if (!variant.empty()) cfg.variant = variant;
   };
 }
 
@@ -229,13 +230,16 @@ std::vector<uint8_t> random_payload(std::mt19937_64& rng, size_t n) {
 
 class Bench {
  public:
-  Bench(const Options& o, sim::Profile p) : o_(o), p_(std::move(p)), rng_(o.seed) {}
+  // `variant`: the device model (tb::SimDevice::Config::variant; "": the build's own).
+  Bench(const Options& o, sim::Profile p, std::string variant = "")
+      : o_(o), p_(std::move(p)), variant_(std::move(variant)), rng_(o.seed) {}
 
   // Invocation latencies of `payload` bytes on the PIO (c) channel.
   std::vector<double> pio_latencies(uint32_t ret_excl, size_t payload, unsigned iters,
                                     const std::string& what, std::vector<uint32_t>* dev_cycles) {
-    tb::System sys(p_, eci_device(ret_excl, o_.trace));
+    tb::System sys(p_, eci_device(ret_excl, o_.trace, variant_));
     tb::SimDevice& dev = sys.device(0, 0);
+    pipelined_ = dev.geometry().pipelined;
     std::vector<double> lat;
     const unsigned warm = 4;
     Progress prog(o_.quick, what, iters);
@@ -255,7 +259,7 @@ class Bench {
 
   // Back-to-back invocations for `window_ns` of simulated time.
   Row pio_throughput(size_t payload, double window_ns) {
-    tb::System sys(p_, eci_device(~0u, false));
+    tb::System sys(p_, eci_device(~0u, false, variant_));
     tb::SimDevice& dev = sys.device(0, 0);
     auto reqs = make_requests(payload, 4);
     unsigned lb = dev.geometry().line_bytes;
@@ -330,8 +334,9 @@ class Bench {
 
   // Plain device-memory reads at an idle device: request at the port -> answer leaving.
   std::vector<uint32_t> plain_read_cycles(unsigned n) {
-    tb::System sys(p_, eci_device(~0u, false));
+    tb::System sys(p_, eci_device(~0u, false, variant_));
     tb::SimDevice& dev = sys.device(0, 0);
+    pipelined_ = dev.geometry().pipelined;
     sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
       for (unsigned i = 0; i < n; ++i) (void)m.load64(dev.host_addr(i));
     });
@@ -341,6 +346,8 @@ class Bench {
 
   const SimTotals& totals() const { return totals_; }
   uint64_t mismatches() const { return mismatches_; }
+  // The configuration of the device the last run used, from its CONFIG register.
+  bool pipelined() const { return pipelined_; }
 
  private:
   std::vector<std::vector<uint8_t>> make_requests(size_t payload, unsigned count) {
@@ -398,6 +405,8 @@ class Bench {
 
   const Options& o_;
   sim::Profile p_;
+  std::string variant_;
+  bool pipelined_ = false;
   std::mt19937_64 rng_;
   SimTotals totals_;
   uint64_t mismatches_ = 0;
@@ -417,6 +426,11 @@ const std::map<std::string, PaperRef> kFig6 = {
 };
 constexpr double kFig8PeakGiB = 2.19;       // 002 §5.1, at 32 KiB payloads
 constexpr size_t kFig8PeakPayload = 32768;
+// The pipelined configuration (Pipelined = 1, docs/endpoint.md), the one that closes timing on
+// the ECP5 (docs/fpga.md: 100.06 MHz routed), for the single-line RPC at that clock beside the
+// profile's: its model in the build (tb/rtl_endpoint.cmake, PIPE_LINES) and its routed clock.
+constexpr const char* kPipelinedVariant = "pipe";
+constexpr double kPipelinedRoutedMhz = 100.0;
 
 int run_pio(const Options& o) {
   sim::Profile p = sim::Profile::load(o.profile);
@@ -470,13 +484,53 @@ int run_pio(const Options& o) {
       prog.update(i + 1);
     }
   }
+  // The single-line RPC on the pipelined configuration at its routed ECP5 clock: the same host,
+  // link and requests (its own bench, so the profile's runs above are unchanged).
+  std::vector<Row> piped_rows;
+  std::vector<uint32_t> piped_trigger;
+  const bool has_pipe = tb::Endpoint::has_model(static_cast<unsigned>(lb), kPipelinedVariant);
+  sim::Profile pp = p;
+  pp.set("device.freq_mhz", fmt(kPipelinedRoutedMhz));
+  Bench piped(o, pp, kPipelinedVariant);
+  if (o.single && has_pipe) {
+    for (const char* v : {"eci-exclusive", "eci-shared"}) {
+      const bool excl = std::string(v) == "eci-exclusive";
+      auto samples = piped.pio_latencies(excl ? ~0u : ~0u & ~region_c, lb, o.iterations,
+                                         std::string("single-line ") + v + ", pipelined",
+                                         excl ? &piped_trigger : nullptr);
+      Row r;
+      r.experiment = "single-line-pipelined";
+      r.variant = v;
+      r.payload = lb;
+      r.lat = stats_of(samples);
+      r.invocations = samples.size();
+      piped_rows.push_back(r);
+    }
+    if (!piped.pipelined()) {
+      throw std::logic_error("cni-bench pio: the pipelined model reports Pipelined = 0");
+    }
+  }
   auto plain = bench.plain_read_cycles(32);
+  if (bench.pipelined()) {
+    throw std::logic_error("cni-bench pio: the build's own model reports Pipelined = 1");
+  }
   std::vector<double> plain_d(plain.begin(), plain.end());
   std::vector<double> trig_d(trigger_cycles.begin(), trigger_cycles.end());
   double dev_mhz = p.get_double("device.freq_mhz");
   Stats plain_s = stats_of(plain_d), trig_s = stats_of(trig_d);
   double hit_cycles = std::max(plain_s.median, trig_s.median);
-  double speed = bench.totals().wall_s > 0 ? double(bench.totals().device_cycles) / bench.totals().wall_s : 0;
+  const uint64_t mismatches = bench.mismatches() + piped.mismatches();
+  SimTotals totals = bench.totals();
+  totals.device_cycles += piped.totals().device_cycles;
+  totals.clocked += piped.totals().clocked;
+  totals.wall_s += piped.totals().wall_s;
+  double speed = totals.wall_s > 0 ? double(totals.device_cycles) / totals.wall_s : 0;
+  Stats piped_trig_s;
+  {
+    std::vector<double> d(piped_trigger.begin(), piped_trigger.end());
+    piped_trig_s = stats_of(d);
+  }
+  rows.insert(rows.end(), piped_rows.begin(), piped_rows.end());
 
   // CSV
   if (!o.csv_dir.empty()) {
@@ -486,7 +540,7 @@ int run_pio(const Options& o) {
                 "throughput_gib_s,paper\n";
     for (const auto& r : rows) {
       std::string paper;
-      if (r.experiment == "single-line") paper = fmt(kFig6.at(r.variant).ns);
+      if (r.experiment.starts_with("single-line")) paper = fmt(kFig6.at(r.variant).ns);
       if (r.experiment == "throughput" && r.payload == kFig8PeakPayload) paper = fmt(kFig8PeakGiB, 2);
       rows_csv << r.experiment << ',' << r.variant << ',' << r.payload << ',' << r.invocations << ','
                << fmt(r.lat.median, 1) << ',' << fmt(r.lat.p99, 1) << ',' << fmt(r.lat.min, 1)
@@ -503,7 +557,9 @@ int run_pio(const Options& o) {
   {
     std::ostringstream js;
     js << "{\"suite\":\"pio\",\"profile\":\"" << p.name() << "\",\"seed\":" << o.seed
-       << ",\"device_build\":\"" << tb::built_flavor() << "\",\"rows\":[";
+       << ",\"device_build\":\"" << tb::built_flavor() << "\",\"device_pipelined\":"
+       << (bench.pipelined() ? "true" : "false") << ",\"device_mhz\":" << fmt(dev_mhz, 1)
+       << ",\"pipelined_mhz\":" << fmt(kPipelinedRoutedMhz, 1) << ",\"rows\":[";
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
       js << (i ? "," : "") << "{\"experiment\":\"" << r.experiment << "\",\"variant\":\""
@@ -515,10 +571,11 @@ int run_pio(const Options& o) {
     js << "],\"device_hit_cycles\":" << fmt(hit_cycles, 1)
        << ",\"device_plain_read_cycles\":" << fmt(plain_s.median, 1)
        << ",\"device_pio_trigger_cycles\":" << fmt(trig_s.median, 1)
+       << ",\"pipelined_pio_trigger_cycles\":"
+       << (piped_trigger.empty() ? "null" : fmt(piped_trig_s.median, 1))
        << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"sim_cycles\":"
-       << bench.totals().device_cycles << ",\"sim_cycles_clocked\":" << bench.totals().clocked
-       << ",\"result_mismatches\":"
-       << bench.mismatches() << "}";
+       << totals.device_cycles << ",\"sim_cycles_clocked\":" << totals.clocked
+       << ",\"result_mismatches\":" << mismatches << "}";
     emit_json(o, js.str());
   }
   if (!o.json) {
@@ -526,20 +583,50 @@ int run_pio(const Options& o) {
                 p.name().c_str(), static_cast<unsigned long long>(o.seed), tb::built_flavor());
     std::printf("overrides: %s\n", o.sets.empty() ? "none" : "");
     for (const auto& s : o.sets) std::printf("  %s\n", s.c_str());
+    std::printf("device: the endpoint's %s configuration (Pipelined = %d, from its CONFIG "
+                "register) at %.0f MHz (device.freq_mhz)\n",
+                bench.pipelined() ? "pipelined" : "default", bench.pipelined() ? 1 : 0, dev_mhz);
+    if (p.name() == "enzian-eci") {
+      std::printf("  the clock is 002's for its FPGA (section 4), not a routed figure of this RTL: "
+                  "the XCVU9P build has not been timed; on the ECP5 this configuration routed at "
+                  "36-37 MHz (an earlier netlist), the pipelined one at %.0f MHz (docs/fpga.md)\n",
+                  kPipelinedRoutedMhz);
+    }
     if (o.single) {
       std::printf("\n(i) single-line RPC, protocol (c) (002 Fig. 6), %u invocations each\n",
                   o.iterations);
       std::printf("%-15s %8s %10s %10s %10s %10s %7s\n", "variant", "payload", "median_ns",
                   "p99_ns", "min_ns", "paper_ns", "ratio");
-      for (const auto& r : rows) {
-        if (r.experiment != "single-line") continue;
-        double paper = kFig6.at(r.variant).ns;
-        std::printf("%-15s %8zu %10.0f %10.0f %10.0f %10.0f %7.2f\n", r.variant.c_str(),
-                    r.payload, r.lat.median, r.lat.p99, r.lat.min, paper, r.lat.median / paper);
-      }
+      auto print_rows = [&](const std::string& experiment) {
+        for (const auto& r : rows) {
+          if (r.experiment != experiment) continue;
+          double paper = kFig6.at(r.variant).ns;
+          std::printf("%-15s %8zu %10.0f %10.0f %10.0f %10.0f %7.2f\n", r.variant.c_str(),
+                      r.payload, r.lat.median, r.lat.p99, r.lat.min, paper,
+                      r.lat.median / paper);
+        }
+      };
+      print_rows("single-line");
       if (p.has("link.one_way_ns")) {  // a profile on seed 000's buses has no link
         std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
                     4 * p.get_double("link.one_way_ns"));
+      }
+      if (p.name() == "enzian-eci") {
+        std::printf("the profile's host parameters marked \"model parameter, not from the "
+                    "paper\" were chosen so that eci-exclusive lands near 002's 900 ns "
+                    "(sim/profiles/enzian-eci.profile): its ratio is not independent of them\n");
+      }
+      if (has_pipe) {
+        std::printf("the same RPC on the pipelined configuration (Pipelined = 1) at %.0f MHz, the "
+                    "clock it routes on the ECP5 (docs/fpga.md), the rest of the profile "
+                    "unchanged:\n", kPipelinedRoutedMhz);
+        print_rows("single-line-pipelined");
+        std::printf("  PIO trigger read -> recall snoop: median %.0f cycles (%.1f ns at %.0f "
+                    "MHz)\n", piped_trig_s.median, piped_trig_s.median * 1e3 / kPipelinedRoutedMhz,
+                    kPipelinedRoutedMhz);
+      } else {
+        std::printf("(the %s build has no pipelined model at %zu-byte lines: the RPC on the "
+                    "pipelined configuration is not run)\n", tb::built_flavor(), lb);
       }
       std::printf("histograms:\n");
       for (const char* v : {"eci-exclusive", "eci-shared", "fastforward"}) {
@@ -584,12 +671,12 @@ int run_pio(const Options& o) {
     std::printf("  paper: the Enzian directory spends ~300 ns (~90 cycles at 300 MHz)\n");
     std::printf("simulation speed: %.0f device cycles per wall-clock second (%llu cycles in "
                 "%.1f s; the model clocked in %llu of them, asleep in the rest while quiescent)\n",
-                speed, static_cast<unsigned long long>(bench.totals().device_cycles),
-                bench.totals().wall_s, static_cast<unsigned long long>(bench.totals().clocked));
+                speed, static_cast<unsigned long long>(totals.device_cycles),
+                totals.wall_s, static_cast<unsigned long long>(totals.clocked));
   }
-  if (bench.mismatches()) {
+  if (mismatches) {
     std::fprintf(stderr, "cni-bench: %llu responses differ from the reference model\n",
-                 static_cast<unsigned long long>(bench.mismatches()));
+                 static_cast<unsigned long long>(mismatches));
     return 1;
   }
   return 0;

@@ -3,10 +3,11 @@
 // link ports (the benchmark build of the Verilated core, no host models): for each message type
 // a stream on distinct lines, one message per cycle offered (the link's rate), and the answers
 // per cycle; then the latency of read requests under offered loads from one per cycle down to
-// one per eight. Printed beside the previous home agent's figure: it took one message at a time,
-// one every 2 cycles (the same streams of 32 reads, write-backs and snoop answers ran 31 message
-// intervals in 62 cycles, 23 in 46, on its RTL), and answered a request 3 cycles after it
-// arrived (as the pipeline does).
+// one per eight. The streams run on both configurations of the endpoint in the build, measured
+// in the same run: the default (Pipelined = 0, the model every other suite runs) and, where the
+// build carries its model at the profile's line size, the pipelined one (Pipelined = 1, the
+// ECP5 board's; docs/endpoint.md, "Pipelined configuration"), which takes 5 more cycles per
+// message.
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -28,7 +29,8 @@ using proto::Op;
 using tb::Endpoint;
 
 constexpr uint8_t kHostA = 1, kHostB = 2;
-constexpr double kPreviousCyclesPerMessage = 2.0;
+// The build's model of the pipelined configuration (tb/rtl_endpoint.cmake, PIPE_LINES).
+constexpr const char* kPipelined = "pipe";
 
 struct StreamRow {
   std::string type;   // the message type streamed
@@ -49,8 +51,9 @@ struct LoadRow {
 
 class DeviceBench {
  public:
-  DeviceBench(const Options& o, unsigned n, unsigned line_bytes)
-      : o_(o), n_(n), line_bytes_(line_bytes) {}
+  // `variant`: the model (Endpoint::Options::variant; "": the build's own).
+  DeviceBench(const Options& o, unsigned n, unsigned line_bytes, std::string variant)
+      : o_(o), n_(n), line_bytes_(line_bytes), variant_(std::move(variant)) {}
 
   // A fresh device; `lines` distinct plain-memory lines are used.
   std::unique_ptr<Endpoint> fresh() {
@@ -59,8 +62,10 @@ class DeviceBench {
     eo.seed = o_.seed;
     eo.trace = o_.trace;
     eo.line_bytes = line_bytes_;
+    eo.variant = variant_;
     auto ep = std::make_unique<Endpoint>(eo);
     ep->reset();
+    pipelined_ = ep->geometry().pipelined;
     if (ep->geometry().mem_lines < n_) {
       throw std::runtime_error("device bench: " + std::to_string(n_) + " lines asked, the device has " +
                                std::to_string(ep->geometry().mem_lines) + " of plain memory");
@@ -260,10 +265,15 @@ class DeviceBench {
     return rows;
   }
 
+  // The configuration of the last device made, from its CONFIG register.
+  bool pipelined() const { return pipelined_; }
+
  private:
   const Options& o_;
   unsigned n_;
   unsigned line_bytes_;
+  std::string variant_;
+  bool pipelined_ = false;
 };
 
 }  // namespace
@@ -276,22 +286,34 @@ int run_device(const Options& o) {
   const auto line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   using Clock = std::chrono::steady_clock;
   auto w0 = Clock::now();
-  DeviceBench b(o, n, line_bytes);
+  DeviceBench b(o, n, line_bytes, "");
   auto streams = b.streams();
   auto loads = b.loads();
+  if (b.pipelined()) throw std::logic_error("device bench: the build's own model is pipelined");
+  // The pipelined configuration's streams, where the build has its model at this line size.
+  const bool has_pipe = Endpoint::has_model(line_bytes, kPipelined);
+  std::vector<StreamRow> piped;
+  if (has_pipe) {
+    DeviceBench bp(o, n, line_bytes, kPipelined);
+    piped = bp.streams();
+    if (!bp.pipelined() || piped.size() != streams.size())
+      throw std::logic_error("device bench: the pipelined model is not pipelined");
+  }
   double wall = std::chrono::duration<double>(Clock::now() - w0).count();
-  const double before = 1.0 / kPreviousCyclesPerMessage;
 
   std::ostringstream js;
   js << "{\"suite\":\"device\",\"device_build\":\"" << tb::built_flavor()
      << "\",\"line_bytes\":" << line_bytes << ",\"messages\":" << n
-     << ",\"previous_messages_per_cycle\":" << fmt(before, 3) << ",\"streams\":[";
+     << ",\"pipelined_measured\":" << (has_pipe ? "true" : "false") << ",\"streams\":[";
   for (size_t i = 0; i < streams.size(); ++i) {
     const auto& r = streams[i];
     js << (i ? "," : "") << "{\"type\":\"" << r.type << "\",\"answer\":\"" << r.answer
        << "\",\"messages_per_cycle\":" << fmt(r.per_cycle, 3) << ",\"span_cycles\":" << r.span
        << ",\"latency_median_cycles\":" << (r.has_latency ? fmt(r.latency.median, 1) : "null")
-       << "}";
+       << ",\"pipelined_messages_per_cycle\":"
+       << (has_pipe ? fmt(piped[i].per_cycle, 3) : "null")
+       << ",\"pipelined_latency_median_cycles\":"
+       << (has_pipe && piped[i].has_latency ? fmt(piped[i].latency.median, 1) : "null") << "}";
   }
   js << "],\"load\":[";
   for (size_t i = 0; i < loads.size(); ++i) {
@@ -306,34 +328,49 @@ int run_device(const Options& o) {
   if (!o.csv_dir.empty()) {
     std::ofstream f(o.csv_dir + "/device.csv");
     if (!f) throw std::runtime_error("cannot write " + o.csv_dir + "/device.csv");
-    f << "table,type,answer,messages,messages_per_cycle,previous_messages_per_cycle,"
-         "latency_median_cycles,latency_p99_cycles\n";
-    for (const auto& r : streams) {
+    f << "table,type,answer,messages,messages_per_cycle,latency_median_cycles,latency_p99_cycles,"
+         "pipelined_messages_per_cycle,pipelined_latency_median_cycles\n";
+    for (size_t i = 0; i < streams.size(); ++i) {
+      const auto& r = streams[i];
       f << "stream," << r.type << ',' << r.answer << ',' << r.n << ',' << fmt(r.per_cycle, 3) << ','
-        << fmt(before, 3) << ',' << fmt(r.latency.median, 1) << ',' << fmt(r.latency.p99, 1)
-        << '\n';
+        << fmt(r.latency.median, 1) << ',' << fmt(r.latency.p99, 1) << ','
+        << (has_pipe ? fmt(piped[i].per_cycle, 3) : "") << ','
+        << (has_pipe ? fmt(piped[i].latency.median, 1) : "") << '\n';
     }
     for (const auto& r : loads) {
       f << "load_every_" << r.interval << ",RdS,DataE," << r.n << ',' << fmt(r.per_cycle, 3)
-        << ',' << fmt(before, 3) << ',' << fmt(r.latency.median, 1) << ','
-        << fmt(r.latency.p99, 1) << '\n';
+        << ',' << fmt(r.latency.median, 1) << ',' << fmt(r.latency.p99, 1) << ",,\n";
     }
   }
   if (!o.json) {
     std::printf("OpenCNI cni-bench device: the home agent at the endpoint's link ports, device "
                 "model %s build, %u-byte lines, %u messages per stream on distinct lines\n",
                 tb::built_flavor(), line_bytes, n);
-    std::printf("\n(i) throughput per message type (offered: one message per cycle)\n");
-    std::printf("%-8s %-12s %8s %10s %12s %9s %7s\n", "type", "answer", "msgs", "msgs/cycle",
-                "previous", "ratio", "lat_md");
-    for (const auto& r : streams) {
-      std::printf("%-8s %-12s %8u %10.3f %12.3f %9.2f %7s\n", r.type.c_str(), r.answer.c_str(),
-                  r.n, r.per_cycle, before, r.per_cycle / before,
-                  r.has_latency ? fmt(r.latency.median).c_str() : "-");
+    std::printf("\n(i) throughput per message type (offered: one message per cycle)%s\n",
+                has_pipe ? ", both configurations measured in this run" : "");
+    std::printf("%-8s %-12s %8s %21s %21s\n", "", "", "", "Pipelined = 0", "Pipelined = 1");
+    std::printf("%-8s %-12s %8s %10s %10s %10s %10s\n", "type", "answer", "msgs", "msgs/cycle",
+                "lat_md", "msgs/cycle", "lat_md");
+    for (size_t i = 0; i < streams.size(); ++i) {
+      const auto& r = streams[i];
+      const auto lat = [](const StreamRow& x) {
+        return x.has_latency ? fmt(x.latency.median) : std::string("-");
+      };
+      std::printf("%-8s %-12s %8u %10.3f %10s %10s %10s\n", r.type.c_str(), r.answer.c_str(), r.n,
+                  r.per_cycle, lat(r).c_str(), has_pipe ? fmt(piped[i].per_cycle, 3).c_str() : "-",
+                  has_pipe ? lat(piped[i]).c_str() : "-");
     }
-    std::printf("previous: the home agent before the pipeline took one message at a time, one "
-                "every %.0f cycles, 3 cycles from request to answer\n", kPreviousCyclesPerMessage);
-    std::printf("\n(ii) read latency under load (RdS on distinct lines, one every N cycles)\n");
+    std::printf("Pipelined = 0: the default configuration, the benchmarks' model; Pipelined = 1: "
+                "the ECP5 board's (docs/endpoint.md); each read from the model's CONFIG "
+                "register\n");
+    if (!has_pipe) {
+      std::printf("(the %s build carries no pipelined model at %u-byte lines)\n",
+                  tb::built_flavor(), line_bytes);
+    }
+    std::printf("lat_md: cycles from a message at the device port to its answer leaving, "
+                "median\n");
+    std::printf("\n(ii) read latency under load (RdS on distinct lines, one every N cycles), "
+                "Pipelined = 0\n");
     std::printf("%9s %10s %10s %10s %10s\n", "every_N", "msgs/cycle", "median_cy", "p99_cy",
                 "max_cy");
     for (const auto& r : loads) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Plot of `cni-bench device` results: the home agent's messages per cycle per message type,
-beside the previous home agent's one message every 2 cycles, from the CSV file it writes."""
+"""Plot of `cni-bench device` results: the home agent's messages per cycle per message type, in
+the default configuration and, where the build has its model, the pipelined one, both measured in
+the same run, from the CSV file it writes."""
 import csv
 import os
 import sys
@@ -16,13 +17,17 @@ def main(d):
     with open(path) as f:
         rows = [r for r in csv.DictReader(f) if r["table"] == "stream"]
     types = [r["type"] for r in rows]
-    ours = [float(r["messages_per_cycle"]) for r in rows]
-    before = [float(r["previous_messages_per_cycle"]) for r in rows]
+    default = [float(r["messages_per_cycle"]) for r in rows]
+    piped = [float(r["pipelined_messages_per_cycle"]) for r in rows
+             if r["pipelined_messages_per_cycle"]]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     x = range(len(types))
-    ax.bar([i - 0.2 for i in x], before, width=0.4, label="previous (one at a time, every 2 cycles)",
-           color="tab:gray")
-    ax.bar([i + 0.2 for i in x], ours, width=0.4, label="pipelined home agent", color="tab:blue")
+    width = 0.4 if len(piped) == len(rows) else 0.8
+    ax.bar([i - (0.2 if width < 0.8 else 0) for i in x], default, width=width,
+           label="Pipelined = 0 (the benchmarks' model)", color="tab:blue")
+    if len(piped) == len(rows):
+        ax.bar([i + 0.2 for i in x], piped, width=width, label="Pipelined = 1 (the ECP5 board's)",
+               color="tab:orange")
     ax.set_xticks(list(x))
     ax.set_xticklabels(types)
     ax.set_ylabel("answers per device cycle")

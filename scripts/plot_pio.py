@@ -23,7 +23,8 @@ def caption(d):
     try:
         with open(os.path.join(d, "pio.json")) as f:
             j = json.load(f)
-        return f"profile {j['profile']}, seed {j['seed']}, device model {j['device_build']}"
+        return (f"profile {j['profile']}, seed {j['seed']}, device model {j['device_build']}, "
+                f"Pipelined = {int(j['device_pipelined'])} at {j['device_mhz']:.0f} MHz")
     except (OSError, KeyError, ValueError):
         return ""
 

@@ -6,7 +6,8 @@
 #                                 engine as CNI16Qm: the same tests
 # Each library holds one model per line size (LINES, default 128 and 64), Vcni_endpoint_l<size>
 # with -GLineBytes=<size>, and the variants the engine registry gives its build (rtl/engines.toml,
-# `variant`: Vcni_endpoint_l64_<name>, 64-byte lines); tb::Endpoint picks one by
+# `variant`: Vcni_endpoint_l64_<name>, 64-byte lines; a variant named <name>@<size> is at that
+# size: Vcni_endpoint_l<size>_<name>); tb::Endpoint picks one by
 # Options::line_bytes and Options::variant (docs/endpoint.md). The engines' parameters of the test
 # geometry are the registry's `test` values (CNI_ENGINE_TEST_PARAMS, engines.cmake).
 # cni_dev_models_cpp(<out> <prefix>...): a C++ source with the model table of a device library
@@ -36,7 +37,7 @@ ${rows}  };
 ")
 endfunction()
 
-# cni_endpoint_model(<flavor> PARAMS <P=V>... [LINES <size>...] [VARIANTS <name:P=V,...>...]
+# cni_endpoint_model(<flavor> PARAMS <P=V>... [LINES <size>...] [VARIANTS <name[@size]:P=V,...>...]
 #                    [CHECKING] ARGS <Verilator arguments>...)
 function(cni_endpoint_model flavor)
   cmake_parse_arguments(M "CHECKING" "" "PARAMS;ARGS;LINES;VARIANTS" ${ARGN})
@@ -55,7 +56,12 @@ function(cni_endpoint_model flavor)
     string(REPLACE ":" ";" v ${v})
     list(GET v 0 vname)
     list(GET v 1 vset)
-    list(APPEND models "l64_${vname}|64|${vset}")
+    set(vlb 64)
+    if(vname MATCHES "^(.*)@([0-9]+)$")
+      set(vname ${CMAKE_MATCH_1})
+      set(vlb ${CMAKE_MATCH_2})
+    endif()
+    list(APPEND models "l${vlb}_${vname}|${vlb}|${vset}")
   endforeach()
   set(prefixes)
   foreach(m ${models})
@@ -119,10 +125,12 @@ cni_endpoint_model(chk PARAMS ${CNI_CHK_GEOMETRY} VARIANTS ${CNI_VARIANTS_CHK} C
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe PARAMS ${CNI_CHK_GEOMETRY} Pipelined=1 CniConfig=${CNI_CNI_CONFIG_CNI16QM}
   CHECKING ARGS --assert --x-assign unique --x-initial unique)
-# The fast build: the full geometry (the endpoint's defaults) with CNI16Q, and the registry's fast
+# The fast build: the full geometry (the endpoint's defaults) with CNI16Q, the registry's fast
 # variants at 64-byte lines (cni-bench cni; tb::Endpoint::Options::variant, profile keys
-# device.cni and device.cni_early_pull).
+# device.cni and device.cni_early_pull), and the pipelined configuration at 128-byte lines
+# (variant "pipe": cni-bench pio's single-line RPC at the clock it routes on the ECP5, and
+# cni-bench device beside the default configuration).
 cni_endpoint_model(fast
   PARAMS TtEntries=64 TtReserve=16 RxDepth=16 TxCredits=16 CniConfig=${CNI_CNI_CONFIG_CNI16Q}
-  VARIANTS ${CNI_VARIANTS_FAST}
+  VARIANTS ${CNI_VARIANTS_FAST} pipe@128:Pipelined=1
   ARGS -O3 --x-assign fast --x-initial fast --noassert)

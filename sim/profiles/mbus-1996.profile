@@ -62,7 +62,7 @@ bus.mem.address = 4              # model parameter, not from the paper: an addre
 # Device (read by the Verilated device adapter)
 device.freq_mhz = 100            # model parameter, not from the paper: the NI runs at the memory bus clock (000 s4.1: 100 MHz)
 device.park_timeout_us = 50000   # model parameter, not from the paper: parked requests answer Retry well inside host.coherence_timeout_ms
-device.ca_clean_cycles = 96      # model parameter, not from the paper: CSR CA_CLEAN, device cycles without a job before the caching agent writes back a line the CPU has read (docs/cache-agent.md "Idle clean"; 000 s5.1.1: a writeback buffer "can help take these flushes off the critical path"); `cni-bench cni` sweeps it for CNI16Qm at 64 B, docs/cni.md
+device.ca_clean_cycles = 0       # model parameter, not from the paper: CSR CA_CLEAN at its reset value, the caching agent's idle clean off, as on 000's machine, which has none (docs/cache-agent.md "Idle clean"); `cni-bench cni` runs CNI16Qm with it on as a separate row beyond the paper (CNI16Qm+clean) and sweeps it at 64 B, docs/cni.md
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent
 device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all five at 64-byte lines, the checking build CNI16Q and CNI4

@@ -130,8 +130,9 @@ class Endpoint {
     // constructor throws std::invalid_argument for a size it has no model of.
     unsigned line_bytes = 128;
     // A variant of the model at that size (the fast build's "ni2w", "c4", "q512", "qm",
-    // "q512ep", the checking build's "c4": the CNI engine in another configuration, "q512ep"
-    // CNI512Q with EarlyPull = 1); empty: the build's own.
+    // "q512ep" at 64-byte lines and "pipe" at 128, the checking build's "c4": the CNI engine in
+    // another configuration, "q512ep" CNI512Q with EarlyPull = 1, "pipe" the build's own with
+    // Pipelined = 1); empty: the build's own.
     std::string variant;
     unsigned node_id = 0;  // node_id_i: the device's node on the network
   };
