@@ -63,7 +63,7 @@ fi
 
 # The packages every harness reads first: the address map, generated from the engine registry
 # (scripts/rtl-files.sh writes it), and the protocol package.
-gen=$("$root/scripts/rtl-files.sh" --incdir)
+gen=$("$root/scripts/rtl-files.sh" --incdir | head -1)
 case "$gen" in /*) ;; *) gen=$root/$gen ;; esac
 pkgs=(rtl/coh/cni_coh_pkg.sv)
 
@@ -144,6 +144,7 @@ run_check() {
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
   mkdir -p "$dir/src/gen/rtl"; cp "$gen/cni_amap_pkg.sv" "$dir/src/gen/rtl/"
+  (cd "$root" && cp --parents rtl/*/*.svh "$dir/src/")
   rtl=(gen/rtl/cni_amap_pkg.sv "${rtl[@]}")
   local t0=$SECONDS ys=$dir/model.ys bitlevel=0 use_abc=0
   [ "$engine" = abc ] && [ "$mode" = bmc ] && use_abc=1
@@ -151,7 +152,7 @@ run_check() {
   {
     local d dflags=""
     for d in $defines; do dflags+=" -D$d"; done
-    echo "read_verilog -sv -formal$dflags ${rtl[*]/#/src/} src/$harness"
+    echo "read_verilog -sv -formal$dflags -Isrc/rtl/common ${rtl[*]/#/src/} src/$harness"
     local p
     for p in $params; do echo "chparam -set ${p%%=*} ${p#*=} $top"; done
     echo "hierarchy -check -top $top"

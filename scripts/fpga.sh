@@ -78,7 +78,8 @@ fi
 files=(fpga/common/*.sv "fpga/$board/fpga.sv")
 if [ $pnr_only -eq 0 ]; then
   mkdir -p "$out/src"
-  mapfile -t rtl < <(scripts/rtl-files.sh --stage "$out/src")
+  list=$(scripts/rtl-files.sh --stage "$out/src")  # (not <(...): its failure must stop us)
+  mapfile -t rtl <<< "$list"
   cp --parents "${files[@]}" "$cons" "$out/src/"
   files=("${rtl[@]}" "${files[@]}")
 fi
@@ -94,14 +95,14 @@ hier_flag="-noflatten"
 [ "$target" = xilinx ] && hier_flag=""
 if [ $pnr_only -eq 0 ]; then
 cat > "$out/synth-flat.ys" <<YS
-read_verilog -sv -Isrc/gen/rtl $srcs
+read_verilog -sv -Isrc/gen/rtl -Isrc/rtl/common $srcs
 $cni_set
 $synth -top fpga -json fpga.json
 tee -q -o stat-flat.json stat -json
 stat
 YS
 cat > "$out/synth-hier.ys" <<YS
-read_verilog -sv -Isrc/gen/rtl $srcs
+read_verilog -sv -Isrc/gen/rtl -Isrc/rtl/common $srcs
 $cni_set
 $synth -top fpga $hier_flag
 tee -q -o stat-hier.json stat -json

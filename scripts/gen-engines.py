@@ -17,15 +17,27 @@ engines (a test build adds an engine this way, tests/plugin/). DIR receives:
     rtl/cni_engine_pass.svh        the shell's connection of those parameters to the endpoint
     rtl/cni_engine_ports.svh       the endpoint ports that engines own
     rtl/cni_engines.svh            the endpoint's engine instances, presence and counters
-    rtl/cni_engine_<name>_consts.svh  an engine's named values and frame types, for its package
+    rtl/cni_engine_<name>_consts.svh  an engine's named values, frame types and register offsets,
+                                   for its package (or its module)
+    rtl/cni_csr_regs.svh           the CSR block's register addresses and reset values
+    regs/cni_regs.rdl              the register map: the CSR block's description with the
+                                   registry's sizes, each engine's window at its place
+    include/cni/regs.h             its C header (PeakRDL-cheader)
+    include/cni/regs.hpp           its C++ view: every register's address, access and reset value
     include/cni/engines.hpp        the C++ view (regions, engines, counters, codes)
     engines.cmake                  CMake variables (geometries, variants, sources)
     sources.txt                    the engines' RTL files, packages first
+    inputs.txt                     what the files above are made from (a build reruns the
+                                   generator when one changes)
 
 A file is rewritten only when its contents change, so a build that depends on it stays a no-op.
-docs/architecture.md ("Adding an engine") explains the fields.
+docs/architecture.md ("Adding an engine") explains the fields. The registers are described in
+SystemRDL (the CSR block's rtl/coh/cni_csr.rdl, each engine's window its entry's `regs`) and read
+with the SystemRDL compiler; --doc-regs FILE / --check-regs FILE write / check docs/registers.md
+(PeakRDL-markdown).
 """
 import argparse
+import os
 import pathlib
 import re
 import sys
@@ -65,8 +77,8 @@ def load(paths):
 
 def validate(reg):
     plat = reg.get("platform")
-    if not plat or "region" not in plat or "counter" not in plat:
-        raise RegistryError("registry: [platform] needs region and counter")
+    if not plat or "region" not in plat or "counter" not in plat or "regs" not in plat:
+        raise RegistryError("registry: [platform] needs region, counter and regs")
     names, params, regions, types, counters, ports = set(), set(), {"mem"}, {}, set(), set()
     counters.update(c["name"] for c in plat["counter"])
     for e in reg["engine"]:
@@ -79,7 +91,7 @@ def validate(reg):
                 raise RegistryError(f"engine {n}: no {k}")
         for k, v in (("net_types", []), ("uses_ca", False), ("param", []), ("region", []),
                      ("inst", {}), ("port", []), ("counter", []), ("lint", []),
-                     ("synth", []), ("variant", []), ("enum", [])):
+                     ("synth", []), ("variant", []), ("enum", []), ("regs", None)):
             e.setdefault(k, v)
         if not (ROOT / e["dir"]).is_dir() and not pathlib.Path(e["dir"]).is_dir():
             raise RegistryError(f"engine {n}: no directory {e['dir']}")
@@ -305,6 +317,9 @@ def gen_amap_pkg(reg):
           "  // Engines that use the caching agent's request port for host lines; the endpoint ties the",
           "  // others' off. They share it with the endpoint's external port (first).",
           f"  localparam logic [NUM_ENGINES-1:0] ENG_CA = {mask(ca_mask)};", "",
+          "  // The CSR block's address width: 12 bits, or what the engines' windows need",
+          f"  // (0x800 + 0x100 per engine).",
+          f"  localparam int CSR_AW = {csr_aw(reg)};", "",
           "  // ---- counters (CSR 0x100 + 4i): the platform's, then the engines' ----",
           f"  localparam int NUM_CNT = {len(cs)};",
           f"  localparam int NUM_PLATFORM_CNT = {len([c for c in cs if c[2] < 0])};"]
@@ -320,9 +335,10 @@ def gen_amap_pkg(reg):
     return "\n".join(o)
 
 
-def gen_consts(reg, e):
-    """An engine's own constants, for its package to include (Yosys reads no package constant
-    defined from another package's): its named parameter values and its frame types."""
+def gen_consts(reg, e, regmap=None):
+    """An engine's own constants, for its package (or module) to include (Yosys reads no package
+    constant defined from another package's): its named parameter values, its frame types and
+    its window's register offsets (R_<REG>)."""
     o = [f"// {HEADER}",
          f"// The {e['name']} engine's constants from the registry (its package includes this file;",
          "// cni_amap_pkg holds the same values)."]
@@ -331,7 +347,15 @@ def gen_consts(reg, e):
             o.append(f"  localparam int {enum_const(en['param'], n)} = {v};  // {doc}")
     for t, v in e["net_types"]:
         o.append(f"  localparam logic [7:0] NET_TYPE_{t.upper()} = 8'h{v:02x};")
-    return "\n".join(o) + "\n"
+    for name, off, _ in (regmap or {}).get(e["name"], []):
+        o.append(f"  localparam logic [7:0] R_{name} = 8'h{off:02x};")
+    return lint_wrap(o)
+
+
+def lint_wrap(lines):
+    """A generated constants file: its user need not use every constant."""
+    return "\n".join(lines[:1] + ["/* verilator lint_save */", "/* verilator lint_off UNUSEDPARAM */"]
+                     + lines[1:] + ["/* verilator lint_restore */"]) + "\n"
 
 
 def gen_params(reg, board):
@@ -458,6 +482,196 @@ def gen_engines(reg):
                 o += ties
             o.append("  end")
     return "\n".join(o) + "\n"
+
+
+# ---- registers (SystemRDL) --------------------------------------------------------------------
+ENG_WINDOW_BASE = 0x800   # engine k's register window: ENG_WINDOW_BASE + ENG_WINDOW_BYTES * k
+ENG_WINDOW_BYTES = 0x100
+
+
+def csr_aw(reg):
+    """The CSR block's address width: 12 bits, or what the engines' windows need."""
+    end = ENG_WINDOW_BASE + ENG_WINDOW_BYTES * max(1, len(reg["engine"]))
+    return max(12, (end - 1).bit_length())
+
+
+def rdl_path(f):
+    return ROOT / f if (ROOT / f).exists() else pathlib.Path(f).resolve()
+
+
+def regs_top(reg):
+    plat = reg["platform"]["regs"]
+    o = [f"// {HEADER}",
+         "// The device's register map: the CSR block with the registry's sizes, then each engine's",
+         "// window at 0x800 + 0x100 * its engine index.",
+         "addrmap cni_regs {",
+         f"  {plat['type']} #(.NUM_REGIONS({len(regions(reg))}), .NUM_CNT({len(counters(reg))})) "
+         "csr @ 0x0;"]
+    for k, e in enumerate(reg["engine"]):
+        if e["regs"]:
+            o.append(f"  {e['regs']['type']} {e['name']} @ "
+                     f"0x{ENG_WINDOW_BASE + ENG_WINDOW_BYTES * k:x};")
+    o.append("};")
+    return "\n".join(o) + "\n"
+
+
+def compile_regs(reg, top_path):
+    """The elaborated register map (systemrdl-compiler)."""
+    from systemrdl import RDLCompileError, RDLCompiler  # noqa: PLC0415 - only when generating
+    c = RDLCompiler()
+    files = [reg["platform"]["regs"]["file"]] + [e["regs"]["file"] for e in reg["engine"]
+                                                 if e["regs"]]
+    try:
+        for f in files:
+            c.compile_file(str(rdl_path(f)))
+        c.compile_file(str(top_path))
+        root = c.elaborate("cni_regs")
+    except RDLCompileError as err:
+        raise RegistryError(f"register descriptions: {err}") from err
+    for blk in root.top.children():
+        if blk.inst_name != "csr" and blk.size > ENG_WINDOW_BYTES:
+            raise RegistryError(f"engine {blk.inst_name}: its register window is {blk.size} bytes, "
+                                f"more than {ENG_WINDOW_BYTES}")
+    return root
+
+
+def reg_rows(root):
+    """Per block (csr, then each engine): [(name, offset in the block, node)], arrays as their
+    first element's offset; and every register unrolled: (block, name, address, node)."""
+    from systemrdl.node import RegNode  # noqa: PLC0415
+    blocks, flat = {}, []
+    for blk in root.top.children():
+        rows = []
+        for r in blk.children():
+            if isinstance(r, RegNode):
+                rows.append((r.inst_name, r.raw_address_offset, r))
+        blocks[blk.inst_name] = rows
+        for r in blk.descendants(unroll=True):
+            if isinstance(r, RegNode):
+                name = r.inst_name + "".join(f"[{i}]" for i in (r.current_idx or []))
+                flat.append((blk.inst_name, name, r.absolute_address, r))
+    return blocks, flat
+
+
+def reg_access(r):
+    """(readable, writable, reset, reset mask) of a register node."""
+    rd = any(f.is_sw_readable for f in r.fields())
+    wr = any(f.is_sw_writable for f in r.fields())
+    reset = mask = 0
+    for f in r.fields():
+        v = f.get_property("reset")
+        if isinstance(v, int):
+            reset |= v << f.lsb
+            mask |= ((1 << f.width) - 1) << f.lsb
+    return rd, wr, reset, mask
+
+
+def gen_csr_svh(reg, blocks):
+    aw = csr_aw(reg)
+    o = [f"// {HEADER}",
+         "// The CSR block's register addresses and reset values, from its SystemRDL description",
+         "// (rtl/coh/cni_csr.rdl; included in cni_csr). Engine k's window: CSR_ENG + 0x100 * k.",
+         f"  localparam int CSR_AW = {aw};  // address bits"]
+    for name, off, r in blocks["csr"]:
+        o.append(f"  localparam logic [{aw - 1}:0] CSR_{name} = {aw}'h{off:03x};")
+        _, _, reset, mask = reg_access(r)
+        if mask:
+            o.append(f"  localparam logic [31:0] CSR_{name}_RESET = 32'h{reset & 0xFFFFFFFF:08x};")
+    o.append(f"  localparam logic [{aw - 1}:0] CSR_ENG = {aw}'h{ENG_WINDOW_BASE:03x};")
+    return lint_wrap(o)
+
+
+def gen_regs_hpp(reg, flat):
+    o = ["// SPDX-License-Identifier: Apache-2.0", f"// {HEADER}",
+         "// The device's registers from their SystemRDL descriptions: the CSR block's and each",
+         "// engine's window, every register with its CSR address, access and reset value.",
+         "#pragma once", "", "#include <cstdint>", "", "namespace cni::regs {", "",
+         "struct Reg {",
+         "  const char* block;   // csr, or the engine's name",
+         "  const char* name;    // the register, an array element as NAME[i]",
+         "  uint32_t addr;       // byte address in the CSR space",
+         "  unsigned bytes;      // 4, or 8 for a register accessed as two words",
+         "  bool readable;",
+         "  bool writable;",
+         "  uint64_t reset;      // its reset value, in the bits of reset_mask",
+         "  uint64_t reset_mask;  // the bits whose reset the description gives",
+         "};", "", "inline constexpr Reg kRegs[] = {"]
+    for blk, name, addr, r in flat:
+        rd, wr, reset, mask = reg_access(r)
+        o.append(f'    {{"{blk}", "{name}", 0x{addr:03x}, {r.get_property("regwidth") // 8}, '
+                 f'{str(rd).lower()}, {str(wr).lower()}, 0x{reset:x}, 0x{mask:x}}},')
+    o += ["};", ""]
+    blocks = {}
+    for blk, name, addr, r in flat:
+        if "[" in name and not name.endswith("[0]"):
+            continue
+        base = name.split("[")[0]
+        blocks.setdefault(blk, []).append((base, addr, r))
+    for blk, rows in blocks.items():
+        o.append(f"// {blk if blk == 'csr' else 'the ' + blk + ' engine'}: register addresses (an "
+                 "array: its first element; elements are 4 bytes apart)")
+        ns = blk if blk == "csr" else f"eng_{blk}"
+        o.append(f"namespace {ns} {{")
+        window = None if blk == "csr" else min(a for _, a, _ in rows) & ~(ENG_WINDOW_BYTES - 1)
+        for base, addr, _ in rows:
+            o.append(f"inline constexpr uint32_t k{camel(base.lower())} = 0x{addr:03x};")
+            if window is not None:
+                o.append(f"inline constexpr uint32_t k{camel(base.lower())}Offset = "
+                         f"0x{addr - window:02x};")
+        o.append(f"}}  // namespace {ns}")
+        o.append("")
+    o += ["}  // namespace cni::regs", ""]
+    return "\n".join(o)
+
+
+def run_peakrdl(args):
+    import subprocess  # noqa: PLC0415
+    r = subprocess.run([sys.executable, "-m", "peakrdl", *args], capture_output=True, text=True)
+    if r.returncode:
+        raise RegistryError(f"peakrdl {' '.join(args[:1])}: {r.stderr.strip() or r.stdout.strip()}")
+
+
+def rdl_files(reg, top_path):
+    return ([str(rdl_path(reg["platform"]["regs"]["file"]))]
+            + [str(rdl_path(e["regs"]["file"])) for e in reg["engine"] if e["regs"]]
+            + [str(top_path)])
+
+
+def gen_regs(reg, out):
+    top = out / "regs/cni_regs.rdl"
+    write_if_changed(top, regs_top(reg))
+    root = compile_regs(reg, top)
+    blocks, flat = reg_rows(root)
+    write_if_changed(out / "rtl/cni_csr_regs.svh", gen_csr_svh(reg, blocks))
+    write_if_changed(out / "include/cni/regs.hpp", gen_regs_hpp(reg, flat))
+    regmap = {name: [(n, off, r) for n, off, r in rows] for name, rows in blocks.items()}
+    # the C header: written in a scratch directory of this run's own (the netlist builds run the
+    # generator side by side), kept only when it changes
+    import tempfile  # noqa: PLC0415
+    with tempfile.TemporaryDirectory() as d:
+        tmp = pathlib.Path(d) / "regs.h"
+        run_peakrdl(["c-header", *rdl_files(reg, top), "--top", "cni_regs", "-o", str(tmp)])
+        write_if_changed(out / "include/cni/regs.h", tmp.read_text())
+    return regmap
+
+
+def regs_markdown(reg):
+    import tempfile  # noqa: PLC0415
+    with tempfile.TemporaryDirectory() as d:
+        top = pathlib.Path(d) / "cni_regs.rdl"
+        top.write_text(regs_top(reg))
+        compile_regs(reg, top)
+        md = pathlib.Path(d) / "regs.md"
+        run_peakrdl(["markdown", *rdl_files(reg, top), "--top", "cni_regs", "-o", str(md)])
+        text = md.read_text()
+    # the generator's comment names the temporary file: name the sources instead
+    text = re.sub(r"<!---.*?-->", "", text, flags=re.S).strip()
+    return ("# Registers\n\n<!-- Generated by scripts/gen-engines.py --doc-regs docs/registers.md "
+            "from rtl/coh/cni_csr.rdl and the engines' register descriptions (rtl/engines.toml, "
+            "`regs`), with PeakRDL-markdown. Do not edit. -->\n\n"
+            "The device's CSR space (AXI4-Lite, docs/endpoint.md, \"CSR map\"): the CSR block, then "
+            "each engine's register window at 0x800 + 0x100 * its engine index. A field marked `r` "
+            "with no reset shows a parameter of the build or the hardware's state.\n\n" + text + "\n")
 
 
 # ---- C++ --------------------------------------------------------------------------------------
@@ -604,10 +818,18 @@ def doc_table(reg):
 
 
 def write_if_changed(path, text):
+    """Writes `text` to `path` unless it holds it already; atomically (a scratch file of this
+    run's own, then a rename), so a generator run beside another (the netlist builds stage the
+    RTL side by side) or a tool reading the file never sees it half written."""
+    import tempfile  # noqa: PLC0415
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and path.read_text() == text:
         return
-    path.write_text(text)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
 
 
 def main():
@@ -619,6 +841,8 @@ def main():
                     help="print a named value of an engine parameter (NAME in any case)")
     ap.add_argument("--doc", type=pathlib.Path)
     ap.add_argument("--check-doc", type=pathlib.Path)
+    ap.add_argument("--doc-regs", type=pathlib.Path)
+    ap.add_argument("--check-regs", type=pathlib.Path)
     a = ap.parse_args()
     try:
         reg = load(a.registry or [ROOT / "rtl/engines.toml"])
@@ -630,12 +854,19 @@ def main():
             write_if_changed(out / "rtl/cni_engine_pass.svh", gen_pass(reg))
             write_if_changed(out / "rtl/cni_engine_ports.svh", gen_ports(reg))
             write_if_changed(out / "rtl/cni_engines.svh", gen_engines(reg))
+            regmap = gen_regs(reg, out)
             for e in reg["engine"]:
-                write_if_changed(out / f"rtl/cni_engine_{e['name']}_consts.svh", gen_consts(reg, e))
+                write_if_changed(out / f"rtl/cni_engine_{e['name']}_consts.svh",
+                                 gen_consts(reg, e, regmap))
             write_if_changed(out / "include/cni/engines.hpp", gen_hpp(reg))
             write_if_changed(out / "engines.cmake", gen_cmake(reg))
             pkgs, mods = sources(reg)
             write_if_changed(out / "sources.txt", "".join(f"{f}\n" for f in pkgs + mods))
+            deps = [pathlib.Path(__file__).resolve()] + [pathlib.Path(r).resolve() for r in
+                                                         (a.registry or [ROOT / "rtl/engines.toml"])]
+            deps += [rdl_path(reg["platform"]["regs"]["file"])]
+            deps += [rdl_path(e["regs"]["file"]) for e in reg["engine"] if e["regs"]]
+            write_if_changed(out / "inputs.txt", "".join(f"{d}\n" for d in deps))
         if a.value:
             p, _, n = a.value.partition(".")
             vals = {k.upper(): v for k, v in enum_values(reg).get(p, {}).items()}
@@ -663,6 +894,12 @@ def main():
                                     f"scripts/gen-engines.py --doc {path}")
             if not check:
                 write_if_changed(path, new)
+        if a.doc_regs:
+            write_if_changed(a.doc_regs, regs_markdown(reg))
+        if a.check_regs and (not a.check_regs.exists()
+                             or a.check_regs.read_text() != regs_markdown(reg)):
+            raise RegistryError(f"{a.check_regs}: stale; run scripts/gen-engines.py --doc-regs "
+                                f"{a.check_regs}")
     except (RegistryError, OSError, tomllib.TOMLDecodeError, KeyError) as err:
         print(f"gen-engines: {err}", file=sys.stderr)
         return 1

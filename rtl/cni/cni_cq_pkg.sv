@@ -88,21 +88,9 @@ package cni_cq_pkg;
   endfunction
   // ... with the configuration's own queue sizes (the endpoint's CniSqLines/CniRqLines defaults)
 
-  // ---- registers (window byte offsets; 8-byte registers, written low word then high word, the
-  // write taking effect with the high word) ---------------------------------------------------
-  localparam logic [7:0] R_ID       = 8'h00;
-  localparam logic [7:0] R_CTRL     = 8'h08;
-  localparam logic [7:0] R_TIMERS   = 8'h10;
-  localparam logic [7:0] R_STATUS   = 8'h18;
-  localparam logic [7:0] R_TX_HDR   = 8'h20;
-  localparam logic [7:0] R_TX_DATA  = 8'h28;
-  localparam logic [7:0] R_RX_HDR   = 8'h30;
-  localparam logic [7:0] R_RX_DATA  = 8'h38;
-  localparam logic [7:0] R_RX_CLEAR = 8'h40;  // CNI4: the explicit clear of the RX CDRs
-  localparam logic [7:0] R_TX_READY = 8'h48;
-  localparam logic [7:0] R_RQ_BASE  = 8'h50;  // CNI16Qm: host byte address of RQ_HEAD [47:0]
-  localparam logic [7:0] R_TX_SEQ   = 8'h58;  // CNI4: the message number expected next in T0
-  localparam logic [7:0] R_CNT      = 8'h80;  // counter i at R_CNT + 4i (32-bit, wrapping)
+  // ---- registers: window byte offsets R_ID, R_CTRL, ... R_CNT (counter i at R_CNT + 4i), from the
+  // engine's SystemRDL description (rtl/cni/cni_cq.rdl) in the included cni_engine_cni_consts.svh;
+  // 8-byte registers, written low word then high word, the write taking effect with the high word.
 
   // ---- counters -----------------------------------------------------------------------------
   localparam int C_TX_MSGS    = 0;   // messages taken from the send side

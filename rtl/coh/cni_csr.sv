@@ -17,7 +17,8 @@
 //                 read's register choice and an engine window's access start at flip-flops, not
 //                 at the master's address, one cycle later
 // Ports:
-//   s_axil_*  - AXI4-Lite slave, 12-bit byte addresses, 32-bit data; one transaction at a time
+//   s_axil_*  - AXI4-Lite slave, AW-bit byte addresses (12, or what the engines' windows need:
+//               cni_amap_pkg::CSR_AW), 32-bit data; one transaction at a time
 //               per direction; writes need AW and W together and are answered two cycles after
 //               they are taken; reads are answered the cycle after they are taken (an engine's
 //               window one cycle later; with AccReg each one cycle later again); unmapped
@@ -42,13 +43,14 @@ module cni_csr #(
   parameter bit AccReg    = 1'b0,
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NR       = cni_amap_pkg::NUM_REGIONS,
-  localparam int EngW     = $clog2(NE + 1)
+  localparam int EngW     = $clog2(NE + 1),
+  localparam int AW       = cni_amap_pkg::CSR_AW
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
   input  wire logic              s_axil_awvalid_i,
   output logic                   s_axil_awready_o,
-  input  wire logic [11:0]       s_axil_awaddr_i,
+  input  wire logic [AW-1:0]     s_axil_awaddr_i,
   input  wire logic              s_axil_wvalid_i,
   output logic                   s_axil_wready_o,
   input  wire logic [31:0]       s_axil_wdata_i,
@@ -58,7 +60,7 @@ module cni_csr #(
   output logic [1:0]             s_axil_bresp_o,
   input  wire logic              s_axil_arvalid_i,
   output logic                   s_axil_arready_o,
-  input  wire logic [11:0]       s_axil_araddr_i,
+  input  wire logic [AW-1:0]     s_axil_araddr_i,
   output logic                   s_axil_rvalid_o,
   input  wire logic              s_axil_rready_i,
   output logic [31:0]            s_axil_rdata_o,
@@ -77,18 +79,16 @@ module cni_csr #(
   output logic                   idle_o
 );
 
-  localparam logic [11:0] A_ID = 12'h000, A_GEOM = 12'h004, A_CONFIG = 12'h008, A_CACHE = 12'h00C,
-                          A_RET_EXCL = 12'h010, A_PARK_TMO = 12'h014, A_CTRL = 12'h018,
-                          A_CA_BACKOFF = 12'h01C, A_BASE_LO = 12'h020, A_BASE_HI = 12'h024,
-                          A_TIMEBASE = 12'h028, A_NET = 12'h02C, A_CA_CLEAN = 12'h030,
-                          A_REGION = 12'h040, A_OWNER = 12'h060, A_CNT = 12'h100,
-                          A_ENG = 12'h800;
+  // The register addresses and reset values (CSR_*), generated from the block's SystemRDL
+  // description (rtl/coh/cni_csr.rdl) by scripts/gen-engines.py.
+`include "cni_csr_regs.svh"
+  if (CSR_AW != AW) $error("cni_csr: the address map's CSR_AW is not the registers'");
   if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
-  if (NE > 8) $error("cni_csr: the engine windows hold 8 engines");
 
-  // An engine window: 0x800 + 0x100 * engine (the address's page, bits [11:8]).
-  function automatic logic is_eng(input logic [3:0] page);
-    is_eng = page >= A_ENG[11:8] && 32'(page) < 32'(A_ENG[11:8]) + 32'(NE);
+  // An engine window: CSR_ENG + 0x100 * engine (the address's page, bits [AW-1:8]).
+  localparam int PW = AW - 8;
+  function automatic logic is_eng(input logic [PW-1:0] page);
+    is_eng = page >= CSR_ENG[AW-1:8] && 32'(page) < 32'(CSR_ENG[AW-1:8]) + 32'(NE);
   endfunction
   localparam logic [1:0]  RESP_OKAY = 2'b00, RESP_SLVERR = 2'b10;
 
@@ -102,47 +102,47 @@ module cni_csr #(
   logic eng_rd_q;   // an engine window read was taken in the last cycle: answer it now
   wire  rd = s_axil_arvalid_i && s_axil_arready_o;
   // a write waits a cycle when a read of an engine window takes the engine bus's register port
-  wire  rd_eng = rd && is_eng(s_axil_araddr_i[11:8]);  // a read of an engine window
+  wire  rd_eng = rd && is_eng(s_axil_araddr_i[AW-1:8]);  // a read of an engine window
   wire  wr = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o && !wr_q && !rd_eng;
   assign s_axil_awready_o = wr;
   assign s_axil_wready_o  = wr;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cfg_ret_excl_o     <= '1;
-      cfg_park_timeout_o <= 32'h0100_0000;
-      cfg_ca_backoff_o   <= 16'd16;
-      cfg_ca_clean_o     <= 16'd0;
+      cfg_ret_excl_o     <= CSR_RET_EXCL_RESET[NR-1:0];
+      cfg_park_timeout_o <= CSR_PARK_TIMEOUT_RESET;
+      cfg_ca_backoff_o   <= CSR_CA_BACKOFF_RESET[15:0];
+      cfg_ca_clean_o     <= CSR_CA_CLEAN_RESET[15:0];
       clear_q            <= 1'b0;
       wr_q               <= 1'b0;
       s_axil_bvalid_o    <= 1'b0;
       s_axil_bresp_o     <= RESP_OKAY;
     end else begin
-      clear_q <= wr && s_axil_awaddr_i == A_CTRL && s_axil_wstrb_i[0] && s_axil_wdata_i[0];
+      clear_q <= wr && s_axil_awaddr_i == CSR_CTRL && s_axil_wstrb_i[0] && s_axil_wdata_i[0];
       wr_q    <= wr;
       if (s_axil_bvalid_o && s_axil_bready_i) s_axil_bvalid_o <= 1'b0;
       if (wr_q) s_axil_bvalid_o <= 1'b1;
       if (wr) begin
         s_axil_bresp_o  <= RESP_OKAY;
         unique case (s_axil_awaddr_i)
-          A_RET_EXCL: if (s_axil_wstrb_i[0]) cfg_ret_excl_o <= s_axil_wdata_i[NR-1:0];
-          A_PARK_TMO: begin
+          CSR_RET_EXCL: if (s_axil_wstrb_i[0]) cfg_ret_excl_o <= s_axil_wdata_i[NR-1:0];
+          CSR_PARK_TIMEOUT: begin
             for (int b = 0; b < 4; b++) begin
               if (s_axil_wstrb_i[b]) cfg_park_timeout_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
             end
           end
-          A_CA_BACKOFF: begin
+          CSR_CA_BACKOFF: begin
             for (int b = 0; b < 2; b++) begin
               if (s_axil_wstrb_i[b]) cfg_ca_backoff_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
             end
           end
-          A_CA_CLEAN: begin
+          CSR_CA_CLEAN: begin
             for (int b = 0; b < 2; b++) begin
               if (s_axil_wstrb_i[b]) cfg_ca_clean_o[8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
             end
           end
-          A_CTRL: ;
-          default: if (!is_eng(s_axil_awaddr_i[11:8])) s_axil_bresp_o <= RESP_SLVERR;
+          CSR_CTRL: ;
+          default: if (!is_eng(s_axil_awaddr_i[AW-1:8])) s_axil_bresp_o <= RESP_SLVERR;
         endcase
       end
     end
@@ -175,22 +175,22 @@ module cni_csr #(
   // the read is taken (`hit_q`, `rd_q`) and the data chosen in the next cycle.
   localparam int NFix = 12;
   localparam int NSrc = NFix + NumCnt + 2 * NR;
-  function automatic logic [11:0] src_addr(input int s);
+  function automatic logic [AW-1:0] src_addr(input int s);
     unique case (s)
-      0: src_addr = A_ID;          1: src_addr = A_GEOM;       2: src_addr = A_CONFIG;
-      3: src_addr = A_CACHE;       4: src_addr = A_BASE_LO;    5: src_addr = A_BASE_HI;
-      6: src_addr = A_TIMEBASE;    7: src_addr = A_NET;        8: src_addr = A_RET_EXCL;
-      9: src_addr = A_PARK_TMO;   10: src_addr = A_CA_BACKOFF; 11: src_addr = A_CA_CLEAN;
+      0: src_addr = CSR_ID;          1: src_addr = CSR_GEOMETRY;       2: src_addr = CSR_CONFIG;
+      3: src_addr = CSR_CACHE;       4: src_addr = CSR_DEVBASE_LO;    5: src_addr = CSR_DEVBASE_HI;
+      6: src_addr = CSR_TIMEBASE;    7: src_addr = CSR_NET;        8: src_addr = CSR_RET_EXCL;
+      9: src_addr = CSR_PARK_TIMEOUT;   10: src_addr = CSR_CA_BACKOFF; 11: src_addr = CSR_CA_CLEAN;
       default: begin
-        if (s < NFix + NumCnt)           src_addr = A_CNT + 12'(4 * (s - NFix));
-        else if (s < NFix + NumCnt + NR) src_addr = A_REGION + 12'(4 * (s - NFix - NumCnt));
-        else                             src_addr = A_OWNER + 12'(4 * (s - NFix - NumCnt - NR));
+        if (s < NFix + NumCnt)           src_addr = CSR_CNT + AW'(4 * (s - NFix));
+        else if (s < NFix + NumCnt + NR) src_addr = CSR_REGION + AW'(4 * (s - NFix - NumCnt));
+        else                             src_addr = CSR_OWNER + AW'(4 * (s - NFix - NumCnt - NR));
       end
     endcase
   endfunction
   logic [NSrc-1:0][31:0] src_val;  // packed: wires for the AND-OR, not a memory
   always_comb begin
-    src_val[0]  = 32'h434E_4931;
+    src_val[0]  = CSR_ID_RESET;
     src_val[1]  = {16'(cni_amap_pkg::total(RegionLines)), 8'(NR), 8'(LineBytes)};
     src_val[2]  = Config;
     src_val[3]  = CacheConfig;
@@ -227,12 +227,13 @@ module cni_csr #(
   // ---- engine windows -------------------------------------------------------------------------
   // A read of a window is its access (with AccReg in the next cycle, from registers); a write
   // likewise (the two are never taken in one cycle: `wr` above).
-  wire wr_eng = wr && is_eng(s_axil_awaddr_i[11:8]);
+  wire wr_eng = wr && is_eng(s_axil_awaddr_i[AW-1:8]);
   logic           acc_q, acc_we_q;
   logic [EngW-1:0] acc_eng_q;
   logic [7:0]     acc_addr_q;
   logic [31:0]    acc_wdata_q;
-  wire  [EngW-1:0] eng_now  = EngW'(rd_eng ? s_axil_araddr_i[10:8] : s_axil_awaddr_i[10:8]);
+  wire  [EngW-1:0] eng_now  = EngW'(rd_eng ? s_axil_araddr_i[AW-1:8] - CSR_ENG[AW-1:8]
+                                             : s_axil_awaddr_i[AW-1:8] - CSR_ENG[AW-1:8]);
   wire  [7:0]      addr_now = rd_eng ? s_axil_araddr_i[7:0] : s_axil_awaddr_i[7:0];
   assign reg_valid_o = AccReg ? acc_q : rd_eng || wr_eng;
   assign reg_we_o    = AccReg ? acc_we_q : wr_eng;

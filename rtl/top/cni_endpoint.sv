@@ -107,7 +107,7 @@ module cni_endpoint #(
   // CSR
   input  wire logic                s_axil_awvalid_i,
   output logic                     s_axil_awready_o,
-  input  wire logic [11:0]         s_axil_awaddr_i,
+  input  wire logic [cni_amap_pkg::CSR_AW-1:0] s_axil_awaddr_i,
   input  wire logic                s_axil_wvalid_i,
   output logic                     s_axil_wready_o,
   input  wire logic [31:0]         s_axil_wdata_i,
@@ -117,7 +117,7 @@ module cni_endpoint #(
   output logic [1:0]               s_axil_bresp_o,
   input  wire logic                s_axil_arvalid_i,
   output logic                     s_axil_arready_o,
-  input  wire logic [11:0]         s_axil_araddr_i,
+  input  wire logic [cni_amap_pkg::CSR_AW-1:0] s_axil_araddr_i,
   output logic                     s_axil_rvalid_o,
   input  wire logic                s_axil_rready_i,
   output logic [31:0]              s_axil_rdata_o,

@@ -65,7 +65,7 @@ device.park_timeout_us = 50000   # model parameter, not from the paper: parked r
 device.ca_clean_cycles = 0       # model parameter, not from the paper: CSR CA_CLEAN at its reset value, the caching agent's idle clean off, as on 000's machine, which has none (docs/cache-agent.md "Idle clean"); `cni-bench cni` runs CNI16Qm with it on as a separate row beyond the paper (CNI16Qm+clean) and sweeps it at 64 B, docs/cni.md
 device.rx_credits = 8            # model parameter, not from the paper: device receive buffer per channel
 device.skip_idle = true          # simulator setting, not a model parameter: the device's clock sleeps while the RTL is quiescent
-device.cni = CNI16Q              # simulator setting: the device model by its CNI engine's configuration (NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); the fast build carries all five at 64-byte lines, the checking build CNI16Q and CNI4
+device.cni = none                # simulator setting: the CNI engine the device model carries (none, NI2w, CNI4, CNI16Q, CNI512Q or CNI16Qm: docs/cni.md); cni-bench cni names each configuration it runs; none: the fast build's model without one (a build without such a model uses its own)
 device.cni_early_pull = false    # simulator setting: true picks the CNI512Q model whose send lines are pulled early (EarlyPull = 1, docs/cni.md "Early pull as built"); the fast build carries it at 64-byte lines
 
 # Network: two 250 ns hops through one switch, no bandwidth limit

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "device/endpoint_model.hpp"
+#include "rtl_errors.hpp"
 #include "msg_wire.hpp"
 
 namespace cni::tb {
@@ -29,6 +31,23 @@ bool Endpoint::has_model(unsigned line_bytes, const std::string& variant) {
   return model_table().count({line_bytes, variant}) != 0;
 }
 
+std::vector<Endpoint::ModelInfo> Endpoint::models() {
+  std::vector<ModelInfo> out;
+  for (const auto& [key, entry] : model_table()) {
+    ModelInfo m;
+    m.line_bytes = key.first;
+    m.variant = key.second;
+    std::istringstream in(entry.params);
+    std::string kv;
+    while (in >> kv) {
+      const auto eq = kv.find('=');
+      if (eq != std::string::npos) m.params[kv.substr(0, eq)] = std::stol(kv.substr(eq + 1));
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 Endpoint::Endpoint() : Endpoint(Options{}) {}
 
 Endpoint::Endpoint(const Options& opt) {
@@ -44,11 +63,18 @@ Endpoint::Endpoint(const Options& opt) {
                                 (opt.variant.empty() ? "" : " and variant " + opt.variant) +
                                 " in the " + built_flavor() + " build (it has " + have + ")");
   }
-  d_ = it->second(opt);
+  d_ = it->second.open(opt);
 }
 
 Endpoint::~Endpoint() {
   make_current(d_->ctx.get());
+  if (d_->ctx->gotError()) {
+    rtl_error("device model " + std::to_string(d_->opt.agent_id) + " (" +
+              std::to_string(d_->opt.line_bytes) + "-byte lines" +
+              (d_->opt.variant.empty() ? "" : ", variant " + d_->opt.variant) +
+              "): the RTL reported an error (its message is above), cycle " +
+              std::to_string(d_->cycle));
+  }
   if (d_->fst) d_->fst->close();
   d_->finish();
 }
@@ -101,7 +127,7 @@ void Endpoint::read_geometry() {
   g.rx_depth = (cfg >> 16) & 0xFF;
   g.tx_credits = (cfg >> 24) & 0x7F;
   g.pipelined = (cfg >> 31) != 0;
-  g.dev_base = csr_read(csr::kDevBaseLo) | (uint64_t(csr_read(csr::kDevBaseHi)) << 32);
+  g.dev_base = csr_read(csr::kDevbaseLo) | (uint64_t(csr_read(csr::kDevbaseHi)) << 32);
   for (unsigned r = 0; r < DeviceGeometry::kNumRegions; ++r) {
     uint32_t w = csr_read(csr::kRegion + 4 * r);
     g.regions[r].base = w & 0xFFFF;
@@ -225,7 +251,7 @@ void Endpoint::csr_write(uint32_t addr, uint32_t value) {
   }
 }
 
-uint32_t Endpoint::counter(csr::Counter c) { return csr_read(csr::kCounters + 4 * c); }
+uint32_t Endpoint::counter(csr::Counter c) { return csr_read(csr::kCnt + 4 * c); }
 
 void Endpoint::pb_push(const std::vector<uint8_t>& payload) { d_->pb_queue.push_back(payload); }
 
@@ -283,6 +309,7 @@ void Endpoint::skip_to(uint64_t cycle) {
 }
 
 bool Endpoint::got_error() const { return d_->ctx->gotError(); }
+void Endpoint::mark_rtl_error() { d_->ctx->gotError(true); }
 
 Msg Endpoint::make(Op op, uint8_t src, proto::Addr addr, uint8_t tag) const {
   Msg m;

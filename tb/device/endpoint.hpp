@@ -17,6 +17,7 @@
 
 #include "cache_port.hpp"
 #include "cni/engines.hpp"
+#include "cni/regs.hpp"
 #include "cni/proto.hpp"
 
 namespace cni::tb {
@@ -75,16 +76,12 @@ struct DeviceGeometry {
 const char* built_flavor();
 
 namespace csr {
-inline constexpr uint32_t kId = 0x000, kGeometry = 0x004, kConfig = 0x008, kCache = 0x00C,
-                          kRetExcl = 0x010,
-                          kParkTimeout = 0x014, kCtrl = 0x018, kCaBackoff = 0x01C, kDevBaseLo = 0x020,
-                          kDevBaseHi = 0x024, kTimebase = 0x028, kNet = 0x02C, kCaClean = 0x030,
-                          kRegion = 0x040,
-                          kOwner = 0x060, kCounters = 0x100,
-                          kEngine = 0x800;
+// The CSR block's register addresses (kId, kGeometry, ... kRegion, kOwner, kCnt: arrays' first
+// elements, 4 bytes apart), from its SystemRDL description (rtl/coh/cni_csr.rdl; cni/regs.hpp).
+using namespace regs::csr;
+inline constexpr uint32_t kEngine = engines::kEngineWindowBase;
 // An engine's register window (docs/endpoint.md, "Engine bus").
 using engines::engine_reg;
-static_assert(engines::kEngineWindowBase == kEngine);
 // The counters (0x100 + 4i), in the engine registry's order: the platform's, then the engines'.
 using Counter = engines::Counter;
 using enum engines::Counter;
@@ -141,6 +138,19 @@ class Endpoint {
   // Whether this build has a device model with `line_bytes`-byte lines and that variant ("": its
   // own).
   static bool has_model(unsigned line_bytes, const std::string& variant);
+  // The device models of this build: line size, variant, and the parameters it was built with
+  // (those tb/rtl_endpoint.cmake sets; a parameter it does not set has the endpoint's default).
+  struct ModelInfo {
+    unsigned line_bytes = 0;
+    std::string variant;
+    std::map<std::string, long> params;
+    // `name`'s value in this model, or `dflt` where the build leaves it at its default.
+    long param(const std::string& name, long dflt) const {
+      auto it = params.find(name);
+      return it == params.end() ? dflt : it->second;
+    }
+  };
+  static std::vector<ModelInfo> models();
   ~Endpoint();
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
@@ -232,8 +242,11 @@ class Endpoint {
   // Cycles clocked (cycle() counts skipped ones too).
   uint64_t clocked() const;
 
-  // Verilator error state (assertion failures and the like).
+  // Verilator error state (assertion failures and the like). The destructor reports a model
+  // with an error through tb::rtl_error() (tb/rtl_errors.hpp).
   bool got_error() const;
+  // Sets the error state as an RTL $error does: for tests of the path an RTL error takes.
+  void mark_rtl_error();
 
   // Helpers to build messages from a host agent to this device.
   proto::Msg make(proto::Op op, uint8_t src, proto::Addr addr, uint8_t tag = 0) const;
@@ -244,7 +257,11 @@ class Endpoint {
   template <class Top>
   struct Model;
   using Open = std::unique_ptr<Impl> (*)(const Options&);
-  static const std::map<std::pair<unsigned, std::string>, Open>& model_table();
+  struct ModelEntry {
+    Open open;
+    const char* params;  // "P=V P=V ...": the -G settings of the model
+  };
+  static const std::map<std::pair<unsigned, std::string>, ModelEntry>& model_table();
   std::unique_ptr<Impl> d_;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "cni/engines.hpp"
 #include "cni/sim/bus_carrier.hpp"
 
 namespace cni::tb {
@@ -17,6 +18,51 @@ constexpr size_t kNetRxHold = 2;
 using proto::Chan;
 using proto::Msg;
 using proto::Op;
+
+namespace {
+// The code of a CNI configuration named as the profiles name them (NI2w, CNI4, CNI16Q, CNI512Q,
+// CNI16Qm, none), from the engine registry's CniConfig values.
+unsigned cni_config_code(const std::string& name) {
+  using engines::CniConfig;
+  static const std::pair<const char*, CniConfig> names[] = {
+      {"NI2w", CniConfig::NI2W},       {"CNI4", CniConfig::CNI4},
+      {"CNI16Q", CniConfig::CNI16Q},   {"CNI512Q", CniConfig::CNI512Q},
+      {"CNI16Qm", CniConfig::CNI16QM}, {"none", CniConfig::NONE}};
+  for (const auto& [n, code] : names) {
+    if (name == n) return static_cast<unsigned>(code);
+  }
+  throw std::invalid_argument("device.cni = " + name +
+                              ": not a CNI configuration (NI2w, CNI4, CNI16Q, CNI512Q, CNI16Qm or "
+                              "none)");
+}
+}  // namespace
+
+std::string SimDevice::device_variant(unsigned line_bytes, const std::string& cni, bool early) {
+  const long code = cni_config_code(cni);
+  const long none = static_cast<long>(engines::CniConfig::NONE);
+  std::string have, pipelined;
+  bool found_pipelined = false;
+  for (const auto& m : Endpoint::models()) {
+    if (m.line_bytes != line_bytes) continue;
+    if (m.param("CniConfig", none) == code && m.param("CniEarlyPull", 0) == (early ? 1 : 0)) {
+      if (m.param("Pipelined", 0) == 0) return m.variant;
+      if (!found_pipelined) pipelined = m.variant;  // a pipelined build's own models
+      found_pipelined = true;
+    }
+    have += (have.empty() ? "" : ", ") +
+            std::string(m.param("CniEarlyPull", 0) ? "EarlyPull " : "") + "CniConfig " +
+            std::to_string(m.param("CniConfig", none));
+  }
+  if (found_pipelined) return pipelined;
+  // none: the run uses no CNI engine; a build whose models all carry one (the checking builds)
+  // runs it on its own model
+  if (code == none && !early && Endpoint::has_model(line_bytes, "")) return "";
+  throw std::invalid_argument("device.cni = " + cni + (early ? " with device.cni_early_pull" : "") +
+                              ": the " + built_flavor() + " build has no such device model at " +
+                              std::to_string(line_bytes) + "-byte lines (it has " +
+                              (have.empty() ? "none" : have) + "; CniConfig " +
+                              std::to_string(code) + " is " + cni + ")");
+}
 
 SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   Config c;
@@ -34,31 +80,17 @@ SimDevice::Config SimDevice::config_from(const sim::Profile& p) {
   c.credit_return_ns = on_bus ? 0.0 : p.get_double("link.one_way_ns");
   c.line_bytes = static_cast<unsigned>(p.get_int("line_bytes"));
   if (p.has("device.skip_idle")) c.skip_idle = p.get_bool("device.skip_idle");
-  if (p.has("device.cni")) {
-    // the fast build's models: CNI16Q in its own, NI2w, CNI4, CNI512Q and CNI16Qm as variants
-    // (64-byte lines; the checking build has CNI4 too)
-    const std::string cni = p.get_string("device.cni");
-    if (cni == "NI2w") c.variant = "ni2w";
-    else if (cni == "CNI4") c.variant = "c4";
-    else if (cni == "CNI512Q") c.variant = "q512";
-    else if (cni == "CNI16Qm") c.variant = "qm";
-    else if (cni != "CNI16Q")
-      throw std::invalid_argument("device.cni = " + cni +
-                                  ": the device models carry NI2w, CNI4, CNI16Q, CNI512Q or "
-                                  "CNI16Qm");
-    // EarlyPull = 1 (docs/cni.md, "Early pull as built"): the fast build carries it for CNI512Q
-    if (p.has("device.cni_early_pull") && p.get_bool("device.cni_early_pull")) {
-      if (cni != "CNI512Q")
-        throw std::invalid_argument("device.cni_early_pull = true with device.cni = " + cni +
-                                    ": the device models carry EarlyPull only for CNI512Q");
-      c.variant = "q512ep";
-    }
-    // 000 section 2.3: a coherent I/O bus does not let a device cache processor memory
-    if (cni == "CNI16Qm" && sim::BusParams::from_profile(p).model == sim::BusModel::Io)
-      throw std::invalid_argument("device.cni = CNI16Qm on profile " + p.name() +
-                                  ": a device behind the I/O bus cannot cache host memory "
-                                  "(docs/cni.md, \"Why CNI16Qm does not apply on the I/O bus\")");
-  }
+  // The device model: the build's model at the profile's line size whose CNI engine is the one
+  // device.cni names (none: no CNI engine) with device.cni_early_pull's EarlyPull, in the
+  // default (not pipelined) configuration (tb/rtl_endpoint.cmake: each model's parameters).
+  const std::string cni = p.has("device.cni") ? p.get_string("device.cni") : "none";
+  const bool early = p.has("device.cni_early_pull") && p.get_bool("device.cni_early_pull");
+  // 000 section 2.3: a coherent I/O bus does not let a device cache processor memory
+  if (cni == "CNI16Qm" && sim::BusParams::from_profile(p).model == sim::BusModel::Io)
+    throw std::invalid_argument("device.cni = CNI16Qm on profile " + p.name() +
+                                ": a device behind the I/O bus cannot cache host memory "
+                                "(docs/cni.md, \"Why CNI16Qm does not apply on the I/O bus\")");
+  c.variant = device_variant(c.line_bytes, cni, early);
   return c;
 }
 

@@ -54,6 +54,10 @@ class SimDevice : public sim::Agent {
   // seed 000's buses, bus.model), device.cni (the CNI engine's configuration: NI2w, CNI16Q,
   // CNI512Q or CNI16Qm picks the model that carries it; absent: the build's own).
   static Config config_from(const sim::Profile& p);
+  // The variant of this build's device model at `line_bytes`-byte lines, not pipelined, with the
+  // CNI engine `cni` names (NI2w, CNI4, CNI16Q, CNI512Q, CNI16Qm, none) and EarlyPull = `early`;
+  // std::invalid_argument, naming what the build has, when there is none.
+  static std::string device_variant(unsigned line_bytes, const std::string& cni, bool early);
 
   SimDevice(sim::Kernel& k, sim::Fabric& f, sim::NodeId node, proto::AgentId id,
             const Config& cfg);

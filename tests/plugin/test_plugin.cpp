@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cni/engines.hpp"
+#include "cni/regs.hpp"
 #include "device/endpoint.hpp"
 
 namespace cni::test {
@@ -54,17 +55,19 @@ TEST_F(Plugin, TheDeviceReportsTheProbesRegionAndOwner) {
   EXPECT_EQ(g.regions[engines::kProbe].base + g.regions[engines::kProbe].lines, g.num_lines());
 }
 
+// Its registers by their generated names (cni/regs.hpp from tests/plugin/rtl/cni_probe.rdl).
 TEST_F(Plugin, TheProbesWindowAnswersThroughTheCsrBlock) {
-  EXPECT_EQ(reg(0x00), 0x50524F42u);  // "PROB"
-  EXPECT_EQ(reg(0x08), ep->geometry().regions[engines::kProbe].base);
-  EXPECT_EQ(reg(0x0C), 4u);
-  ep->csr_write(engines::engine_reg(engines::kEngineProbe, 0x04), 0xC0FFEE01u);
-  EXPECT_EQ(reg(0x04), 0xC0FFEE01u);
+  namespace probe = regs::eng_probe;
+  EXPECT_EQ(ep->csr_read(probe::kId), 0x50524F42u);  // "PROB"
+  EXPECT_EQ(ep->csr_read(probe::kBase), ep->geometry().regions[engines::kProbe].base);
+  EXPECT_EQ(ep->csr_read(probe::kLines), 4u);
+  ep->csr_write(probe::kScratch, 0xC0FFEE01u);
+  EXPECT_EQ(reg(probe::kScratchOffset), 0xC0FFEE01u);
 }
 
 TEST_F(Plugin, TheProbesCounterCountsItsRegisterWrites) {
   const uint32_t before = ep->counter(csr::kProbeWrites);
-  for (uint32_t i = 0; i < 3; ++i) ep->csr_write(engines::engine_reg(engines::kEngineProbe, 0x04), i);
+  for (uint32_t i = 0; i < 3; ++i) ep->csr_write(regs::eng_probe::kScratch, i);
   ep->run(2);
   EXPECT_EQ(ep->counter(csr::kProbeWrites) - before, 3u);
 }

@@ -66,9 +66,9 @@ TEST_F(HomeAgent, CsrReadsAnswerTheirOwnRegisterOrSlverr) {
     EXPECT_EQ(resp, 2u);
     ep->csr_read(csr::kCtrl, &resp);  // write-only
     EXPECT_EQ(resp, 2u);
-    ep->csr_read(csr::kCounters + 4 * csr::kNumCounters, &resp);  // past the last counter
+    ep->csr_read(csr::kCnt + 4 * csr::kNumCounters, &resp);  // past the last counter
     EXPECT_EQ(resp, 2u);
-    ep->csr_read(csr::kCounters + 4 * csr::kRds, &resp);
+    ep->csr_read(csr::kCnt + 4 * csr::kRds, &resp);
     EXPECT_EQ(resp, 0u);
   }
   // a write between reads: the read after it sees the value written

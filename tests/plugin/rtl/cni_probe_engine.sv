@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A minimal engine for the plug-in test (tests/plugin): a register window and a region of lines,
-// no commands, no memory accesses. Registers (window byte offsets): 0x00 ID (RO, "PROB"),
-// 0x04 SCRATCH (RW), 0x08 BASE (RO, the region's first line), 0x0C LINES (RO); read data the cycle
-// after the access. A register write pulses cnt_wr_o (an endpoint counter).
+// no commands, no memory accesses. Registers (cni_probe.rdl): ID ("PROB"), SCRATCH (RW), BASE
+// (the region's first line), LINES; read data the cycle after the access. A register write pulses cnt_wr_o (an endpoint counter).
 //
 // Parameters: LineBytes, LineIdxW - the endpoint's; Base, Lines - its region.
 // Ports: the engine bus (docs/endpoint.md, "Engine bus"): events are taken and ignored (the
@@ -47,6 +46,9 @@ module cni_probe_engine #(
   output logic                                 cnt_wr_o
 );
 
+  // The window's offsets (R_ID, R_SCRATCH, R_BASE, R_LINES), from its SystemRDL description
+  // (tests/plugin/rtl/cni_probe.rdl) through the generated constants.
+`include "cni_engine_probe_consts.svh"
   localparam logic [31:0] ID = 32'h5052_4F42;  // "PROB"
 
   assign evt_ready_o = 1'b1;
@@ -68,14 +70,14 @@ module cni_probe_engine #(
       cnt_wr_o    <= 1'b0;
     end else begin
       cnt_wr_o <= reg_valid_i && reg_we_i;
-      if (reg_valid_i && reg_we_i && reg_addr_i == 8'h04) scratch_q <= reg_wdata_i;
+      if (reg_valid_i && reg_we_i && reg_addr_i == R_SCRATCH) scratch_q <= reg_wdata_i;
       if (reg_valid_i && !reg_we_i) begin
         unique case (reg_addr_i)
-          8'h00:   reg_rdata_o <= ID;
-          8'h04:   reg_rdata_o <= scratch_q;
-          8'h08:   reg_rdata_o <= 32'(Base);
-          8'h0C:   reg_rdata_o <= 32'(Lines);
-          default: reg_rdata_o <= '0;
+          R_ID:      reg_rdata_o <= ID;
+          R_SCRATCH: reg_rdata_o <= scratch_q;
+          R_BASE:    reg_rdata_o <= 32'(Base);
+          R_LINES:   reg_rdata_o <= 32'(Lines);
+          default:   reg_rdata_o <= '0;
         endcase
       end
     end
