@@ -15,6 +15,7 @@
 //   out_valid_o/out_ready_i/out_data_o - read side; out_valid_o = not empty
 //   count_o                     - entries held
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_fifo #(
   parameter int Width = 8,
@@ -99,38 +100,18 @@ module cni_fifo #(
       out_data_o = mem_q[rd_q];  // (no read of the storage is left when OutRegW = Width)
       out_data_o[OutRegLo +: OutRegW] = head_q;
     end
-`ifndef SYNTHESIS
-`ifndef FORMAL
-    // simulation: the register shows the entry at the head (the formal checks compare the
-    // messages end to end); not before the reset has set the flags
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (!nempty_q || head_q == mem_q[rd_q][OutRegLo +: OutRegW])
-          else $error("cni_fifo: the head register differs from the head entry");
-      end
-    end
-`endif
-`endif
+    // the register shows the entry at the head (simulation: the formal checks compare the
+    // messages end to end)
+    `CNI_ASSERT_SIM(HeadReg_A, !nempty_q || head_q == mem_q[rd_q][OutRegLo +: OutRegW],
+                    "the head register differs from the head entry")
   end else begin : g_out_mem
     assign out_data_o = mem_q[rd_q];
   end
 
-`ifdef SYNTHESIS
-`elsif FORMAL
-  // The count stays within the depth and the flags agree with it: an invariant that the link
-  // checks' induction needs.
-  always_comb assert (cnt_q <= CntW'(Depth) && nempty_q == (cnt_q != '0) &&
-                      nfull_q == (cnt_q != CntW'(Depth)));
-`else
-  // simulation: the flags agree with the count
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (nempty_q == (cnt_q != '0) && nfull_q == (cnt_q != CntW'(Depth)))
-        else $error("cni_fifo: a flag disagrees with the count");
-    end
-  end
-`endif
+  // The count stays within the depth and the flags agree with it (an invariant the link checks'
+  // induction needs).
+  `CNI_ASSERT(Count_A, cnt_q <= CntW'(Depth) && nempty_q == (cnt_q != '0) &&
+                       nfull_q == (cnt_q != CntW'(Depth)),
+              "a flag disagrees with the count, or the count exceeds the depth")
 
 endmodule

@@ -41,6 +41,7 @@
 //   out_valid_next_o         - out_valid_o of the next cycle (a flip-flop), so a user can
 //                              register what it does with the result
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_bloom #(
   parameter int LineBytes = 128,
@@ -181,14 +182,8 @@ module cni_bloom #(
     if (acc_valid_q) out_data_o[32*NH-1:0] <= hash_of(lin_q);
   end
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (!(in_valid_i && (elem_valid_q || chi_busy_q || chi_valid_q || acc_valid_q)))
-        else $error("cni_bloom: new element before the previous result");
-    end
-  end
-`endif
+  `CNI_ASSERT(OneAtATime_A,
+              !(in_valid_i && (elem_valid_q || chi_busy_q || chi_valid_q || acc_valid_q)),
+              "new element before the previous result")
 
 endmodule

@@ -20,6 +20,7 @@
 //   fin_o               - RELEASE(T) granted this cycle; cnt_o the same, registered
 //   idle_o              - nothing happens until an event (docs/endpoint.md, "Quiescence")
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_a #(
   parameter int LineBytes = 128,
@@ -290,19 +291,12 @@ module cni_pio_a #(
   assign pa_len_o   = pa_len_q;
   assign pa_last_o  = pa_last_q;
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (a_bend_q == (32'(a_b_q) >= 32'(NOvfA)))
-        else $error("cni_pio_a: the overflow flag disagrees with its line count");
-      // (After a message's last beat its count wraps, unused until the next header.)
-      // bit i of the mask: a_rem_q > i
-      assert (MLB'(a_rm_q) == cni_pio_pkg::len_mask(a_rem_q, LineBytes, LineBytes) ||
-              !(a_st_q inside {ARead, AWait, AOut}))
-        else $error("cni_pio_a: a byte mask disagrees with its remaining count");
-    end
-  end
-`endif
+  `CNI_ASSERT(OvfFlag_A, a_bend_q == (32'(a_b_q) >= 32'(NOvfA)),
+              "the overflow flag disagrees with its line count")
+  // (After a message's last beat its count wraps, unused until the next header.)
+  // bit i of the mask: a_rem_q > i
+  `CNI_ASSERT(Mask_A, MLB'(a_rm_q) == cni_pio_pkg::len_mask(a_rem_q, LineBytes, LineBytes) ||
+                      !(a_st_q inside {ARead, AWait, AOut}),
+              "a byte mask disagrees with its remaining count")
 
 endmodule

@@ -20,6 +20,7 @@
 //   idle_o              - nothing happens until an event or a beat (docs/endpoint.md,
 //                         "Quiescence")
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_b #(
   parameter int LineBytes = 128,
@@ -269,17 +270,10 @@ module cni_pio_b #(
   assign idle_o = (b_st_q == BIdle || (b_st_q == BRecall && !b_dall && !rreq_o) ||
                    (b_st_q == BRecv && !bin_valid_q && !b_gotlast_q)) && !cnt_o;
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (b_kover_q == (32'(b_k_q) > 32'(NOvfB)))
-        else $error("cni_pio_b: the overflow flag disagrees with its line count");
-      // bit i of the mask: b_rem_q > i
-      assert (MLB'(b_rm_q) == cni_pio_pkg::len_mask(b_rem_q, LineBytes, LineBytes))
-        else $error("cni_pio_b: a byte mask disagrees with its remaining count");
-    end
-  end
-`endif
+  `CNI_ASSERT(OvfFlag_A, b_kover_q == (32'(b_k_q) > 32'(NOvfB)),
+              "the overflow flag disagrees with its line count")
+  // bit i of the mask: b_rem_q > i
+  `CNI_ASSERT(Mask_A, MLB'(b_rm_q) == cni_pio_pkg::len_mask(b_rem_q, LineBytes, LineBytes),
+              "a byte mask disagrees with its remaining count")
 
 endmodule

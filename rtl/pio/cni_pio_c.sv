@@ -22,6 +22,7 @@
 //   fin_o         - RELEASE(T) of an invocation granted this cycle
 //   idle_o        - the compute unit idle, both FIFOs empty, nothing on its way into them
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_c #(
   parameter int LineBytes      = 128,
@@ -261,25 +262,18 @@ module cni_pio_c #(
   cni_pio_rd_wait #(.RdWait(RdWait)) u_rd_wait (
     .clk_i, .rst_ni, .wait_i(st_q == CRdWait), .ok_o(rd_ok));
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      // Each pair has at most one entry in each FIFO, so they never overflow.
-      assert (!(rec_push && !rec_in_ready)) else $error("cni_pio_c: recall FIFO overflow");
-      assert (!(rdy_push && !rdy_in_ready)) else $error("cni_pio_c: ready FIFO overflow");
-      assert (creq_q == creq_now)
-        else $error("cni_pio_c: the registered command request disagrees");
-      // the event's pair one-hot is its index's
-      assert (!ev_c_i || ev_coh_i == CPairs'(1) << ev_cj_i)
-        else $error("cni_pio_c: the event's one-hot pair disagrees with its index");
-      // the event's pair: a TRIGGER that starts it makes it busy, a RECALL_DONE ready
-      assert (trig == (ev_c_i && busy_d[ev_cj_i] && !(busy_q[ev_cj_i] && !fin_k[ev_cj_i])) &&
-              done == (ev_c_i && rdy_d[ev_cj_i] && !rdy_q[ev_cj_i]))
-        else $error("cni_pio_c: a pair's update disagrees with the event's");
-    end
-  end
-`endif
+  // Each pair has at most one entry in each FIFO, so they never overflow.
+  `CNI_ASSERT(RecFifo_A, !(rec_push && !rec_in_ready), "recall FIFO overflow")
+  `CNI_ASSERT(RdyFifo_A, !(rdy_push && !rdy_in_ready), "ready FIFO overflow")
+  `CNI_ASSERT(CmdReq_A, creq_q == creq_now, "the registered command request disagrees")
+  // the event's pair one-hot is its index's
+  `CNI_ASSERT(EvtOneHot_A, !ev_c_i || ev_coh_i == CPairs'(1) << ev_cj_i,
+              "the event's one-hot pair disagrees with its index")
+  // the event's pair: a TRIGGER that starts it makes it busy, a RECALL_DONE ready
+  `CNI_ASSERT(PairUpdate_A,
+              trig == (ev_c_i && busy_d[ev_cj_i] && !(busy_q[ev_cj_i] && !fin_k[ev_cj_i])) &&
+              done == (ev_c_i && rdy_d[ev_cj_i] && !rdy_q[ev_cj_i]),
+              "a pair's update disagrees with the event's")
 
   // Never used: each FIFO's fill level (bounded by construction, checked above).
   wire unused = ^{rec_cnt_unused, rdy_cnt_unused, rec_in_ready, rdy_in_ready};

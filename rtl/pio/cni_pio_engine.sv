@@ -54,6 +54,7 @@
 //   idle_o                              - nothing happens until an event or a (b) beat
 //                                         (docs/endpoint.md, "Quiescence")
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_engine #(
   parameter int LineBytes = 128,
@@ -411,23 +412,16 @@ module cni_pio_engine #(
                   a_idle && b_idle && !cnt_c_invoke_o && !s_c && !s_b && !s_a;
 
   // ---- checks (simulation) --------------------------------------------------------------------
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      // The memory port always serves (c) when it asks ((c)'s state machine relies on it).
-      assert (!(c_mreq && !c_mgnt)) else $error("cni_pio_engine: (c) lost the memory port");
-      // With ReqReg (where `s_*` are the registered grants) an (a) request reaches the port
-      // alone, and a held (b) write waits one cycle only.
-      assert (ReqReg == 0 || (!(s_a && (s_b || s_c)) && !(b_hold && c_mgnt)))
-        else $error("cni_pio_engine: memory port B requests collide");
-      // The reset ARM's request and line agree with their count.
-      assert (init_req_q == (init_q != InitW'(InitN)) &&
-              (!init_req_q || init_line_q == init_line_of(init_q)))
-        else $error("cni_pio_engine: the reset ARM's request or line disagrees with its count");
-    end
-  end
-`endif
+  // The memory port always serves (c) when it asks ((c)'s state machine relies on it).
+  `CNI_ASSERT(CGrant_A, !(c_mreq && !c_mgnt), "(c) lost the memory port")
+  // With ReqReg (where `s_*` are the registered grants) an (a) request reaches the port alone,
+  // and a held (b) write waits one cycle only.
+  `CNI_ASSERT(PortB_A, ReqReg == 0 || (!(s_a && (s_b || s_c)) && !(b_hold && c_mgnt)),
+              "memory port B requests collide")
+  // The reset ARM's request and line agree with their count.
+  `CNI_ASSERT(InitArm_A, init_req_q == (init_q != InitW'(InitN)) &&
+                         (!init_req_q || init_line_q == init_line_of(init_q)),
+              "the reset ARM's request or line disagrees with its count")
 
   // (b)'s fin pulse is its channel's own business; (a)'s likewise.
   wire unused_fin = ^{a_fin, b_fin};

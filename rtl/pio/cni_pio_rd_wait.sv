@@ -9,6 +9,7 @@
 //   wait_i - the channel is in a state that waits for read data
 //   ok_o   - the data is there this cycle
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_rd_wait #(
   parameter int RdWait = 1
@@ -37,15 +38,8 @@ module cni_pio_rd_wait #(
       end
     end
     assign ok_o = ok_q;
-`ifndef SYNTHESIS
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (ok_q == (n_q == 2'(RdWait - 1)))
-          else $error("cni_pio_rd_wait: the data flag disagrees with its count");
-      end
-    end
-`endif
+    `CNI_ASSERT(DataFlag_A, ok_q == (n_q == 2'(RdWait - 1)),
+                "the data flag disagrees with its count")
   end else begin : g_now
     assign ok_o = 1'b1;
     wire unused = ^{clk_i, rst_ni, wait_i};

@@ -19,6 +19,7 @@
 //   cur_p_line_i      - the payload control line of the round (the channel's, as it is now)
 //   all_done_o        - every RECALL_DONE of the round is in (a flip-flop)
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_pio_recall #(
   parameter int LineIdxW = 12,
@@ -91,14 +92,7 @@ module cni_pio_recall #(
   assign line_o     = rl_q;
   assign all_done_o = dall_q;
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (dall_q == (32'(dc_q) == 32'(NOvf + 1)))
-        else $error("cni_pio_recall: the all-done flag disagrees with its count");
-    end
-  end
-`endif
+  `CNI_ASSERT(AllDone_A, dall_q == (32'(dc_q) == 32'(NOvf + 1)),
+              "the all-done flag disagrees with its count")
 
 endmodule

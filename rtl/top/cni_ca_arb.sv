@@ -17,6 +17,7 @@
 // A chosen request stays chosen until the agent takes it, so the agent sees one request from
 // start to end (its port may stall).
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_ca_arb #(
   parameter int NumSrc    = 2,
@@ -100,16 +101,6 @@ module cni_ca_arb #(
   // ---- checks -----------------------------------------------------------------------------
   // A response names a source that exists (the agent answers with the ids it was given).
   wire chk_rsp = !rsp_valid_i || 32'(rsp_src) < 32'(NumSrc);
-`ifdef SYNTHESIS
-`elsif FORMAL
-  always_comb assert (chk_rsp);
-`else
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (chk_rsp) else $error("cni_ca_arb: a response for source %0d of %0d", rsp_src, NumSrc);
-    end
-  end
-`endif
+  `CNI_ASSERT(RspSource_A, chk_rsp, "a response for a source that does not exist")
 
 endmodule

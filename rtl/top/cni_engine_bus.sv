@@ -28,6 +28,7 @@
 // Choices are by fixed priority, engine 0 first. A command, once presented to the home agent,
 // stays chosen until it is taken, so the home sees one command from start to end.
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_engine_bus #(
   parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
@@ -180,17 +181,7 @@ module cni_engine_bus #(
   end
   wire chk_evt = !evt_valid_i || (evt_to != '0 && evt_to == owner_of(evt_line_i));
   wire chk_mem = &mem_own_ok;
-`ifdef SYNTHESIS
-`elsif FORMAL
-  always_comb assert (chk_evt && chk_mem);
-`else
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (chk_evt) else $error("cni_engine_bus: an event on a line no engine owns");
-      assert (chk_mem) else $error("cni_engine_bus: an engine accesses a line it does not own");
-    end
-  end
-`endif
+  `CNI_ASSERT(EvtOwner_A, chk_evt, "an event on a line no engine owns")
+  `CNI_ASSERT(MemOwner_A, chk_mem, "an engine accesses a line it does not own")
 
 endmodule

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// The project's assertions, one macro set for every tool (in the manner of OpenTitan's
+// prim_assert): a property is written once and serves simulation and the formal models.
+//
+//   `CNI_ASSERT(Name, Prop, Msg)      Prop holds at every clock edge out of reset. Simulation
+//                                     (Verilator): an $error naming the instance, the check and
+//                                     Msg. Formal (FORMAL): an immediate assertion the checks
+//                                     prove. Synthesis: nothing.
+//   `CNI_ASSERT_SIM(Name, Prop, Msg)  the same in simulation only: a check the formal models do not
+//                                     carry (too wide to prove, or about what they abstract away)
+//   `CNI_ASSERT_KNOWN(Name, Sig)      Sig holds no X or Z out of reset (simulation)
+//   `CNI_ASSERT_INIT(Name, Cond, Msg) an elaboration-time check of parameters
+//
+// Clocked checks use the enclosing module's clk_i and its asynchronous active-low rst_ni (the
+// same sensitivity as its flops, so Verilator sees one kind of reset). Msg is a string literal.
+`ifndef CNI_ASSERT_SVH
+`define CNI_ASSERT_SVH
+
+`ifdef SYNTHESIS
+  `define CNI_ASSERT(Name, Prop, Msg)
+  `define CNI_ASSERT_SIM(Name, Prop, Msg)
+  `define CNI_ASSERT_KNOWN(Name, Sig)
+`elsif FORMAL
+  `define CNI_ASSERT(Name, Prop, Msg) always_comb Name: assert (Prop);
+  `define CNI_ASSERT_SIM(Name, Prop, Msg)
+  `define CNI_ASSERT_KNOWN(Name, Sig)
+`else
+  `define CNI_ASSERT(Name, Prop, Msg) \
+    always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) begin end else Name: assert (Prop) else $error("%m: %s: %s", `"Name`", Msg);
+  `define CNI_ASSERT_SIM(Name, Prop, Msg) `CNI_ASSERT(Name, Prop, Msg)
+  `define CNI_ASSERT_KNOWN(Name, Sig) \
+    always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) begin end else Name: assert (!$isunknown(Sig)) else $error("%m: %s: %s has X or Z", `"Name`", `"Sig`");
+`endif
+
+`define CNI_ASSERT_INIT(Name, Cond, Msg) if (!(Cond)) begin : Name $error(Msg); end
+
+`endif
