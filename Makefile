@@ -25,9 +25,18 @@ lint: deps
 synth-check: deps
 	scripts/synth-check.sh
 
+# CTest's summary line, then the skipped tests by reason (scripts/test-summary.py).
 test: build lint synth-check
 	scripts/check-noop-build.sh $(BUILD)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml; \
+	  rc=$$?; python3 $(CURDIR)/scripts/test-summary.py ctest-junit.xml || rc=1; exit $$rc
+
+# The endpoint's tests also on the gate netlist of its default configuration (make test runs
+# them on the pipelined configuration's); the setting stays in $(BUILD)'s cache.
+test-netlist: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCNI_NETLIST_BOTH=ON > /dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L 'netlist'
 
 bench: build
 	scripts/bench.sh $(BUILD) $(RESULTS) $(PROFILE)

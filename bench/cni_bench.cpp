@@ -29,6 +29,7 @@
 #include "cni/sim/profile.hpp"
 #include "bench.hpp"
 #include "device/system.hpp"
+#include "rtl_errors.hpp"
 
 namespace {
 
@@ -686,14 +687,21 @@ int run_pio(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o = parse_args(argc, argv);
+  int rc = 1;
   try {
-    if (o.suite == "device") return run_device(o);
-    if (o.suite == "nodes") return run_nodes(o);
-    if (o.suite == "bus") return run_bus(o);
-    if (o.suite == "cni") return run_cni(o);
-    return run_pio(o);
+    if (o.suite == "device") rc = run_device(o);
+    else if (o.suite == "nodes") rc = run_nodes(o);
+    else if (o.suite == "bus") rc = run_bus(o);
+    else if (o.suite == "cni") rc = run_cni(o);
+    else rc = run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());
     return 1;
   }
+  // an assertion or $error in a device model fails the run (tb/rtl_errors.hpp)
+  if (const unsigned n = cni::tb::rtl_error_count(); n > 0) {
+    std::fprintf(stderr, "cni-bench: %u device model(s) reported RTL errors\n", n);
+    return 1;
+  }
+  return rc;
 }

@@ -26,7 +26,8 @@ class CniPort : public EndpointTest {
 
   void SetUp() override {
     EndpointTest::SetUp();
-    if (geo().regions[Geo::kCni].lines == 0) GTEST_SKIP() << "this build has no CNI engine";
+    if (geo().regions[Geo::kCni].lines == 0)
+      GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
     config = tb::cni_id(*ep) & 0xf;
   }
   unsigned config = 0;

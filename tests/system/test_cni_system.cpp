@@ -55,6 +55,12 @@ struct Errors {
 
 // CNI4 is a variant of the checking build's device model at 64-byte lines (tb/rtl_endpoint.cmake).
 bool have_cni4() { return test_line_bytes() == 64 && tb::Endpoint::has_model(64, "c4"); }
+// Why a CNI4 test skips: the build and line size it ran on.
+std::string no_cni4() {
+  return std::string("CNI4 is a variant of the checking build's model at 64-byte lines only (this "
+                     "is the ") +
+         tb::built_flavor() + " build at " + std::to_string(test_line_bytes()) + "-byte lines)";
+}
 sim::Profile cni4_profile(std::vector<std::string> sets) {
   sets.push_back("device.cni=CNI4");
   return profile(std::move(sets));
@@ -105,7 +111,7 @@ void every_size_both_ways(tb::System& s) {
 TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
   tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
   if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+    GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
   const drv::CniConfig cfg = cni_config(s.device(0, 0));
   EXPECT_TRUE(cfg == drv::CniConfig::Cni16Q || cfg == drv::CniConfig::Cni16Qm);
   every_size_both_ways(s);
@@ -114,7 +120,7 @@ TEST(CniSystem, MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
 // CNI4: the payload in the TX CDRs, taken back by virtual polling; the RX CDRs written under their
 // locks and given back by the explicit clear.
 TEST(CniSystem, Cni4MessagesOfEverySizeCrossBothWaysIntactAndInOrder) {
-  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  if (!have_cni4()) GTEST_SKIP() << no_cni4();
   tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
   ASSERT_EQ(cni_config(s.device(0, 0)), drv::CniConfig::Cni4);
   every_size_both_ways(s);
@@ -246,12 +252,12 @@ void all_to_all(tb::System& s) {
 TEST(CniSystem, FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
   tb::System s(profile({"nodes=4", "net.topology=switch"}), test_devices());
   if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+    GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
   all_to_all(s);
 }
 
 TEST(CniSystem, Cni4FourNodesAllToAllWithNonBlockingSendsDeliverExactlyOnceInOrder) {
-  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  if (!have_cni4()) GTEST_SKIP() << no_cni4();
   tb::System s(cni4_profile({"nodes=4", "net.topology=switch"}), test_devices());
   all_to_all(s);
 }
@@ -305,7 +311,7 @@ void sixteen_nodes_under_the_checker(tb::System& s) {
 TEST(CniSystem, SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
   tb::System s(profile({"nodes=16", "net.topology=switch"}), test_devices());
   if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+    GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
   sixteen_nodes_under_the_checker(s);
 }
 
@@ -326,7 +332,7 @@ TEST(CniSystem, Cni16QmWithTheIdleCleanSixteenNodesUnderTheCoherenceCheckerDeliv
 }
 
 TEST(CniSystem, Cni4SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExactlyOnceInOrder) {
-  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  if (!have_cni4()) GTEST_SKIP() << no_cni4();
   tb::System s(cni4_profile({"nodes=16", "net.topology=switch"}), test_devices());
   sixteen_nodes_under_the_checker(s);
 }
@@ -338,7 +344,7 @@ TEST(CniSystem, Cni4SixteenNodesRandomTrafficUnderTheCoherenceCheckerDeliversExa
 // of 0, 3, 16 and 64 device cycles: the engine pulls lines mid-write, finds T0's valid word old
 // (the race row, counted), and still sends every message exactly as written, once, in order.
 TEST(CniSystem, Cni4VirtualPollingPullsMidWriteNeverSendATornMessage) {
-  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  if (!have_cni4()) GTEST_SKIP() << no_cni4();
   tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
   constexpr unsigned kLb = 64, kPer = 6;
   const std::vector<uint16_t> backoffs = {0, 3, 16, 64};
@@ -420,7 +426,7 @@ TEST(CniSystem, Cni4VirtualPollingPullsMidWriteNeverSendATornMessage) {
 // those reads return the message just taken (a stale copy now in its cache), and yet every
 // message is received once and in order: the next message's locked write invalidates the copy.
 TEST(CniSystem, Cni4ACdrReadBetweenTheClearAndTheNextMessageIsNoFalseHit) {
-  if (!have_cni4()) GTEST_SKIP() << "CNI4 is a variant of the checking build at 64-byte lines";
+  if (!have_cni4()) GTEST_SKIP() << no_cni4();
   tb::System s(cni4_profile({"nodes=2", "net.topology=p2p"}), test_devices());
   constexpr unsigned kMessages = 40, kLb = 64;
   std::vector<uint32_t> order;
@@ -467,7 +473,7 @@ TEST(CniSystem, Cni4ACdrReadBetweenTheClearAndTheNextMessageIsNoFalseHit) {
 TEST(CniSystem, BadInputGetsAClearErrorAndTakesNothing) {
   tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
   if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+    GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
   std::vector<std::string> caught;
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
     drv::CniOptions o = tb::cni_options(s.device(0, 0), 2);
@@ -503,7 +509,7 @@ TEST(CniSystem, BadInputGetsAClearErrorAndTakesNothing) {
 TEST(CniSystem, AMessageForAHandlerNobodySetIsAnErrorNamingIt) {
   tb::System s(profile({"nodes=2", "net.topology=p2p"}), test_devices());
   if (s.device(0, 0).geometry().regions[tb::DeviceGeometry::kCni].lines == 0)
-    GTEST_SKIP() << "this build has no CNI engine";
+    GTEST_SKIP() << "the " << tb::built_flavor() << " build's device model has no CNI engine";
   std::string what;
   s.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
     drv::CniEndpoint ep(m, tb::cni_options(s.device(0, 0), 2));
