@@ -63,7 +63,9 @@ fi
 
 # The packages every harness reads first: the address map, generated from the engine registry
 # (scripts/rtl-files.sh writes it), and the protocol package.
-gen=$("$root/scripts/rtl-files.sh" --incdir | head -1)
+# (the first line of its list; not through `head`, whose early exit would break the pipe)
+incs=$("$root/scripts/rtl-files.sh" --incdir)
+gen=${incs%%$'\n'*}
 case "$gen" in /*) ;; *) gen=$root/$gen ;; esac
 pkgs=(rtl/coh/cni_coh_pkg.sv)
 
