@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Always-on coherence checker. Observes every caching agent (host caches through
-// HostSystem::set_observer, or any other agent that reports through CoherenceObserver) and
-// checks, whatever agent is home:
+// Coherence checker. Observes every caching agent that reports to it (host caches through
+// HostSystem::set_observer, the device's caching agent through SimDevice::set_observer, or any
+// other agent that reports through CoherenceObserver) and checks, whatever agent is home:
 //  - single writer / multiple readers, on every state change: if any agent holds a line in M
 //    or E no other agent holds it readable (M, O, E, S, SM), and at most one agent holds O;
 //  - performed accesses happen in a permitted state: a caching agent loads only in a readable
@@ -12,6 +12,10 @@
 // device logic writing its memory): it updates the shadow and requires that no cache holds
 // the line readable at that moment; so is a store reported through on_home_store (by an agent
 // that is also a caching agent: the device).
+// It is on only where a test attaches it (tb::System does not): the host-model tests
+// (tests/sim), the caching agent's bench (tests/cache), the coherence stresses
+// (CoherenceStress.*, DeviceCache*.*) and the CNI 16-node tests; the other system tests and the
+// benchmark runs check their results against reference models instead (docs/host-sim.md).
 #pragma once
 
 #include <cstdint>
