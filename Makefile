@@ -5,7 +5,7 @@ JOBS    ?= $(shell nproc)
 PROFILE ?= enzian-eci
 
 .PHONY: all deps build test bench lint synth-check stress clean
-.PHONY: formal
+.PHONY: formal test-netlist
 .PHONY: fpga-ecp5 fpga-ecp5-place fpga-ice40 fpga-xilinx fpga-report
 
 all: build

@@ -4,8 +4,10 @@
 # model of that netlist with the same PREFIX and ports as the RTL model, and the same C++
 # drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist,
 # test_rtl_netlist_pipe, test_pio_netlist, test_cache_netlist).
-#   cni_dev_netlist      - cni_endpoint, test geometry of the `chk` model, + tb/device drivers
-#   cni_dev_netlist_pipe - the same, pipelined configuration (Pipelined=1, the `pipe` model's)
+#   cni_dev_netlist_pipe - cni_endpoint, test geometry of the `chk` model, pipelined configuration
+#                          (Pipelined=1, the `pipe` model's), + tb/device drivers
+#   cni_dev_netlist      - the same, default configuration (only with CNI_NETLIST_BOTH=ON:
+#                          `make test-netlist`)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
 #   cni_cache_netlist    - cni_cache_agent, the parameters of tb/rtl_cache.cmake, + tb/cache
 #
@@ -96,7 +98,14 @@ function(cni_endpoint_netlist flavor)
   string(REPLACE ";" "," params "${CNI_NET_GEOMETRY};Pipelined=${M_PIPE}")
   cni_dev_adapter(${flavor} cni_rtl_${flavor} "Vcni_endpoint_l128|${params}")
 endfunction()
-cni_endpoint_netlist(netlist PIPE 0)
+# `make test` builds the pipelined configuration's (the one the ECP5 board synthesizes): the
+# endpoint netlists are the build's largest cost (Yosys about 5 minutes and the model's C++
+# about 12 on 2 cores, each). CNI_NETLIST_BOTH (`make test-netlist`) adds the default
+# configuration's.
+option(CNI_NETLIST_BOTH "Also the endpoint netlist of the default configuration" OFF)
+if(CNI_NETLIST_BOTH)
+  cni_endpoint_netlist(netlist PIPE 0)
+endif()
 cni_endpoint_netlist(netlist_pipe PIPE 1)
 
 # ---- cni_cache_agent, parameters of tb/rtl_cache.cmake (included before this file) -----------
