@@ -426,6 +426,10 @@ const std::map<std::string, PaperRef> kFig6 = {
     {"fastforward", {1750, "002 Fig. 6 FastForward, dual-socket"}},
 };
 constexpr double kFig8PeakGiB = 2.19;       // 002 §5.1, at 32 KiB payloads
+// Simulation speed of the default `cni-bench pio` run (make bench's, on enzian-eci) on the
+// reference machine (2 cores, otherwise idle), device cycles per wall-clock second: printed
+// beside each such run so a slower model shows (docs/results.md, "Simulation speed").
+constexpr double kReferenceCyclesPerSecond = 89449;
 constexpr size_t kFig8PeakPayload = 32768;
 // The pipelined configuration (Pipelined = 1, docs/endpoint.md), the one that closes timing on
 // the ECP5 (docs/fpga.md: 100.06 MHz routed), for the single-line RPC at that clock beside the
@@ -574,7 +578,9 @@ int run_pio(const Options& o) {
        << ",\"device_pio_trigger_cycles\":" << fmt(trig_s.median, 1)
        << ",\"pipelined_pio_trigger_cycles\":"
        << (piped_trigger.empty() ? "null" : fmt(piped_trig_s.median, 1))
-       << ",\"sim_cycles_per_s\":" << fmt(speed, 0) << ",\"sim_cycles\":"
+       << ",\"sim_cycles_per_s\":" << fmt(speed, 0)
+       << ",\"sim_reference_cycles_per_s\":" << fmt(kReferenceCyclesPerSecond, 0)
+       << ",\"sim_cycles\":"
        << totals.device_cycles << ",\"sim_cycles_clocked\":" << totals.clocked
        << ",\"result_mismatches\":" << mismatches << "}";
     emit_json(o, js.str());
@@ -674,6 +680,17 @@ int run_pio(const Options& o) {
                 "%.1f s; the model clocked in %llu of them, asleep in the rest while quiescent)\n",
                 speed, static_cast<unsigned long long>(totals.device_cycles),
                 totals.wall_s, static_cast<unsigned long long>(totals.clocked));
+    const bool default_run = o.single && o.latency && o.throughput && !o.quick &&
+                             o.iterations == Options{}.iterations && o.sets.empty() &&
+                             p.name() == Options{}.profile && o.msg_trace.empty();
+    if (default_run) {
+      std::printf("  reference: %.0f device cycles per second for this run on the reference "
+                  "machine (docs/results.md); this run %.2fx it%s\n",
+                  kReferenceCyclesPerSecond, speed / kReferenceCyclesPerSecond,
+                  speed < 0.5 * kReferenceCyclesPerSecond
+                      ? ": below half, a slower model or a slower or busier machine"
+                      : "");
+    }
   }
   if (mismatches) {
     std::fprintf(stderr, "cni-bench: %llu responses differ from the reference model\n",
