@@ -15,8 +15,9 @@ deps:
 
 # Configure every time: Verilator's generated file list is fixed at configure time, so an RTL
 # change must reach CMake before the build.
+CONFIGURE = cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
 build: deps
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+	$(CONFIGURE) > /dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 lint: deps
@@ -34,7 +35,7 @@ test: build lint synth-check
 # The endpoint's tests also on the gate netlist of its default configuration (make test runs
 # them on the pipelined configuration's); the setting stays in $(BUILD)'s cache.
 test-netlist: deps
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCNI_NETLIST_BOTH=ON > /dev/null
+	$(CONFIGURE) -DCNI_NETLIST_BOTH=ON > /dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L 'netlist'
 

@@ -41,6 +41,7 @@ import os
 import pathlib
 import re
 import sys
+import tempfile
 import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -647,7 +648,6 @@ def gen_regs(reg, out):
     regmap = {name: [(n, off, r) for n, off, r in rows] for name, rows in blocks.items()}
     # the C header: written in a scratch directory of this run's own (the netlist builds run the
     # generator side by side), kept only when it changes
-    import tempfile  # noqa: PLC0415
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d) / "regs.h"
         run_peakrdl(["c-header", *rdl_files(reg, top), "--top", "cni_regs", "-o", str(tmp)])
@@ -656,7 +656,6 @@ def gen_regs(reg, out):
 
 
 def regs_markdown(reg):
-    import tempfile  # noqa: PLC0415
     with tempfile.TemporaryDirectory() as d:
         top = pathlib.Path(d) / "cni_regs.rdl"
         top.write_text(regs_top(reg))
@@ -821,7 +820,6 @@ def write_if_changed(path, text):
     """Writes `text` to `path` unless it holds it already; atomically (a scratch file of this
     run's own, then a rename), so a generator run beside another (the netlist builds stage the
     RTL side by side) or a tool reading the file never sees it half written."""
-    import tempfile  # noqa: PLC0415
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and path.read_text() == text:
         return
