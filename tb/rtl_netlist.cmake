@@ -36,8 +36,11 @@ file(MAKE_DIRECTORY ${CNI_NET_DIR})
 set(CNI_NET_SCRIPTS ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh
     ${PROJECT_SOURCE_DIR}/scripts/rtl-files.sh ${PROJECT_SOURCE_DIR}/scripts/synth-check.sh)
 file(GLOB CNI_NET_INC CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/*/*.svh)
-file(STRINGS ${CNI_GEN}/inputs.txt CNI_NET_INPUTS)
-set(CNI_NET_RTL ${CNI_RTL_SOURCES} ${CNI_NET_INC} ${CNI_NET_INPUTS})
+# The registry's generated RTL (written at configure time, and only when its contents change),
+# not the generator's inputs: an edit of the generator that leaves the RTL as it was does not
+# re-synthesize.
+file(GLOB CNI_NET_GEN ${CNI_GEN}/rtl/*)
+set(CNI_NET_RTL ${CNI_RTL_SOURCES} ${CNI_NET_INC} ${CNI_NET_GEN})
 include(ProcessorCount)
 ProcessorCount(CNI_NET_JOBS)
 if(CNI_NET_JOBS EQUAL 0)
