@@ -119,7 +119,7 @@ function(cni_dev_adapter flavor model)
   add_library(cni_dev_${flavor} STATIC ${srcs} ${table})
   target_include_directories(cni_dev_${flavor} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
   target_link_libraries(cni_dev_${flavor} PUBLIC ${A_HDR} ${model} cni_tb cni_sim)
-  target_compile_definitions(cni_dev_${flavor} PUBLIC CNI_DEV_BUILD="${flavor}")
+  target_compile_definitions(cni_dev_${flavor} PRIVATE CNI_DEV_BUILD="${flavor}")
   cni_warnings(cni_dev_${flavor})
 endfunction()
 

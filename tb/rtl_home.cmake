@@ -66,7 +66,7 @@ function(cni_home_model flavor pipelined)
   add_library(cni_home_${flavor} STATIC ${PROJECT_SOURCE_DIR}/tb/home/home_harness.cpp)
   target_include_directories(cni_home_${flavor} PUBLIC ${PROJECT_SOURCE_DIR}/tb)
   target_link_libraries(cni_home_${flavor} PUBLIC ${lib} cni_sim gen_hdr)
-  target_compile_definitions(cni_home_${flavor} PUBLIC ${hp_DEFS}
+  target_compile_definitions(cni_home_${flavor} PRIVATE ${hp_DEFS}
     CNI_HOME_REGION_LINES=${CNI_HOME_RL_LIST} CNI_HOME_DEV_BASE=0x${CNI_HOME_DEV_BASE_HEX}ull)
   cni_warnings(cni_home_${flavor})
 endfunction()
