@@ -55,6 +55,7 @@
 //   idle_o                        - no job running or waiting (no MSHR to issue, answer or back
 //                                   off, no output held): without an input nothing changes
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_cache_agent #(
   parameter int LineBytes = 128,
@@ -1156,25 +1157,22 @@ module cni_cache_agent #(
                   (!lkr_v || !req_valid_i || lkr == lkr_c) &&
                   (!jin_v || !in_valid_i || jin_u == jin) &&
                   (!jrq_v || !req_valid_i || jrq_u == jrq);
-`ifdef SYNTHESIS
-`elsif FORMAL
-`else
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (chk_look) else $error("cni_cache_agent: a registered lookup differs from the lookup");
-    end
-  end
+  `CNI_ASSERT_SIM(Look_A, chk_look, "a registered lookup differs from the lookup")
   // (simulation; not in synthesis or the formal models)
   // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
   // is pinned; no two MSHRs hold one line; a line in MI is in the write-back buffer only, once;
   // a tag matches at most one way of a set; what an output offers holds until it is taken
-  logic [Lines-1:0] pin_chk;
+`ifndef SYNTHESIS
+  logic [Lines-1:0] pin_chk, trans_w, mi_w;
   logic             dup_m, dup_wb;
   always_comb begin
     pin_chk = '0;
     dup_m   = 1'b0;
     dup_wb  = 1'b0;
+    for (int w = 0; w < Lines; w++) begin
+      trans_w[w] = transient(wst_q[w]);
+      mi_w[w]    = wst_q[w] == ST_MI;
+    end
     for (int k = 0; k < Wbs; k++) begin
       if (wbv_q[k]) begin
         for (int w = 0; w < Lines; w++) begin
@@ -1207,38 +1205,31 @@ module cni_cache_agent #(
       rsp_wait_q  <= rsp_valid_o && !rsp_ready_i;
     end
   end
+  wire [cni_coh_pkg::HDR_W+LineBits-1:0] oreq_now = {oreq_hdr_o, oreq_data_o};
+  wire [cni_coh_pkg::HDR_W+LineBits-1:0] orsp_now = {orsp_hdr_o, orsp_data_o};
+  wire [IdW+LineBits:0]                  rsp_now  = {rsp_id_o, rsp_err_o, rsp_data_o};
   always_ff @(posedge clk_i) begin
-    oreq_prev_q <= {oreq_hdr_o, oreq_data_o};
-    orsp_prev_q <= {orsp_hdr_o, orsp_data_o};
-    rsp_prev_q  <= {rsp_id_o, rsp_err_o, rsp_data_o};
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (pin_chk == wpin_q)
-        else $error("cni_cache_agent: a pinned way without its MSHR, or an MSHR's way unpinned");
-      for (int w = 0; w < Lines; w++) begin
-        assert (!transient(wst_q[w]) || wpin_q[w])
-          else $error("cni_cache_agent: way %0d in a transient state is not pinned", w);
-      end
-      assert (!dup_m) else $error("cni_cache_agent: two MSHRs on one line");
-      assert (!dup_wb)
-        else $error("cni_cache_agent: a line in a way and the write-back buffer, or in it twice");
-      for (int w = 0; w < Lines; w++) begin
-        assert (wst_q[w] != ST_MI) else $error("cni_cache_agent: way %0d in MI", w);
-      end
-      assert ($onehot0(i_hitv) && $onehot0(r_hitv))
-        else $error("cni_cache_agent: a line matches two ways of its set");
-      assert (!(mon_valid_o && mon_from_o == mon_to_o))
-        else $error("cni_cache_agent: a state change to the same state");
-      assert (!oreq_wait_q || (oreq_valid_o && {oreq_hdr_o, oreq_data_o} == oreq_prev_q))
-        else $error("cni_cache_agent: a request changed before the link took it");
-      assert (!orsp_wait_q || (orsp_valid_o && {orsp_hdr_o, orsp_data_o} == orsp_prev_q))
-        else $error("cni_cache_agent: a snoop answer changed before the link took it");
-      assert (!rsp_wait_q || (rsp_valid_o && {rsp_id_o, rsp_err_o, rsp_data_o} == rsp_prev_q))
-        else $error("cni_cache_agent: a response changed before the engine took it");
-    end
+    oreq_prev_q <= oreq_now;
+    orsp_prev_q <= orsp_now;
+    rsp_prev_q  <= rsp_now;
   end
 `endif
+  `CNI_ASSERT_SIM(Pins_A, pin_chk == wpin_q,
+                  "a pinned way without its MSHR, or an MSHR's way unpinned")
+  `CNI_ASSERT_SIM(TransientPinned_A, (trans_w & ~wpin_q) == '0,
+                  "a way in a transient state is not pinned")
+  `CNI_ASSERT_SIM(DupMshr_A, !dup_m, "two MSHRs on one line")
+  `CNI_ASSERT_SIM(DupWb_A, !dup_wb, "a line in a way and the write-back buffer, or in it twice")
+  `CNI_ASSERT_SIM(NoMi_A, mi_w == '0, "a way in MI")
+  `CNI_ASSERT_SIM(OneWay_A, $onehot0(i_hitv) && $onehot0(r_hitv),
+                  "a line matches two ways of its set")
+  `CNI_ASSERT_SIM(MonChange_A, !(mon_valid_o && mon_from_o == mon_to_o),
+                  "a state change to the same state")
+  `CNI_ASSERT_SIM(OreqHold_A, !oreq_wait_q || (oreq_valid_o && oreq_now == oreq_prev_q),
+                  "a request changed before the link took it")
+  `CNI_ASSERT_SIM(OrspHold_A, !orsp_wait_q || (orsp_valid_o && orsp_now == orsp_prev_q),
+                  "a snoop answer changed before the link took it")
+  `CNI_ASSERT_SIM(RspHold_A, !rsp_wait_q || (rsp_valid_o && rsp_now == rsp_prev_q),
+                  "a response changed before the engine took it")
 
 endmodule

@@ -53,6 +53,7 @@
 //   take_line_i - each source's line (source j's at [j * LineW +: LineW])
 //   st_valid_i, st_line_i - each stage's valid bit and line (stage k's at [k * LineW +: LineW])
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_home_head #(
   parameter int Width  = 8,
@@ -156,18 +157,8 @@ module cni_home_head #(
       if (!sp_valid) sp_line_q <= in_line_i;
       sp_mv_q <= {nx_in[Stages-2:1], take_i && nx_in[0]};
     end
-`ifdef SYNTHESIS
-`elsif FORMAL
-    always_comb assert (pop_i == (take_i && out));
-`else
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (pop_i == (take_i && out))
-          else $error("cni_home_head: the input's take disagrees with the take and selection");
-      end
-    end
-`endif
+    `CNI_ASSERT(Pop_A, pop_i == (take_i && out),
+                "the input's take disagrees with the take and selection")
   end else begin : g_hold
     // the line is registered as well: the producer holds its message, so while the message is
     // at the head (valid_q) the register holds the line at the port (simulation checks it), and
@@ -194,36 +185,15 @@ module cni_home_head #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused = ^in_data_i;
     /* verilator lint_on UNUSEDSIGNAL */
-`ifdef SYNTHESIS
-`elsif FORMAL
-`else
     // the producer holds its message: the line compared last cycle (the register) is the one at
     // the port now
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (!valid_q || in_valid_i)
-          else $error("cni_home_head: a held message was withdrawn before it was consumed");
-        if (valid_q) begin
-          assert (in_line_i == line_q)
-            else $error("cni_home_head: a held message changed before it was consumed");
-        end
-      end
-    end
-`endif
+    `CNI_ASSERT_SIM(HeldValid_A, !valid_q || in_valid_i,
+                    "a held message was withdrawn before it was consumed")
+    `CNI_ASSERT_SIM(HeldLine_A, !valid_q || in_line_i == line_q,
+                    "a held message changed before it was consumed")
   end
 
-`ifdef SYNTHESIS
-`elsif FORMAL
-`else
   // the stages moved on as busy_q assumed: it is the compare bits against the valid stages
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (busy_q == |(mv_q & st_valid_i))
-        else $error("cni_home_head: the busy flag disagrees with the stages");
-    end
-  end
-`endif
+  `CNI_ASSERT_SIM(Busy_A, busy_q == |(mv_q & st_valid_i), "the busy flag disagrees with the stages")
 
 endmodule
