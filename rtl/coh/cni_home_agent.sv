@@ -53,6 +53,7 @@
 //   park_o, park_near_o               - a request is parked; one's timer runs out within
 //                                       2**QuietLog2 cycles (or has run out)
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_home_agent #(
   parameter int          LineBytes = 128,
@@ -364,27 +365,27 @@ module cni_home_agent #(
 
   // The event offered: the lowest entry with one (one-hot), its fields an AND-OR of the
   // entries' under it (a valid entry is a PARK entry exactly when its `tt_park` is set).
+  // (Word-wide operations, and the AND-OR only when an event waits: a simulator evaluates this
+  // in every cycle.)
+  wire [TtEntries-1:0] evt_all = tt_valid_q & tt_evt_q;
+  assign evt_1h = evt_all & (~evt_all + 1'b1);
   always_comb begin
-    logic below;
-    below = 1'b0;
-    for (int k = 0; k < TtEntries; k++) begin
-      evt_1h[k] = tt_valid_q[k] && tt_evt_q[k] && !below;
-      below     = below || (tt_valid_q[k] && tt_evt_q[k]);
-    end
     evt_line_o   = '0;
     evt_region_o = '0;
     evt_op_o     = '0;
     evt_src_o    = '0;
-    for (int k = 0; k < TtEntries; k++) begin
-      if (evt_1h[k]) begin
-        evt_line_o   = evt_line_o | tt_line_q[k];
-        evt_region_o = evt_region_o | tt_reg_q[k];
-        evt_op_o     = evt_op_o | tt_op_q[k];
-        evt_src_o    = evt_src_o | tt_src_q[k];
+    if (evt_all != '0) begin
+      for (int k = 0; k < TtEntries; k++) begin
+        if (evt_1h[k]) begin
+          evt_line_o   = evt_line_o | tt_line_q[k];
+          evt_region_o = evt_region_o | tt_reg_q[k];
+          evt_op_o     = evt_op_o | tt_op_q[k];
+          evt_src_o    = evt_src_o | tt_src_q[k];
+        end
       end
     end
   end
-  assign evt_valid_o = |(tt_valid_q & tt_evt_q);
+  assign evt_valid_o = evt_all != '0;
   assign evt_kind_o  = (evt_1h & tt_park) != '0 ? cni_coh_pkg::EVT_TRIGGER
                                                 : cni_coh_pkg::EVT_RECALL_DONE;
   wire   evt_take    = evt_valid_o && evt_ready_i;
@@ -709,19 +710,11 @@ module cni_home_agent #(
       eq_q <= ~alloc_now & (tmo_any_q ? tmo_1h_q : rs_valid ? eq_rsp : cmd_first ? eq_cmd : eq_req);
     end
     assign l_eq = eq_q;
-`ifdef SYNTHESIS
-`elsif FORMAL
-`else
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else if (v_r) begin
-        for (int k = 0; k < TtEntries; k++) begin
-          assert (!lk_valid[k] || eq_q[k] == (tt_line_q[k] == m_r.line))
-            else $error("cni_home_agent: a registered line compare disagrees with entry %0d", k);
-        end
-      end
-    end
-`endif
+    // (checks) the compare as the lookup would make it now
+    logic [TtEntries-1:0] eq_now;
+    always_comb for (int k = 0; k < TtEntries; k++) eq_now[k] = tt_line_q[k] == m_r.line;
+    `CNI_ASSERT_SIM(EqReg_A, !v_r || (lk_valid & (eq_q ^ eq_now)) == '0,
+                    "a registered line compare disagrees with the lookup's")
   end else begin : g_l_eq_t
     always_comb for (int k = 0; k < TtEntries; k++) l_eq[k] = tt_line_q[k] == lk_line;
   end
@@ -1456,21 +1449,11 @@ module cni_home_agent #(
       end
     end
     assign cred_ok = cred_ok_q;
-`ifdef SYNTHESIS
-`elsif FORMAL
-    always_comb assert (!q_push || q_room);
-`else
+    `CNI_ASSERT(OutqRoom_A, !q_push || q_room, "the output queue overflows")
     wire [CredW-1:0] in_flight = CredW'(v_r) + CredW'(v_d) + CredW'(v_x) + CredW'(v_b) +
-                                 CredW'(v_c);
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-      end else begin
-        assert (!q_push || q_room) else $error("cni_home_agent: the output queue overflows");
-        assert (32'(cred_q) + 32'(in_flight) + 32'(q_count) == OutQ)
-          else $error("cni_home_agent: the output queue's credits disagree");
-      end
-    end
-`endif
+                                 CredW'(v_c);  // (checks)
+    `CNI_ASSERT_SIM(OutqCredits_A, 32'(cred_q) + 32'(in_flight) + 32'(q_count) == OutQ,
+                    "the output queue's credits disagree")
   end else begin : g_noq
     assign q_valid = 1'b0;
     assign q_ans   = '0;
@@ -1648,28 +1631,24 @@ module cni_home_agent #(
   // Transaction table. The valid and event bits after this cycle: the apply stage's writes
   // (allocate, update, free, convert, in that order) over the bits as they stand, and over them
   // as the engine's take of the entry's event leaves them (a RECALL entry ends, the event is
-  // gone); the take, from the engine's ready (the latest input), picks one last.
+  // gone); the take, from the engine's ready (the latest input), picks one last. Word-wide: each
+  // write is a one-hot vector (a simulator evaluates this in every cycle).
   logic [TtEntries-1:0] tt_valid_d, tt_evt_d;
   always_comb begin
-    for (int k = 0; k < TtEntries; k++) begin
-      logic v0, v1, x0, x1;  // without, with the take of entry k's event
-      v0 = tt_valid_q[k];
-      v1 = tt_valid_q[k] && !tt_rec[k];
-      x0 = tt_evt_q[k];
-      x1 = 1'b0;
-      if (apply && e.alloc && e.alloc_idx == TtW'(k)) begin
-        {v0, v1} = 2'b11;
-        {x0, x1} = {2{e.alloc_evt}};
-      end
-      if (apply && e.upd && e.upd_idx == TtW'(k) && e.upd_evt) {x0, x1} = 2'b11;
-      if (apply && e.free && e.free_idx == TtW'(k)) begin
-        {v0, v1} = 2'b00;
-        {x0, x1} = 2'b00;
-      end
-      if (apply && e.conv && e.conv_idx == TtW'(k)) {x0, x1} = 2'b00;
-      tt_valid_d[k] = (evt_take && evt_1h[k]) ? v1 : v0;
-      tt_evt_d[k]   = (evt_take && evt_1h[k]) ? x1 : x0;
-    end
+    logic [TtEntries-1:0] a_1h, u_1h, f_1h, c_1h, a_evt, v0, v1, x0, x1, tk;
+    a_1h  = (apply && e.alloc) ? onehot(e.alloc_idx) : '0;
+    u_1h  = (apply && e.upd && e.upd_evt) ? onehot(e.upd_idx) : '0;
+    f_1h  = (apply && e.free) ? onehot(e.free_idx) : '0;
+    c_1h  = (apply && e.conv) ? onehot(e.conv_idx) : '0;
+    a_evt = a_1h & {TtEntries{e.alloc_evt}};
+    // without, with the take of the entry's event
+    v0 = (tt_valid_q | a_1h) & ~f_1h;
+    v1 = ((tt_valid_q & ~tt_rec) | a_1h) & ~f_1h;
+    x0 = ((tt_evt_q & ~a_1h) | a_evt | u_1h) & ~f_1h & ~c_1h;
+    x1 = (a_evt | u_1h) & ~f_1h & ~c_1h;
+    tk = evt_take ? evt_1h : '0;
+    tt_valid_d = (tk & v1) | (~tk & v0);
+    tt_evt_d   = (tk & x1) | (~tk & x0);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1751,19 +1730,9 @@ module cni_home_agent #(
   end
   wire chk_resv = resv == resv_ref;  // (the formal harness probes it: p_resv)
 `endif
-`ifdef SYNTHESIS
-`elsif FORMAL
-  always_comb assert (chk_alloc && chk_port && tt_park == park_ref && chk_resv);
-`else
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (chk_alloc) else $error("cni_home_agent: an allocation takes a live entry");
-      assert (chk_port) else $error("cni_home_agent: a memory read meets a write");
-      assert (tt_park == park_ref) else $error("cni_home_agent: a PARK flag disagrees");
-      assert (chk_resv) else $error("cni_home_agent: the reservations disagree");
-    end
-  end
-`endif
+  `CNI_ASSERT(AllocFree_A, chk_alloc, "an allocation takes a live entry")
+  `CNI_ASSERT(Port_A, chk_port, "a memory read meets a write")
+  `CNI_ASSERT(ParkFlags_A, tt_park == park_ref, "a PARK flag disagrees")
+  `CNI_ASSERT(Resv_A, chk_resv, "the reservations disagree")
 
 endmodule
