@@ -5,6 +5,8 @@
     scripts/gen-engines.py [--registry FILE]... --out DIR      write the generated files to DIR
     scripts/gen-engines.py [--registry FILE]... --list lint    print the lint variants
     scripts/gen-engines.py [--registry FILE]... --list synth   print the synthesis-check tops
+    scripts/gen-engines.py [--registry FILE]... --list test-sets  print the engines' test
+                                                               geometry as chparam settings
     scripts/gen-engines.py [--registry FILE]... --doc FILE     rewrite FILE's generated table
     scripts/gen-engines.py [--registry FILE]... --check-doc FILE  fail if that table is stale
 
@@ -796,6 +798,12 @@ def synth_list(reg):
     return [f"{e['module']}|{subst_enums(reg, v)}" for e in reg["engine"] for v in e["synth"]]
 
 
+def test_sets(reg):
+    """Every engine parameter at its test value, as Yosys chparam settings."""
+    return " ".join(f"-set {p['name']} {numeric(reg, p['test'], p['name'])}"
+                    for e in reg["engine"] for p in e["param"] if "test" in p)
+
+
 # ---- docs -------------------------------------------------------------------------------------
 BEGIN = "<!-- BEGIN engine table (scripts/gen-engines.py --doc) -->"
 END = "<!-- END engine table -->"
@@ -834,7 +842,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--registry", action="append", type=pathlib.Path)
     ap.add_argument("--out", type=pathlib.Path)
-    ap.add_argument("--list", choices=["lint", "synth", "sources"])
+    ap.add_argument("--list", choices=["lint", "synth", "test-sets", "sources"])
     ap.add_argument("--value", metavar="PARAM.NAME",
                     help="print a named value of an engine parameter (NAME in any case)")
     ap.add_argument("--doc", type=pathlib.Path)
@@ -876,6 +884,8 @@ def main():
             print("\n".join(lint_list(reg)))
         elif a.list == "synth":
             print("\n".join(synth_list(reg)))
+        elif a.list == "test-sets":
+            print(test_sets(reg))
         elif a.list == "sources":
             pkgs, mods = sources(reg)
             print("\n".join(str(f.relative_to(ROOT)) if f.is_relative_to(ROOT) else str(f)

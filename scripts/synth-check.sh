@@ -48,12 +48,13 @@ out=${BUILD:-build}/synth-check
 rm -rf "$out/src"; mkdir -p "$out/src"
 list=$(scripts/rtl-files.sh --stage "$out/src")  # (not <(...): its failure must stop us)
 mapfile -t files <<< "$list"
-# top  parameters (chparam). The endpoint brings the home agent's and the engines' default
-# configurations; the home agent alone is checked pipelined (the ECP5 board's configuration)
-# with the full address map, the caching agent with a small geometry; each engine module with
-# the settings of the engine registry (rtl/engines.toml, `synth`).
+# top  parameters (chparam). The endpoint with a small memory and table and every engine at its
+# test geometry (the engine registry's `test` values: rtl/engines.toml); the home agent alone is
+# checked pipelined (the ECP5 board's configuration) with the full address map, the caching agent
+# with a small geometry; each engine module with the registry's settings (`synth`).
+engines_test=$(python3 scripts/gen-engines.py --list test-sets)
 tops=(
-  "cni_endpoint|-set MemLines 64 -set CPairs 8 -set NOvfA 8 -set NOvfB 8 -set ScratchLines 8 -set TtEntries 16 -set TtReserve 4"
+  "cni_endpoint|-set MemLines 64 -set TtEntries 16 -set TtReserve 4 $engines_test"
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
 )
