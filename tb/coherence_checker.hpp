@@ -12,10 +12,10 @@
 // device logic writing its memory): it updates the shadow and requires that no cache holds
 // the line readable at that moment; so is a store reported through on_home_store (by an agent
 // that is also a caching agent: the device).
-// It is on only where a test attaches it (tb::System does not): the host-model tests
-// (tests/sim), the caching agent's bench (tests/cache), the coherence stresses
-// (CoherenceStress.*, DeviceCache*.*) and the CNI 16-node tests; the other system tests and the
-// benchmark runs check their results against reference models instead (docs/host-sim.md).
+// Every tb::System has one per node (its host caches and devices report to it), so every system
+// test and benchmark run checks single writer and permitted states; data values are checked on
+// the ranges a test watches. The host-model tests (tests/sim) and the caching agent's bench
+// (tests/cache) attach their own (docs/host-sim.md).
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,13 @@
 // on one kernel, their network ports joined by the network -- with a Verilated device core
 // (SimDevice) in every device slot. The tests and every cni-bench suite build their systems
 // with it; node.devices = 0 builds a host-only system.
+//
+// Every node has a coherence checker (tb::CoherenceChecker) that its host caches and its
+// devices' caching agents report to: single writer / multiple readers and accesses in permitted
+// states, on every line, in every run. It checks data values only on the ranges a test or a
+// suite watches (checker(n).watch). A violation is reported like an RTL error when the system
+// is destroyed (tb::rtl_error: the running test fails, cni-bench exits with an error). A test
+// that attaches a checker of its own (set_observer) replaces the node's.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +20,7 @@
 
 #include "cni/sim/cluster.hpp"
 #include "cni/sim/profile.hpp"
+#include "coherence_checker.hpp"
 #include "device/sim_device.hpp"
 
 namespace cni::tb {
@@ -34,8 +42,11 @@ class System : public sim::Cluster {
   unsigned num_devices(unsigned node) { return this->node(node).host().num_devices(); }
   // Throws std::out_of_range naming the node and the device when there is no such device.
   SimDevice& device(unsigned node, unsigned device);
+  // The node's coherence checker (std::out_of_range for no such node).
+  CoherenceChecker& checker(unsigned node);
 
  private:
+  std::vector<std::unique_ptr<CoherenceChecker>> checkers_;       // [node]
   std::vector<std::vector<std::unique_ptr<SimDevice>>> devices_;  // [node][device]
 };
 
