@@ -14,7 +14,9 @@
 //   Fair        - FV_LIVE: a pending snoop answer or issued request waits at most Fair cycles
 //                 for its channel once the channel is free; a stalled output at most Fair cycles
 //   CmdGap      - FV_LIVE: cycles between engine commands
-//   AnswerBound - FV_LIVE: cycles within which every accepted request must be answered
+//   AnswerBound - FV_LIVE: cycles within which every accepted request must be answered when
+//                 the home takes no message on its line meanwhile but its own transaction's
+//   MsgCost     - FV_LIVE: cycles each such message adds to the bound
 //   Pipelined   - the home agent's Pipelined parameter
 // Ports: every input is chosen freely by the solver in every step (the environment's choices).
 //
@@ -43,6 +45,7 @@ module cni_nonsynth_fv_home #(
   parameter int Fair        = 2,
   parameter int CmdGap      = 6,
   parameter int AnswerBound = 40,
+  parameter int MsgCost     = 2,
   parameter int Pipelined   = 0,
   localparam int NS       = NA * NL,        // agent x line slots
   localparam int SW       = $clog2(NS + NA + 1),
@@ -115,6 +118,8 @@ module cni_nonsynth_fv_home #(
   logic [2:0] rq_q  [NS];  // outstanding request
   logic       dlv_q [NS];  // ... accepted by the home
   logic [7:0] age_q [NS];  // cycles since acceptance (FV_LIVE)
+  logic       pk_q  [NS];  // the home parked it: the engine took its TRIGGER (FV_LIVE)
+  logic [3:0] nmsg_q[NS];  // other messages the home took on its line since (FV_LIVE)
   logic [3:0] iage_q[NS];  // cycles since issue, not yet accepted (FV_LIVE fairness)
   logic       sa_v_q[NS];  // snoop answer on its way to the home
   logic       sa_d_q[NS];  //   SnpData (else SnpAck)
@@ -155,6 +160,7 @@ module cni_nonsynth_fv_home #(
   logic mem_en, mem_we;
   logic [LW-1:0] mem_addr, evt_line;
   logic [0:0] evt_kind;
+  logic [cni_coh_pkg::AGENT_W-1:0] evt_src;
   logic [15:0] cnt;
   logic init_done;
   logic orsp_valid_raw, odat_valid_raw, orsp_ready_dut, odat_ready_dut;
@@ -171,7 +177,7 @@ module cni_nonsynth_fv_home #(
     .odat_valid_o(odat_valid_raw), .odat_ready_i(odat_ready_dut), .odat_hdr_o(odat_hdr_raw),
     .odat_data_o(odat_data),
     .evt_valid_o(evt_valid), .evt_ready_i(evt_ready), .evt_kind_o(evt_kind), .evt_line_o(evt_line),
-    .evt_region_o(), .evt_op_o(), .evt_src_o(),
+    .evt_region_o(), .evt_op_o(), .evt_src_o(evt_src),
     .cmd_valid_i(cmp_v_q), .cmd_ready_o(cmd_ready), .cmd_op_i(cmp_op_q), .cmd_arg_i(cmp_arg_q),
     .cmd_line_i(cmp_line_q),
     .mem_en_o(mem_en), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
@@ -189,6 +195,11 @@ module cni_nonsynth_fv_home #(
   (* keep, fv_probe = "u_dut.take" *) wire probe_take;
   (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
   wire t_req = probe_take && probe_take_req;
+  // ... the line of the message it takes and where that comes from (FV_LIVE: the bound)
+  (* keep, fv_probe = "u_dut.sel_line" *) wire [LW-1:0] probe_sel_line;
+  (* keep, fv_probe = "u_dut.take_rsp" *) wire probe_take_rsp;
+  (* keep, fv_probe = "u_dut.take_tmo" *) wire probe_take_tmo;
+  (* keep, fv_probe = "u_dut.take_cmd" *) wire probe_take_cmd;
   // The table reservations agree with the messages in flight (Pipelined: a register kept as
   // the stages move; the home agent compares it with the stages' records).
   (* keep, fv_probe = "u_dut.chk_resv" *) wire probe_resv;
@@ -448,13 +459,31 @@ module cni_nonsynth_fv_home #(
     end
   end
 
+  // The messages the home takes that belong to a waiting request's own transaction: snoop
+  // answers, park timeouts, and, once the engine has taken its TRIGGER, the engine's RELEASE,
+  // RESUME or NACK of its line (they are inside AnswerBound; every other message the home takes
+  // on the line adds MsgCost).
+  wire answering_cmd = probe_take_cmd && (cmp_op_q == cni_coh_pkg::CMD_RELEASE ||
+                                          cmp_op_q == cni_coh_pkg::CMD_RESUME ||
+                                          cmp_op_q == cni_coh_pkg::CMD_NACK);
+  logic [NS-1:0] own_take;
+  always_comb begin
+    for (int s = 0; s < NS; s++)
+      own_take[s] = probe_take_rsp || probe_take_tmo || (pk_q[s] && answering_cmd);
+  end
+
 `ifdef FV_LIVE
   // (3) every accepted request is answered within AnswerBound cycles
   logic late;
   always_comb begin
     late = 1'b0;
+    // (each other message the home takes on the request's line while the request waits -- an
+    // engine command, another agent's request or write-back -- adds MsgCost cycles: the home
+    // takes and applies it, and the interlock keeps the line's other messages back for both;
+    // docs/formal.md)
     for (int s = 0; s < NS; s++) begin
-      if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] >= 8'(AnswerBound)) late = 1'b1;
+      if (rq_q[s] != RQ_NONE && dlv_q[s] &&
+          age_q[s] >= 8'(AnswerBound) + 8'(MsgCost) * 8'(nmsg_q[s])) late = 1'b1;
     end
     if (!rst_q) p_answer_bound: assert (!late);
   end
@@ -719,6 +748,8 @@ module cni_nonsynth_fv_home #(
         rq_q[s]   <= RQ_NONE;
         dlv_q[s]  <= 1'b0;
         age_q[s]  <= '0;
+        nmsg_q[s] <= '0;
+        pk_q[s]   <= 1'b0;
         iage_q[s] <= '0;
         sa_v_q[s] <= 1'b0;
         sa_d_q[s] <= 1'b0;
@@ -768,6 +799,10 @@ module cni_nonsynth_fv_home #(
       // ages
       for (int s = 0; s < NS; s++) begin
         if (rq_q[s] != RQ_NONE && dlv_q[s] && age_q[s] != 8'hFF) age_q[s] <= age_q[s] + 1'b1;
+        if (rq_q[s] != RQ_NONE && dlv_q[s] && evt_take && evt_kind == cni_coh_pkg::EVT_TRIGGER &&
+            evt_line == line_of(s % NL) && evt_src == cni_coh_pkg::AGENT_W'(s / NL)) pk_q[s] <= 1'b1;
+        if (rq_q[s] != RQ_NONE && dlv_q[s] && probe_take && probe_sel_line == line_of(s % NL) &&
+            !own_take[s] && nmsg_q[s] != 4'hF) nmsg_q[s] <= nmsg_q[s] + 1'b1;
         if (rq_q[s] != RQ_NONE && !dlv_q[s] && iage_q[s] != 4'hF) iage_q[s] <= iage_q[s] + 1'b1;
         if (sa_v_q[s] && sa_age_q[s] != 4'hF) sa_age_q[s] <= sa_age_q[s] + 1'b1;
       end
@@ -832,9 +867,11 @@ module cni_nonsynth_fv_home #(
       end
       for (int k = 0; k < NS; k++) begin
         if (ans_fire && !ans_junk && ans_hit[k]) begin
-          rq_q[k]  <= RQ_NONE;
-          dlv_q[k] <= 1'b0;
-          age_q[k] <= '0;
+          rq_q[k]   <= RQ_NONE;
+          dlv_q[k]  <= 1'b0;
+          age_q[k]  <= '0;
+          nmsg_q[k] <= '0;
+          pk_q[k]   <= 1'b0;
           unique case (ans.op)
             cni_coh_pkg::OP_DATA_S: st_q[k] <= ST_S;
             cni_coh_pkg::OP_DATA_E, cni_coh_pkg::OP_DATA_M, cni_coh_pkg::OP_UPG_ACK:
