@@ -32,3 +32,4 @@ foreach(m "ni2w;NI2W;64;0" "q16;CNI16Q;64;0" "q512;CNI512Q;64;0" "ni2w;NI2W;128;
 endforeach()
 cni_model_finish(cni_rtl_cq_chk)
 target_compile_definitions(cni_rtl_cq_chk PUBLIC CNI_CQ_BASE=${CNI_CQ_BASE})
+target_link_libraries(cni_rtl_cq_chk PUBLIC gen_hdr)  # cni/engines.hpp: the configuration codes

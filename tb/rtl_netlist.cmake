@@ -6,8 +6,8 @@
 # test_rtl_netlist_pipe, test_pio_netlist, test_cache_netlist).
 #   cni_dev_netlist_pipe - cni_endpoint, test geometry of the `chk` model, pipelined configuration
 #                          (Pipelined=1, the `pipe` model's), + tb/device drivers
-#   cni_dev_netlist      - the same, default configuration (only with CNI_NETLIST_BOTH=ON:
-#                          `make test-netlist`)
+#   cni_dev_netlist      - the same, default configuration, with the CNI engine (CNI16Q: the
+#                          CNI port tests) (only with CNI_NETLIST_BOTH=ON: `make test-netlist`)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
 #   cni_cache_netlist    - cni_cache_agent, the parameters of tb/rtl_cache.cmake, + tb/cache
 #
@@ -88,26 +88,29 @@ function(cni_netlist_model target)
 endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
-# cni_endpoint_netlist(<flavor> PIPE <0|1>): the netlist model cni_rtl_<flavor> and its device
-# adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"). 128-byte lines only (the
-# default LineBytes; the prefix is the RTL model's of that size), and no CNI engine (CniConfig
-# left at its default).
-set(CNI_NET_GEOMETRY ${CNI_CHK_GEOMETRY})
-list(FILTER CNI_NET_GEOMETRY EXCLUDE REGEX "^CniConfig=")
+# cni_endpoint_netlist(<flavor> PIPE <0|1> [CNI]): the netlist model cni_rtl_<flavor> and its
+# device adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"). 128-byte lines only (the
+# default LineBytes; the prefix is the RTL model's of that size). CNI: with the CNI engine in the
+# registry's test configuration (CNI16Q, as the `chk` model), so the CNI port tests run after
+# synthesis; without, no CNI engine (CniConfig left at its default).
 function(cni_endpoint_netlist flavor)
-  cmake_parse_arguments(M "" "PIPE" "" ${ARGN})
+  cmake_parse_arguments(M "CNI" "PIPE" "" ${ARGN})
+  set(geometry ${CNI_CHK_GEOMETRY})
+  if(NOT M_CNI)
+    list(FILTER geometry EXCLUDE REGEX "^CniConfig=")
+  endif()
   cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint_l128
-    PARAMS ${CNI_NET_GEOMETRY} Pipelined=${M_PIPE})
-  string(REPLACE ";" "," params "${CNI_NET_GEOMETRY};Pipelined=${M_PIPE}")
+    PARAMS ${geometry} Pipelined=${M_PIPE})
+  string(REPLACE ";" "," params "${geometry};Pipelined=${M_PIPE}")
   cni_dev_adapter(${flavor} cni_rtl_${flavor} "Vcni_endpoint_l128|${params}")
 endfunction()
-# `make test` builds the pipelined configuration's (the one the ECP5 board synthesizes): the
-# endpoint netlists are the build's largest cost (Yosys about 5 minutes and the model's C++
-# about 12 on 2 cores, each). CNI_NETLIST_BOTH (`make test-netlist`) adds the default
-# configuration's.
-option(CNI_NETLIST_BOTH "Also the endpoint netlist of the default configuration" OFF)
+# `make test` builds the pipelined configuration's (the one the ECP5 board synthesizes, and as
+# the board's default, without a CNI engine): the endpoint netlists are the build's largest cost
+# (Yosys about 5 minutes and the model's C++ about 12 on 2 cores, each). CNI_NETLIST_BOTH (`make
+# test-netlist`) adds the default configuration's, carrying the CNI engine.
+option(CNI_NETLIST_BOTH "Also the endpoint netlist of the default configuration, with a CNI engine" OFF)
 if(CNI_NETLIST_BOTH)
-  cni_endpoint_netlist(netlist PIPE 0)
+  cni_endpoint_netlist(netlist PIPE 0 CNI)
 endif()
 cni_endpoint_netlist(netlist_pipe PIPE 1)
 

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "cni/drv/cni.hpp"
+#include "cni/engines.hpp"
 #include "vlt_model.hpp"
 
 namespace cni::tb::cq {
@@ -47,7 +48,12 @@ inline constexpr unsigned kMaxLen = kMsgBytes - kHdrBytes;
 inline constexpr unsigned kRegBytes = 256;
 inline constexpr uint8_t kTypeData = 0x02, kTypeAck = 0x03;
 
-enum Cfg : unsigned { kNi2w = 0, kCni16Q = 2, kCni512Q = 3 };
+// the configurations the models are built in (the registry's CniConfig values)
+enum Cfg : unsigned {
+  kNi2w = static_cast<unsigned>(engines::CniConfig::NI2W),
+  kCni16Q = static_cast<unsigned>(engines::CniConfig::CNI16Q),
+  kCni512Q = static_cast<unsigned>(engines::CniConfig::CNI512Q),
+};
 inline constexpr uint8_t kPolShared = 1;   // cni_coh_pkg::POL_SHARED
 
 // Register offsets and counters (rtl/cni/cni_cq_pkg.sv).

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cni/engines.hpp"
 #include "device/cni_options.hpp"
 #include "fixture.hpp"
 
@@ -21,7 +22,8 @@ class CniPort : public EndpointTest {
  protected:
   static constexpr unsigned kEngine = tb::kCniEngine;
   static constexpr unsigned kMsgBytes = 256, kHdr = 12;
-  static constexpr unsigned kCni16Q = 2, kCni16Qm = 4;   // cni_cq_pkg::CFG_*
+  static constexpr unsigned kCni16Q = static_cast<unsigned>(engines::CniConfig::CNI16Q);
+  static constexpr unsigned kCni16Qm = static_cast<unsigned>(engines::CniConfig::CNI16QM);
   static constexpr Addr kRqBase = 0x40000;               // CNI16Qm: the host queue (home 0)
 
   void SetUp() override {
