@@ -684,7 +684,7 @@ def gen_hpp(reg):
     o = ["// SPDX-License-Identifier: Apache-2.0", f"// {HEADER}",
          "// The C++ view of the engine registry: regions, engines, counters, frame types and the",
          "// named values of engine parameters, in the numbering of cni_amap_pkg.",
-         "#pragma once", "", "#include <array>", "#include <cstdint>", "",
+         "#pragma once", "", "#include <array>", "#include <cstdint>", "#include <utility>", "",
          "namespace cni::engines {", "",
          "// Regions, in address order (cni_amap_pkg::REG_*).",
          "enum RegionId : unsigned {"]
@@ -725,6 +725,11 @@ def gen_hpp(reg):
                   f"enum class {en['param']} : unsigned {{"]
             o += [f"  {n} = {v},  // {doc}" for n, v, doc in en["values"]]
             o.append("};")
+            o += ["// ... by name (as the registry names them)",
+                  f"inline constexpr std::array<std::pair<const char*, {en['param']}>, "
+                  f"{len(en['values'])}> k{en['param']}Names = {{{{"]
+            o += [f'    {{"{n}", {en["param"]}::{n}}},' for n, _, _ in en["values"]]
+            o.append("}};")
     o += ["", "}  // namespace cni::engines", ""]
     return "\n".join(o)
 

@@ -2,7 +2,10 @@
 // The Verilated device core as a fabric agent (see sim_device.hpp).
 #include "device/sim_device.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "cni/engines.hpp"
@@ -21,19 +24,21 @@ using proto::Op;
 
 namespace {
 // The code of a CNI configuration named as the profiles name them (NI2w, CNI4, CNI16Q, CNI512Q,
-// CNI16Qm, none), from the engine registry's CniConfig values.
+// CNI16Qm, none): the engine registry's CniConfig names, matched without regard to case.
 unsigned cni_config_code(const std::string& name) {
-  using engines::CniConfig;
-  static const std::pair<const char*, CniConfig> names[] = {
-      {"NI2w", CniConfig::NI2W},       {"CNI4", CniConfig::CNI4},
-      {"CNI16Q", CniConfig::CNI16Q},   {"CNI512Q", CniConfig::CNI512Q},
-      {"CNI16Qm", CniConfig::CNI16QM}, {"none", CniConfig::NONE}};
-  for (const auto& [n, code] : names) {
-    if (name == n) return static_cast<unsigned>(code);
+  const auto same = [](const std::string& a, const char* b) {
+    return std::equal(a.begin(), a.end(), b, b + std::strlen(b), [](char x, char y) {
+      return std::tolower(static_cast<unsigned char>(x)) ==
+             std::tolower(static_cast<unsigned char>(y));
+    });
+  };
+  std::string known;
+  for (const auto& [n, code] : engines::kCniConfigNames) {
+    if (same(name, n)) return static_cast<unsigned>(code);
+    known += (known.empty() ? "" : ", ") + std::string(n);
   }
-  throw std::invalid_argument("device.cni = " + name +
-                              ": not a CNI configuration (NI2w, CNI4, CNI16Q, CNI512Q, CNI16Qm or "
-                              "none)");
+  throw std::invalid_argument("device.cni = " + name + ": not a CNI configuration (" + known +
+                              "; in any case)");
 }
 }  // namespace
 

@@ -610,6 +610,15 @@ TEST(CniSystem, AnIdleCleanBeyondItsRegisterIsRefusedNamingTheKey) {
                  {"device.ca_clean_cycles", "70000"});
 }
 
+// The configuration names are the engine registry's (engines::kCniConfigNames), in any case: an
+// unknown one is refused naming them; a known one in another case is accepted.
+TEST(CniSystem, AnUnknownCniConfigurationIsRefusedNamingTheRegistrysOnes) {
+  expect_refused("mbus-1996", {"device.cni=CNI8"},
+                 {"device.cni = CNI8", "NI2W", "CNI4", "CNI16Q", "CNI512Q", "CNI16QM", "NONE"});
+  EXPECT_EQ(tb::SimDevice::device_variant(128, "nOnE", false),
+            tb::SimDevice::device_variant(128, "none", false));
+}
+
 // The device models carry EarlyPull = 1 for CNI512Q only (the fast build's q512ep variant).
 TEST(CniSystem, EarlyPullWithAnotherConfigurationIsRefusedNamingBoth) {
   expect_refused("mbus-1996", {"device.cni=CNI16Q", "device.cni_early_pull=true"},
