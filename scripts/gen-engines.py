@@ -735,6 +735,12 @@ def gen_hpp(reg):
 
 
 # ---- CMake ------------------------------------------------------------------------------------
+def test_values(reg):
+    """(name, number) of every engine parameter with a test value: the tests' small geometry."""
+    return [(p["name"], numeric(reg, p["test"], p["name"] + " test"))
+            for e in reg["engine"] for p in e["param"] if "test" in p]
+
+
 def numeric(reg, text, what):
     s = subst_enums(reg, text)
     for p, names in enum_values(reg).items():
@@ -758,11 +764,7 @@ def gen_cmake(reg):
     es = reg["engine"]
     o = [f"# {HEADER}", f"set(CNI_NUM_REGIONS {len(regions(reg))})",
          f"set(CNI_ENGINE_NAMES {' '.join(e['name'] for e in es)})"]
-    test = []
-    for e in es:
-        for p in e["param"]:
-            if "test" in p:
-                test.append(f"{p['name']}={numeric(reg, p['test'], p['name'] + ' test')}")
+    test = [f"{n}={v}" for n, v in test_values(reg)]
     o.append(f"# Engine parameters of the tests' small geometry (each parameter's `test` value).")
     o.append(f"set(CNI_ENGINE_TEST_PARAMS {' '.join(test)})")
     for p, names in enum_values(reg).items():
@@ -793,8 +795,7 @@ def lint_list(reg):
         for v in e["variant"]:
             out.append("cni_endpoint -GLineBytes=64 "
                        + " ".join(f"-G{subst_enums(reg, x)}" for x in v["set"]))
-    test = [f"-G{p['name']}={numeric(reg, p['test'], p['name'])}"
-            for e in reg["engine"] for p in e["param"] if "test" in p]
+    test = [f"-G{n}={v}" for n, v in test_values(reg)]
     out.append("cni_fpga_shell -GLineBytes=64 " + " ".join(test))
     return out
 
@@ -805,8 +806,7 @@ def synth_list(reg):
 
 def test_sets(reg):
     """Every engine parameter at its test value, as Yosys chparam settings."""
-    return " ".join(f"-set {p['name']} {numeric(reg, p['test'], p['name'])}"
-                    for e in reg["engine"] for p in e["param"] if "test" in p)
+    return " ".join(f"-set {n} {v}" for n, v in test_values(reg))
 
 
 # ---- docs -------------------------------------------------------------------------------------
