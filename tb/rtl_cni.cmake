@@ -11,6 +11,9 @@ set(CNI_CQ_RTL
   ${PROJECT_SOURCE_DIR}/rtl/net/cni_net_tx.sv
   ${PROJECT_SOURCE_DIR}/rtl/net/cni_net_rx.sv
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_net.sv
+  ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_ni2w.sv
+  ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_cni4.sv
+  ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_queue.sv
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_engine.sv)
 
 add_library(cni_rtl_cq_chk STATIC)

@@ -45,6 +45,17 @@ package cni_cq_pkg;
     rq_bytes = (c == CFG_CNI16Q) ? 16 * 64 : 512 * 64;
   endfunction
 
+  // A message header written by software, checked the same way by every front end: [0] the
+  // endpoint is closed, [1] len above MAX_LEN, [2] the destination is not below nodes (the
+  // CTRL value) or max_nodes. A destination equal to this node is good: cni_cq_net delivers it
+  // locally.
+  function automatic logic [2:0] hdr_check(input logic [15:0] len, input logic [15:0] dst,
+                                           input logic open, input logic [7:0] nodes,
+                                           input int max_nodes);
+    hdr_check = {32'(dst) >= 32'(nodes) || 32'(dst) >= 32'(max_nodes),
+                 32'(len) > 32'(MAX_LEN), !open};
+  endfunction
+
   // ---- region layout (docs/cni.md section 3) ------------------------------------------------
   // Line offsets within the region: the register page, then (CQ) SQ_TAIL, SQ_HEAD, RQ_HEAD, the
   // SQ slots and the device-homed RQ slots.
