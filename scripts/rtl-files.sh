@@ -7,7 +7,7 @@
 #
 #   scripts/rtl-files.sh            the list (source paths relative to the project root)
 #   scripts/rtl-files.sh --incdir   the include directories: the generated includes', then
-#                                   rtl/common (cni_assert.svh)
+#                                   rtl/common (cni_assert.svh, cni_home_types.svh)
 #   scripts/rtl-files.sh --stage D  copies the sources to D (at their relative paths) and the
 #                                   generated files to D/gen/rtl, and prints the list relative to
 #                                   D; the include directories are then D/gen/rtl and

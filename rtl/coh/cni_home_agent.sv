@@ -123,13 +123,6 @@ module cni_home_agent #(
   output logic                           park_near_o
 );
 
-  // ---- counter indices (CSR counters 0..14; see docs/endpoint.md) ---------------------------
-  localparam int CNT_RDS = 0, CNT_RDX = 1, CNT_UPG = 2, CNT_WB = 3, CNT_SNOOP = 4;
-  localparam int CNT_RETRY_BUSY = 5, CNT_RETRY_TMO = 6, CNT_PARKED = 7, CNT_RELEASED = 8;
-  localparam int CNT_RECALL = 9, CNT_ERR0 = 10;  // 10..14 = ERR_OPCODE..ERR_CREDIT (ERR_CREDIT
-                                                 // pulses come from the link layer)
-  localparam int CNT_DENIED = 15;                // requests answered Error by a DENY policy
-
   localparam int  AgW    = cni_coh_pkg::AGENT_W;
   localparam int  OpW    = cni_coh_pkg::OP_W;
   localparam int  TagW   = cni_coh_pkg::TAG_W;
@@ -149,12 +142,6 @@ module cni_home_agent #(
   localparam int  OutQ   = 8;
   localparam int  SlotW  = $clog2(OutQ + 1);
 
-  localparam logic [1:0] DIR_I = 2'd0, DIR_S = 2'd1, DIR_X = 2'd2;
-  localparam logic [1:0] K_SNOOP = 2'd0, K_PARK = 2'd1, K_RECALL = 2'd2;
-
-  // Input sources.
-  localparam logic [1:0] SRC_TMO = 2'd0, SRC_RSP = 2'd1, SRC_CMD = 2'd2, SRC_REQ = 2'd3;
-
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
   if (NumAgents > (1 << AgW) || NumAgents < 2) $error("NumAgents must be 2..2**AGENT_W");
@@ -162,45 +149,8 @@ module cni_home_agent #(
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
   if (QuietLog2 < 1 || QuietLog2 > 30) $error("QuietLog2 must be 1..30");
 
-  // ---- message in flight and what travels with it ------------------------------------------
-  typedef struct packed {
-    logic [1:0]                    src;
-    cni_coh_pkg::hdr_t             hdr;
-    logic [cni_coh_pkg::CMD_W-1:0] cmd;
-    logic [cni_coh_pkg::ARG_W-1:0] arg;
-    logic [LineIdxW-1:0]           line;       // the line the message names (interlock, RAMs)
-    logic [TtW-1:0]                tmo_ent;    // SRC_TMO: the timed-out entry
-    logic [SlotW-1:0]              slot;       // Pipelined: its line-wide data's slot
-    logic                          may_write;  // a snoop answer with data or a write-back
-    logic                          may_alloc;  // a request or a RECALL: may take a table entry
-  } msg_t;
-
-  // What the decision needs from the transaction table, looked up by the message's line and tag.
-  typedef struct packed {
-    logic                 hit_any;
-    logic [TtW-1:0]       hit_idx;
-    logic [1:0]           hit_kind;
-    logic [NumAgents-1:0] hit_pend, hit_wbp, hit_wbgot;
-    logic [AgW-1:0]       hit_src;
-    logic [TagW-1:0]      hit_tag;
-    logic [OpW-1:0]       hit_grant;
-    logic                 park_hit;
-    logic [TtW-1:0]       park_idx;
-    logic [AgW-1:0]       park_src;
-    logic [TagW-1:0]      park_tag;
-    logic [OpW-1:0]       park_op;
-    logic                 ent_match;   // the tag names a live non-PARK entry of this line
-    logic [1:0]           ent_kind;
-    logic [NumAgents-1:0] ent_pend, ent_wbp, ent_wbgot;
-    logic [AgW-1:0]       ent_src;
-    logic [TagW-1:0]      ent_tag;
-    logic [OpW-1:0]       ent_grant;
-    logic                 room;        // a request may take an entry (beyond the reserve)
-    logic                 free_any;
-    logic [TtW-1:0]       free_idx;    // the entry an allocation takes
-    logic                 inrange;     // the message names a device line
-    logic [RegW-1:0]      region;
-  } lk_t;
+  // ---- the records and constants shared with the decision (cni_home_decide) --------------------
+  `include "cni_home_types.svh"
 
   // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
   // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
@@ -254,12 +204,6 @@ module cni_home_agent #(
     end
   endfunction
 
-  // A device line's address: DevBase is aligned to the window (elaboration check), so the line's
-  // bits are ORed in, without an adder's carry chain.
-  function automatic logic [47:0] line_addr(input logic [LineIdxW-1:0] line);
-    line_addr = DevBase | (48'(line) << OffW);
-  endfunction
-
   // Commands and timeouts name a device line; requests and snoop answers if their header
   // decodes to one.
   function automatic logic in_range(input logic [1:0] src, input logic dec_ok);
@@ -278,16 +222,6 @@ module cni_home_agent #(
   function automatic logic [AgW-1:0] lowest(input logic [NumAgents-1:0] v);
     lowest = '0;
     for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
-  endfunction
-
-  function automatic logic [NumAgents-1:0] drop_lowest(input logic [NumAgents-1:0] v);
-    drop_lowest = v & (v - 1'b1);  // v less its lowest bit set
-  endfunction
-
-  // A snoop job's agents: the vector, the agents after its first and whether there are none
-  // (made where the decision picks the vector, in B, so the job leaves C from flip-flops).
-  function automatic logic [2 * NumAgents:0] snp_job(input logic [NumAgents-1:0] v);
-    snp_job = {v, drop_lowest(v), drop_lowest(v) == '0};
   endfunction
 
   function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
@@ -773,556 +707,45 @@ module cni_home_agent #(
   // ---- directory word ---------------------------------------------------------------------------
   // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
   // behind it loaded as the message leaves R (so the decision starts from a flip-flop).
-  logic [DirW-1:0] dir_x;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_x));
-  logic [DirW-1:0] dir_xx, dir_b;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_x), .q_o(dir_xx));
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_xx), .q_o(dir_b));
+  logic [DirW-1:0] dir_d;
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_d));
+  logic [DirW-1:0] dir_x, dir_b;
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_d), .q_o(dir_x));
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_x), .q_o(dir_b));
 
-  localparam logic [7:0] LEN_LINE = 8'(LineBytes);
-
-  // ---- conditions (D) ---------------------------------------------------------------------------
-  // They depend on the message, the lookup and the directory word only, so with `Pipelined`
-  // they are registered into X; without, they are the wires. (A CSR change then counts one
-  // cycle later.)
-  typedef struct packed {
-    logic [NumAgents-1:0] c_bit;       // the requester's bit (none if out of range)
-    logic                 c_ret_e;     // an RdS on an unshared line gets DataE: the region
-                                       // returns RdS exclusive and the policy allows it
-    logic                 pol_park;    // the line's policy parks this request
-    logic                 pol_deny;    // ... or denies it
-    logic                 c_addr_ok;   // a device line, addressed to this agent, known source
-    logic                 c_ent_ok;    // the tag names a live entry that waits for this source
-    logic                 c_busy;      // a request must be retried: the line is busy, or it
-                                       // needs a table entry (parks, or snoops another
-                                       // holder) and none is free outside the reserve
-    logic                 c_wb_race;   // a write-back that races this agent's snoop
-    logic                 c_rec_wait;  // a RECALL must wait: line busy, or table full
-    // RELEASE of a parked request from R: the grant (shared for an RdS outside a ret-excl
-    // region), the other holders the directory names, and whether they must be snooped first.
-    logic [NumAgents-1:0] rel_bit, rel_others;
-    logic                 rel_shared, rel_snoop;
-    logic                 pol_keep;    // RESUME: the answer leaves the line's policy as it is
-    logic                 rcd_snoop;   // RECALL_DN: an owner must be downgraded
-    // The row search's tests of the opcode, the length, the entry and the directory word.
-    logic                 rsp_op_ok, rsp_len_ok;  // a snoop answer's opcode; its length
-    logic                 snp_more;    // the entry still waits for answers or write-backs
-    logic                 req_op_ok, req_len_ok;  // a request's opcode; its length
-    logic                 wb_more;     // a racing write-back: answers or write-backs remain
-    logic                 wb_owner;    // a write-back from the owner (X{R})
-    logic                 rec_none;    // no host holds the line
-    logic                 x_other;     // another agent holds the line exclusive
-    logic                 others;      // an agent other than the requester holds the line
-    logic                 upg_sh;      // an Upg from a sharer
-  } hlp_t;
-  hlp_t hn, hl;
-  always_comb begin
-    logic [NumAgents-1:0] sh;
-    logic [1:0]           st;
-    logic                 src_ok, need_entry, snp_data, wbp_add;
-    logic [OpW-1:0]       op;
-    logic [PolW-1:0]      pol;
-    logic [cni_coh_pkg::ARG_W-1:0] grant;
-    op              = m_d.hdr.op;
-    sh              = dir_x[NumAgents-1:0];
-    st              = dir_x[NumAgents +: 2];
-    src_ok          = {1'b0, m_d.hdr.src} < (AgW + 1)'(NumAgents);
-    hn.c_bit        = src_ok ? NumAgents'(1) << m_d.hdr.src : '0;
-    pol             = dir_x[NumAgents + 2 +: PolW];
-    hn.c_ret_e      = cfg_ret_excl_i[lk_d.region] && pol != cni_coh_pkg::POL_SHARED;
-    hn.pol_park     = pol == cni_coh_pkg::POL_PARK ||
-                      (pol == cni_coh_pkg::POL_SHARED && op != cni_coh_pkg::OP_RDS);
-    hn.pol_deny     = pol == cni_coh_pkg::POL_DENY;
-    hn.c_addr_ok    = lk_d.inrange && m_d.hdr.dst == agent_id_i && src_ok;
-    hn.c_ent_ok     = lk_d.ent_match && lk_d.inrange && ((lk_d.ent_pend & hn.c_bit) != '0);
-    need_entry      = hn.pol_park ||
-                      (st == DIR_X && sh != hn.c_bit) ||
-                      (op != cni_coh_pkg::OP_RDS && st == DIR_S && (sh & ~hn.c_bit) != '0);
-    hn.c_busy       = lk_d.hit_any || (!lk_d.room && need_entry);
-    hn.c_wb_race    = lk_d.hit_any && ((lk_d.hit_pend | lk_d.hit_wbp) & hn.c_bit) != '0 &&
-                      lk_d.hit_kind != K_PARK;
-    hn.c_rec_wait   = lk_d.hit_any || !lk_d.free_any;
-    hn.rel_bit      = NumAgents'(1) << lk_d.park_src;
-    // a RELEASE answers as the state tables would (GNT_AUTO); a RESUME with its grant
-    grant           = (m_d.cmd == cni_coh_pkg::CMD_RESUME) ? m_d.arg : cni_coh_pkg::GNT_AUTO;
-    hn.rel_shared   = lk_d.park_op == cni_coh_pkg::OP_RDS &&
-                      (grant == cni_coh_pkg::GNT_S || (grant == cni_coh_pkg::GNT_AUTO && !hn.c_ret_e));
-    hn.pol_keep     = m_d.cmd == cni_coh_pkg::CMD_RESUME;
-    hn.rcd_snoop    = st == DIR_X && sh != '0;
-    hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
-    hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
-    snp_data        = op == cni_coh_pkg::OP_SNP_DATA;
-    wbp_add         = !snp_data && m_d.hdr.flags[cni_coh_pkg::FLAG_WBP] &&
-                      (lk_d.ent_wbgot & hn.c_bit) == '0;
-    hn.rsp_op_ok    = op == cni_coh_pkg::OP_SNP_ACK || snp_data;
-    hn.rsp_len_ok   = m_d.hdr.len == (snp_data ? LEN_LINE : 8'd0);
-    hn.snp_more     = (lk_d.ent_pend & ~hn.c_bit) != '0 || lk_d.ent_wbp != '0 ||
-                      (wbp_add && hn.c_bit != '0);
-    hn.req_op_ok    = op == cni_coh_pkg::OP_RDS || op == cni_coh_pkg::OP_RDX ||
-                      op == cni_coh_pkg::OP_UPG || op == cni_coh_pkg::OP_WB;
-    hn.req_len_ok   = m_d.hdr.len == ((op == cni_coh_pkg::OP_WB) ? LEN_LINE : 8'd0);
-    hn.wb_more      = lk_d.hit_pend != '0 || (lk_d.hit_wbp & ~hn.c_bit) != '0;
-    hn.wb_owner     = st == DIR_X && sh == hn.c_bit;
-    hn.rec_none     = st == DIR_I || sh == '0;
-    hn.x_other      = st == DIR_X && sh != hn.c_bit;
-    hn.others       = st != DIR_I && (sh & ~hn.c_bit) != '0;
-    hn.upg_sh       = op == cni_coh_pkg::OP_UPG && st == DIR_S && (sh & hn.c_bit) != '0;
-  end
+  // The conditions (D) depend on the message, the lookup and the directory word only, so with
+  // `Pipelined` they are registered into X and again into B; without, they are the wires. (A CSR
+  // change then counts one cycle later.)
+  hlp_t hn, hl, hb;
   cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_x (.clk_i, .rst_ni, .en_i(adv), .d_i(hn), .q_o(hl));
-  /* verilator lint_off UNUSEDSIGNAL */
-  hlp_t hb;  // (B builds the record from some of the conditions)
-  /* verilator lint_on UNUSEDSIGNAL */
   cni_pipe_reg #(.Width($bits(hn)), .Reg(P)) u_h_b (.clk_i, .rst_ni, .en_i(adv), .d_i(hl), .q_o(hb));
 
-  // ---- which row (X) ----------------------------------------------------------------------------
-  // The decision is made in two parts. The first finds which row of the state tables
-  // (docs/endpoint.md) the message falls in: a small code (`row_e`) and the counters it pulses.
-  // The second builds that row's answer (the `dec_t` record) from the code and the registers.
-  // Without `Pipelined` both are wires; with it, the row is registered into B and the record
-  // built there and registered into C, so no condition drives the wide fields of the record
-  // directly (each condition had hundreds of loads: routing, not logic, set the clock).
-  typedef enum logic [4:0] {
-    R_NONE,         // nothing (dropped with an error count; a stale timeout)
-    R_TMO_RETRY,    // a parked request timed out: Retry, free the entry (the policy stays)
-    R_SNP_UPD,      // snoop answer: update the entry, more answers to come
-    R_SNP_EVT,      //   the last answer of a RECALL: the entry raises its event
-    R_SNP_GRANT,    //   the last answer of a SNOOP: grant the requester, free the entry
-    R_SET_POL,      // ARM, DISARM, POLICY, RELEASE without a parked request: set the policy
-    R_REL_GRANT,    // RELEASE/RESUME: answer the parked request from memory, free its entry
-    R_REL_SNOOP,    // RELEASE/RESUME: the PARK entry becomes a SNOOP of the other holders
-    R_NACK,         // NACK: answer the parked request Retry or Error, free its entry
-    R_REC_NACK,     // RECALL of a line with a parked request: Retry it, free its entry;
-                    //   the RECALL is not consumed (taken again once the line is free)
-    R_REC_WAIT,     // RECALL must wait (line busy or table full): not consumed, deferred
-    R_REC_DONE,     // RECALL of a line no host holds: entry with its event at once, dir -> I
-    R_REC_SNOOP,    // RECALL: FwdInv every holder, dir -> I
-    R_RCD_DONE,     // RECALL_DN of a line no one holds exclusive: entry with its event at once
-    R_RCD_SNOOP,    // RECALL_DN: FwdDown the owner, dir -> S{owner}
-    R_REQ_ERROR,    // request: Error answer (the counters say why)
-    R_WB_RACE,      // write-back racing this agent's snoop: absorbed, more answers to come
-    R_WB_RACE_EVT,  //   completing a RECALL: event
-    R_WB_RACE_GNT,  //   completing a SNOOP: WbAck and the requester's grant together
-    R_WB_OWNER,     // write-back from the owner: memory, dir -> I, WbAck
-    R_RETRY,        // request retried: line busy or no entry free
-    R_PARK,         // request the line's policy parks: PARK entry, TRIGGER
-    R_DENY,         // request the line's policy denies: Error
-    R_GRANT_E,      // DataE, dir -> X{R}
-    R_GRANT_S,      // DataS, dir -> S{R}
-    R_GRANT_S_ADD,  // DataS, dir -> S plus R
-    R_SNOOP_DOWN,   // RdS on X{O}: FwdDown O; SNOOP entry; dir -> S{O,R}
-    R_SNOOP_INV,    // RdX/Upg with other holders: FwdInv them; SNOOP entry; dir -> X{R}
-    R_UPG_ACK       // Upg from a sharer with no other holder: UpgAck, dir -> X{R}
-  } row_e;
-
-  wire [OpW-1:0] x_op = m_x.hdr.op;
-  row_e              r_row;
-  logic [NumCnt-1:0] r_cnt;
-  always_comb begin
-    r_row = R_NONE;
-    r_cnt = '0;
-    unique case (m_x.src)
-      SRC_TMO: begin
-        if (tt_valid_q[m_x.tmo_ent] && tt_kind_q[m_x.tmo_ent] == K_PARK && tt_tmo_q[m_x.tmo_ent]) begin
-          r_row = R_TMO_RETRY;
-          r_cnt[CNT_RETRY_TMO] = 1'b1;
-        end
-      end
-
-      // snoop answers: always consumed
-      SRC_RSP: begin
-        if (!hl.rsp_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!hl.c_addr_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (!hl.rsp_len_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (!hl.c_ent_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;
-        end else if (hl.snp_more) begin
-          r_row = R_SNP_UPD;
-        end else begin
-          r_row = (lk_x.ent_kind == K_RECALL) ? R_SNP_EVT : R_SNP_GRANT;
-        end
-      end
-
-      // engine commands
-      SRC_CMD: begin
-        unique case (m_x.cmd)
-          cni_coh_pkg::CMD_ARM, cni_coh_pkg::CMD_DISARM, cni_coh_pkg::CMD_POLICY:
-            r_row = R_SET_POL;
-          cni_coh_pkg::CMD_RELEASE, cni_coh_pkg::CMD_RESUME: begin
-            r_row = (m_x.cmd == cni_coh_pkg::CMD_RELEASE) ? R_SET_POL : R_NONE;
-            if (lk_x.park_hit) begin
-              r_row = hl.rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
-              r_cnt[CNT_RELEASED] = 1'b1;
-            end
-          end
-          cni_coh_pkg::CMD_NACK: if (lk_x.park_hit) r_row = R_NACK;
-          cni_coh_pkg::CMD_RECALL_DN: begin
-            if (lk_x.park_hit) begin
-              r_row = R_REC_NACK;
-            end else if (hl.c_rec_wait) begin
-              r_row = R_REC_WAIT;
-            end else begin
-              r_row = hl.rcd_snoop ? R_RCD_SNOOP : R_RCD_DONE;
-              r_cnt[CNT_RECALL] = 1'b1;
-            end
-          end
-          default: begin  // CMD_RECALL
-            if (lk_x.park_hit) begin
-              r_row = R_REC_NACK;
-            end else if (hl.c_rec_wait) begin
-              r_row = R_REC_WAIT;
-            end else begin
-              r_row = hl.rec_none ? R_REC_DONE : R_REC_SNOOP;
-              r_cnt[CNT_RECALL] = 1'b1;
-            end
-          end
-        endcase
-      end
-
-      // requests
-      default: begin
-        r_row = R_REQ_ERROR;
-        if (!hl.req_op_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_OPCODE] = 1'b1;
-        end else if (!hl.c_addr_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_ADDR] = 1'b1;
-        end else if (!hl.req_len_ok) begin
-          r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_LEN] = 1'b1;
-        end else if (x_op == cni_coh_pkg::OP_WB) begin
-          r_cnt[CNT_WB] = 1'b1;
-          if (hl.c_wb_race) begin
-            if (hl.wb_more) r_row = R_WB_RACE;
-            else r_row = (lk_x.hit_kind == K_RECALL) ? R_WB_RACE_EVT : R_WB_RACE_GNT;
-          end else if (hl.wb_owner) begin
-            r_row = R_WB_OWNER;
-          end else begin
-            r_cnt[CNT_ERR0 + cni_coh_pkg::ERR_PROTO] = 1'b1;  // WB from a non-owner
-          end
-        end else begin
-          r_cnt[CNT_RDS] = (x_op == cni_coh_pkg::OP_RDS);
-          r_cnt[CNT_RDX] = (x_op == cni_coh_pkg::OP_RDX);
-          r_cnt[CNT_UPG] = (x_op == cni_coh_pkg::OP_UPG);
-          if (hl.c_busy) begin
-            r_row = R_RETRY;
-            r_cnt[CNT_RETRY_BUSY] = 1'b1;
-          end else if (hl.pol_park) begin
-            r_row = R_PARK;   // delayed response: park until the engine answers it
-            r_cnt[CNT_PARKED] = 1'b1;
-          end else if (hl.pol_deny) begin
-            r_cnt[CNT_DENIED] = 1'b1;  // (R_REQ_ERROR would count nothing)
-            r_row = R_DENY;
-          end else if (x_op == cni_coh_pkg::OP_RDS) begin
-            if (dir_xx[NumAgents +: 2] == DIR_S) r_row = R_GRANT_S_ADD;
-            else if (hl.x_other) r_row = R_SNOOP_DOWN;
-            else r_row = hl.c_ret_e ? R_GRANT_E : R_GRANT_S;
-          end else if (hl.others) begin
-            r_row = R_SNOOP_INV;
-          end else begin
-            r_row = hl.upg_sh ? R_UPG_ACK : R_GRANT_E;
-          end
-        end
-      end
-    endcase
-  end
-
-  row_e              b_row;
-  logic [NumCnt-1:0] b_cnt;
+  // The row (X) and the counters it pulses: registered into B with `Pipelined`.
+  row_e              r_row, b_row;
+  logic [NumCnt-1:0] r_cnt, b_cnt;
   cni_pipe_reg #(.Width($bits(r_row)), .Reg(P)) u_row_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_row), .q_o(b_row));
   cni_pipe_reg #(.Width(NumCnt), .Reg(P)) u_cnt_b (.clk_i, .rst_ni, .en_i(adv), .d_i(r_cnt), .q_o(b_cnt));
 
-  // ---- the row's answer (B) ---------------------------------------------------------------------
-  // Header for an answer (returns the packed bits: the pinned Yosys subset has no typedef
-  // return types).
-  function automatic logic [cni_coh_pkg::HDR_W-1:0] answer(
-      input logic [OpW-1:0] op, input logic [AgW-1:0] self, input logic [AgW-1:0] to,
-      input logic [TagW-1:0] tag, input logic [47:0] addr, input logic [7:0] ln);
-    cni_coh_pkg::hdr_t h;
-    h      = '0;
-    h.op   = op;
-    h.src  = self;
-    h.dst  = to;
-    h.tag  = tag;
-    h.addr = addr;
-    h.len  = ln;
-    answer = h;
-  endfunction
-
-  // Decision record: built in B from the row; applied in C when its output channels take it.
-  typedef struct packed {
-    logic                 out_rsp, out_dat;  // an answer on RSP / on DAT (both: WbAck + grant)
-    cni_coh_pkg::hdr_t    rsp_hdr, dat_hdr;
-    logic                 data_msg; // DAT data: the message's (SnpData, WB), else the memory's
-    logic                 pop, stall_cmd, mem_we, dir_we;
-    logic [DirW-1:0]      dir_wd;
-    logic                 alloc;
-    logic [TtW-1:0]       alloc_idx;
-    logic                 rsv;      // alloc_idx was found free at the lookup and reserved
-    logic [RegW-1:0]      alloc_reg;  // the line's region
-    logic [1:0]           alloc_kind;
-    logic [NumAgents-1:0] alloc_pend;
-    logic [OpW-1:0]       alloc_grant;
-    logic                 alloc_evt;
-    logic                 upd;
-    logic [TtW-1:0]       upd_idx;
-    logic [NumAgents-1:0] upd_pend, upd_wbp, upd_wbgot;
-    logic                 upd_evt;
-    logic                 free;
-    logic [TtW-1:0]       free_idx;
-    logic                 conv;     // the PARK entry at conv_idx becomes a SNOOP transaction
-    logic [TtW-1:0]       conv_idx;
-    logic [NumAgents-1:0] conv_pend;
-    logic [OpW-1:0]       conv_grant;
-    logic [NumCnt-1:0]    cnt;
-    logic                 snp;      // snoops to send: a job for the snoop sequencer
-    logic [NumAgents-1:0] snp_vec;
-    logic [NumAgents-1:0] snp_rest; // the agents after the first (snp_vec less its lowest bit)
-    logic                 snp_last; // ... none: the first snoop is the job's last
-    logic [OpW-1:0]       snp_op;
-    logic [TtW-1:0]       snp_ent;
-  } dec_t;
+  // ---- the decision (D, X, B) -------------------------------------------------------------------
+  // The conditions, the row and the row's answer (`cni_home_decide`, a pure function), each step
+  // fed by its stage: the conditions registered into X and again into B, the row and its
+  // counters into B, the record into C (Pipelined; without, all wires of D). A timeout's entry is
+  // re-checked in X (a PARK entry still past its deadline) and read in B (its requester, line).
   dec_t x, e;     // the decision being built; the decision being applied
-
-  wire [AgW-1:0]       c_src   = m_b.hdr.src;
-  wire [TagW-1:0]      c_tag   = m_b.hdr.tag;
-  wire [47:0]          c_addr  = m_b.hdr.addr;
-  wire [TtW-1:0]       c_ent   = m_b.hdr.tag[TtW-1:0];
-  wire [NumAgents-1:0] c_bit   = hb.c_bit;
-  wire [NumAgents-1:0] d_sharers = dir_b[NumAgents-1:0];
-  wire [PolW-1:0]      d_pol     = dir_b[NumAgents + 2 +: PolW];
-  // the policy a command sets: ARM parks, DISARM and RELEASE allow, POLICY sets its argument
-  wire [PolW-1:0]      cmd_pol   = (m_b.cmd == cni_coh_pkg::CMD_ARM) ? cni_coh_pkg::POL_PARK :
-                                   (m_b.cmd == cni_coh_pkg::CMD_POLICY) ? PolW'(m_b.arg) :
-                                   cni_coh_pkg::POL_ALLOW;
-
-  // the policy a RELEASE (ALLOW) or a RESUME (unchanged) leaves
-  wire [PolW-1:0]      rel_pol   = hb.pol_keep ? d_pol : cni_coh_pkg::POL_ALLOW;
-
-  // Entry updates of a snoop answer (tag = entry) and of a racing write-back (the hit entry).
-  wire                 c_snp_data = m_b.hdr.op == cni_coh_pkg::OP_SNP_DATA;
-  wire [NumAgents-1:0] snp_pend   = lk_b.ent_pend & ~c_bit;
-  wire [NumAgents-1:0] snp_wbp    = (!c_snp_data && m_b.hdr.flags[cni_coh_pkg::FLAG_WBP] &&
-                                     (lk_b.ent_wbgot & c_bit) == '0) ? lk_b.ent_wbp | c_bit
-                                                                     : lk_b.ent_wbp;
-  wire [NumAgents-1:0] wb_wbp     = lk_b.hit_wbp & ~c_bit;
-  wire [NumAgents-1:0] wb_wbgot   = ((lk_b.hit_wbp & c_bit) != '0) ? lk_b.hit_wbgot
-                                                                   : lk_b.hit_wbgot | c_bit;
-  // Grants of a request: UpgAck for an Upg from a sharer, else DataE.
-  wire [OpW-1:0]       c_xgrant   = hb.upg_sh ? cni_coh_pkg::OP_UPG_ACK : cni_coh_pkg::OP_DATA_E;
-
-  always_comb begin
-    x             = '0;
-    x.dir_wd      = dir_b;
-    x.pop         = m_b.src != SRC_TMO;
-    x.alloc_kind  = K_SNOOP;
-    x.alloc_idx   = lk_b.free_idx;
-    x.rsv         = m_b.may_alloc && lk_b.free_any;
-    x.alloc_reg   = lk_b.region;
-    x.upd_idx     = c_ent;
-    x.free_idx    = c_ent;
-    x.conv_idx    = lk_b.park_idx;
-    x.snp_ent     = lk_b.free_idx;
-    x.cnt         = b_cnt;
-    x.rsp_hdr     = answer(cni_coh_pkg::OP_ERROR, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-
-    unique case (b_row)
-      R_TMO_RETRY: begin
-        x.out_rsp  = 1'b1;
-        x.rsp_hdr  = answer(cni_coh_pkg::OP_RETRY, agent_id_i, tt_src_q[m_b.tmo_ent],
-                            tt_tag_q[m_b.tmo_ent], line_addr(tt_line_q[m_b.tmo_ent]), 8'd0);
-        x.free     = 1'b1;
-        x.free_idx = m_b.tmo_ent;
-      end
-
-      R_SNP_UPD, R_SNP_EVT, R_SNP_GRANT: begin
-        x.upd       = b_row != R_SNP_GRANT;
-        x.upd_pend  = snp_pend;
-        x.upd_wbgot = lk_b.ent_wbgot;
-        x.upd_wbp   = snp_wbp;
-        x.upd_evt   = b_row == R_SNP_EVT;
-        x.mem_we    = c_snp_data;
-        x.data_msg  = c_snp_data;
-        if (b_row == R_SNP_GRANT) begin  // the SNOOP is complete: grant the requester
-          x.free = 1'b1;
-          if (lk_b.ent_grant == cni_coh_pkg::OP_UPG_ACK) begin
-            x.out_rsp = 1'b1;
-            x.rsp_hdr = answer(lk_b.ent_grant, agent_id_i, lk_b.ent_src, lk_b.ent_tag, c_addr,
-                               8'd0);
-          end else begin
-            x.out_dat = 1'b1;
-            x.dat_hdr = answer(lk_b.ent_grant, agent_id_i, lk_b.ent_src, lk_b.ent_tag, c_addr,
-                               LEN_LINE);
-          end
-        end
-      end
-
-      R_SET_POL: begin
-        x.dir_we = 1'b1;
-        x.dir_wd = {cmd_pol, dir_b[NumAgents + 1:0]};
-      end
-
-      R_NACK: begin
-        x.free     = 1'b1;
-        x.free_idx = lk_b.park_idx;
-        x.out_rsp  = 1'b1;
-        x.rsp_hdr  = answer((m_b.arg == cni_coh_pkg::NACK_ERROR) ? cni_coh_pkg::OP_ERROR :
-                            cni_coh_pkg::OP_RETRY, agent_id_i, lk_b.park_src, lk_b.park_tag,
-                            line_addr(m_b.line), 8'd0);
-      end
-
-      // The parked request is answered as if it arrived now and were let through: hosts the
-      // directory still names (the line was armed while held, or a snoop's grant landed after
-      // the ARM) are snooped first; the PARK entry becomes the SNOOP.
-      R_REL_GRANT, R_REL_SNOOP: begin
-        x.dir_we = 1'b1;
-        x.dir_wd = hb.rel_shared ? {rel_pol, DIR_S, hb.rel_others | hb.rel_bit}
-                                 : {rel_pol, DIR_X, hb.rel_bit};
-        if (b_row == R_REL_SNOOP) begin
-          x.conv       = 1'b1;
-          x.conv_pend  = hb.rel_others;
-          x.conv_grant = hb.rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E;
-          x.snp        = 1'b1;
-          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(hb.rel_others);
-          x.snp_op     = hb.rel_shared ? cni_coh_pkg::OP_FWD_DOWN : cni_coh_pkg::OP_FWD_INV;
-          x.snp_ent    = lk_b.park_idx;
-        end else begin
-          x.free     = 1'b1;
-          x.free_idx = lk_b.park_idx;
-          x.out_dat  = 1'b1;
-          x.dat_hdr  = answer(hb.rel_shared ? cni_coh_pkg::OP_DATA_S : cni_coh_pkg::OP_DATA_E,
-                              agent_id_i, lk_b.park_src, lk_b.park_tag, line_addr(m_b.line),
-                              LEN_LINE);
-        end
-      end
-
-      R_REC_NACK: begin
-        x.pop      = 1'b0;   // the RECALL itself is taken again next
-        x.free     = 1'b1;
-        x.free_idx = lk_b.park_idx;
-        x.out_rsp  = 1'b1;
-        x.rsp_hdr  = answer(cni_coh_pkg::OP_RETRY, agent_id_i, lk_b.park_src, lk_b.park_tag,
-                            line_addr(m_b.line), 8'd0);
-      end
-
-      R_REC_WAIT: begin
-        x.pop       = 1'b0;   // try again later
-        x.stall_cmd = 1'b1;
-      end
-
-      R_REC_DONE, R_REC_SNOOP: begin
-        x.alloc      = 1'b1;
-        x.alloc_kind = K_RECALL;
-        x.dir_we     = 1'b1;
-        x.dir_wd     = {d_pol, DIR_I, NumAgents'(0)};
-        if (b_row == R_REC_DONE) begin
-          x.alloc_evt = 1'b1;
-        end else begin
-          x.alloc_pend = d_sharers;
-          x.snp        = 1'b1;
-          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
-          x.snp_op     = cni_coh_pkg::OP_FWD_INV;
-        end
-      end
-
-      R_RCD_DONE, R_RCD_SNOOP: begin
-        x.alloc      = 1'b1;
-        x.alloc_kind = K_RECALL;
-        if (b_row == R_RCD_DONE) begin
-          x.alloc_evt = 1'b1;
-        end else begin  // the owner keeps a Shared copy
-          x.dir_we     = 1'b1;
-          x.dir_wd     = {d_pol, DIR_S, d_sharers};
-          x.alloc_pend = d_sharers;
-          x.snp        = 1'b1;
-          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
-          x.snp_op     = cni_coh_pkg::OP_FWD_DOWN;
-        end
-      end
-
-      R_REQ_ERROR, R_DENY: x.out_rsp = 1'b1;
-
-      R_PARK: begin
-        x.alloc      = 1'b1;
-        x.alloc_kind = K_PARK;
-        x.alloc_evt  = 1'b1;
-      end
-
-      R_WB_RACE, R_WB_RACE_EVT, R_WB_RACE_GNT, R_WB_OWNER: begin
-        x.out_rsp  = 1'b1;
-        x.rsp_hdr  = answer(cni_coh_pkg::OP_WB_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-        x.mem_we   = 1'b1;
-        x.data_msg = 1'b1;
-        if (b_row == R_WB_OWNER) begin
-          x.dir_we = 1'b1;
-          x.dir_wd = {d_pol, DIR_I, NumAgents'(0)};
-        end else if (b_row == R_WB_RACE_GNT) begin
-          // The write-back completes the SNOOP: the requester's grant leaves with its data
-          // beside the WbAck. The grant carries the line; an UpgAck (only a write-back from an
-          // agent the directory named as a sharer, a protocol violation, gets here with one)
-          // becomes DataE, which a requester in SM also takes.
-          x.free     = 1'b1;
-          x.free_idx = lk_b.hit_idx;
-          x.out_dat  = 1'b1;
-          x.dat_hdr  = answer((lk_b.hit_grant == cni_coh_pkg::OP_UPG_ACK) ?
-                              cni_coh_pkg::OP_DATA_E : lk_b.hit_grant, agent_id_i,
-                              lk_b.hit_src, lk_b.hit_tag, c_addr, LEN_LINE);
-        end else begin  // absorbed into the transaction
-          x.upd       = 1'b1;
-          x.upd_idx   = lk_b.hit_idx;
-          x.upd_pend  = lk_b.hit_pend;
-          x.upd_wbp   = wb_wbp;
-          x.upd_wbgot = wb_wbgot;
-          x.upd_evt   = b_row == R_WB_RACE_EVT;
-        end
-      end
-
-      R_RETRY: begin
-        x.out_rsp = 1'b1;
-        x.rsp_hdr = answer(cni_coh_pkg::OP_RETRY, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-      end
-
-      R_GRANT_E, R_GRANT_S, R_GRANT_S_ADD: begin
-        x.out_dat = 1'b1;
-        x.dat_hdr = answer((b_row == R_GRANT_E) ? cni_coh_pkg::OP_DATA_E : cni_coh_pkg::OP_DATA_S,
-                           agent_id_i, c_src, c_tag, c_addr, LEN_LINE);
-        x.dir_we  = 1'b1;
-        unique case (b_row)
-          R_GRANT_E: x.dir_wd = {d_pol, DIR_X, c_bit};
-          R_GRANT_S: x.dir_wd = {d_pol, DIR_S, c_bit};
-          default:   x.dir_wd = {d_pol, DIR_S, d_sharers | c_bit};
-        endcase
-      end
-
-      R_SNOOP_DOWN, R_SNOOP_INV: begin
-        x.alloc  = 1'b1;
-        x.dir_we = 1'b1;
-        x.snp    = 1'b1;
-        if (b_row == R_SNOOP_DOWN) begin
-          x.alloc_pend  = d_sharers;
-          x.alloc_grant = cni_coh_pkg::OP_DATA_S;
-          x.dir_wd      = {d_pol, DIR_S, d_sharers | c_bit};
-          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers);
-          x.snp_op      = cni_coh_pkg::OP_FWD_DOWN;
-        end else begin
-          x.alloc_pend  = d_sharers & ~c_bit;
-          x.alloc_grant = c_xgrant;
-          x.dir_wd      = {d_pol, DIR_X, c_bit};
-          {x.snp_vec, x.snp_rest, x.snp_last} = snp_job(d_sharers & ~c_bit);
-          x.snp_op      = cni_coh_pkg::OP_FWD_INV;
-        end
-      end
-
-      R_UPG_ACK: begin
-        x.out_rsp = 1'b1;
-        x.rsp_hdr = answer(cni_coh_pkg::OP_UPG_ACK, agent_id_i, c_src, c_tag, c_addr, 8'd0);
-        x.dir_we  = 1'b1;
-        x.dir_wd  = {d_pol, DIR_X, c_bit};
-      end
-
-      default: ;  // R_NONE
-    endcase
-  end
+  wire  tmo_live = tt_valid_q[m_x.tmo_ent] && tt_kind_q[m_x.tmo_ent] == K_PARK &&
+                   tt_tmo_q[m_x.tmo_ent];
+  cni_home_decide #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
+    .LineIdxW (LineIdxW), .SlotW (SlotW), .NumCnt (NumCnt)
+  ) u_decide (
+    .agent_id_i, .cfg_ret_excl_i,
+    .m_d_i (m_d), .lk_d_i (lk_d), .dir_d_i (dir_d), .hn_o (hn),
+    .m_x_i (m_x), .lk_x_i (lk_x), .dir_x_i (dir_x), .hl_i (hl), .tmo_live_i (tmo_live),
+    .row_o (r_row), .cnt_o (r_cnt),
+    .m_b_i (m_b), .lk_b_i (lk_b), .dir_b_i (dir_b), .hb_i (hb), .row_b_i (b_row),
+    .cnt_b_i (b_cnt), .tmo_src_i (tt_src_q[m_b.tmo_ent]), .tmo_tag_i (tt_tag_q[m_b.tmo_ent]),
+    .tmo_line_i (tt_line_q[m_b.tmo_ent]), .dec_o (x)
+  );
 
   // ---- the decision applied (C) -----------------------------------------------------------------
   cni_pipe_reg #(.Width($bits(x)), .Reg(P)) u_dec_c (.clk_i, .rst_ni, .en_i(adv), .d_i(x), .q_o(e));
