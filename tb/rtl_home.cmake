@@ -73,3 +73,22 @@ function(cni_home_model flavor pipelined)
 endfunction()
 cni_home_model(chk 0)
 cni_home_model(pipe 1)
+
+# The decision alone (tests/home_decide): cni_home_decide under its field-by-field wrapper
+# (tb/sv/cni_nonsynth_home_decide.sv), with the geometry above and its 6-bit line index.
+#   cni_rtl_home_decide - the model (class Vcni_nonsynth_home_decide), its parameters exported
+#                         to the tests as CNI_HOME_* compile definitions
+cni_sv_params(hd CNI_HOME LineBytes:LINE_BYTES:64 NumAgents:NUM_AGENTS:8 TtEntries:TT_ENTRIES:16
+  LineIdxW:LINE_IDX_W:6)
+list(TRANSFORM hd_SV PREPEND -G OUTPUT_VARIABLE hd_gargs)
+add_library(cni_rtl_home_decide STATIC)
+cni_verilate(cni_rtl_home_decide
+  SOURCES ${CNI_RTL_PKGS} ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_decide.sv
+          ${PROJECT_SOURCE_DIR}/tb/sv/cni_nonsynth_home_decide.sv
+  TOP_MODULE cni_nonsynth_home_decide
+  PREFIX Vcni_nonsynth_home_decide
+  VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${hd_gargs}
+    -GDevBase=48'h${CNI_HOME_DEV_BASE_HEX})
+cni_model_finish(cni_rtl_home_decide)
+target_compile_definitions(cni_rtl_home_decide INTERFACE ${hd_DEFS}
+  CNI_HOME_DEV_BASE=0x${CNI_HOME_DEV_BASE_HEX}ull)
