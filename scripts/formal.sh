@@ -62,12 +62,12 @@ if [ ${#checks[@]} -eq 0 ]; then
 fi
 
 # The packages every harness reads first: the address map, generated from the engine registry
-# (scripts/rtl-files.sh writes it), and the protocol package.
+# (scripts/rtl-files.sh writes it), the protocol package and the caching agent's codes.
 # (the first line of its list; not through `head`, whose early exit would break the pipe)
 incs=$("$root/scripts/rtl-files.sh" --incdir)
 gen=${incs%%$'\n'*}
 case "$gen" in /*) ;; *) gen=$root/$gen ;; esac
-pkgs=(rtl/coh/cni_coh_pkg.sv)
+pkgs=(rtl/coh/cni_coh_pkg.sv rtl/coh/cni_ca_pkg.sv)
 
 # The RTL a harness needs: every module it names, and every module those name, found by file
 # name (one module per file, rtl/<block>/<module>.sv). Only these are read, so a block no check

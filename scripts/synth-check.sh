@@ -17,7 +17,9 @@ ALLOW=(
   'Replacing memory \\cnt_q with list of registers\. See rtl/coh/cni_csr\.sv :: CSR event counters: cleared by reset and CTRL, all incremented in the same cycle, so flip-flops by design'
   'Replacing memory \\cnt_q with list of registers\. See rtl/cni/cni_cq_engine\.sv :: CNI engine counters: cleared by reset and CTRL, several incremented in one cycle, so flip-flops by design'
   'Replacing memory \\(next|una|exp)_q with list of registers\. See rtl/cni/cni_cq_net\.sv :: CNI window and sequence numbers per node: reset, and read by the node of the message offered and the node of the frame received in the same cycle, so flip-flops by design'
-  'Replacing memory \\(wst|wline|vic|wbl|mph|mmode|mid|maddr|mway|mbe|mtmr)_q with list of registers\. See rtl/coh/cni_cache_agent\.sv :: caching agent: per-way state and line, per-set victim pointers, write-back buffer lines and MSHR fields, reset and searched in parallel (set lookups, write-back buffer and MSHR scans, back-off timers), so flip-flops by design; the line data is in cni_dpram'
+  'Replacing memory \\(wst|wline|vic)_q with list of registers\. See rtl/coh/cni_ca_tags\.sv :: caching agent tags: per-way state and line, per-set victim pointers, reset and searched in parallel by the set lookups, so flip-flops by design; the line data is in cni_dpram'
+  'Replacing memory \\wbl_q with list of registers\. See rtl/coh/cni_ca_wbuf\.sv :: caching agent write-back buffer lines: reset and searched in parallel by the buffer scans, so flip-flops by design'
+  'Replacing memory \\(mph|mmode|mid|maddr|mway|mbe|mtmr)_q with list of registers\. See rtl/coh/cni_ca_mshr\.sv :: caching agent MSHR fields: reset and searched in parallel (MSHR scans, back-off timers), so flip-flops by design'
 )
 
 # check_log LOG LABEL: prints every warning not on the allow-list; fails if there is one.

@@ -3,7 +3,9 @@
 // as a caching agent (MOESI with the transients IS/IM/SM/OM/MI, MSHRs, a write-back buffer for
 // dirty victims, Retry back-off, Error reporting) and serves an engine's reads, writes,
 // non-allocating reads (RdNA), full-line write-invalidates (WrInv) and flushes. Design, state
-// table and message sequences: docs/cache-agent.md.
+// table and message sequences: docs/cache-agent.md. Its blocks: cni_ca_tags (the ways: state,
+// line, pin, victim pointers, set lookups), cni_ca_mshr (the MSHRs), cni_ca_wbuf (the
+// write-back buffer) and cni_dpram (the line data).
 //
 // Parameters:
 //   LineBytes - coherence line size (64 or 128)
@@ -121,7 +123,6 @@ module cni_cache_agent #(
 
   localparam int OffW  = $clog2(LineBytes);
   localparam int SetW  = $clog2(Sets);
-  localparam int WayW  = (Ways > 1) ? $clog2(Ways) : 1;
   localparam int Lines = Sets * Ways;
   localparam int IdxW  = $clog2(Lines);              // way index: way k of set s is k*Sets + s
   localparam int MW    = (Mshrs > 1) ? $clog2(Mshrs) : 1;
@@ -143,13 +144,15 @@ module cni_cache_agent #(
   if (BackoffW < 1 || BackoffW > 32) $error("BackoffW must be 1..32");
   if (CleanW < 1 || CleanW > 32) $error("CleanW must be 1..32");
 
-  // ---- line states (mon_from_o / mon_to_o codes) ----------------------------------------------
-  localparam logic [3:0] ST_I = 4'd0, ST_S = 4'd1, ST_E = 4'd2, ST_O = 4'd3, ST_M = 4'd4;
-  localparam logic [3:0] ST_IS = 4'd5, ST_IM = 4'd6, ST_SM = 4'd7, ST_MI = 4'd8, ST_OM = 4'd9;
-
-  // ---- MSHR phases and modes -----------------------------------------------------------------
-  localparam logic [1:0] PH_ISSUE = 2'd0, PH_WAIT = 2'd1, PH_BACKOFF = 2'd2, PH_DONE = 2'd3;
-  localparam logic [1:0] MD_LINE = 2'd0, MD_RDNA = 2'd1, MD_WRINV = 2'd2, MD_FLUSH = 2'd3;
+  // ---- the codes of cni_ca_pkg by their names (the pinned Yosys subset has no `import`) -------
+  // line states (mon_from_o / mon_to_o codes), MSHR modes
+  localparam logic [3:0] ST_I = cni_ca_pkg::ST_I, ST_S = cni_ca_pkg::ST_S;
+  localparam logic [3:0] ST_E = cni_ca_pkg::ST_E, ST_O = cni_ca_pkg::ST_O, ST_M = cni_ca_pkg::ST_M;
+  localparam logic [3:0] ST_IS = cni_ca_pkg::ST_IS, ST_IM = cni_ca_pkg::ST_IM;
+  localparam logic [3:0] ST_SM = cni_ca_pkg::ST_SM, ST_MI = cni_ca_pkg::ST_MI;
+  localparam logic [3:0] ST_OM = cni_ca_pkg::ST_OM;
+  localparam logic [1:0] MD_LINE = cni_ca_pkg::MD_LINE, MD_RDNA = cni_ca_pkg::MD_RDNA;
+  localparam logic [1:0] MD_WRINV = cni_ca_pkg::MD_WRINV, MD_FLUSH = cni_ca_pkg::MD_FLUSH;
 
   // ---- counter pulses (cnt_o) ------------------------------------------------------------------
   localparam int CNT_HIT = 0, CNT_MISS = 1, CNT_WB = 2, CNT_RETRY = 3, CNT_SNOOP = 4;
@@ -184,27 +187,6 @@ module cni_cache_agent #(
 
   typedef enum logic {StIdle, StExec} state_e;
   state_e state_q, state_d;
-
-  // ---- per way: state, line address, pinned by an MSHR; per set: round-robin victim ---------
-  logic [3:0]       wst_q   [Lines];
-  logic [LineW-1:0] wline_q [Lines];
-  logic [Lines-1:0] wpin_q;
-  logic [WayW-1:0]  vic_q   [Sets];
-
-  // ---- write-back buffer: lines in MI (their WB sent or waiting in the request register) -----
-  logic [Wbs-1:0]   wbv_q;
-  logic [LineW-1:0] wbl_q [Wbs];
-
-  // ---- MSHRs ----------------------------------------------------------------------------------
-  logic [Mshrs-1:0]     mv_q, mmrg_q, merr_q;  // valid; merges the engine's bytes; error
-  logic [Mshrs-1:0]     mfull_q;               // merges every byte (its RdX carries FULL)
-  logic [1:0]           mph_q   [Mshrs];
-  logic [1:0]           mmode_q [Mshrs];
-  logic [IdW-1:0]       mid_q   [Mshrs];
-  logic [LineW-1:0]     maddr_q [Mshrs];
-  logic [IdxW-1:0]      mway_q  [Mshrs];  // LINE: its way; FLUSH: its write-back buffer entry
-  logic [LineBytes-1:0] mbe_q   [Mshrs];
-  logic [BackoffW-1:0]  mtmr_q  [Mshrs];
 
   // ---- the job in StExec ------------------------------------------------------------------------
   row_e             row_q;
@@ -242,18 +224,6 @@ module cni_cache_agent #(
   );
 
   // ---- helpers --------------------------------------------------------------------------------
-  function automatic logic [IdxW-1:0] widx(input int k, input logic [SetW-1:0] s);
-    widx = IdxW'(k * Sets) | IdxW'(s);
-  endfunction
-
-  function automatic logic readable(input logic [3:0] s);
-    readable = s == ST_S || s == ST_E || s == ST_O || s == ST_M;
-  endfunction
-
-  function automatic logic transient(input logic [3:0] s);
-    transient = s == ST_IS || s == ST_IM || s == ST_SM || s == ST_OM;
-  endfunction
-
   // Byte b from `nw` where be[b], else from `old` (32-bit words at a time, so that a simulator
   // unrolls it into word operations).
   function automatic logic [LineBits-1:0] merge(input logic [LineBits-1:0] old,
@@ -282,152 +252,42 @@ module cni_cache_agent #(
     mk_hdr  = h;
   endfunction
 
-  // ---- MSHR scans: the lowest to issue, to deliver, free; the one on the request's line ------
-  wire [LineW-1:0] r_line = req_addr_i[AddrW-1:OffW];
-  logic          iss_any, dlv_any, free_any, r_mbusy;
-  logic [MW-1:0] iss_m, dlv_m, free_m;
-  always_comb begin
-    iss_any  = 1'b0;
-    dlv_any  = 1'b0;
-    free_any = 1'b0;
-    r_mbusy  = 1'b0;
-    iss_m    = '0;
-    dlv_m    = '0;
-    free_m   = '0;
-    for (int k = Mshrs - 1; k >= 0; k--) begin
-      if (mv_q[k] && mph_q[k] == PH_ISSUE) begin
-        iss_any = 1'b1;
-        iss_m   = MW'(k);
-      end
-      if (mv_q[k] && mph_q[k] == PH_DONE) begin
-        dlv_any = 1'b1;
-        dlv_m   = MW'(k);
-      end
-      if (!mv_q[k]) begin
-        free_any = 1'b1;
-        free_m   = MW'(k);
-      end
-      if (mv_q[k] && maddr_q[k] == r_line) r_mbusy = 1'b1;
-    end
-  end
+  // ---- the blocks' signals -------------------------------------------------------------------
+  wire [LineW-1:0]  r_line  = req_addr_i[AddrW-1:OffW];
+  wire [LineW-1:0]  in_line = in_hdr_i.addr[AddrW-1:OffW];
+  wire [TagW-1:0]   in_tag  = in_hdr_i.tag;
+  // the request writes (gains ownership)
+  wire              r_wr    = req_op_i == cni_coh_pkg::CA_WR ||
+                              req_op_i == cni_coh_pkg::CA_WR_INV;
+  // the ways
+  logic [IdxW-1:0]  i_way, r_way, r_fway, r_vway, cln_way, cln_way_q;
+  logic [3:0]       i_hst, r_st, r_vst, t_st, job_st;
+  logic             r_free, r_vic, cln_v;
+  logic [LineW-1:0] r_vline, cln_line;
+  // the write-back buffer
+  logic             wfree_any, r_wbb, i_wbb, w_match;
+  logic [EW-1:0]    wfree_e;
+  // the MSHRs: the scans, the entry the message's tag names, the job's entry
+  logic             iss_any, dlv_any, free_any, r_mbusy, dlv_err, m_backoff;
+  logic [MW-1:0]    iss_m, dlv_m, free_m, fl_m;
+  logic [IdxW-1:0]  iss_way, dlv_way, t_way;
+  logic             t_ok, m_match, t_full, t_mrg, fl_any;
+  logic [1:0]       t_mode, m_mode;
+  logic             m_mrg, m_full;
+  logic [LineBytes-1:0] m_be;
+  logic [IdW-1:0]   m_id;
+  logic [LineW-1:0] m_line_addr;
 
-  // ---- set lookups: the inbound message's line (snoops), the engine request's line ------------
-  // The ways of `line`'s set that hold it (one-hot or zero: a line is in one way at most).
-  function automatic logic [Ways-1:0] hits(input logic [LineW-1:0] line);
-    logic [Ways-1:0] h;
-    for (int k = 0; k < Ways; k++) begin
-      h[k] = wst_q[widx(k, line[SetW-1:0])] != ST_I && wline_q[widx(k, line[SetW-1:0])] == line;
-    end
-    hits = h;
-  endfunction
-
-  // {way index, state} of the hit way (AND-OR terms of the one-hot hits); {0, I} if none.
-  function automatic logic [IdxW+3:0] hit_way(input logic [Ways-1:0] h,
-                                               input logic [SetW-1:0] set);
-    logic [IdxW-1:0] w;
-    logic [3:0]      st;
-    w  = '0;
-    st = ST_I;
-    for (int k = 0; k < Ways; k++) begin
-      if (h[k]) begin
-        w  = w | widx(k, set);
-        st = st | wst_q[widx(k, set)];
-      end
-    end
-    hit_way = {w, st};
-  endfunction
-
-  wire  [LineW-1:0] in_line = in_hdr_i.addr[AddrW-1:OffW];
-  wire  [SetW-1:0]  r_set   = r_line[SetW-1:0];
-  wire  [Ways-1:0]  i_hitv  = hits(in_line);
-  wire  [Ways-1:0]  r_hitv  = hits(r_line);
-
-  // ---- write-back buffer scans: a free entry; the entry holding the request's / message's line --
-  logic          wfree_any, r_wbb, i_wbb;
-  logic [EW-1:0] wfree_e;
-  always_comb begin
-    wfree_any = 1'b0;
-    wfree_e   = '0;
-    r_wbb     = 1'b0;
-    i_wbb     = 1'b0;
-    for (int k = Wbs - 1; k >= 0; k--) begin
-      if (!wbv_q[k]) begin
-        wfree_any = 1'b1;
-        wfree_e   = EW'(k);
-      end
-      if (wbv_q[k] && wbl_q[k] == r_line) r_wbb = 1'b1;
-      if (wbv_q[k] && wbl_q[k] == in_line) i_wbb = 1'b1;
-    end
-  end
-
-  logic [IdxW-1:0]  i_way, r_way;
-  logic [3:0]       i_hst, i_st, r_st;
-  assign {i_way, i_hst} = hit_way(i_hitv, in_line[SetW-1:0]);
-  assign {r_way, r_st}  = hit_way(r_hitv, r_set);
+  logic [3:0]       i_st;
   // a line is in a way or in the write-back buffer (MI), never both
   assign i_st = i_wbb ? ST_MI : i_hst;
 
-  // The request's set: a free way, a victim.
-  logic            r_free, r_vic;
-  logic [IdxW-1:0] r_fway, r_vway;
-  logic [3:0]      r_vst;
-  always_comb begin
-    int kv;
-    r_free = 1'b0;
-    r_vic  = 1'b0;
-    r_fway = '0;
-    r_vway = '0;
-    r_vst  = ST_I;
-    for (int k = Ways - 1; k >= 0; k--) begin
-      if (wst_q[widx(k, r_set)] == ST_I && !wpin_q[widx(k, r_set)]) begin
-        r_free = 1'b1;
-        r_fway = widx(k, r_set);
-      end
-    end
-    // The victim: the first way at or after the set's pointer holding a line no MSHR pins.
-    for (int j = Ways - 1; j >= 0; j--) begin
-      kv = int'(vic_q[r_set]) + j;
-      if (kv >= Ways) kv = kv - Ways;
-      if (readable(wst_q[widx(kv, r_set)]) && !wpin_q[widx(kv, r_set)]) begin
-        r_vic  = 1'b1;
-        r_vway = widx(kv, r_set);
-        r_vst  = wst_q[widx(kv, r_set)];
-      end
-    end
-  end
-
   // ---- the inbound message's row ---------------------------------------------------------------
   wire [4:0]       in_op   = in_hdr_i.op;
-  wire [TagW-1:0]  in_tag  = in_hdr_i.tag;
   wire [MW-1:0]    t_m     = in_tag[MW-1:0];
   wire [EW-1:0]    t_e     = in_tag[EW-1:0];
   wire             len0    = in_hdr_i.len == 8'd0;
   wire             lenl    = in_hdr_i.len == LEN_LINE;
-  // the tag names an MSHR that waits for an answer about this line
-  wire             t_ok    = in_tag < TagW'(Mshrs);  // the tag names an MSHR
-  wire             m_match = t_ok && mv_q[t_m] && mph_q[t_m] == PH_WAIT &&
-                             maddr_q[t_m] == in_line;
-  wire [1:0]       t_mode  = mmode_q[t_m];
-  // that MSHR writes every byte of its line (its RdX went out with FULL)
-  wire             t_full  = mfull_q[t_m];
-  wire [3:0]       t_st    = wst_q[mway_q[t_m]];  // the state of that MSHR's way
-  // the tag names a write-back buffer entry holding this line
-  wire             w_match = in_tag[TagW-1] && {1'b0, in_tag[TagW-2:0]} < TagW'(Wbs) &&
-                             wbv_q[t_e] && wbl_q[t_e] == in_line;
-  // a FLUSH MSHR waiting on that entry
-  logic            fl_any;
-  logic [MW-1:0]   fl_m;
-  always_comb begin
-    fl_any = 1'b0;
-    fl_m   = '0;
-    for (int k = 0; k < Mshrs; k++) begin
-      if (mv_q[k] && mmode_q[k] == MD_FLUSH && mph_q[k] == PH_WAIT && mway_q[k] == IdxW'(t_e)) begin
-        fl_any = 1'b1;
-        fl_m   = fl_m | MW'(k);
-      end
-    end
-  end
-
   // ---- lookups: what the inbound message and the engine request find --------------------------
   // the opcodes a caching agent receives, one-hot
   localparam int C_FINV = 0, C_FDOWN = 1, C_FDNO = 2, C_DS = 3, C_DE = 4, C_DM = 5, C_UACK = 6;
@@ -471,8 +331,8 @@ module cni_cache_agent #(
     // not exist, so that the registered lookup is defined; a job uses them only with m_match)
     lki_c.t_mode  = t_ok ? t_mode : MD_LINE;
     lki_c.t_full  = t_ok && t_full;
-    lki_c.t_mrg   = t_ok && mmrg_q[t_m];
-    lki_c.t_way   = t_ok ? mway_q[t_m] : '0;
+    lki_c.t_mrg   = t_ok && t_mrg;
+    lki_c.t_way   = t_ok ? t_way : '0;
     lki_c.t_st    = t_ok ? t_st : ST_I;
     lki_c.fl_any  = fl_any;
     lki_c.fl_m    = fl_m;
@@ -502,21 +362,20 @@ module cni_cache_agent #(
     lkr_c.vic     = r_vic;
     lkr_c.vway    = r_vway;
     lkr_c.vst     = r_vst;
-    lkr_c.vline   = wline_q[r_vway];
+    lkr_c.vline   = r_vline;
   end
 
 
   // ---- the engine request's row --------------------------------------------------------------
   // r_row_pre as if the request register (oreq) and the response register were free; r_row
   // applies them (they clear without a job, so a registered lookup cannot hold them).
-  logic r_rd, r_wr;  // the request reads / writes (gains ownership)
+  logic r_rd;  // the request reads
   row_e r_row_pre;
   logic r_need_oreq;  // r_row_pre sends a WB (a flush of O/M, the eviction of a dirty victim)
   always_comb begin
     logic alloc, need_m;
     r_rd      = req_op_i == cni_coh_pkg::CA_RD_S || req_op_i == cni_coh_pkg::CA_RD_X ||
                 req_op_i == cni_coh_pkg::CA_RD_NA;
-    r_wr      = req_op_i == cni_coh_pkg::CA_WR || req_op_i == cni_coh_pkg::CA_WR_INV;
     r_row_pre = R_NONE;
     alloc     = 1'b0;
     need_m    = 1'b0;
@@ -527,7 +386,7 @@ module cni_cache_agent #(
     end else begin
       unique case (req_op_i)
         cni_coh_pkg::CA_RD_S, cni_coh_pkg::CA_RD_NA: begin
-          if (readable(lkr.st)) r_row_pre = R_HIT_RD;
+          if (cni_ca_pkg::readable(lkr.st)) r_row_pre = R_HIT_RD;
           else if (req_op_i == cni_coh_pkg::CA_RD_S) alloc = 1'b1;
           else need_m = 1'b1;
         end
@@ -596,19 +455,6 @@ module cni_cache_agent #(
   logic [CleanW-1:0] cln_cnt_q;   // quiet cycles still to wait
   logic              cln_quiet_q; // the last cycle had no job (nothing fired)
   logic              cln_v_q;     // cln_way_q is in O and not pinned
-  logic [IdxW-1:0]   cln_way_q;
-  logic              cln_v;
-  logic [IdxW-1:0]   cln_way;
-  always_comb begin
-    cln_v   = 1'b0;
-    cln_way = '0;
-    for (int w = Lines - 1; w >= 0; w--) begin
-      if (wst_q[w] == ST_O && !wpin_q[w]) begin
-        cln_v   = 1'b1;
-        cln_way = IdxW'(w);
-      end
-    end
-  end
   logic              cln_on_q;    // cfg_clean_i is not 0 (as of the last cycle)
   logic              cln_zero_q;  // cln_cnt_q is 0
   wire cln_go = cln_on_q && cln_zero_q && cln_quiet_q && cln_v_q && wfree_any && !oreq_valid_q;
@@ -653,7 +499,7 @@ module cni_cache_agent #(
   always_comb begin
     snp_nst = lki.st;
     if (lki.cls[C_FINV]) begin
-      if (readable(lki.st)) snp_nst = ST_I;
+      if (cni_ca_pkg::readable(lki.st)) snp_nst = ST_I;
       else if (lki.st == ST_SM || lki.st == ST_OM) snp_nst = ST_IM;
     end else if (lki.cls[C_FDOWN]) begin
       if (lki.st == ST_M || lki.st == ST_O || lki.st == ST_E) snp_nst = ST_S;
@@ -809,18 +655,18 @@ module cni_cache_agent #(
     j_iss.row  = R_ISS;
     j_iss.m    = iss_m;
     j_iss.e    = wfree_e;
-    j_iss.way  = mway_q[iss_m];
+    j_iss.way  = iss_way;
     j_dlv      = '0;
     j_dlv.row  = R_DLV;
     j_dlv.m    = dlv_m;
     j_dlv.e    = wfree_e;
-    j_dlv.way  = mway_q[dlv_m];
-    j_dlv.err  = merr_q[dlv_m];
+    j_dlv.way  = dlv_way;
+    j_dlv.err  = dlv_err;
     j_cln      = '0;
     j_cln.row  = R_CLEAN;
     j_cln.e    = wfree_e;
     j_cln.way  = cln_way_q;
-    j_cln.line = wline_q[cln_way_q];
+    j_cln.line = cln_line;
     j_cln.st   = ST_O;
     j_cln.nst  = ST_MI;
     j_cln.wb   = 1'b1;
@@ -844,7 +690,7 @@ module cni_cache_agent #(
   wire wr_way  = row_q == R_GNT || row_q == R_UPGACK || row_q == R_HIT_WR;
   // the new engine request's data goes to its MSHR's buffer word (CA_WR, CA_WR_INV)
   wire wr_buf  = (row_q == R_UPG || row_q == R_MISS || row_q == R_NA) && r_wr;
-  wire m_line  = mmode_q[m_q] == MD_LINE;
+  wire m_line  = m_mode == MD_LINE;
 
   // The line a grant, UpgAck or write hit leaves in the way: the old line (the grant's data,
   // or the way's) with the write's bytes merged in. Only a job uses it (StExec): elsewhere it
@@ -858,7 +704,7 @@ module cni_cache_agent #(
     if (row_q == R_HIT_WR) begin
       wr_be = (req_op_i == cni_coh_pkg::CA_WR_INV) ? '1 : req_be_i;
     end else begin
-      wr_be = mmrg_q[m_q] ? mbe_q[m_q] : '0;
+      wr_be = m_mrg ? m_be : '0;
     end
     merged = 'x;
     if (state_q == StExec) merged = merge(wr_old, wr_new, wr_be);
@@ -892,12 +738,8 @@ module cni_cache_agent #(
   end
 
   // ---- outputs -----------------------------------------------------------------------------------
-  logic [Mshrs-1:0] m_backoff;
-  always_comb begin
-    for (int k = 0; k < Mshrs; k++) m_backoff[k] = mv_q[k] && mph_q[k] == PH_BACKOFF;
-  end
   // (an idle clean still to come is a job: its countdown runs without an input)
-  assign idle_o = state_q == StIdle && !iss_any && !dlv_any && !(|m_backoff) && !oreq_valid_q &&
+  assign idle_o = state_q == StIdle && !iss_any && !dlv_any && !m_backoff && !oreq_valid_q &&
                   !rsp_valid_q && !in_valid_i && !req_valid_i &&
                   !(cfg_clean_i != '0 && cln_v && wfree_any);
   assign in_ready_o   = fire && in_job;
@@ -923,9 +765,9 @@ module cni_cache_agent #(
   // accesses performed here: read hits, write hits, and the fills of LINE MSHRs
   assign mon_acc_valid_o = fire && (row_q == R_HIT_RD || row_q == R_HIT_WR || row_q == R_GNT ||
                                     row_q == R_UPGACK);
-  assign mon_acc_id_o    = (row_q == R_HIT_RD || row_q == R_HIT_WR) ? req_id_i : mid_q[m_q];
+  assign mon_acc_id_o    = (row_q == R_HIT_RD || row_q == R_HIT_WR) ? req_id_i : m_id;
   assign mon_acc_addr_o  = {line_q, OffW'(0)};
-  assign mon_acc_we_o    = row_q == R_HIT_WR || (row_q != R_HIT_RD && mmrg_q[m_q]);
+  assign mon_acc_we_o    = row_q == R_HIT_WR || (row_q != R_HIT_RD && m_mrg);
   assign mon_acc_data_o  = (row_q == R_HIT_RD) ? a_rd : merged;
 
   always_comb begin
@@ -947,11 +789,11 @@ module cni_cache_agent #(
     line_req = (s == ST_IS) ? cni_coh_pkg::OP_RDS :
                (s == ST_IM) ? cni_coh_pkg::OP_RDX : cni_coh_pkg::OP_UPG;
   endfunction
-  wire [4:0] iss_op = (mmode_q[m_q] == MD_RDNA)  ? cni_coh_pkg::OP_RDNA :
-                      (mmode_q[m_q] == MD_WRINV) ? cni_coh_pkg::OP_WRINV : line_req(wst_q[way_q]);
+  wire [4:0] iss_op = (m_mode == MD_RDNA)  ? cni_coh_pkg::OP_RDNA :
+                      (m_mode == MD_WRINV) ? cni_coh_pkg::OP_WRINV : line_req(job_st);
   // An RdX of a write of every byte asks for ownership without the old data (FULL: the home may
   // answer UpgAck, protocol rule 3).
-  wire [3:0] iss_flags = (iss_op == cni_coh_pkg::OP_RDX && mfull_q[m_q])
+  wire [3:0] iss_flags = (iss_op == cni_coh_pkg::OP_RDX && m_full)
                          ? 4'(1 << cni_coh_pkg::FLAG_FULL) : 4'd0;
 
   // ---- FSM ------------------------------------------------------------------------------------
@@ -1005,104 +847,47 @@ module cni_cache_agent #(
     end
   end
 
-  // ---- ways ------------------------------------------------------------------------------------
-  wire [IdxW-1:0] vk = way_q >> SetW;  // the job's way within its set (index = k * Sets + s)
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wpin_q <= '0;
-      for (int w = 0; w < Lines; w++) begin
-        wst_q[w]   <= ST_I;
-        wline_q[w] <= '0;
-      end
-      for (int s = 0; s < Sets; s++) vic_q[s] <= '0;
-    end else if (fire) begin
-      // a line going to MI leaves its way (I) for the write-back buffer; a WbAck frees an entry
-      if (chg_q && row_q != R_WBACK) wst_q[way_q] <= (nst_q == ST_MI) ? ST_I : nst_q;
-      if (row_q == R_MISS) wline_q[way_q] <= line_q;
-      if (row_q == R_UPG || row_q == R_MISS) wpin_q[way_q] <= 1'b1;
-      if (row_q == R_DLV && m_line) wpin_q[way_q] <= 1'b0;
-      if (row_q == R_EVICT) begin
-        vic_q[way_q[SetW-1:0]] <= (vk == IdxW'(Ways - 1)) ? '0 : WayW'(vk + 1'b1);
-      end
-    end
-  end
+  // ---- the blocks: ways, write-back buffer, MSHRs -------------------------------------------
+  cni_ca_tags #(.Sets(Sets), .Ways(Ways), .LineW(LineW)) u_tags (
+    .clk_i, .rst_ni,
+    .in_line_i(in_line), .in_way_o(i_way), .in_st_o(i_hst),
+    .req_line_i(r_line), .req_way_o(r_way), .req_st_o(r_st), .req_free_o(r_free),
+    .req_fway_o(r_fway), .req_vic_o(r_vic), .req_vway_o(r_vway), .req_vst_o(r_vst),
+    .req_vline_o(r_vline), .t_way_i(t_way), .t_st_o(t_st), .cln_way_i(cln_way_q),
+    .cln_line_o(cln_line), .cln_v_o(cln_v), .cln_way_o(cln_way),
+    .upd_i(fire), .job_way_i(way_q), .job_st_o(job_st), .st_we_i(chg_q && row_q != R_WBACK),
+    .nst_i(nst_q), .fill_i(row_q == R_MISS), .line_i(line_q),
+    .pin_i(row_q == R_UPG || row_q == R_MISS), .unpin_i(row_q == R_DLV && m_line),
+    .evict_i(row_q == R_EVICT)
+  );
 
-  // ---- write-back buffer ----------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wbv_q <= '0;
-      for (int k = 0; k < Wbs; k++) wbl_q[k] <= '0;
-    end else if (fire) begin
-      if (wb_q) begin
-        wbv_q[e_q] <= 1'b1;
-        wbl_q[e_q] <= line_q;
-      end
-      if (row_q == R_WBACK) wbv_q[e_q] <= 1'b0;
-    end
-  end
+  cni_ca_wbuf #(.Wbs(Wbs), .LineW(LineW), .TagW(TagW)) u_wbuf (
+    .clk_i, .rst_ni,
+    .free_o(wfree_any), .free_e_o(wfree_e), .req_line_i(r_line), .req_hit_o(r_wbb),
+    .in_line_i(in_line), .in_hit_o(i_wbb), .in_tag_i(in_tag), .tag_hit_o(w_match),
+    .upd_i(fire), .e_i(e_q), .put_i(wb_q), .line_i(line_q), .release_i(row_q == R_WBACK)
+  );
 
-  // ---- MSHRs -----------------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mv_q   <= '0;
-      mmrg_q <= '0;
-      mfull_q <= '0;
-      merr_q <= '0;
-      for (int k = 0; k < Mshrs; k++) begin
-        mph_q[k]   <= PH_ISSUE;
-        mmode_q[k] <= MD_LINE;
-        mid_q[k]   <= '0;
-        maddr_q[k] <= '0;
-        mway_q[k]  <= '0;
-        mbe_q[k]   <= '0;
-        mtmr_q[k]  <= '0;
-      end
-    end else begin
-      // back-off: BACKOFF -> ISSUE after cfg_backoff_i cycles (no job touches a BACKOFF entry)
-      for (int k = 0; k < Mshrs; k++) begin
-        if (mv_q[k] && mph_q[k] == PH_BACKOFF) begin
-          if (mtmr_q[k] >= cfg_backoff_i) mph_q[k] <= PH_ISSUE;
-          else mtmr_q[k] <= mtmr_q[k] + 1'b1;
-        end
-      end
-      if (fire) begin
-        if (alloc_m) begin
-          mv_q[m_q]    <= 1'b1;
-          mph_q[m_q]   <= (row_q == R_FLUSH_WB) ? PH_WAIT : PH_ISSUE;
-          mmode_q[m_q] <= (row_q == R_FLUSH_WB) ? MD_FLUSH :
-                          (row_q != R_NA) ? MD_LINE :
-                          (req_op_i == cni_coh_pkg::CA_RD_NA) ? MD_RDNA : MD_WRINV;
-          mmrg_q[m_q]  <= r_wr;
-          mfull_q[m_q] <= r_wr && (req_op_i == cni_coh_pkg::CA_WR_INV || &req_be_i);
-          merr_q[m_q]  <= 1'b0;
-          mid_q[m_q]   <= req_id_i;
-          maddr_q[m_q] <= r_line;
-          mway_q[m_q]  <= (row_q == R_FLUSH_WB) ? IdxW'(e_q) : way_q;  // FLUSH: its entry
-          mbe_q[m_q]   <= (req_op_i == cni_coh_pkg::CA_WR_INV) ? '1 : req_be_i;
-        end
-        unique case (row_q)
-          R_ISS: mph_q[m_q] <= PH_WAIT;
-          R_GNT, R_UPGACK, R_DATAI, R_WRACK: mph_q[m_q] <= PH_DONE;
-          R_RETRY: begin
-            mph_q[m_q]  <= PH_BACKOFF;
-            mtmr_q[m_q] <= '0;
-          end
-          R_ERR: begin
-            mph_q[m_q]  <= PH_DONE;
-            merr_q[m_q] <= 1'b1;
-          end
-          R_WBACK: begin
-            if (flm_q) begin
-              mph_q[m_q]  <= PH_DONE;
-              merr_q[m_q] <= err_q;
-            end
-          end
-          R_DLV: mv_q[m_q] <= 1'b0;
-          default: ;
-        endcase
-      end
-    end
-  end
+  cni_ca_mshr #(
+    .Mshrs(Mshrs), .LineBytes(LineBytes), .IdW(IdW), .LineW(LineW), .IdxW(IdxW),
+    .BackoffW(BackoffW), .TagW(TagW)
+  ) u_mshr (
+    .clk_i, .rst_ni, .cfg_backoff_i,
+    .iss_any_o(iss_any), .iss_m_o(iss_m), .iss_way_o(iss_way), .dlv_any_o(dlv_any),
+    .dlv_m_o(dlv_m), .dlv_way_o(dlv_way), .dlv_err_o(dlv_err), .free_any_o(free_any),
+    .free_m_o(free_m), .backoff_o(m_backoff), .req_line_i(r_line), .req_busy_o(r_mbusy),
+    .in_tag_i(in_tag), .in_line_i(in_line), .t_ok_o(t_ok), .t_match_o(m_match),
+    .t_mode_o(t_mode), .t_full_o(t_full), .t_mrg_o(t_mrg), .t_way_o(t_way),
+    .fl_e_i(IdxW'(in_tag[EW-1:0])), .fl_any_o(fl_any), .fl_m_o(fl_m),
+    .m_i(m_q), .m_mode_o(m_mode), .m_mrg_o(m_mrg), .m_full_o(m_full), .m_be_o(m_be),
+    .m_id_o(m_id), .m_line_o(m_line_addr),
+    .upd_i(fire), .alloc_i(alloc_m), .flush_i(row_q == R_FLUSH_WB), .na_i(row_q == R_NA),
+    .e_i(IdxW'(e_q)), .way_i(way_q), .req_op_i, .req_wr_i(r_wr), .req_be_i, .req_id_i,
+    .issued_i(row_q == R_ISS),
+    .done_i(row_q == R_GNT || row_q == R_UPGACK || row_q == R_DATAI || row_q == R_WRACK),
+    .retry_i(row_q == R_RETRY), .fail_i(row_q == R_ERR), .wback_i(row_q == R_WBACK && flm_q),
+    .wback_err_i(err_q), .free_i(row_q == R_DLV)
+  );
 
   // ---- output registers ----------------------------------------------------------------------------
   // A job loads the request register only when it sends something (a clean eviction does not:
@@ -1112,7 +897,7 @@ module cni_cache_agent #(
   wire rsp_load  = fire && (row_q == R_DLV || row_q == R_HIT_RD || row_q == R_HIT_WR ||
                             row_q == R_FLUSH_ACK || row_q == R_BAD);
   // the home of a request's line: addr[HomeShift +: AGENT_W]
-  wire [AgentW-1:0] iss_home = maddr_q[m_q][HomeShift - OffW +: AgentW];
+  wire [AgentW-1:0] iss_home = m_line_addr[HomeShift - OffW +: AgentW];
   wire [AgentW-1:0] wb_home  = line_q[HomeShift - OffW +: AgentW];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1128,13 +913,13 @@ module cni_cache_agent #(
         oreq_valid_q <= 1'b1;
         oreq_hdr_q   <= (row_q == R_ISS) ?
             mk_hdr(iss_op, agent_id_i, iss_home, TagW'(m_q), iss_flags,
-                   (mmode_q[m_q] == MD_WRINV) ? LEN_LINE : 8'd0, maddr_q[m_q]) :
+                   (m_mode == MD_WRINV) ? LEN_LINE : 8'd0, m_line_addr) :
             mk_hdr(cni_coh_pkg::OP_WB, agent_id_i, wb_home, {1'b1, (TagW - 1)'(e_q)}, 4'd0,
                    LEN_LINE, line_q);
       end
       if (rsp_load) begin
         rsp_valid_q <= 1'b1;
-        rsp_id_q    <= (row_q == R_DLV) ? mid_q[m_q] : req_id_i;
+        rsp_id_q    <= (row_q == R_DLV) ? m_id : req_id_i;
         rsp_err_q   <= (row_q == R_DLV) ? err_q : row_q == R_BAD;
       end
     end
@@ -1143,12 +928,13 @@ module cni_cache_agent #(
   // Line-wide data registers (no reset: each is read only with its valid flag).
   always_ff @(posedge clk_i) begin
     if (oreq_load) oreq_data_q <= (row_q == R_ISS) ? b_rd : a_rd;
-    if (rsp_load) rsp_data_q <= (row_q == R_DLV && mmode_q[m_q] == MD_RDNA) ? b_rd : a_rd;
+    if (rsp_load) rsp_data_q <= (row_q == R_DLV && m_mode == MD_RDNA) ? b_rd : a_rd;
   end
 
   // Unused: the flags of inbound messages (only SnpAck, which a caching agent never receives,
   // carries one).
   wire unused_in_flags = ^in_hdr_i.flags;
+
 
   // ---- invariants ------------------------------------------------------------------------------
   // A registered lookup in use is the lookup made now (LookReg; the formal harness proves it,
@@ -1159,37 +945,32 @@ module cni_cache_agent #(
                   (!jrq_v || !req_valid_i || jrq_u == jrq);
   `CNI_ASSERT_SIM(Look_A, chk_look, "a registered lookup differs from the lookup")
   // (simulation; not in synthesis or the formal models)
-  // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it and every transient line
-  // is pinned; no two MSHRs hold one line; a line in MI is in the write-back buffer only, once;
-  // a tag matches at most one way of a set; what an output offers holds until it is taken
+  // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it (and every transient line
+  // is pinned: cni_ca_tags); a line in MI is in the write-back buffer only, once; what an output
+  // offers holds until it is taken.
 `ifndef SYNTHESIS
-  logic [Lines-1:0] pin_chk, trans_w, mi_w;
-  logic             dup_m, dup_wb;
+`ifndef FORMAL
+  // (the blocks' registers by their hierarchical names, which only the simulator reads)
+  logic [Lines-1:0] pin_chk;
+  logic             dup_wb;
   always_comb begin
     pin_chk = '0;
-    dup_m   = 1'b0;
     dup_wb  = 1'b0;
-    for (int w = 0; w < Lines; w++) begin
-      trans_w[w] = transient(wst_q[w]);
-      mi_w[w]    = wst_q[w] == ST_MI;
-    end
     for (int k = 0; k < Wbs; k++) begin
-      if (wbv_q[k]) begin
+      if (u_wbuf.wbv_q[k]) begin
         for (int w = 0; w < Lines; w++) begin
-          if (wst_q[w] != ST_I && wline_q[w] == wbl_q[k]) dup_wb = 1'b1;
+          if (u_tags.wst_q[w] != ST_I && u_tags.wline_q[w] == u_wbuf.wbl_q[k]) dup_wb = 1'b1;
         end
         for (int j = k + 1; j < Wbs; j++) begin
-          if (wbv_q[j] && wbl_q[j] == wbl_q[k]) dup_wb = 1'b1;
+          if (u_wbuf.wbv_q[j] && u_wbuf.wbl_q[j] == u_wbuf.wbl_q[k]) dup_wb = 1'b1;
         end
       end
     end
     for (int k = 0; k < Mshrs; k++) begin
-      if (mv_q[k] && mmode_q[k] == MD_LINE) pin_chk[mway_q[k]] = 1'b1;
-      for (int j = k + 1; j < Mshrs; j++) begin
-        if (mv_q[k] && mv_q[j] && maddr_q[k] == maddr_q[j]) dup_m = 1'b1;
-      end
+      if (u_mshr.mv_q[k] && u_mshr.mmode_q[k] == MD_LINE) pin_chk[u_mshr.mway_q[k]] = 1'b1;
     end
   end
+`endif
   // each output as offered in the last cycle, and whether it was offered and not taken
   logic                                      oreq_wait_q, orsp_wait_q, rsp_wait_q;
   logic [cni_coh_pkg::HDR_W+LineBits-1:0]    oreq_prev_q, orsp_prev_q;
@@ -1214,15 +995,9 @@ module cni_cache_agent #(
     rsp_prev_q  <= rsp_now;
   end
 `endif
-  `CNI_ASSERT_SIM(Pins_A, pin_chk == wpin_q,
+  `CNI_ASSERT_SIM(Pins_A, pin_chk == u_tags.wpin_q,
                   "a pinned way without its MSHR, or an MSHR's way unpinned")
-  `CNI_ASSERT_SIM(TransientPinned_A, (trans_w & ~wpin_q) == '0,
-                  "a way in a transient state is not pinned")
-  `CNI_ASSERT_SIM(DupMshr_A, !dup_m, "two MSHRs on one line")
   `CNI_ASSERT_SIM(DupWb_A, !dup_wb, "a line in a way and the write-back buffer, or in it twice")
-  `CNI_ASSERT_SIM(NoMi_A, mi_w == '0, "a way in MI")
-  `CNI_ASSERT_SIM(OneWay_A, $onehot0(i_hitv) && $onehot0(r_hitv),
-                  "a line matches two ways of its set")
   `CNI_ASSERT_SIM(MonChange_A, !(mon_valid_o && mon_from_o == mon_to_o),
                   "a state change to the same state")
   `CNI_ASSERT_SIM(OreqHold_A, !oreq_wait_q || (oreq_valid_o && oreq_now == oreq_prev_q),

@@ -131,13 +131,13 @@ module cni_nonsynth_fv_cache #(
   // The ways' states and lines and the two write-back buffer entries (probes, connected by
   // scripts/formal.sh). Two sets of one way: way s is set s, so line l lives in way l % 2; a
   // line in MI has left its way for a write-back buffer entry.
-  (* keep, fv_probe = "u_dut.wst_q[0]" *) wire [3:0] probe_wst0;
-  (* keep, fv_probe = "u_dut.wst_q[1]" *) wire [3:0] probe_wst1;
-  (* keep, fv_probe = "u_dut.wline_q[0]" *) wire [LineW-1:0] probe_wline0;
-  (* keep, fv_probe = "u_dut.wline_q[1]" *) wire [LineW-1:0] probe_wline1;
-  (* keep, fv_probe = "u_dut.wbv_q" *) wire [1:0] probe_wbv;
-  (* keep, fv_probe = "u_dut.wbl_q[0]" *) wire [LineW-1:0] probe_wbl0;
-  (* keep, fv_probe = "u_dut.wbl_q[1]" *) wire [LineW-1:0] probe_wbl1;
+  (* keep, fv_probe = "u_dut.u_tags.wst_q[0]" *) wire [3:0] probe_wst0;
+  (* keep, fv_probe = "u_dut.u_tags.wst_q[1]" *) wire [3:0] probe_wst1;
+  (* keep, fv_probe = "u_dut.u_tags.wline_q[0]" *) wire [LineW-1:0] probe_wline0;
+  (* keep, fv_probe = "u_dut.u_tags.wline_q[1]" *) wire [LineW-1:0] probe_wline1;
+  (* keep, fv_probe = "u_dut.u_wbuf.wbv_q" *) wire [1:0] probe_wbv;
+  (* keep, fv_probe = "u_dut.u_wbuf.wbl_q[0]" *) wire [LineW-1:0] probe_wbl0;
+  (* keep, fv_probe = "u_dut.u_wbuf.wbl_q[1]" *) wire [LineW-1:0] probe_wbl1;
   // LookReg: the registered lookups the agent chooses from are the lookups made now
   (* keep, fv_probe = "u_dut.chk_look" *) wire probe_look;
   logic [3:0] cst [NL];  // the device's state of each tracked line
