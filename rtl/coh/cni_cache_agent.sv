@@ -3,9 +3,11 @@
 // as a caching agent (MOESI with the transients IS/IM/SM/OM/MI, MSHRs, a write-back buffer for
 // dirty victims, Retry back-off, Error reporting) and serves an engine's reads, writes,
 // non-allocating reads (RdNA), full-line write-invalidates (WrInv) and flushes. Design, state
-// table and message sequences: docs/cache-agent.md. Its blocks: cni_ca_tags (the ways: state,
-// line, pin, victim pointers, set lookups), cni_ca_mshr (the MSHRs), cni_ca_wbuf (the
-// write-back buffer) and cni_dpram (the line data).
+// table and message sequences: docs/cache-agent.md. This module is the controller (the job in
+// StExec, the RAM ports, the output registers, monitor and counters) around its blocks:
+// cni_ca_tags (the ways: state, line, pin, victim pointers, set lookups), cni_ca_mshr (the
+// MSHRs), cni_ca_wbuf (the write-back buffer), cni_ca_jobs (the lookups, the state tables'
+// rows and the job selection) and cni_dpram (the line data).
 //
 // Parameters:
 //   LineBytes - coherence line size (64 or 128)
@@ -145,45 +147,26 @@ module cni_cache_agent #(
   if (CleanW < 1 || CleanW > 32) $error("CleanW must be 1..32");
 
   // ---- the codes of cni_ca_pkg by their names (the pinned Yosys subset has no `import`) -------
-  // line states (mon_from_o / mon_to_o codes), MSHR modes
-  localparam logic [3:0] ST_I = cni_ca_pkg::ST_I, ST_S = cni_ca_pkg::ST_S;
-  localparam logic [3:0] ST_E = cni_ca_pkg::ST_E, ST_O = cni_ca_pkg::ST_O, ST_M = cni_ca_pkg::ST_M;
+  localparam logic [3:0] ST_I = cni_ca_pkg::ST_I, ST_MI = cni_ca_pkg::ST_MI;
   localparam logic [3:0] ST_IS = cni_ca_pkg::ST_IS, ST_IM = cni_ca_pkg::ST_IM;
-  localparam logic [3:0] ST_SM = cni_ca_pkg::ST_SM, ST_MI = cni_ca_pkg::ST_MI;
-  localparam logic [3:0] ST_OM = cni_ca_pkg::ST_OM;
   localparam logic [1:0] MD_LINE = cni_ca_pkg::MD_LINE, MD_RDNA = cni_ca_pkg::MD_RDNA;
-  localparam logic [1:0] MD_WRINV = cni_ca_pkg::MD_WRINV, MD_FLUSH = cni_ca_pkg::MD_FLUSH;
+  localparam logic [1:0] MD_WRINV = cni_ca_pkg::MD_WRINV;
+  typedef cni_ca_pkg::row_e row_e;
+  localparam row_e R_NONE = cni_ca_pkg::R_NONE, R_SNP = cni_ca_pkg::R_SNP;
+  localparam row_e R_GNT = cni_ca_pkg::R_GNT, R_UPGACK = cni_ca_pkg::R_UPGACK;
+  localparam row_e R_DATAI = cni_ca_pkg::R_DATAI, R_WRACK = cni_ca_pkg::R_WRACK;
+  localparam row_e R_RETRY = cni_ca_pkg::R_RETRY, R_ERR = cni_ca_pkg::R_ERR;
+  localparam row_e R_WBACK = cni_ca_pkg::R_WBACK, R_DROP = cni_ca_pkg::R_DROP;
+  localparam row_e R_ISS = cni_ca_pkg::R_ISS, R_DLV = cni_ca_pkg::R_DLV;
+  localparam row_e R_HIT_RD = cni_ca_pkg::R_HIT_RD, R_HIT_WR = cni_ca_pkg::R_HIT_WR;
+  localparam row_e R_UPG = cni_ca_pkg::R_UPG, R_MISS = cni_ca_pkg::R_MISS;
+  localparam row_e R_NA = cni_ca_pkg::R_NA, R_EVICT = cni_ca_pkg::R_EVICT;
+  localparam row_e R_FLUSH_WB = cni_ca_pkg::R_FLUSH_WB, R_FLUSH_ACK = cni_ca_pkg::R_FLUSH_ACK;
+  localparam row_e R_BAD = cni_ca_pkg::R_BAD;
 
   // ---- counter pulses (cnt_o) ------------------------------------------------------------------
   localparam int CNT_HIT = 0, CNT_MISS = 1, CNT_WB = 2, CNT_RETRY = 3, CNT_SNOOP = 4;
   localparam int CNT_ERROR = 5;
-
-  // ---- jobs: the row of the state tables (docs/cache-agent.md) a job falls in -----------------
-  typedef enum logic [4:0] {
-    R_NONE,       // (the engine request cannot be taken yet)
-    R_SNP,        // snoop: answer SnpAck/SnpData (+WBP), maybe change the line's state
-    R_GNT,        // DataS/DataE/DataM to a LINE MSHR: line (merged for writes) -> way, DONE
-    R_UPGACK,     // UpgAck: SM/OM, or IM of a whole-line write (RdX FULL) -> M (merged), DONE
-    R_DATAI,      // DataI: data -> the MSHR's buffer word, DONE
-    R_WRACK,      // WrAck: DONE
-    R_RETRY,      // Retry: BACKOFF
-    R_ERR,        // Error to an MSHR: the transient reverts, DONE with error
-    R_WBACK,      // WbAck (or Error) to a write-back: MI -> I (entry freed), its FLUSH MSHR DONE
-    R_DROP,       // malformed or unexpected message: dropped, counted
-    R_ISS,        // send an MSHR's request
-    R_DLV,        // deliver an MSHR's response, free it
-    R_HIT_RD,     // engine read hit: respond with the line
-    R_HIT_WR,     // engine write hit (E/M): merge, -> M, respond
-    R_UPG,        // engine request needing ownership of a line in S/O: -> SM/OM, MSHR
-    R_MISS,       // engine request to a line in I: way -> IS/IM, MSHR
-    R_NA,         // CA_RD_NA / CA_WR_INV to a line in I: MSHR (RDNA / WRINV), no way
-    R_EVICT,      // make room: victim S/E -> I, or O/M -> MI (way freed, line to the write-back
-                  //   buffer) with a WB (request not taken)
-    R_FLUSH_WB,   // CA_FLUSH of O/M: WB, -> MI (line to the write-back buffer), FLUSH MSHR
-    R_CLEAN,      // idle clean: a line in O -> MI with a WB (the set's victim pointer stays)
-    R_FLUSH_ACK,  // CA_FLUSH of S/E (-> I) or I: respond
-    R_BAD         // malformed engine request: respond with error
-  } row_e;
 
   typedef enum logic {StIdle, StExec} state_e;
   state_e state_q, state_d;
@@ -259,6 +242,14 @@ module cni_cache_agent #(
   // the request writes (gains ownership)
   wire              r_wr    = req_op_i == cni_coh_pkg::CA_WR ||
                               req_op_i == cni_coh_pkg::CA_WR_INV;
+  logic             take_any, take_in;
+  row_e             sel_row;
+  logic [IdxW-1:0]  sel_way;
+  logic [MW-1:0]    sel_m;
+  logic [EW-1:0]    sel_e;
+  logic [LineW-1:0] sel_line;
+  logic [3:0]       sel_st, sel_nst;
+  logic             sel_wb, sel_err, sel_snp_data, sel_flm;
   // the ways
   logic [IdxW-1:0]  i_way, r_way, r_fway, r_vway, cln_way, cln_way_q;
   logic [3:0]       i_hst, r_st, r_vst, t_st, job_st;
@@ -277,404 +268,6 @@ module cni_cache_agent #(
   logic [LineBytes-1:0] m_be;
   logic [IdW-1:0]   m_id;
   logic [LineW-1:0] m_line_addr;
-
-  logic [3:0]       i_st;
-  // a line is in a way or in the write-back buffer (MI), never both
-  assign i_st = i_wbb ? ST_MI : i_hst;
-
-  // ---- the inbound message's row ---------------------------------------------------------------
-  wire [4:0]       in_op   = in_hdr_i.op;
-  wire [MW-1:0]    t_m     = in_tag[MW-1:0];
-  wire [EW-1:0]    t_e     = in_tag[EW-1:0];
-  wire             len0    = in_hdr_i.len == 8'd0;
-  wire             lenl    = in_hdr_i.len == LEN_LINE;
-  // ---- lookups: what the inbound message and the engine request find --------------------------
-  // the opcodes a caching agent receives, one-hot
-  localparam int C_FINV = 0, C_FDOWN = 1, C_FDNO = 2, C_DS = 3, C_DE = 4, C_DM = 5, C_UACK = 6;
-  localparam int C_DI = 7, C_WRACK = 8, C_RETRY = 9, C_ERR = 10, C_WBACK = 11, NumCls = 12;
-  // (set and write-back buffer compares, the MSHR or entry the tag names, the victim)
-  typedef struct packed {
-    logic [IdxW-1:0] way;              // the hit way (snoops)
-    logic [3:0]      st;               // the line's state (MI: in the write-back buffer)
-    logic            m_match, w_match; // the tag names an MSHR waiting on / an entry holding it
-    logic [1:0]      t_mode;           // that MSHR's mode, full-line write, merge, way, way state
-    logic            t_full, t_mrg;
-    logic [IdxW-1:0] t_way;
-    logic [3:0]      t_st;
-    logic            fl_any;           // a FLUSH MSHR waits on that entry
-    logic [MW-1:0]   fl_m;
-    logic            for_me;           // the header: to this agent, its address line-aligned
-    logic            len0, lenl;       // ... no data, a line of data
-    logic [NumCls-1:0] cls;            // ... its opcode (one-hot, C_*; none: not for an agent)
-  } ilook_t;
-  typedef struct packed {
-    logic             bad;             // the address is not line-aligned
-    logic             mbusy, wbb;      // the line has an MSHR / is in the write-back buffer
-    logic [IdxW-1:0]  way;             // the hit way and the line's state
-    logic [3:0]       st;
-    logic             free;            // a free way of the set
-    logic [IdxW-1:0]  fway;
-    logic             vic;             // a victim: its way, state and line
-    logic [IdxW-1:0]  vway;
-    logic [3:0]       vst;
-    logic [LineW-1:0] vline;
-  } rlook_t;
-  ilook_t lki_c, lki;
-  rlook_t lkr_c, lkr;
-  logic   lki_v, lkr_v;  // lki / lkr are the lookups of the message / request now
-  always_comb begin
-    lki_c.way     = i_way;
-    lki_c.st      = i_st;
-    lki_c.m_match = m_match;
-    lki_c.w_match = w_match;
-    // (the fields of the MSHR the tag names: zero for a tag beyond the MSHRs, whose entry does
-    // not exist, so that the registered lookup is defined; a job uses them only with m_match)
-    lki_c.t_mode  = t_ok ? t_mode : MD_LINE;
-    lki_c.t_full  = t_ok && t_full;
-    lki_c.t_mrg   = t_ok && t_mrg;
-    lki_c.t_way   = t_ok ? t_way : '0;
-    lki_c.t_st    = t_ok ? t_st : ST_I;
-    lki_c.fl_any  = fl_any;
-    lki_c.fl_m    = fl_m;
-    lki_c.for_me  = in_hdr_i.dst == agent_id_i && in_hdr_i.addr[OffW-1:0] == '0;
-    lki_c.len0    = len0;
-    lki_c.lenl    = lenl;
-    lki_c.cls          = '0;
-    lki_c.cls[C_FINV]  = in_op == cni_coh_pkg::OP_FWD_INV;
-    lki_c.cls[C_FDOWN] = in_op == cni_coh_pkg::OP_FWD_DOWN;
-    lki_c.cls[C_FDNO]  = in_op == cni_coh_pkg::OP_FWD_DNO;
-    lki_c.cls[C_DS]    = in_op == cni_coh_pkg::OP_DATA_S;
-    lki_c.cls[C_DE]    = in_op == cni_coh_pkg::OP_DATA_E;
-    lki_c.cls[C_DM]    = in_op == cni_coh_pkg::OP_DATA_M;
-    lki_c.cls[C_UACK]  = in_op == cni_coh_pkg::OP_UPG_ACK;
-    lki_c.cls[C_DI]    = in_op == cni_coh_pkg::OP_DATA_I;
-    lki_c.cls[C_WRACK] = in_op == cni_coh_pkg::OP_WR_ACK;
-    lki_c.cls[C_RETRY] = in_op == cni_coh_pkg::OP_RETRY;
-    lki_c.cls[C_ERR]   = in_op == cni_coh_pkg::OP_ERROR;
-    lki_c.cls[C_WBACK] = in_op == cni_coh_pkg::OP_WB_ACK;
-    lkr_c.bad     = req_addr_i[OffW-1:0] != '0;
-    lkr_c.mbusy   = r_mbusy;
-    lkr_c.wbb     = r_wbb;
-    lkr_c.way     = r_way;
-    lkr_c.st      = r_st;
-    lkr_c.free    = r_free;
-    lkr_c.fway    = r_fway;
-    lkr_c.vic     = r_vic;
-    lkr_c.vway    = r_vway;
-    lkr_c.vst     = r_vst;
-    lkr_c.vline   = r_vline;
-  end
-
-
-  // ---- the engine request's row --------------------------------------------------------------
-  // r_row_pre as if the request register (oreq) and the response register were free; r_row
-  // applies them (they clear without a job, so a registered lookup cannot hold them).
-  logic r_rd;  // the request reads
-  row_e r_row_pre;
-  logic r_need_oreq;  // r_row_pre sends a WB (a flush of O/M, the eviction of a dirty victim)
-  always_comb begin
-    logic alloc, need_m;
-    r_rd      = req_op_i == cni_coh_pkg::CA_RD_S || req_op_i == cni_coh_pkg::CA_RD_X ||
-                req_op_i == cni_coh_pkg::CA_RD_NA;
-    r_row_pre = R_NONE;
-    alloc     = 1'b0;
-    need_m    = 1'b0;
-    if (lkr.bad) begin
-      r_row_pre = R_BAD;
-    end else if (lkr.mbusy || lkr.wbb) begin
-      r_row_pre = R_NONE;  // the line has an MSHR (transients included) or is being written back
-    end else begin
-      unique case (req_op_i)
-        cni_coh_pkg::CA_RD_S, cni_coh_pkg::CA_RD_NA: begin
-          if (cni_ca_pkg::readable(lkr.st)) r_row_pre = R_HIT_RD;
-          else if (req_op_i == cni_coh_pkg::CA_RD_S) alloc = 1'b1;
-          else need_m = 1'b1;
-        end
-        cni_coh_pkg::CA_RD_X, cni_coh_pkg::CA_WR, cni_coh_pkg::CA_WR_INV: begin
-          if (lkr.st == ST_E || lkr.st == ST_M) r_row_pre = r_rd ? R_HIT_RD : R_HIT_WR;
-          else if (lkr.st == ST_S || lkr.st == ST_O) r_row_pre = R_UPG;
-          else if (req_op_i == cni_coh_pkg::CA_WR_INV) need_m = 1'b1;
-          else alloc = 1'b1;
-        end
-        cni_coh_pkg::CA_FLUSH: begin
-          if (lkr.st == ST_M || lkr.st == ST_O) begin
-            if (free_any && wfree_any) r_row_pre = R_FLUSH_WB;
-          end else begin
-            r_row_pre = R_FLUSH_ACK;
-          end
-        end
-        default: r_row_pre = R_BAD;
-      endcase
-      if (need_m && free_any) r_row_pre = R_NA;
-      if (r_row_pre == R_UPG && !free_any) r_row_pre = R_NONE;
-      if (alloc && free_any) begin
-        if (lkr.free) r_row_pre = R_MISS;
-        else if (lkr.vic && (!(lkr.vst == ST_M || lkr.vst == ST_O) || wfree_any)) r_row_pre = R_EVICT;
-      end
-    end
-    r_need_oreq = r_row_pre == R_FLUSH_WB ||
-                  (r_row_pre == R_EVICT && (lkr.vst == ST_M || lkr.vst == ST_O));
-  end
-
-  // Each row's condition from the lookup (at most one holds; none: R_DROP), flat so that the
-  // row and the job's fields are a few levels of logic after the lookup's flip-flops.
-  row_e i_row;
-  logic f_snp, f_gnt, f_upgack, f_datai, f_wrack, f_retry, f_err, f_wback;
-  always_comb begin
-    logic ok, line_m, m_nf;
-    logic [4:0] row;
-    ok       = lki.for_me;
-    line_m   = lki.m_match && lki.t_mode == MD_LINE;
-    m_nf     = lki.m_match && lki.t_mode != MD_FLUSH;
-    f_snp    = ok && lki.len0 && (lki.cls[C_FINV] || lki.cls[C_FDOWN] || lki.cls[C_FDNO]);
-    f_gnt    = ok && line_m && lki.lenl &&
-               ((lki.cls[C_DS] && lki.t_st == ST_IS) ||
-                ((lki.cls[C_DE] || lki.cls[C_DM]) &&
-                 (lki.t_st == ST_IS || lki.t_st == ST_IM || lki.t_st == ST_SM)));
-    f_upgack = ok && line_m && lki.len0 && lki.cls[C_UACK] &&
-               (lki.t_st == ST_SM || lki.t_st == ST_OM || (lki.t_st == ST_IM && lki.t_full));
-    f_datai  = ok && lki.m_match && lki.t_mode == MD_RDNA && lki.lenl && lki.cls[C_DI];
-    f_wrack  = ok && lki.m_match && lki.t_mode == MD_WRINV && lki.len0 && lki.cls[C_WRACK];
-    f_retry  = ok && m_nf && lki.len0 && lki.cls[C_RETRY];
-    f_err    = ok && m_nf && lki.len0 && lki.cls[C_ERR];
-    // WbAck, or an Error that is not an MSHR's, to a write-back
-    f_wback  = ok && lki.w_match && lki.len0 &&
-               (lki.cls[C_WBACK] || (lki.cls[C_ERR] && !m_nf));
-    row = ({5{f_snp}} & 5'(R_SNP)) | ({5{f_gnt}} & 5'(R_GNT)) | ({5{f_upgack}} & 5'(R_UPGACK)) |
-          ({5{f_datai}} & 5'(R_DATAI)) | ({5{f_wrack}} & 5'(R_WRACK)) |
-          ({5{f_retry}} & 5'(R_RETRY)) | ({5{f_err}} & 5'(R_ERR)) | ({5{f_wback}} & 5'(R_WBACK));
-    i_row = (row == 5'(R_NONE)) ? R_DROP : row_e'(row);
-  end
-
-  // ---- idle clean ------------------------------------------------------------------------------
-  // A line in O (dirty, read by another agent since it was written) is written back once the
-  // controller has had no job for cfg_clean_i cycles, so that a later miss finds a free way
-  // instead of a dirty victim (docs/cache-agent.md, "Idle clean"). The candidate, the lowest
-  // such way, is registered: a way's state and pin change only when a job fires, and a clean is
-  // taken only after at least one cycle without a job, so the register is current then.
-  logic [CleanW-1:0] cln_cnt_q;   // quiet cycles still to wait
-  logic              cln_quiet_q; // the last cycle had no job (nothing fired)
-  logic              cln_v_q;     // cln_way_q is in O and not pinned
-  logic              cln_on_q;    // cfg_clean_i is not 0 (as of the last cycle)
-  logic              cln_zero_q;  // cln_cnt_q is 0
-  wire cln_go = cln_on_q && cln_zero_q && cln_quiet_q && cln_v_q && wfree_any && !oreq_valid_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cln_cnt_q   <= '0;
-      cln_zero_q  <= 1'b1;
-      cln_on_q    <= 1'b0;
-      cln_quiet_q <= 1'b0;
-      cln_v_q     <= 1'b0;
-      cln_way_q   <= '0;
-    end else begin
-      cln_on_q    <= cfg_clean_i != '0;
-      cln_quiet_q <= state_q == StIdle && !take_any;
-      cln_v_q     <= cln_v;
-      cln_way_q   <= cln_way;
-      if (state_q != StIdle || take_any) begin
-        cln_cnt_q  <= cfg_clean_i;
-        cln_zero_q <= cfg_clean_i == '0;
-      end else if (!cln_zero_q) begin
-        cln_cnt_q  <= cln_cnt_q - 1'b1;
-        cln_zero_q <= cln_cnt_q == CleanW'(1);
-      end
-    end
-  end
-
-  // ---- the jobs the inbound message and the engine request would be ---------------------------
-  // What a job registers for StExec, for each of the two sources that need a lookup.
-  typedef struct packed {
-    row_e             row;
-    logic [IdxW-1:0]  way;
-    logic [MW-1:0]    m;
-    logic [EW-1:0]    e;
-    logic [LineW-1:0] line;
-    logic [3:0]       st, nst;
-    logic             wb, err, snp_data, flm;
-  } job_t;
-
-  // The inbound message's job. The fields a row does not use are left as they fall: its line's
-  // state changes only in R_SNP, R_GNT, R_UPGACK, R_ERR and R_WBACK (st and nst alike otherwise).
-  logic [3:0] snp_nst, gnt_nst;
-  always_comb begin
-    snp_nst = lki.st;
-    if (lki.cls[C_FINV]) begin
-      if (cni_ca_pkg::readable(lki.st)) snp_nst = ST_I;
-      else if (lki.st == ST_SM || lki.st == ST_OM) snp_nst = ST_IM;
-    end else if (lki.cls[C_FDOWN]) begin
-      if (lki.st == ST_M || lki.st == ST_O || lki.st == ST_E) snp_nst = ST_S;
-      else if (lki.st == ST_OM) snp_nst = ST_SM;
-    end else begin  // FwdDownO
-      if (lki.st == ST_M) snp_nst = ST_O;
-      else if (lki.st == ST_E) snp_nst = ST_S;
-    end
-    gnt_nst = ST_M;
-    if (f_gnt && lki.cls[C_DS]) gnt_nst = ST_S;
-    if (f_gnt && lki.cls[C_DE] && !lki.t_mrg) gnt_nst = ST_E;
-    if (lki.cls[C_ERR]) begin
-      // the transient reverts; an RdNA/WrInv entry has no way and changes no line
-      gnt_nst = (lki.t_mode != MD_LINE) ? lki.t_st : (lki.t_st == ST_SM) ? ST_S :
-                (lki.t_st == ST_OM) ? ST_O : ST_I;
-    end
-  end
-  job_t jin;
-  always_comb begin
-    logic f_fill;  // a grant, UpgAck or Error to a LINE MSHR's way
-    f_fill       = f_gnt || f_upgack || f_err;
-    jin          = '0;
-    jin.row      = i_row;
-    jin.way      = f_snp ? lki.way : lki.t_way;
-    jin.line     = in_line;
-    jin.m        = f_wback ? lki.fl_m : t_m;
-    jin.e        = f_wback ? t_e : wfree_e;
-    jin.st       = f_snp ? lki.st : f_fill ? lki.t_st : f_wback ? ST_MI : ST_I;
-    jin.nst      = f_snp ? snp_nst : f_fill ? gnt_nst : ST_I;
-    jin.err      = f_wback && lki.cls[C_ERR];
-    jin.snp_data = lki.st == ST_M || lki.st == ST_O || lki.st == ST_OM;
-    jin.flm      = lki.fl_any;
-  end
-
-  job_t jrq;  // the engine request's job (row before the output registers' gating)
-  always_comb begin
-    jrq      = '0;
-    jrq.row  = r_row_pre;
-    jrq.m    = free_m;
-    jrq.e    = wfree_e;
-    jrq.way  = lkr.way;
-    jrq.line = r_line;
-    jrq.st   = lkr.st;
-    jrq.nst  = lkr.st;
-    unique case (r_row_pre)
-      R_HIT_WR: jrq.nst = ST_M;
-      R_UPG:    jrq.nst = (lkr.st == ST_O) ? ST_OM : ST_SM;
-      R_MISS: begin
-        jrq.way = lkr.fway;
-        jrq.st  = ST_I;
-        jrq.nst = (req_op_i == cni_coh_pkg::CA_RD_S) ? ST_IS : ST_IM;
-      end
-      R_EVICT: begin
-        jrq.way  = lkr.vway;
-        jrq.line = lkr.vline;
-        jrq.st   = lkr.vst;
-        jrq.wb   = r_need_oreq;
-        jrq.nst  = r_need_oreq ? ST_MI : ST_I;
-      end
-      R_FLUSH_WB: begin
-        jrq.nst = ST_MI;
-        jrq.wb  = 1'b1;
-      end
-      R_FLUSH_ACK: jrq.nst = ST_I;  // (a line in I stays I)
-      default: ;
-    endcase
-  end
-
-  // ---- registered lookups and jobs (LookReg) ---------------------------------------------------
-  // LookReg: the lookups are registered (lki, lkr), the jobs worked out from them are registered
-  // in the next cycle (jin_u, jrq_u), and a job is chosen from those. Only a job (fire) changes
-  // what a lookup reads (ways, write-back buffer, MSHRs: a back-off's BACKOFF -> ISSUE is not
-  // read), and the message and the request stay until a job takes them, so a lookup made in a
-  // cycle without a job holds in the next, and a job worked out from it as well.
-  job_t jin_u, jrq_u;    // the jobs the selection uses
-  logic jin_v, jrq_v;    // ... are the jobs of the message / request now
-  if (LookReg != 0) begin : g_look
-    ilook_t lki_q;
-    rlook_t lkr_q;
-    job_t   jin_q, jrq_q;
-    logic   lki_v_q, lkr_v_q, jin_v_q, jrq_v_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        lki_v_q <= 1'b0;
-        lkr_v_q <= 1'b0;
-        jin_v_q <= 1'b0;
-        jrq_v_q <= 1'b0;
-        lki_q   <= '0;
-        lkr_q   <= '0;
-        jin_q   <= '0;
-        jrq_q   <= '0;
-      end else begin
-        lki_v_q <= in_valid_i && !fire;
-        lkr_v_q <= req_valid_i && !fire;
-        jin_v_q <= lki_v_q && in_valid_i && !fire;
-        jrq_v_q <= lkr_v_q && req_valid_i && !fire;
-        lki_q   <= lki_c;
-        lkr_q   <= lkr_c;
-        jin_q   <= jin;
-        jrq_q   <= jrq;
-      end
-    end
-    assign lki   = lki_q;
-    assign lkr   = lkr_q;
-    assign lki_v = lki_v_q;
-    assign lkr_v = lkr_v_q;
-    assign jin_u = jin_q;
-    assign jrq_u = jrq_q;
-    assign jin_v = jin_v_q;
-    assign jrq_v = jrq_v_q;
-  end else begin : g_nolook
-    assign lki   = lki_c;
-    assign lkr   = lkr_c;
-    assign lki_v = 1'b1;
-    assign lkr_v = 1'b1;
-    assign jin_u = jin;
-    assign jrq_u = jrq;
-    assign jin_v = 1'b1;
-    assign jrq_v = 1'b1;
-  end
-
-  // the request's row: a response goes out at once (the response register must be free), a WB
-  // needs the request register
-  row_e r_row;
-  always_comb begin
-    r_row = jrq_u.row;
-    if (((r_row == R_HIT_RD || r_row == R_HIT_WR || r_row == R_FLUSH_ACK || r_row == R_BAD) &&
-         rsp_valid_q) || (jrq_u.wb && oreq_valid_q)) begin
-      r_row = R_NONE;
-    end
-  end
-
-  // ---- job selection (StIdle) ------------------------------------------------------------------
-  // An inbound message first, except right after one when another job is ready; then an MSHR
-  // to issue, an MSHR to deliver, the engine request.
-  wire c_iss    = iss_any && !oreq_valid_q;
-  wire c_dlv    = dlv_any && !rsp_valid_q;
-  wire c_req    = req_valid_i && jrq_v && r_row != R_NONE;
-  wire take_in  = in_valid_i && jin_v && !(last_in_q && (c_iss || c_dlv || c_req));
-  wire take_iss = !take_in && c_iss;
-  wire take_dlv = !take_in && !c_iss && c_dlv;
-  wire take_req = !take_in && !c_iss && !c_dlv && c_req;
-  // idle clean: lowest priority, after cfg_clean_i cycles in which no job was taken
-  wire take_cln = !take_in && !c_iss && !c_dlv && !c_req && cln_go;
-  wire take_any = take_in || take_iss || take_dlv || take_req || take_cln;
-
-  // What the chosen job registers for StExec, and the RAM words it reads now.
-  // (AND-OR of the one-hot takes: no priority chain behind the selection)
-  localparam int JobW = 5 + IdxW + MW + EW + LineW + 4 + 4 + 4;  // $bits(job_t)
-  job_t sel, j_iss, j_dlv, j_cln;
-  always_comb begin
-    j_iss      = '0;
-    j_iss.row  = R_ISS;
-    j_iss.m    = iss_m;
-    j_iss.e    = wfree_e;
-    j_iss.way  = iss_way;
-    j_dlv      = '0;
-    j_dlv.row  = R_DLV;
-    j_dlv.m    = dlv_m;
-    j_dlv.e    = wfree_e;
-    j_dlv.way  = dlv_way;
-    j_dlv.err  = dlv_err;
-    j_cln      = '0;
-    j_cln.row  = R_CLEAN;
-    j_cln.e    = wfree_e;
-    j_cln.way  = cln_way_q;
-    j_cln.line = cln_line;
-    j_cln.st   = ST_O;
-    j_cln.nst  = ST_MI;
-    j_cln.wb   = 1'b1;
-    // (take_req: r_row is jrq_u.row, the request's row not held back)
-    sel = ({JobW{take_in}} & jin_u) | ({JobW{take_iss}} & j_iss) |
-          ({JobW{take_dlv}} & j_dlv) | ({JobW{take_req}} & jrq_u) |
-          ({JobW{take_cln}} & j_cln);
-  end
 
   // ---- StExec: what the job does ----------------------------------------------------------------
   wire exec    = state_q == StExec;
@@ -714,11 +307,11 @@ module cni_cache_agent #(
   always_comb begin
     ra_en   = 1'b0;
     ra_we   = 1'b0;
-    ra_addr = RamW'(sel.way);
+    ra_addr = RamW'(sel_way);
     ra_wd   = merged;
     rb_en   = 1'b0;
     rb_we   = 1'b0;
-    rb_addr = RamW'(Lines) + RamW'(sel.m);
+    rb_addr = RamW'(Lines) + RamW'(sel_m);
     rb_wd   = (row_q == R_DATAI) ? in_data_i : req_data_i;
     unique case (state_q)
       StIdle: begin
@@ -831,23 +424,23 @@ module cni_cache_agent #(
       snp_data_q <= 1'b0;
       last_in_q  <= 1'b0;
     end else if (state_q == StIdle && take_any) begin
-      row_q      <= sel.row;
-      way_q      <= sel.way;
-      m_q        <= sel.m;
-      e_q        <= sel.e;
-      line_q     <= sel.line;
-      st_q       <= sel.st;
-      nst_q      <= sel.nst;
-      chg_q      <= sel.nst != sel.st;
-      wb_q       <= sel.wb;
-      err_q      <= sel.err;
-      flm_q      <= sel.flm;
-      snp_data_q <= sel.snp_data;
+      row_q      <= sel_row;
+      way_q      <= sel_way;
+      m_q        <= sel_m;
+      e_q        <= sel_e;
+      line_q     <= sel_line;
+      st_q       <= sel_st;
+      nst_q      <= sel_nst;
+      chg_q      <= sel_nst != sel_st;
+      wb_q       <= sel_wb;
+      err_q      <= sel_err;
+      flm_q      <= sel_flm;
+      snp_data_q <= sel_snp_data;
       last_in_q  <= take_in;
     end
   end
 
-  // ---- the blocks: ways, write-back buffer, MSHRs -------------------------------------------
+  // ---- the blocks: ways, write-back buffer, MSHRs, jobs -------------------------------------
   cni_ca_tags #(.Sets(Sets), .Ways(Ways), .LineW(LineW)) u_tags (
     .clk_i, .rst_ni,
     .in_line_i(in_line), .in_way_o(i_way), .in_st_o(i_hst),
@@ -887,6 +480,31 @@ module cni_cache_agent #(
     .done_i(row_q == R_GNT || row_q == R_UPGACK || row_q == R_DATAI || row_q == R_WRACK),
     .retry_i(row_q == R_RETRY), .fail_i(row_q == R_ERR), .wback_i(row_q == R_WBACK && flm_q),
     .wback_err_i(err_q), .free_i(row_q == R_DLV)
+  );
+
+  cni_ca_jobs #(
+    .LineBytes(LineBytes), .Sets(Sets), .Ways(Ways), .Mshrs(Mshrs), .Wbs(Wbs),
+    .CleanW(CleanW), .LookReg(LookReg)
+  ) u_jobs (
+    .clk_i, .rst_ni, .agent_id_i, .cfg_clean_i, .in_valid_i, .in_hdr_i, .req_valid_i,
+    .req_op_i, .req_addr_i,
+    .in_way_i(i_way), .in_st_i(i_hst), .req_way_i(r_way), .req_st_i(r_st),
+    .req_free_i(r_free), .req_fway_i(r_fway), .req_vic_i(r_vic), .req_vway_i(r_vway),
+    .req_vst_i(r_vst), .req_vline_i(r_vline), .t_st_i(t_st), .cln_v_i(cln_v),
+    .cln_way_i(cln_way), .cln_line_i(cln_line), .cln_way_o(cln_way_q),
+    .wb_free_i(wfree_any), .wb_free_e_i(wfree_e), .wb_req_hit_i(r_wbb), .wb_in_hit_i(i_wbb),
+    .wb_tag_hit_i(w_match),
+    .iss_any_i(iss_any), .iss_m_i(iss_m), .iss_way_i(iss_way), .dlv_any_i(dlv_any),
+    .dlv_m_i(dlv_m), .dlv_way_i(dlv_way), .dlv_err_i(dlv_err), .m_free_i(free_any),
+    .m_free_m_i(free_m), .m_req_busy_i(r_mbusy), .t_ok_i(t_ok), .t_match_i(m_match),
+    .t_mode_i(t_mode), .t_full_i(t_full), .t_mrg_i(t_mrg), .t_way_i(t_way),
+    .fl_any_i(fl_any), .fl_m_i(fl_m),
+    .idle_i(state_q == StIdle), .fire_i(fire), .last_in_i(last_in_q),
+    .oreq_busy_i(oreq_valid_q), .rsp_busy_i(rsp_valid_q),
+    .take_o(take_any), .take_in_o(take_in), .job_row_o(sel_row), .job_way_o(sel_way),
+    .job_m_o(sel_m), .job_e_o(sel_e), .job_line_o(sel_line), .job_st_o(sel_st),
+    .job_nst_o(sel_nst), .job_wb_o(sel_wb), .job_err_o(sel_err),
+    .job_snp_data_o(sel_snp_data), .job_flm_o(sel_flm)
   );
 
   // ---- output registers ----------------------------------------------------------------------------
@@ -937,13 +555,6 @@ module cni_cache_agent #(
 
 
   // ---- invariants ------------------------------------------------------------------------------
-  // A registered lookup in use is the lookup made now (LookReg; the formal harness proves it,
-  // tests/formal/fv_cache.sv p_look).
-  wire chk_look = (!lki_v || !in_valid_i || lki == lki_c) &&
-                  (!lkr_v || !req_valid_i || lkr == lkr_c) &&
-                  (!jin_v || !in_valid_i || jin_u == jin) &&
-                  (!jrq_v || !req_valid_i || jrq_u == jrq);
-  `CNI_ASSERT_SIM(Look_A, chk_look, "a registered lookup differs from the lookup")
   // (simulation; not in synthesis or the formal models)
   // a pin is an MSHR's: each pinned way has exactly one LINE MSHR on it (and every transient line
   // is pinned: cni_ca_tags); a line in MI is in the write-back buffer only, once; what an output

@@ -139,7 +139,7 @@ module cni_nonsynth_fv_cache #(
   (* keep, fv_probe = "u_dut.u_wbuf.wbl_q[0]" *) wire [LineW-1:0] probe_wbl0;
   (* keep, fv_probe = "u_dut.u_wbuf.wbl_q[1]" *) wire [LineW-1:0] probe_wbl1;
   // LookReg: the registered lookups the agent chooses from are the lookups made now
-  (* keep, fv_probe = "u_dut.chk_look" *) wire probe_look;
+  (* keep, fv_probe = "u_dut.u_jobs.chk_look" *) wire probe_look;
   logic [3:0] cst [NL];  // the device's state of each tracked line
   always_comb begin
     for (int l = 0; l < NL; l++) begin
