@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+// rtl/net/cni_net_switch.sv over its parameter sets (tb/rtl_blocks.cmake), at the registry's
+// engine count, against a reference of the switch every cycle. Out: one engine's frame at a time,
+// whole, the engines taking turns (round robin from the one after the last frame's sender); a
+// frame's first beat, once offered, keeps its engine until its last beat is taken. In: a frame
+// goes beat by beat to the engine that owns its type (header byte 6 of the first beat,
+// cni_amap_pkg::net_owner) under that engine's ready, or, with no owner or an absent one
+// (Present), is taken, dropped and counted (a pulse of cnt_drop_o after its last beat).
+#include <deque>
+#include <vector>
+
+#include "Vcni_net_switch_nb64_no1.h"
+#include "Vcni_net_switch_nb8_all.h"
+#include "block_bench.hpp"
+#include "cni/engines.hpp"
+
+namespace cni::tb::blocks {
+namespace {
+
+#define CNI_NET_SWITCH_SET(s)                                                \
+  struct NetSwitch_##s {                                                     \
+    using M = Vcni_net_switch_##s;                                           \
+    static constexpr const char* kName = #s;                                 \
+    static constexpr unsigned kNetBytes = CNI_BLK_net_switch_##s##_NetBytes; \
+    static constexpr unsigned kPresent = CNI_BLK_net_switch_##s##_Present;   \
+  };
+CNI_NET_SWITCH_SET(nb8_all)
+CNI_NET_SWITCH_SET(nb64_no1)
+#undef CNI_NET_SWITCH_SET
+
+inline constexpr unsigned NE = engines::kNumEngines;
+
+// The engine that owns frames of type t, NE for none (cni_amap_pkg::net_owner).
+unsigned net_owner(uint8_t t) {
+  if (t == engines::kNetTypeScratch) return engines::kEngineScratch;
+  if (t == engines::kNetTypeCniData || t == engines::kNetTypeCniAck) return engines::kEngineCni;
+  return NE;
+}
+
+struct Beat {
+  Bits data, keep;
+  bool last = false, user = false;
+  uint64_t dest = 0;
+};
+struct Frame {
+  unsigned to = NE;  // received frames: the engine it is for (NE: dropped)
+  std::vector<Beat> beats;
+};
+
+template <class S>
+class NetSwitch : public BlockBench<typename S::M> {
+ protected:
+  static constexpr unsigned NB = S::kNetBytes;
+  static constexpr unsigned NW = NB * 8;
+
+  void SetUp() override {
+    BlockBench<typename S::M>::SetUp();
+    auto& m = *this->m_;
+    m.m_axis_net_tready_i = 0;
+    m.s_axis_net_tvalid_i = 0;
+    m.eb_ntx_valid_i = 0;
+    m.eb_nrx_ready_i = 0;
+    noise();
+    this->reset();
+  }
+
+  Frame random_frame(uint8_t type) {
+    Frame f;
+    const unsigned beats = 1 + this->pick(3);
+    const uint64_t dest = this->pick(1u << 16);
+    for (unsigned b = 0; b < beats; ++b) {
+      Beat x;
+      x.data = random_bits(this->rng_, NW);
+      x.keep = random_bits(this->rng_, NB);
+      x.last = b + 1 == beats;
+      x.user = x.last && this->chance(0.2);
+      x.dest = dest;
+      f.beats.push_back(x);
+    }
+    put64(f.beats[0].data, 6 * 8, 8, type);
+    const unsigned owner = net_owner(type);
+    f.to = owner < NE && ((S::kPresent >> owner) & 1) ? owner : NE;
+    return f;
+  }
+  void present_tx(unsigned k, const Beat& b) {
+    auto& m = *this->m_;
+    put(m.eb_ntx_data_i, k * NW, NW, b.data);
+    put(m.eb_ntx_keep_i, k * NB, NB, b.keep);
+    put64(m.eb_ntx_dest_i, k * 16, 16, b.dest);
+    set_bit(m.eb_ntx_last_i, k, b.last);
+  }
+  void present_rx(const Beat& b) {
+    auto& m = *this->m_;
+    put(m.s_axis_net_tdata_i, 0, NW, b.data);
+    put(m.s_axis_net_tkeep_i, 0, NB, b.keep);
+    m.s_axis_net_tlast_i = b.last;
+    m.s_axis_net_tuser_i = b.user;
+  }
+  // Sides not offering a beat drive noise on its fields.
+  void noise() {
+    const auto& m = *this->m_;
+    for (unsigned k = 0; k < NE; ++k) {
+      if (!((m.eb_ntx_valid_i >> k) & 1)) present_tx(k, random_frame(this->pick(256)).beats[0]);
+    }
+    if (!m.s_axis_net_tvalid_i) present_rx(random_frame(this->pick(256)).beats[0]);
+  }
+
+  // After settle(): both directions agree with the reference. Returns the transmit choice.
+  unsigned check(const char* where) {
+    const auto& m = *this->m_;
+    const auto at = [&] { return std::string(where) + ", cycle " + std::to_string(this->cycle_); };
+    unsigned sel = tx_own_;
+    bool any = false;
+    if (!tx_busy_) {
+      for (unsigned i = NE; i-- > 0;) {
+        const unsigned k = (tx_rr_ + i) % NE;
+        if ((m.eb_ntx_valid_i >> k) & 1) sel = k, any = true;
+      }
+      if (!any) sel = 0;
+    }
+    const bool go = tx_busy_ || any;
+    const bool tvalid = go && ((m.eb_ntx_valid_i >> sel) & 1);
+    EXPECT_EQ(bool(m.m_axis_net_tvalid_o), tvalid) << at();
+    EXPECT_EQ(unsigned(m.eb_ntx_ready_o), go && m.m_axis_net_tready_i ? 1u << sel : 0u) << at();
+    if (tvalid) {
+      const Beat& b = tx_[sel].front().beats[tx_beat_[sel]];
+      EXPECT_EQ(get(m.m_axis_net_tdata_o, 0, NW), b.data) << at() << ", engine " << sel;
+      EXPECT_EQ(get(m.m_axis_net_tkeep_o, 0, NB), b.keep) << at();
+      EXPECT_EQ(bool(m.m_axis_net_tlast_o), b.last) << at();
+      EXPECT_EQ(unsigned(m.m_axis_net_tdest_o), b.dest) << at();
+    }
+    const unsigned type = get64(m.s_axis_net_tdata_i, 6 * 8, 8);
+    const unsigned owner = net_owner(static_cast<uint8_t>(type));
+    const unsigned head = owner < NE && ((S::kPresent >> owner) & 1) ? owner : NE;
+    rx_to_ = rx_busy_ ? rx_own_ : head;
+    const bool drop = rx_to_ >= NE;
+    EXPECT_EQ(unsigned(m.eb_nrx_valid_o), !drop && m.s_axis_net_tvalid_i ? 1u << rx_to_ : 0u)
+        << at();
+    EXPECT_EQ(bool(m.s_axis_net_tready_o), drop || ((m.eb_nrx_ready_i >> rx_to_) & 1)) << at();
+    EXPECT_EQ(get(m.nrx_data_o, 0, NW), get(m.s_axis_net_tdata_i, 0, NW)) << at();
+    EXPECT_EQ(get(m.nrx_keep_o, 0, NB), get(m.s_axis_net_tkeep_i, 0, NB)) << at();
+    EXPECT_EQ(m.nrx_last_o, m.s_axis_net_tlast_i) << at();
+    EXPECT_EQ(m.nrx_user_o, m.s_axis_net_tuser_i) << at();
+    EXPECT_EQ(bool(m.cnt_drop_o), drop_pulse_) << at();
+    EXPECT_EQ(bool(m.idle_o), !tx_busy_ && !rx_busy_ && !drop_pulse_) << at();
+    return sel;
+  }
+
+  // The edge: beats transferred, the reference and the scoreboards updated.
+  void step(unsigned sel) {
+    auto& m = *this->m_;
+    const bool tvalid = m.m_axis_net_tvalid_o;
+    const bool tx_fire = tvalid && m.m_axis_net_tready_i;
+    const bool tlast = m.m_axis_net_tlast_o;
+    const bool rx_fire = m.s_axis_net_tvalid_i && m.s_axis_net_tready_o;
+    const bool rlast = m.s_axis_net_tlast_i;
+    const bool drop = rx_to_ >= NE;
+    if (tx_fire) {
+      // The MAC sees whole frames: no beat of another engine inside one.
+      if (mac_from_ >= 0) {
+        EXPECT_EQ(int(sel), mac_from_) << "frames interleaved";
+      }
+      mac_from_ = tlast ? -1 : int(sel);
+      if (tlast) sent_order_.push_back(sel), ++sent_;
+    }
+    if (rx_fire) {
+      const Frame& f = rx_.front();
+      EXPECT_EQ(rx_to_, f.to) << "a beat of a frame for " << f.to << " went to " << rx_to_;
+    }
+    if (tvalid) {
+      tx_busy_ = !(m.m_axis_net_tready_i && tlast);
+      tx_own_ = sel;
+      if (tx_fire && tlast) tx_rr_ = (sel + 1) % NE;
+    }
+    drop_pulse_ = rx_fire && rlast && drop;
+    if (rx_fire) rx_busy_ = !rlast, rx_own_ = rx_to_;
+    this->tick();
+    if (tx_fire) {
+      m.eb_ntx_valid_i &= ~(1u << sel);
+      if (++tx_beat_[sel] == tx_[sel].front().beats.size()) tx_[sel].pop_front(), tx_beat_[sel] = 0;
+    }
+    if (rx_fire) {
+      m.s_axis_net_tvalid_i = 0;
+      if (++rx_beat_ == rx_.front().beats.size()) {
+        (rx_.front().to < NE ? delivered_[rx_.front().to] : dropped_) += 1;
+        rx_.pop_front();
+        rx_beat_ = 0;
+      }
+    }
+  }
+
+  // One cycle of traffic: engines and the MAC offer beats at rate p_offer (gaps inside frames
+  // too; an offer is held until taken and never looks at ready), new frames at rate p_frame;
+  // the MAC takes at p_mac, the engines at p_eng.
+  unsigned random_cycle(double p_frame, double p_offer, double p_mac, double p_eng) {
+    auto& m = *this->m_;
+    for (unsigned k = 0; k < NE; ++k) {
+      if (tx_[k].empty() && this->chance(p_frame)) tx_[k].push_back(random_frame(this->pick(256)));
+      if (!tx_[k].empty() && !((m.eb_ntx_valid_i >> k) & 1) && this->chance(p_offer)) {
+        present_tx(k, tx_[k].front().beats[tx_beat_[k]]);
+        m.eb_ntx_valid_i |= 1u << k;
+      }
+    }
+    if (rx_.empty() && this->chance(p_frame)) {
+      // Types every engine owns, and types no engine owns.
+      const uint8_t types[] = {engines::kNetTypeScratch,
+                               engines::kNetTypeCniData,
+                               engines::kNetTypeCniAck,
+                               0x00,
+                               0x7f,
+                               0xff};
+      rx_.push_back(random_frame(types[this->pick(6)]));
+      ++offered_;
+    }
+    if (!rx_.empty() && !m.s_axis_net_tvalid_i && this->chance(p_offer)) {
+      present_rx(rx_.front().beats[rx_beat_]);
+      m.s_axis_net_tvalid_i = 1;
+    }
+    noise();
+    m.m_axis_net_tready_i = this->chance(p_mac);
+    m.eb_nrx_ready_i = 0;
+    for (unsigned k = 0; k < NE; ++k) m.eb_nrx_ready_i |= this->chance(p_eng) << k;
+    this->settle();
+    return check("traffic");
+  }
+
+  // reference
+  bool tx_busy_ = false, rx_busy_ = false, drop_pulse_ = false;
+  unsigned tx_own_ = 0, tx_rr_ = 0, rx_own_ = 0, rx_to_ = NE;
+  // stimulus and scoreboards
+  std::deque<Frame> tx_[NE];
+  unsigned tx_beat_[NE] = {};
+  std::deque<Frame> rx_;
+  unsigned rx_beat_ = 0;
+  int mac_from_ = -1;
+  std::vector<unsigned> sent_order_;
+  unsigned sent_ = 0, offered_ = 0, dropped_ = 0, delivered_[NE] = {};
+};
+
+using NetSwitchSets = ::testing::Types<NetSwitch_nb8_all, NetSwitch_nb64_no1>;
+TYPED_TEST_SUITE(NetSwitch, NetSwitchSets, SetName);
+
+TYPED_TEST(NetSwitch, ResetLeavesItIdle) {
+  this->settle();
+  this->check("after reset");
+  EXPECT_TRUE(this->m_->idle_o);
+  EXPECT_FALSE(this->m_->m_axis_net_tvalid_o);
+  EXPECT_EQ(unsigned(this->m_->eb_nrx_valid_o), 0u);
+  EXPECT_FALSE(this->m_->cnt_drop_o);
+}
+
+TYPED_TEST(NetSwitch, FramesLeaveWholeAndArriveAtTheirOwnersUnderBackPressure) {
+  const double rates[][4] = {{0.3, 0.7, 0.4, 0.5}, {0.8, 0.9, 0.9, 0.9}, {0.5, 0.4, 0.7, 0.2}};
+  unsigned drop_pulses = 0;
+  for (int c = 0; c < 6000; ++c) {
+    const auto& r = rates[(c / 400) % 3];
+    this->step(this->random_cycle(r[0], r[1], r[2], r[3]));
+    drop_pulses += this->drop_pulse_;
+    if (this->HasFailure()) return;
+  }
+  for (int c = 0; c < 1000; ++c) {
+    this->step(this->random_cycle(0.0, 0.9, 0.9, 0.9));
+    drop_pulses += this->drop_pulse_;
+  }
+  this->settle();
+  this->check("drained");
+  for (unsigned k = 0; k < NE; ++k) EXPECT_TRUE(this->tx_[k].empty()) << "engine " << k;
+  EXPECT_TRUE(this->rx_.empty());
+  unsigned delivered = 0;
+  for (unsigned k = 0; k < NE; ++k) delivered += this->delivered_[k];
+  EXPECT_EQ(delivered + this->dropped_, this->offered_);
+  EXPECT_EQ(drop_pulses, this->dropped_) << "one cnt_drop_o pulse per dropped frame";
+  EXPECT_GT(this->dropped_, 0u);
+  for (unsigned k = 0; k < NE; ++k) {
+    const bool owns =
+        net_owner(engines::kNetTypeScratch) == k || net_owner(engines::kNetTypeCniData) == k;
+    if (owns && ((TypeParam::kPresent >> k) & 1)) {
+      EXPECT_GT(this->delivered_[k], 0u) << k;
+    }
+    if (!((TypeParam::kPresent >> k) & 1)) {
+      EXPECT_EQ(this->delivered_[k], 0u) << k;
+    }
+  }
+  EXPECT_GT(this->sent_, 100u);
+}
+
+TYPED_TEST(NetSwitch, EnginesThatAlwaysHaveAFrameTakeTurns) {
+  // Every engine offers a frame in every cycle, the MAC takes every beat: the frames leave
+  // engine 0, 1, 2, 0, 1, 2, ...
+  for (int c = 0; c < 300; ++c) this->step(this->random_cycle(1.0, 1.0, 1.0, 1.0));
+  ASSERT_GT(this->sent_order_.size(), 3u * NE);
+  for (size_t i = 0; i < this->sent_order_.size(); ++i) {
+    EXPECT_EQ(this->sent_order_[i], i % NE) << "frame " << i;
+  }
+}
+
+}  // namespace
+}  // namespace cni::tb::blocks
