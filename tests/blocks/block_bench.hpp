@@ -2,7 +2,7 @@
 // The harness every block testbench of tests/blocks shares: a GoogleTest fixture with a fresh
 // Verilated model per test (tb/vlt_model.hpp: randReset 2, errors left to the test), the seed
 // from env CNI_SEED or the test's name (logged), an FST per test with CNI_TRACE=1
-// (<suite>.<test>.fst, '/' as '_'), the clocking, and bit access to ports of any width.
+// (<suite>_<set>.<test>.fst), the clocking, and bit access to ports of any width.
 //
 // A cycle: the test drives the inputs with the clock low and calls settle() (the combinational
 // outputs follow the inputs), reads the outputs and decides the handshakes of the coming edge,
@@ -108,24 +108,17 @@ struct HeldChoice {
   bool overtaken(unsigned valid) const { return held > 0 && (valid & ((1u << held) - 1)); }
 };
 
-// A parameter set's name in the test names (TYPED_TEST_SUITE's name generator).
-struct SetName {
-  template <class Set>
-  static std::string GetName(int) {
-    return Set::kName;
-  }
-};
-
-// The fixture: model M (a Verilated class with clk_i and rst_ni).
-template <class M>
+// The fixture of parameter set S: S::M its model (a Verilated class with clk_i and rst_ni),
+// S::kName its name, which names the test's seed and trace (<suite>_<set>.<test>).
+template <class S>
 class BlockBench : public ::testing::Test {
  protected:
+  using M = typename S::M;
+
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    name_ = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name_) {
-      if (c == '/') c = '_';
-    }
+    const std::string suite = info->test_suite_name();
+    name_ = suite.substr(0, suite.find('/')) + "_" + S::kName + "." + info->name();
     seed_ = 1469598103934665603ull;
     for (char c : name_) seed_ = (seed_ ^ static_cast<uint8_t>(c)) * 1099511628211ull;
     if (const char* s = std::getenv("CNI_SEED")) seed_ = std::strtoull(s, nullptr, 0);

@@ -16,7 +16,6 @@
 #include "block_bench.hpp"
 
 namespace cni::tb::blocks {
-namespace {
 
 #define CNI_CA_ARB_SET(s)                                                  \
   struct CaArb_##s {                                                       \
@@ -32,6 +31,8 @@ CNI_CA_ARB_SET(n3)
 CNI_CA_ARB_SET(n4)
 #undef CNI_CA_ARB_SET
 
+namespace {
+
 inline constexpr unsigned kOpW = 3;     // cni_coh_pkg::CA_OP_W
 inline constexpr unsigned kAddrW = 48;  // cni_coh_pkg::ADDR_W
 
@@ -42,7 +43,7 @@ struct Req {
 };
 
 template <class S>
-class CaArb : public BlockBench<typename S::M> {
+class CaArb : public BlockBench<S> {
  protected:
   static constexpr unsigned N = S::kNumSrc;
   static constexpr unsigned IdW = S::kIdW;
@@ -50,7 +51,7 @@ class CaArb : public BlockBench<typename S::M> {
   static constexpr unsigned SrcW = N > 1 ? std::bit_width(N - 1) : 1;
 
   void SetUp() override {
-    BlockBench<typename S::M>::SetUp();
+    BlockBench<S>::SetUp();
     auto& m = *this->m_;
     m.s_req_valid_i = 0;
     m.s_rsp_ready_i = 0;
@@ -178,7 +179,7 @@ class CaArb : public BlockBench<typename S::M> {
 };
 
 using CaArbSets = ::testing::Types<CaArb_n1, CaArb_n2, CaArb_n3, CaArb_n4>;
-TYPED_TEST_SUITE(CaArb, CaArbSets, SetName);
+TYPED_TEST_SUITE(CaArb, CaArbSets);
 
 TYPED_TEST(CaArb, ResetLeavesNothingChosen) {
   this->settle();
@@ -256,7 +257,7 @@ TYPED_TEST(CaArb, LowerSourcesComeFirstAndAStalledChoiceStaysChosen) {
 template <class S>
 class CaArbIdGap : public CaArb<S> {};
 using CaArbIdGapSets = ::testing::Types<CaArb_n1, CaArb_n3>;
-TYPED_TEST_SUITE(CaArbIdGap, CaArbIdGapSets, SetName);
+TYPED_TEST_SUITE(CaArbIdGap, CaArbIdGapSets);
 
 TYPED_TEST(CaArbIdGap, AResponseForASourceThatDoesNotExistIsFlagged) {
   static_assert((1u << TestFixture::SrcW) > TestFixture::N);

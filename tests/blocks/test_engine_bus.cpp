@@ -16,7 +16,6 @@
 #include "cni/engines.hpp"
 
 namespace cni::tb::blocks {
-namespace {
 
 inline constexpr unsigned NE = engines::kNumEngines;
 inline constexpr unsigned NR = engines::kNumRegions;
@@ -33,6 +32,8 @@ CNI_ENGINE_BUS_SET(full)
 CNI_ENGINE_BUS_SET(small)
 #undef CNI_ENGINE_BUS_SET
 
+namespace {
+
 inline constexpr unsigned kCmdW = 3;  // cni_coh_pkg::CMD_W
 inline constexpr unsigned kArgW = 2;  // cni_coh_pkg::ARG_W
 
@@ -45,14 +46,14 @@ struct Evt {
 };
 
 template <class S>
-class EngineBus : public BlockBench<typename S::M> {
+class EngineBus : public BlockBench<S> {
  protected:
   static constexpr unsigned LB = S::kLineBytes;
   static constexpr unsigned IW = S::kLineIdxW;
   static constexpr unsigned RegEngW = std::bit_width(NE);  // $clog2(NE + 1)
 
   void SetUp() override {
-    BlockBench<typename S::M>::SetUp();
+    BlockBench<S>::SetUp();
     unsigned b = 0;
     for (unsigned r = 0; r < NR; ++r) base_[r] = b, b += S::kLines[r];
     for (unsigned r = 0; r < NR; ++r) {
@@ -212,7 +213,7 @@ class EngineBus : public BlockBench<typename S::M> {
 };
 
 using EngineBusSets = ::testing::Types<EngineBus_full, EngineBus_small>;
-TYPED_TEST_SUITE(EngineBus, EngineBusSets, SetName);
+TYPED_TEST_SUITE(EngineBus, EngineBusSets);
 
 TYPED_TEST(EngineBus, ResetLeavesItIdle) {
   this->settle();

@@ -16,7 +16,6 @@
 #include "block_bench.hpp"
 
 namespace cni::tb::blocks {
-namespace {
 
 // A parameter set: its model and the parameters it was built with (CNI_BLK_fifo_<set>_*).
 #define CNI_FIFO_SET(s)                                          \
@@ -36,14 +35,16 @@ CNI_FIFO_SET(d3_w8_or)
 CNI_FIFO_SET(d5_w70_or8x16)
 #undef CNI_FIFO_SET
 
+namespace {
+
 template <class S>
-class Fifo : public BlockBench<typename S::M> {
+class Fifo : public BlockBench<S> {
  protected:
   static constexpr unsigned W = S::kWidth;
   static constexpr unsigned D = S::kDepth;
 
   void SetUp() override {
-    BlockBench<typename S::M>::SetUp();
+    BlockBench<S>::SetUp();
     drive(false, random_bits(this->rng_, W), false);
     this->reset();
   }
@@ -89,7 +90,7 @@ class Fifo : public BlockBench<typename S::M> {
 
 using FifoSets = ::testing::Types<Fifo_d1_w8, Fifo_d2_w70, Fifo_d3_w8, Fifo_d5_w70, Fifo_d16_w8,
                                   Fifo_d1_w70_or, Fifo_d3_w8_or, Fifo_d5_w70_or8x16>;
-TYPED_TEST_SUITE(Fifo, FifoSets, SetName);
+TYPED_TEST_SUITE(Fifo, FifoSets);
 
 TYPED_TEST(Fifo, ResetLeavesItEmptyAndReadyAndForgetsWhatItHeld) {
   this->settle();

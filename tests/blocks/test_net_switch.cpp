@@ -15,7 +15,6 @@
 #include "cni/engines.hpp"
 
 namespace cni::tb::blocks {
-namespace {
 
 #define CNI_NET_SWITCH_SET(s)                                                \
   struct NetSwitch_##s {                                                     \
@@ -27,6 +26,8 @@ namespace {
 CNI_NET_SWITCH_SET(nb8_all)
 CNI_NET_SWITCH_SET(nb64_no1)
 #undef CNI_NET_SWITCH_SET
+
+namespace {
 
 inline constexpr unsigned NE = engines::kNumEngines;
 
@@ -48,13 +49,13 @@ struct Frame {
 };
 
 template <class S>
-class NetSwitch : public BlockBench<typename S::M> {
+class NetSwitch : public BlockBench<S> {
  protected:
   static constexpr unsigned NB = S::kNetBytes;
   static constexpr unsigned NW = NB * 8;
 
   void SetUp() override {
-    BlockBench<typename S::M>::SetUp();
+    BlockBench<S>::SetUp();
     auto& m = *this->m_;
     m.m_axis_net_tready_i = 0;
     m.s_axis_net_tvalid_i = 0;
@@ -238,7 +239,7 @@ class NetSwitch : public BlockBench<typename S::M> {
 };
 
 using NetSwitchSets = ::testing::Types<NetSwitch_nb8_all, NetSwitch_nb64_no1>;
-TYPED_TEST_SUITE(NetSwitch, NetSwitchSets, SetName);
+TYPED_TEST_SUITE(NetSwitch, NetSwitchSets);
 
 TYPED_TEST(NetSwitch, ResetLeavesItIdle) {
   this->settle();

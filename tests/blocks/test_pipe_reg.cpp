@@ -10,7 +10,6 @@
 #include "block_bench.hpp"
 
 namespace cni::tb::blocks {
-namespace {
 
 #define CNI_PIPE_REG_SET(s)                                          \
   struct PipeReg_##s {                                               \
@@ -25,13 +24,15 @@ CNI_PIPE_REG_SET(w70_reg)
 CNI_PIPE_REG_SET(w8_wire)
 #undef CNI_PIPE_REG_SET
 
+namespace {
+
 template <class S>
-class PipeReg : public BlockBench<typename S::M> {
+class PipeReg : public BlockBench<S> {
  protected:
   static constexpr unsigned W = S::kWidth;
 
   void SetUp() override {
-    BlockBench<typename S::M>::SetUp();
+    BlockBench<S>::SetUp();
     this->m_->en_i = 0;
     put(this->m_->d_i, 0, W, random_bits(this->rng_, W));
     this->reset();
@@ -55,7 +56,7 @@ class PipeReg : public BlockBench<typename S::M> {
 };
 
 using PipeRegSets = ::testing::Types<PipeReg_w1_rst, PipeReg_w70_reg, PipeReg_w8_wire>;
-TYPED_TEST_SUITE(PipeReg, PipeRegSets, SetName);
+TYPED_TEST_SUITE(PipeReg, PipeRegSets);
 
 TYPED_TEST(PipeReg, LoadsOnEnableHoldsWithoutAndFollowsTheResetParameter) {
   constexpr unsigned W = TestFixture::W;
