@@ -165,19 +165,16 @@ class EngineBus : public BlockBench<S> {
 
   int random_cycle(double p_offer, double p_take) {
     auto& m = *this->m_;
-    if (!m.evt_valid_i) {
-      if (evt_.empty() && this->chance(p_offer)) {
-        std::vector<unsigned> with;
-        for (unsigned k = 0; k < NE; ++k) {
-          if (!owned_[k].empty()) with.push_back(k);
-        }
-        evt_.push_back(random_evt_of(with[this->pick(static_cast<unsigned>(with.size()))]));
+    // The home agent offers an event on a line of an engine that has lines, held until taken.
+    if (!m.evt_valid_i && this->chance(p_offer)) {
+      std::vector<unsigned> with;
+      for (unsigned k = 0; k < NE; ++k) {
+        if (!owned_[k].empty()) with.push_back(k);
       }
-      if (!evt_.empty() && this->chance(p_offer)) {
-        m.evt_valid_i = 1;
-        m.evt_line_i = evt_.front().line;
-        m.evt_region_i = evt_.front().region;
-      }
+      evt_.push_back(random_evt_of(with[this->pick(static_cast<unsigned>(with.size()))]));
+      m.evt_valid_i = 1;
+      m.evt_line_i = evt_.back().line;
+      m.evt_region_i = evt_.back().region;
     }
     for (unsigned k = 0; k < NE; ++k) {
       if (!((m.eb_cmd_valid_i >> k) & 1) && this->chance(p_offer)) {
