@@ -36,7 +36,9 @@ opt -fast
 hierarchy -check
 check -assert
 splitnets
-opt_clean
+# -purge: the nets gates drive lose their RTL names (registers, RAM ports and ports keep theirs), so
+# the model has only the signals a wave needs and about half the C++ to compile
+opt_clean -purge
 stat
 write_verilog -noattr $top.v
 YS

@@ -5,9 +5,10 @@
 # drivers and tests run against it (tests/CMakeLists.txt: test_rtl_netlist,
 # test_rtl_netlist_pipe, test_pio_netlist, test_cache_netlist).
 #   cni_dev_netlist_pipe - cni_endpoint, test geometry of the `chk` model, pipelined configuration
-#                          (Pipelined=1, the `pipe` model's), + tb/device drivers
-#   cni_dev_netlist      - the same, default configuration, with the CNI engine (CNI16Q: the
-#                          CNI port tests) (only with CNI_NETLIST_BOTH=ON: `make test-netlist`)
+#                          with the CNI engine as CNI16Qm (Pipelined=1, the `pipe` model's),
+#                          + tb/device drivers
+#   cni_dev_netlist      - the same, default configuration, with the CNI engine as CNI16Q (the
+#                          `chk` model's) (only with CNI_NETLIST_BOTH=ON: `make test-netlist`)
 #   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
 #   cni_cache_netlist    - cni_cache_agent, the parameters of tb/rtl_cache.cmake, + tb/cache
 #
@@ -88,31 +89,30 @@ function(cni_netlist_model target)
 endfunction()
 
 # ---- cni_endpoint, geometry of the `chk` model (tb/rtl_endpoint.cmake) -------------------------
-# cni_endpoint_netlist(<flavor> PIPE <0|1> [CNI]): the netlist model cni_rtl_<flavor> and its
-# device adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"). 128-byte lines only (the
-# default LineBytes; the prefix is the RTL model's of that size). CNI: with the CNI engine in the
-# registry's test configuration (CNI16Q, as the `chk` model), so the CNI port tests run after
-# synthesis; without, no CNI engine (CniConfig left at its default).
+# cni_endpoint_netlist(<flavor> PIPE <0|1> CNI <config>): the netlist model cni_rtl_<flavor> and its
+# device adapter cni_dev_<flavor> (tb/device, CNI_DEV_BUILD "<flavor>"), with the CNI engine in
+# configuration <config> (a CNI_CNI_CONFIG_* code of the registry), so the CNI port tests run after
+# synthesis. 128-byte lines only (the default LineBytes; the prefix is the RTL model's of that
+# size).
 function(cni_endpoint_netlist flavor)
-  cmake_parse_arguments(M "CNI" "PIPE" "" ${ARGN})
-  set(geometry ${CNI_CHK_GEOMETRY})
-  if(NOT M_CNI)
-    list(FILTER geometry EXCLUDE REGEX "^CniConfig=")
-  endif()
-  cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint_l128
-    PARAMS ${geometry} Pipelined=${M_PIPE})
-  string(REPLACE ";" "," params "${geometry};Pipelined=${M_PIPE}")
+  cmake_parse_arguments(M "" "PIPE;CNI" "" ${ARGN})
+  set(params ${CNI_CHK_GEOMETRY})
+  list(FILTER params EXCLUDE REGEX "^CniConfig=")
+  list(APPEND params Pipelined=${M_PIPE} CniConfig=${M_CNI})
+  cni_netlist_model(cni_rtl_${flavor} TOP cni_endpoint PREFIX Vcni_endpoint_l128 PARAMS ${params})
+  string(REPLACE ";" "," params "${params}")
   cni_dev_adapter(${flavor} cni_rtl_${flavor} "Vcni_endpoint_l128|${params}")
 endfunction()
-# `make test` builds the pipelined configuration's (the one the ECP5 board synthesizes, and as
-# the board's default, without a CNI engine): the endpoint netlists are the build's largest cost
-# (Yosys about 5 minutes and the model's C++ about 12 on 2 cores, each). CNI_NETLIST_BOTH (`make
-# test-netlist`) adds the default configuration's, carrying the CNI engine.
-option(CNI_NETLIST_BOTH "Also the endpoint netlist of the default configuration, with a CNI engine" OFF)
+# `make test` builds the pipelined configuration's, with the CNI engine as the `pipe` checking
+# model carries it (CNI16Qm: its receive queue in host memory through the caching agent): the
+# endpoint netlists are the build's largest cost (Yosys about 3 minutes and the model's C++
+# about 3 on 2 cores, each, on the reference machine of docs/architecture.md).
+# CNI_NETLIST_BOTH (`make test-netlist`) adds the default configuration's, with CNI16Q.
+option(CNI_NETLIST_BOTH "Also the endpoint netlist of the default configuration" OFF)
 if(CNI_NETLIST_BOTH)
-  cni_endpoint_netlist(netlist PIPE 0 CNI)
+  cni_endpoint_netlist(netlist PIPE 0 CNI ${CNI_CNI_CONFIG_CNI16Q})
 endif()
-cni_endpoint_netlist(netlist_pipe PIPE 1)
+cni_endpoint_netlist(netlist_pipe PIPE 1 CNI ${CNI_CNI_CONFIG_CNI16QM})
 
 # ---- cni_cache_agent, parameters of tb/rtl_cache.cmake (included before this file) -----------
 if(DEFINED CNI_CACHE_PARAMS)
