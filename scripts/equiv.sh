@@ -27,8 +27,10 @@ rm -rf "$work"; mkdir -p "$work/src"
 git archive "$rev" rtl scripts | tar -x -C "$work/src"
 mapfile -t gold < <(cd "$work/src" && CNI_GEN=gen scripts/rtl-files.sh --stage ../gold)
 mapfile -t gate < <(scripts/rtl-files.sh --stage "$work/gate")
-prep="chparam$chp $top; hierarchy -check -top $top; proc; flatten; memory -nomap; memory_map;
-      async2sync; opt_clean"
+# (rename -top: with some parameter values, such as a wide literal, Yosys leaves the top as
+# $paramod$<hash>\TOP; it is named TOP again)
+prep="chparam$chp $top; hierarchy -check -top $top; rename -top $top; proc; flatten;
+      memory -nomap; memory_map; async2sync; opt_clean"
 read_gold="read_verilog -sv -I$work/gold/gen/rtl -I$work/gold/rtl/common ${gold[*]/#/$work/gold/}; $prep"
 read_gate="read_verilog -sv -I$work/gate/gen/rtl -I$work/gate/rtl/common ${gate[*]/#/$work/gate/}; $prep"
 # Yosys's front-end warnings (memories turned into registers, ...) go to $work/warnings.txt.

@@ -170,21 +170,6 @@ module cni_home_agent #(
     if (dir_re) dir_rd_q <= dir_q[dir_raddr];
   end
 
-  // ---- transaction table (one array per field) ----------------------------------------------
-  logic [TtEntries-1:0] tt_valid_q, tt_evt_q;
-  logic [TtEntries-1:0] tt_tmo_q;                 // PARK entry past its timeout (registered)
-  logic [1:0]           tt_kind_q  [TtEntries];
-  logic [LineIdxW-1:0]  tt_line_q  [TtEntries];
-  logic [RegW-1:0]      tt_reg_q   [TtEntries];  // the line's region (the engine bus routes by it)
-  logic [AgW-1:0]       tt_src_q   [TtEntries];
-  logic [TagW-1:0]      tt_tag_q   [TtEntries];
-  logic [OpW-1:0]       tt_op_q    [TtEntries];   // the request's opcode
-  logic [OpW-1:0]       tt_grant_q [TtEntries];   // DataS/DataE/UpgAck at completion
-  logic [NumAgents-1:0] tt_pend_q  [TtEntries];
-  logic [NumAgents-1:0] tt_wbp_q   [TtEntries];
-  logic [NumAgents-1:0] tt_wbgot_q [TtEntries];
-  logic [31:0]          tt_due_q   [TtEntries];   // PARK: the time_i its timer runs out
-
   logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
   logic                cmd_defer_q;  // a RECALL had to wait: requests first until one is taken
@@ -228,108 +213,10 @@ module cni_home_agent #(
     onehot = TtEntries'(1) << i;
   endfunction
 
-  // ---- timers, free entries, event selection -----------------------------------------------
-  // A PARK entry's timeout flag is registered (the 32-bit compares stay out of the selection
-  // path), so it rises one cycle after the timer reaches the limit. Registered beside the flags:
-  // whether any is set, and the lowest one set (one-hot), so the input selection starts from a
-  // flip-flop; with `Pipelined` they are registered from the flags themselves (one cycle later
-  // again), so the compares end at the flags. Either may still name an entry for a cycle or two
-  // after it was freed, converted or even made again: the decision re-checks that the entry is a
-  // PARK entry whose own flag is set (SRC_TMO), and a timeout that no longer holds does nothing.
-  logic [TtEntries-1:0] tmo_1h_q;
-  logic                 tmo_any_q;
-  logic [TtW-1:0]       tmo_idx;
-  logic [TtEntries-1:0] evt_1h;     // the entry whose event is offered: the lowest with one
-  logic [LineIdxW-1:0]  tmo_line;
-  logic [TtEntries-1:0] valid_nx;   // entries still valid after this cycle's event take
-  logic [TtEntries-1:0] lk_valid;   // the valid bits the lookup sees
-
-  // A park timer is the deadline time_i + 1 + timeout, set when the entry is made (the timeout
-  // saturates at 2**31 - 1, so deadline and time compare by their difference's sign): a PARK
-  // entry times out in the cycle time_i reaches it, as a count from 0 in the cycle after the
-  // entry is made reaches the timeout. The compares are made at the clock edge, into the flags
-  // (tt_tmo_q), and into `park_near_q`: some deadline falls within the next 2**QuietLog2 cycles
-  // (park_near_o; an entry made at that edge is not in it yet, `park_new_q` says so).
-  wire [31:0] park_tmo = cfg_park_timeout_i[31] ? 32'h7FFF_FFFF : cfg_park_timeout_i;
-  // tt_park: the valid PARK entries, a flip-flop per entry kept beside the valid bits and kinds
-  // (simulation checks it), so no cycle loops over the kinds to find them.
-  logic [TtEntries-1:0] tt_park;
-  logic                 park_near_q, park_new_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      tt_tmo_q    <= '0;
-      tmo_any_q   <= 1'b0;
-      tmo_1h_q    <= '0;
-      park_near_q <= 1'b0;
-    end else begin
-      logic [TtEntries-1:0] due, near;
-      logic [31:0]          left, left1;
-      due  = '0;
-      near = '0;
-      if (tt_park != '0) begin  // (a simulator skips the compares when nothing is parked)
-        for (int k = 0; k < TtEntries; k++) begin
-          left    = tt_due_q[k] - time_i;           // cycles to the deadline from this cycle
-          left1   = tt_due_q[k] - time_i - 32'd1;   // ... and from the next
-          due[k]  = tt_park[k] && (left[31] || left == '0);
-          near[k] = tt_park[k] && (left1[31] || left1 < 32'(1 << QuietLog2));
-        end
-      end
-      tt_tmo_q    <= due;
-      tmo_any_q   <= P ? |tt_tmo_q : |due;
-      tmo_1h_q    <= P ? tt_tmo_q & (~tt_tmo_q + 1'b1) : due & (~due + 1'b1);
-      park_near_q <= |near;
-    end
-  end
-  // (Searched only when there is an event or a timeout: their results are used only then, and
-  // a simulator skips the searches in the other cycles.)
-  always_comb begin
-    tmo_idx  = 'x;
-    tmo_line = 'x;
-    if (tmo_any_q) begin
-      tmo_idx  = '0;
-      tmo_line = '0;
-      for (int k = 0; k < TtEntries; k++) begin
-        if (tmo_1h_q[k]) begin
-          tmo_idx  = tmo_idx | TtW'(k);
-          tmo_line = tmo_line | tt_line_q[k];
-        end
-      end
-    end
-  end
-
-  // The event offered: the lowest entry with one (one-hot), its fields an AND-OR of the
-  // entries' under it (a valid entry is a PARK entry exactly when its `tt_park` is set).
-  // (Word-wide operations, and the AND-OR only when an event waits: a simulator evaluates this
-  // in every cycle.)
-  wire [TtEntries-1:0] evt_all = tt_valid_q & tt_evt_q;
-  assign evt_1h = evt_all & (~evt_all + 1'b1);
-  always_comb begin
-    evt_line_o   = '0;
-    evt_region_o = '0;
-    evt_op_o     = '0;
-    evt_src_o    = '0;
-    if (evt_all != '0) begin
-      for (int k = 0; k < TtEntries; k++) begin
-        if (evt_1h[k]) begin
-          evt_line_o   = evt_line_o | tt_line_q[k];
-          evt_region_o = evt_region_o | tt_reg_q[k];
-          evt_op_o     = evt_op_o | tt_op_q[k];
-          evt_src_o    = evt_src_o | tt_src_q[k];
-        end
-      end
-    end
-  end
-  assign evt_valid_o = evt_all != '0;
-  assign evt_kind_o  = (evt_1h & tt_park) != '0 ? cni_coh_pkg::EVT_TRIGGER
-                                                : cni_coh_pkg::EVT_RECALL_DONE;
-  wire   evt_take    = evt_valid_o && evt_ready_i;
-  // a RECALL entry whose event is taken ends (a PARK entry keeps waiting)
-  logic [TtEntries-1:0] tt_rec;
-  always_comb begin
-    for (int k = 0; k < TtEntries; k++) tt_rec[k] = tt_kind_q[k] == K_RECALL;
-  end
-  assign valid_nx = tt_valid_q & ~({TtEntries{evt_take}} & evt_1h & tt_rec);
-  assign lk_valid = P ? tt_valid_q : valid_nx;
+  // ---- the transaction table (cni_home_table): entries, park timers, events, lookup ----------
+  logic [TtW-1:0]      tmo_idx;
+  logic [LineIdxW-1:0] tmo_line;
+  logic                tmo_any;   // a park timer has run out (a flip-flop of the table)
 
   // ==== the pipeline ============================================================================
   // Stages: T take (select an input, read the directory; without Pipelined also look the
@@ -468,10 +355,10 @@ module cni_home_agent #(
   // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
   // applied: a RECALL that must wait stays at the engine's port).
   always_comb begin
-    take_tmo   = tmo_any_q && pipe_empty;
-    take_rsp   = !tmo_any_q && rs_valid;
-    take_cmd   = !tmo_any_q && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
-    take_req   = !tmo_any_q && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
+    take_tmo   = tmo_any && pipe_empty;
+    take_rsp   = !tmo_any && rs_valid;
+    take_cmd   = !tmo_any && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
+    take_req   = !tmo_any && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
     sel_any    = take_tmo || take_rsp || take_cmd || take_req;
     sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
     sel_hdr    = ({$bits(sel_hdr){take_req}} & rq_hdr) |
@@ -585,17 +472,10 @@ module cni_home_agent #(
   assign v_c = P ? v_c_q : v_d_q;
   assign adv = !v_c || e_commit;  // (Pipelined: e_commit is 1)
 
-  // ---- table lookup (the lookup stage: T, or R when Pipelined) ---------------------------------
-  // The table holds at most one entry per line (every allocation requires no hit), so the hit
-  // vector is one-hot or zero, and the hit entry's index and fields are ORs of its terms. The
-  // table changes after the lookup only by messages on other lines (the interlock), by the
-  // engine taking an event (which frees a RECALL entry that has nothing pending) and by the
-  // timers: a freed entry may still count as busy (the request is retried, the RECALL waits),
-  // and a free entry an older message in flight may take is not offered (`resv`).
+  // ---- table lookup (the lookup stage: T, or R when Pipelined; cni_home_table) ------------------
+  // A free entry an older message in flight may take is not offered (`resv`).
   wire [LineIdxW-1:0] lk_line = m_l.line;
-  wire [TagW-1:0]     lk_tag  = m_l.hdr.tag;
-  wire [TtW-1:0]      l_ent   = lk_tag[TtW-1:0];
-  logic [TtEntries-1:0] l_hit, l_park, resv, l_free;
+  logic [TtEntries-1:0] resv;
   wire  [LineIdxW:0]    r_dec = decode(m_r.hdr.addr);  // (Pipelined: the address check in R)
   // Without Pipelined the only message in flight is D's. With it, the reservations of D, X, B
   // and C are a register, kept as the stages move: the message entering D adds the entry it
@@ -616,93 +496,41 @@ module cni_home_agent #(
   end else begin : g_resv_d
     assign resv = (v_d && m_d.may_alloc) ? onehot(lk_d.free_idx) : '0;
   end
-  assign l_free = ~lk_valid & ~resv;
-  // The line compares: entry k holds the lookup stage's line (masked with the valid bits in the
-  // search). Pipelined, they are registered as the message enters R: each input's line is
-  // compared with every entry's in T, in parallel with the selection, which picks one input's
-  // compares (a timeout's line is its own entry's). An entry written at that edge (the apply
-  // stage allocates it for its own line) compares unequal: the message taken then is not on a
-  // line in flight (the interlock). So the search in R starts at flip-flops, not at a compare
-  // of the stage's line; simulation checks the registered compares against the lines.
-  logic [TtEntries-1:0] l_eq;
-  if (P) begin : g_l_eq
-    logic [TtEntries-1:0] eq_q, eq_rsp, eq_req, eq_cmd;
-    wire  [TtEntries-1:0] alloc_now = (v_c && e_alloc) ? onehot(e_alloc_idx) : '0;
-    always_comb begin
-      for (int k = 0; k < TtEntries; k++) begin
-        eq_rsp[k] = tt_line_q[k] == rs_hdr.addr[OffW +: LineIdxW];
-        eq_req[k] = tt_line_q[k] == rq_hdr.addr[OffW +: LineIdxW];
-        eq_cmd[k] = tt_line_q[k] == cm_line;
-      end
-    end
-    // chosen by the selection's priority from the flip-flops it starts at (a timeout, the
-    // response head, a command first, else the request head), not by the one-hot take: the
-    // register loads in every cycle and is used only for a message taken, which is the one the
-    // priority names
-    wire cmd_first = cmd_avail && (!cmd_defer_q || !rq_valid);
-    always_ff @(posedge clk_i) begin
-      eq_q <= ~alloc_now & (tmo_any_q ? tmo_1h_q : rs_valid ? eq_rsp : cmd_first ? eq_cmd : eq_req);
-    end
-    assign l_eq = eq_q;
-    // (checks) the compare as the lookup would make it now
-    logic [TtEntries-1:0] eq_now;
-    always_comb for (int k = 0; k < TtEntries; k++) eq_now[k] = tt_line_q[k] == m_r.line;
-    `CNI_ASSERT_SIM(EqReg_A, !v_r || (lk_valid & (eq_q ^ eq_now)) == '0,
-                    "a registered line compare disagrees with the lookup's")
-  end else begin : g_l_eq_t
-    always_comb for (int k = 0; k < TtEntries; k++) l_eq[k] = tt_line_q[k] == lk_line;
-  end
-  // Searched only for a message in the lookup stage: its result is used only then, and the
-  // else-branch's don't-care leaves the synthesized network as it is (a multiplexer with an
-  // undefined input is removed) while a simulator skips the search in idle cycles.
   wire lk_go = P ? v_r : sel_any;
-  logic [TtW:0] free_cnt;
-  always_comb begin
-    lk_l     = 'x;
-    l_hit    = 'x;
-    l_park   = 'x;
-    free_cnt = 'x;
-    if (lk_go) begin
-      lk_l = '0;
-      for (int k = 0; k < TtEntries; k++) begin
-        l_hit[k]  = lk_valid[k] && l_eq[k];
-        l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
-        if (l_hit[k]) begin
-          lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
-          lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
-          lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
-          lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
-          lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
-          lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
-          lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
-          lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
-        end
-        if (l_park[k]) begin
-          lk_l.park_idx = lk_l.park_idx | TtW'(k);
-          lk_l.park_src = lk_l.park_src | tt_src_q[k];
-          lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
-          lk_l.park_op  = lk_l.park_op | tt_op_q[k];
-        end
-      end
-      lk_l.hit_any   = l_hit != '0;
-      lk_l.park_hit  = l_park != '0;
-      lk_l.ent_match = (lk_tag < TagW'(TtEntries)) && l_hit[l_ent] && tt_kind_q[l_ent] != K_PARK;
-      lk_l.ent_kind  = tt_kind_q[l_ent];
-      lk_l.ent_pend  = tt_pend_q[l_ent];
-      lk_l.ent_wbp   = tt_wbp_q[l_ent];
-      lk_l.ent_wbgot = tt_wbgot_q[l_ent];
-      lk_l.ent_src   = tt_src_q[l_ent];
-      lk_l.ent_tag   = tt_tag_q[l_ent];
-      lk_l.ent_grant = tt_grant_q[l_ent];
-      free_cnt = '0;
-      for (int k = 0; k < TtEntries; k++) if (l_free[k]) free_cnt = free_cnt + 1'b1;
-      lk_l.room = free_cnt > (TtW + 1)'(TtReserve);
-      lk_l.free_any = l_free != '0;
-      for (int k = TtEntries - 1; k >= 0; k--) if (l_free[k]) lk_l.free_idx = TtW'(k);
-      lk_l.region  = region_of(lk_line);
-      lk_l.inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
-    end
-  end
+  wire lk_inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
+  // (the table's lookup compares, Pipelined: each input's line and the selection's priority
+  // from the flip-flops it starts at)
+  wire cmd_first = cmd_avail && (!cmd_defer_q || !rq_valid);
+  logic                evt_pending, tmo_flag, park_new;
+  logic [TtW-1:0]      snp_ent_q;
+  logic [LineIdxW-1:0] snp_line;
+  dec_t x, e;     // the decision being built; the decision being applied
+  logic                tmo_live;
+  logic [AgW-1:0]      tmo_src;
+  logic [TagW-1:0]     tmo_tag;
+  logic [LineIdxW-1:0] tmo_line_b;
+  wire                 apply;
+  cni_home_table #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
+    .TtReserve (TtReserve), .Pipelined (Pipelined), .QuietLog2 (QuietLog2),
+    .LineIdxW (LineIdxW), .SlotW (SlotW), .NumCnt (NumCnt)
+  ) u_tt (
+    .clk_i, .rst_ni, .time_i, .cfg_park_timeout_i,
+    .apply_i (apply), .c_valid_i (v_c), .m_c_i (m_c), .e_i (e),
+    .evt_valid_o, .evt_ready_i, .evt_kind_o, .evt_line_o, .evt_region_o, .evt_op_o, .evt_src_o,
+    .tmo_any_o (tmo_any), .tmo_idx_o (tmo_idx), .tmo_line_o (tmo_line),
+    .tmo_x_ent_i (m_x.tmo_ent), .tmo_live_o (tmo_live),
+    .tmo_b_ent_i (m_b.tmo_ent), .tmo_src_o (tmo_src), .tmo_tag_o (tmo_tag),
+    .tmo_line_b_o (tmo_line_b),
+    .snp_ent_i (snp_ent_q), .snp_line_o (snp_line),
+    .lk_go_i (lk_go), .lk_line_i (lk_line), .lk_tag_i (m_l.hdr.tag),
+    .lk_region_i (region_of(lk_line)), .lk_inrange_i (lk_inrange), .resv_i (resv),
+    .eq_rsp_line_i (rs_hdr.addr[OffW +: LineIdxW]), .eq_req_line_i (rq_hdr.addr[OffW +: LineIdxW]),
+    .eq_cmd_line_i (cm_line), .eq_rsp_i (rs_valid), .eq_cmd_first_i (cmd_first),
+    .lk_o (lk_l),
+    .evt_pending_o (evt_pending), .tmo_flag_o (tmo_flag), .park_o, .park_near_o,
+    .park_new_o (park_new)
+  );
 
   // ---- directory word ---------------------------------------------------------------------------
   // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
@@ -731,9 +559,6 @@ module cni_home_agent #(
   // fed by its stage: the conditions registered into X and again into B, the row and its
   // counters into B, the record into C (Pipelined; without, all wires of D). A timeout's entry is
   // re-checked in X (a PARK entry still past its deadline) and read in B (its requester, line).
-  dec_t x, e;     // the decision being built; the decision being applied
-  wire  tmo_live = tt_valid_q[m_x.tmo_ent] && tt_kind_q[m_x.tmo_ent] == K_PARK &&
-                   tt_tmo_q[m_x.tmo_ent];
   cni_home_decide #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
     .LineIdxW (LineIdxW), .SlotW (SlotW), .NumCnt (NumCnt)
@@ -743,8 +568,8 @@ module cni_home_agent #(
     .m_x_i (m_x), .lk_x_i (lk_x), .dir_x_i (dir_x), .hl_i (hl), .tmo_live_i (tmo_live),
     .row_o (r_row), .cnt_o (r_cnt),
     .m_b_i (m_b), .lk_b_i (lk_b), .dir_b_i (dir_b), .hb_i (hb), .row_b_i (b_row),
-    .cnt_b_i (b_cnt), .tmo_src_i (tt_src_q[m_b.tmo_ent]), .tmo_tag_i (tt_tag_q[m_b.tmo_ent]),
-    .tmo_line_i (tt_line_q[m_b.tmo_ent]), .dec_o (x)
+    .cnt_b_i (b_cnt), .tmo_src_i (tmo_src), .tmo_tag_i (tmo_tag), .tmo_line_i (tmo_line_b),
+    .dec_o (x)
   );
 
   // ---- the decision applied (C) -----------------------------------------------------------------
@@ -762,7 +587,6 @@ module cni_home_agent #(
   logic snp_busy_q, snp_last_q, snp_fire, job_valid, job_take;
   logic [NumAgents-1:0] snp_vec_q, snp_rest_q;
   logic [OpW-1:0]       snp_op_q;
-  logic [TtW-1:0]       snp_ent_q;
   localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
   logic [JobW-1:0] job_out;
   wire  [JobW-1:0] e_job = {e.snp_vec, e.snp_rest, e.snp_last, e.snp_op, e.snp_ent};
@@ -831,7 +655,7 @@ module cni_home_agent #(
   assign job_push = f_fire && f.snp;
   assign job_in   = f.job;
   assign e_commit = P || !e_sends || f_fire;
-  wire   apply    = v_c && e_commit;
+  assign apply    = v_c && e_commit;
   /* verilator lint_off UNUSEDSIGNAL */
   wire   ans_tmo  = f.tmo;   // the answer leaving now is a park timeout's Retry (formal probe)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -988,7 +812,7 @@ module cni_home_agent #(
     ofwd_hdr_o.src  = agent_id_i;
     ofwd_hdr_o.dst  = snp_dst;
     ofwd_hdr_o.tag  = TagW'(snp_ent_q);
-    ofwd_hdr_o.addr = line_addr(tt_line_q[snp_ent_q]);
+    ofwd_hdr_o.addr = line_addr(snp_line);
   end
 
   // Counter pulses: decisions plus one per snoop sent.
@@ -1005,10 +829,8 @@ module cni_home_agent #(
   // Then only a message, a command or a park timer changes the state (the registers loaded in
   // every cycle hold nothing a later message reads).
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
-                  !cmd_busy_q && !(|(tt_valid_q & tt_evt_q)) && !(|tt_tmo_q) && !tmo_any_q &&
-                  !snp_busy_q && !job_valid && !ma_rd_q && !ma_wr_q && !park_new_q;
-  assign park_o      = |tt_park;
-  assign park_near_o = park_near_q;
+                  !cmd_busy_q && !evt_pending && !tmo_flag && !tmo_any &&
+                  !snp_busy_q && !job_valid && !ma_rd_q && !ma_wr_q && !park_new;
 
   // ---- registers ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1051,97 +873,15 @@ module cni_home_agent #(
     end
   end
 
-  // Transaction table. The valid and event bits after this cycle: the apply stage's writes
-  // (allocate, update, free, convert, in that order) over the bits as they stand, and over them
-  // as the engine's take of the entry's event leaves them (a RECALL entry ends, the event is
-  // gone); the take, from the engine's ready (the latest input), picks one last. Word-wide: each
-  // write is a one-hot vector (a simulator evaluates this in every cycle).
-  logic [TtEntries-1:0] tt_valid_d, tt_evt_d;
-  always_comb begin
-    logic [TtEntries-1:0] a_1h, u_1h, f_1h, c_1h, a_evt, v0, v1, x0, x1, tk;
-    a_1h  = (apply && e.alloc) ? onehot(e.alloc_idx) : '0;
-    u_1h  = (apply && e.upd && e.upd_evt) ? onehot(e.upd_idx) : '0;
-    f_1h  = (apply && e.free) ? onehot(e.free_idx) : '0;
-    c_1h  = (apply && e.conv) ? onehot(e.conv_idx) : '0;
-    a_evt = a_1h & {TtEntries{e.alloc_evt}};
-    // without, with the take of the entry's event
-    v0 = (tt_valid_q | a_1h) & ~f_1h;
-    v1 = ((tt_valid_q & ~tt_rec) | a_1h) & ~f_1h;
-    x0 = ((tt_evt_q & ~a_1h) | a_evt | u_1h) & ~f_1h & ~c_1h;
-    x1 = (a_evt | u_1h) & ~f_1h & ~c_1h;
-    tk = evt_take ? evt_1h : '0;
-    tt_valid_d = (tk & v1) | (~tk & v0);
-    tt_evt_d   = (tk & x1) | (~tk & x0);
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      tt_valid_q <= '0;
-      tt_evt_q   <= '0;
-      tt_park    <= '0;
-      park_new_q <= 1'b0;
-      for (int k = 0; k < TtEntries; k++) begin
-        tt_kind_q[k]  <= K_SNOOP;
-        tt_line_q[k]  <= '0;
-        tt_reg_q[k]   <= '0;
-        tt_src_q[k]   <= '0;
-        tt_tag_q[k]   <= '0;
-        tt_op_q[k]    <= '0;
-        tt_grant_q[k] <= '0;
-        tt_pend_q[k]  <= '0;
-        tt_wbp_q[k]   <= '0;
-        tt_wbgot_q[k] <= '0;
-        tt_due_q[k]   <= '0;
-      end
-    end else begin
-      park_new_q <= apply && e.alloc;
-      tt_valid_q <= tt_valid_d;
-      tt_evt_q   <= tt_evt_d;
-      if (apply) begin
-        if (e.alloc) begin
-          tt_park[e.alloc_idx]    <= e.alloc_kind == K_PARK;
-          tt_kind_q[e.alloc_idx]  <= e.alloc_kind;
-          tt_line_q[e.alloc_idx]  <= m_c.line;
-          tt_reg_q[e.alloc_idx]   <= e.alloc_reg;
-          tt_src_q[e.alloc_idx]   <= m_c.hdr.src;
-          tt_tag_q[e.alloc_idx]   <= m_c.hdr.tag;
-          tt_op_q[e.alloc_idx]    <= m_c.hdr.op;
-          tt_grant_q[e.alloc_idx] <= e.alloc_grant;
-          tt_pend_q[e.alloc_idx]  <= e.alloc_pend;
-          tt_wbp_q[e.alloc_idx]   <= '0;
-          tt_wbgot_q[e.alloc_idx] <= '0;
-          tt_due_q[e.alloc_idx]   <= time_i + 32'd1 + park_tmo;
-        end
-        if (e.upd) begin
-          tt_pend_q[e.upd_idx]  <= e.upd_pend;
-          tt_wbp_q[e.upd_idx]   <= e.upd_wbp;
-          tt_wbgot_q[e.upd_idx] <= e.upd_wbgot;
-        end
-        if (e.free) tt_park[e.free_idx] <= 1'b0;
-        if (e.conv) begin
-          tt_kind_q[e.conv_idx]  <= K_SNOOP;
-          tt_park[e.conv_idx]    <= 1'b0;
-          tt_grant_q[e.conv_idx] <= e.conv_grant;
-          tt_pend_q[e.conv_idx]  <= e.conv_pend;
-          tt_wbp_q[e.conv_idx]   <= '0;
-          tt_wbgot_q[e.conv_idx] <= '0;
-        end
-      end
-    end
-  end
-
   // ---- checks ---------------------------------------------------------------------------------
-  // The interlock's promise: no two messages in flight name one line; an allocation takes a
-  // free entry; a write and a read never share the memory's port (Pipelined); the PARK flags
-  // are the valid PARK entries; the reservations (Pipelined: a register) are those of the
-  // messages in D, X, B and C.
-  wire chk_alloc = !(apply && e.alloc && tt_valid_q[e.alloc_idx]);
+  // The interlock's promise: no two messages in flight name one line; a write and a read never
+  // share the memory's port (Pipelined); the reservations (Pipelined: a register) are those of
+  // the messages in D, X, B and C. (The table checks its own entries: cni_home_table.)
   wire chk_port  = !(ma_rd_q && ma_wr_q);
 `ifdef SYNTHESIS
 `else
-  logic [TtEntries-1:0] park_ref, resv_ref;
+  logic [TtEntries-1:0] resv_ref;
   always_comb begin
-    for (int k = 0; k < TtEntries; k++) park_ref[k] = tt_valid_q[k] && tt_kind_q[k] == K_PARK;
     resv_ref = resv;
     if (P) begin
       resv_ref = '0;
@@ -1153,9 +893,7 @@ module cni_home_agent #(
   end
   wire chk_resv = resv == resv_ref;  // (the formal harness probes it: p_resv)
 `endif
-  `CNI_ASSERT(AllocFree_A, chk_alloc, "an allocation takes a live entry")
   `CNI_ASSERT(Port_A, chk_port, "a memory read meets a write")
-  `CNI_ASSERT(ParkFlags_A, tt_park == park_ref, "a PARK flag disagrees")
   `CNI_ASSERT(Resv_A, chk_resv, "the reservations disagree")
 
 endmodule
