@@ -122,6 +122,25 @@ package cni_coh_pkg;
   localparam int ERR_CREDIT = 4;  // message arrived with no buffer credit
   localparam int NUM_ERR    = 5;
 
+  // ---- the home agent's records on the ports of its blocks ----------------------------------
+  // (cni_home_agent, cni_home_table, cni_home_decide, cni_home_snoop; the layouts are in
+  // rtl/common/cni_home_types.svh, and cni_home_decide checks these widths against them.) n: the
+  // agents (NumAgents); tt_w: an entry index; line_w: a line index; slot_w: a data slot index;
+  // num_cnt: the counter pulses.
+  function automatic int home_dir_w(input int n);  // {policy, state, sharers}
+    home_dir_w = POL_W + 2 + n;
+  endfunction
+  function automatic int home_msg_w(input int line_w, input int tt_w, input int slot_w);
+    home_msg_w = 2 + HDR_W + CMD_W + ARG_W + line_w + tt_w + slot_w + 2;
+  endfunction
+  function automatic int home_lk_w(input int n, input int tt_w, input int reg_w);
+    home_lk_w = 3 * tt_w + 6 * n + 3 * (AGENT_W + TAG_W + OP_W) + reg_w + 10;
+  endfunction
+  function automatic int home_dec_w(input int n, input int tt_w, input int reg_w,
+                                    input int num_cnt);
+    home_dec_w = 2 * HDR_W + home_dir_w(n) + 5 * tt_w + reg_w + 7 * n + 3 * OP_W + num_cnt + 18;
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

@@ -130,8 +130,7 @@ module cni_home_agent #(
   localparam int  TtW    = $clog2(TtEntries);
   localparam int  NReg   = cni_amap_pkg::NUM_REGIONS;
   localparam int  RegW   = cni_amap_pkg::REGION_W;
-  localparam int  PolW   = cni_coh_pkg::POL_W;
-  localparam int  DirW   = PolW + 2 + NumAgents;  // {policy, state, sharers}
+  localparam int  DirW   = cni_coh_pkg::home_dir_w(NumAgents);  // {policy, state, sharers}
   localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
   localparam bit  P      = Pipelined != 0;
   // Pipelined: what the apply stage sends waits in an output queue of OutQ entries when the
@@ -202,11 +201,6 @@ module cni_home_agent #(
     for (int r = 1; r < NReg; r++) begin
       if (32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r))) region_of = RegW'(r);
     end
-  endfunction
-
-  function automatic logic [AgW-1:0] lowest(input logic [NumAgents-1:0] v);
-    lowest = '0;
-    for (int i = NumAgents - 1; i >= 0; i--) if (v[i]) lowest = AgW'(i);
   endfunction
 
   function automatic logic [TtEntries-1:0] onehot(input logic [TtW-1:0] i);
@@ -502,7 +496,7 @@ module cni_home_agent #(
   // from the flip-flops it starts at)
   wire cmd_first = cmd_avail && (!cmd_defer_q || !rq_valid);
   logic                evt_pending, tmo_flag, park_new;
-  logic [TtW-1:0]      snp_ent_q;
+  logic [TtW-1:0]      snp_ent;
   logic [LineIdxW-1:0] snp_line;
   dec_t x, e;     // the decision being built; the decision being applied
   logic                tmo_live;
@@ -522,7 +516,7 @@ module cni_home_agent #(
     .tmo_x_ent_i (m_x.tmo_ent), .tmo_live_o (tmo_live),
     .tmo_b_ent_i (m_b.tmo_ent), .tmo_src_o (tmo_src), .tmo_tag_o (tmo_tag),
     .tmo_line_b_o (tmo_line_b),
-    .snp_ent_i (snp_ent_q), .snp_line_o (snp_line),
+    .snp_ent_i (snp_ent), .snp_line_o (snp_line),
     .lk_go_i (lk_go), .lk_line_i (lk_line), .lk_tag_i (m_l.hdr.tag),
     .lk_region_i (region_of(lk_line)), .lk_inrange_i (lk_inrange), .resv_i (resv),
     .eq_rsp_line_i (rs_hdr.addr[OffW +: LineIdxW]), .eq_req_line_i (rq_hdr.addr[OffW +: LineIdxW]),
@@ -579,38 +573,20 @@ module cni_home_agent #(
   assign e_rsv       = e.rsv;
   assign e_alloc     = e.alloc;
 
-  // snoop jobs: a FIFO (one job per table entry at most, so it never fills) in front of the
-  // sequencer, which a job bypasses when both are empty. A job carries, beside its agents, the
-  // agents after the first (the vector less its lowest bit, which the first snoop names) and
-  // whether there are none: worked out with the decision (B, `snp_job`) and registered with it, so
-  // neither the job leaving C nor the sequencer's load and enables wait for a carry chain.
-  logic snp_busy_q, snp_last_q, snp_fire, job_valid, job_take;
-  logic [NumAgents-1:0] snp_vec_q, snp_rest_q;
-  logic [OpW-1:0]       snp_op_q;
+  // ---- snoops (cni_home_snoop): one FWD per agent of each job, in the order the jobs came ------
   localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
-  logic [JobW-1:0] job_out;
   wire  [JobW-1:0] e_job = {e.snp_vec, e.snp_rest, e.snp_last, e.snp_op, e.snp_ent};
   logic [JobW-1:0] job_in;
-  logic job_push, job_room;
-  wire  job_direct = job_push && !snp_busy_q && !job_valid;
-  cni_fifo #(.Width(JobW), .Depth(TtEntries)) u_jobs (
-    .clk_i, .rst_ni,
-    .in_valid_i  (job_push && !job_direct),
-    .in_ready_o  (job_room),
-    .in_data_i   (job_in),
-    .out_valid_o (job_valid),
-    .out_ready_i (job_take),
-    .out_data_o  (job_out),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .count_o     ()
-    /* verilator lint_on PINCONNECTEMPTY */
+  logic job_push, job_room, snp_fire, snp_idle;
+  cni_home_snoop #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
+    .LineIdxW (LineIdxW), .SlotW (SlotW), .NumCnt (NumCnt)
+  ) u_snp (
+    .clk_i, .rst_ni, .agent_id_i,
+    .job_push_i (job_push), .job_i (job_in), .job_room_o (job_room),
+    .ofwd_valid_o, .ofwd_ready_i, .ofwd_hdr_o, .ofwd_hold_i,
+    .ent_o (snp_ent), .line_i (snp_line), .fire_o (snp_fire), .idle_o (snp_idle)
   );
-  // The sequencer holds the agents still to snoop (`snp_vec_q`; the lowest is snooped now),
-  // those after it (`snp_rest_q`) and whether there are none (`snp_last_q`): as a FWD leaves,
-  // the vector takes the rest and the rest drops its lowest bit.
-  wire [NumAgents-1:0] snp_next = drop_lowest(snp_rest_q);
-  assign snp_fire = snp_busy_q && ofwd_ready_i && !ofwd_hold_i;
-  assign job_take = job_valid && (!snp_busy_q || (snp_fire && snp_last_q));
 
   // ---- answers: sent at once, or through the output queue (Pipelined) -------------------------
   // What a decision sends: an answer on RSP and/or DAT and a snoop job, all in one cycle, in the
@@ -804,17 +780,6 @@ module cni_home_agent #(
   assign odat_hdr_o   = f.dat_hdr;
   assign odat_data_o  = f_data;
 
-  wire [AgW-1:0] snp_dst = lowest(snp_vec_q);
-  always_comb begin
-    ofwd_valid_o    = snp_busy_q && !ofwd_hold_i;
-    ofwd_hdr_o      = '0;
-    ofwd_hdr_o.op   = snp_op_q;
-    ofwd_hdr_o.src  = agent_id_i;
-    ofwd_hdr_o.dst  = snp_dst;
-    ofwd_hdr_o.tag  = TagW'(snp_ent_q);
-    ofwd_hdr_o.addr = line_addr(snp_line);
-  end
-
   // Counter pulses: decisions plus one per snoop sent.
   always_comb begin
     cnt_o = '0;
@@ -830,7 +795,7 @@ module cni_home_agent #(
   // every cycle hold nothing a later message reads).
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
                   !cmd_busy_q && !evt_pending && !tmo_flag && !tmo_any &&
-                  !snp_busy_q && !job_valid && !ma_rd_q && !ma_wr_q && !park_new;
+                  snp_idle && !ma_rd_q && !ma_wr_q && !park_new;
 
   // ---- registers ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -839,12 +804,6 @@ module cni_home_agent #(
       init_q      <= '0;
       cmd_defer_q <= 1'b0;
       cmd_busy_q  <= 1'b0;
-      snp_busy_q  <= 1'b0;
-      snp_vec_q   <= '0;
-      snp_rest_q  <= '0;
-      snp_last_q  <= 1'b0;
-      snp_op_q    <= '0;
-      snp_ent_q   <= '0;
     end else begin
       if (init_run_q) begin
         init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
@@ -857,19 +816,6 @@ module cni_home_agent #(
       if (apply && e.stall_cmd) cmd_defer_q <= 1'b1;
       if (take && take_cmd) cmd_busy_q <= 1'b1;
       else if (apply && m_c.src == SRC_CMD) cmd_busy_q <= 1'b0;
-      // snoop sequencer
-      if (job_direct) begin
-        snp_busy_q <= 1'b1;
-        {snp_vec_q, snp_rest_q, snp_last_q, snp_op_q, snp_ent_q} <= job_in;
-      end else if (job_take) begin
-        snp_busy_q <= 1'b1;
-        {snp_vec_q, snp_rest_q, snp_last_q, snp_op_q, snp_ent_q} <= job_out;
-      end else if (snp_fire) begin
-        snp_vec_q  <= snp_rest_q;
-        snp_rest_q <= snp_next;
-        snp_last_q <= snp_next == '0;
-        if (snp_last_q) snp_busy_q <= 1'b0;
-      end
     end
   end
 

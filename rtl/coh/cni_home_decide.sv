@@ -41,17 +41,13 @@ module cni_home_decide #(
   parameter int          NumCnt    = 16,
   localparam int TtW  = $clog2(TtEntries),
   localparam int N    = NumAgents,
-  localparam int DirW = cni_coh_pkg::POL_W + 2 + NumAgents,  // {policy, state, sharers}
-  // the records' widths (cni_home_types.svh; checked against the records below); ReqW: an
-  // entry's requester (agent, tag, opcode)
-  localparam int ReqW = cni_coh_pkg::AGENT_W + cni_coh_pkg::TAG_W + cni_coh_pkg::OP_W,
-  localparam int MsgW = 2 + cni_coh_pkg::HDR_W + cni_coh_pkg::CMD_W + cni_coh_pkg::ARG_W +
-                        LineIdxW + TtW + SlotW + 2,
-  localparam int LkW  = 3 * TtW + 6 * N + 3 * ReqW + cni_amap_pkg::REGION_W + 10,
+  localparam int DirW = cni_coh_pkg::home_dir_w(NumAgents),
+  // the records' widths (cni_home_types.svh; checked against the records below)
+  localparam int MsgW = cni_coh_pkg::home_msg_w(LineIdxW, TtW, SlotW),
+  localparam int LkW  = cni_coh_pkg::home_lk_w(NumAgents, TtW, cni_amap_pkg::REGION_W),
   localparam int HlpW = 3 * N + 23,
   localparam int RowW = 5,
-  localparam int DecW = 2 * cni_coh_pkg::HDR_W + DirW + 5 * TtW + cni_amap_pkg::REGION_W + 7 * N +
-                        3 * cni_coh_pkg::OP_W + NumCnt + 18
+  localparam int DecW = cni_coh_pkg::home_dec_w(NumAgents, TtW, cni_amap_pkg::REGION_W, NumCnt)
 ) (
   input  wire logic [cni_coh_pkg::AGENT_W-1:0]      agent_id_i,
   input  wire logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl_i,

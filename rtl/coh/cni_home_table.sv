@@ -48,14 +48,9 @@ module cni_home_table #(
   parameter int          SlotW     = 4,
   parameter int          NumCnt    = 16,
   localparam int TtW  = $clog2(TtEntries),
-  localparam int N    = NumAgents,
-  localparam int DirW = cni_coh_pkg::POL_W + 2 + NumAgents,
-  localparam int ReqW = cni_coh_pkg::AGENT_W + cni_coh_pkg::TAG_W + cni_coh_pkg::OP_W,
-  localparam int MsgW = 2 + cni_coh_pkg::HDR_W + cni_coh_pkg::CMD_W + cni_coh_pkg::ARG_W +
-                        LineIdxW + TtW + SlotW + 2,
-  localparam int LkW  = 3 * TtW + 6 * N + 3 * ReqW + cni_amap_pkg::REGION_W + 10,
-  localparam int DecW = 2 * cni_coh_pkg::HDR_W + DirW + 5 * TtW + cni_amap_pkg::REGION_W + 7 * N +
-                        3 * cni_coh_pkg::OP_W + NumCnt + 18
+  localparam int MsgW = cni_coh_pkg::home_msg_w(LineIdxW, TtW, SlotW),
+  localparam int LkW  = cni_coh_pkg::home_lk_w(NumAgents, TtW, cni_amap_pkg::REGION_W),
+  localparam int DecW = cni_coh_pkg::home_dec_w(NumAgents, TtW, cni_amap_pkg::REGION_W, NumCnt)
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -117,6 +112,7 @@ module cni_home_table #(
   localparam int  TagW = cni_coh_pkg::TAG_W;
   localparam int  OffW = $clog2(LineBytes);
   localparam int  RegW = cni_amap_pkg::REGION_W;
+  localparam int  DirW = cni_coh_pkg::home_dir_w(NumAgents);
   localparam bit  P    = Pipelined != 0;
 
   `include "cni_home_types.svh"

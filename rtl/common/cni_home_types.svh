@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The home agent's records and constants, shared by cni_home_agent and cni_home_decide (the
-// message in flight, what the table lookup found, the conditions, the row, the decision record).
-// Included in the body of each module: their widths follow the module's parameters, and the
-// pinned Yosys has no parameter types. The including module declares first AgW, OpW, TagW,
-// OffW, TtW, RegW, PolW, DirW, NumAgents, LineIdxW, SlotW, NumCnt and DevBase. Each module uses
-// some of the constants.
+// The home agent's records and constants, shared by its blocks (cni_home_agent, cni_home_table,
+// cni_home_decide, cni_home_snoop: the message in flight, what the table lookup found, the
+// conditions, the row, the decision record). Included in the body of each module: their widths
+// follow the module's parameters, and the pinned Yosys has no parameter types. The including
+// module declares first AgW, OpW, TagW, OffW, TtW, RegW, DirW, NumAgents, LineIdxW, SlotW, NumCnt
+// and DevBase. Each module uses some of the constants. The widths of the records on the blocks'
+// ports: cni_coh_pkg::home_*_w.
 
 /* verilator lint_off UNUSEDPARAM */
 // Counter indices (CSR counters 0..14; see docs/endpoint.md).

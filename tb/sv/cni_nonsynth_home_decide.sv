@@ -120,8 +120,7 @@ module cni_nonsynth_home_decide #(
 );
 
   localparam int OffW   = $clog2(LineBytes);
-  localparam int PolW   = cni_coh_pkg::POL_W;
-  localparam int DirW   = PolW + 2 + N;
+  localparam int DirW   = cni_coh_pkg::home_dir_w(N);
   localparam int SlotW  = 4;
   localparam int NumCnt = 16;
 
