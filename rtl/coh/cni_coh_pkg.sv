@@ -140,6 +140,10 @@ package cni_coh_pkg;
                                     input int num_cnt);
     home_dec_w = 2 * HDR_W + home_dir_w(n) + 5 * tt_w + reg_w + 7 * n + 3 * OP_W + num_cnt + 18;
   endfunction
+  // a snoop job: {agents, the agents after the first, none after it, opcode, table entry}
+  function automatic int home_job_w(input int n, input int tt_w);
+    home_job_w = 2 * n + 1 + OP_W + tt_w;
+  endfunction
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

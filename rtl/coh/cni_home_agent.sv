@@ -574,8 +574,7 @@ module cni_home_agent #(
   assign e_alloc     = e.alloc;
 
   // ---- snoops (cni_home_snoop): one FWD per agent of each job, in the order the jobs came ------
-  localparam int JobW = 2 * NumAgents + 1 + OpW + TtW;
-  wire  [JobW-1:0] e_job = {e.snp_vec, e.snp_rest, e.snp_last, e.snp_op, e.snp_ent};
+  localparam int JobW = cni_coh_pkg::home_job_w(NumAgents, TtW);
   logic [JobW-1:0] job_in;
   logic job_push, job_room, snp_fire, snp_idle;
   cni_home_snoop #(
@@ -588,100 +587,24 @@ module cni_home_agent #(
     .ent_o (snp_ent), .line_i (snp_line), .fire_o (snp_fire), .idle_o (snp_idle)
   );
 
-  // ---- answers: sent at once, or through the output queue (Pipelined) -------------------------
-  // What a decision sends: an answer on RSP and/or DAT and a snoop job, all in one cycle, in the
-  // order the decisions were applied (a grant before the snoop job of a later message on its
-  // line: docs/protocol.md rule 8). Without Pipelined the apply stage sends it and waits for the
-  // channels (`e_commit`; the pipeline stalls). Pipelined, the apply stage applies in every
-  // cycle: what it sends goes out at once when the queue is empty and the channels take it, else
-  // into the output queue, whose head is sent first. The queue never overflows: a message takes
-  // a credit when it is taken and gives it back when it leaves the apply stage with nothing
-  // queued or when it leaves the queue; there are OutQ credits, so every message between R and
-  // the queue's head has a place. One message a cycle needs a credit per stage R..C (5).
-  typedef struct packed {
-    logic              rsp, dat, snp;  // an answer on RSP, on DAT; a snoop job
-    logic              data_msg;       // DAT data: the message's, else the memory's
-    logic              tmo;            // a park timeout's Retry (the formal harness probes it)
-    cni_coh_pkg::hdr_t rsp_hdr, dat_hdr;
-    logic [SlotW-1:0]  slot;           // Pipelined: where its line-wide data is
-    logic [JobW-1:0]   job;
-  } ans_t;
-  ans_t e_ans, q_ans;      // the apply stage's; the queue's head
+  // ---- answers (cni_home_out): sent at once, or through the output queue (Pipelined) ----------
+  logic                q_valid;   // an answer waits in the output queue
   /* verilator lint_off UNUSEDSIGNAL */
-  ans_t f;                 // the one sent now, the front (its slot: Pipelined only)
+  logic [SlotW-1:0]    f_slot;    // the answer leaving now: its data slot (Pipelined)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic q_valid, f_valid, f_fire;
-  always_comb begin
-    e_ans          = '0;
-    e_ans.rsp      = e.out_rsp;
-    e_ans.dat      = e.out_dat;
-    e_ans.snp      = e.snp;
-    e_ans.data_msg = e.data_msg;
-    e_ans.tmo      = m_c.src == SRC_TMO;
-    e_ans.rsp_hdr  = e.rsp_hdr;
-    e_ans.dat_hdr  = e.dat_hdr;
-    e_ans.slot     = m_c.slot;
-    e_ans.job      = e_job;
-  end
-  wire e_sends = e.out_rsp || e.out_dat || e.snp;
-  assign f       = q_valid ? q_ans : e_ans;
-  assign f_valid = q_valid || (v_c && e_sends);
-  assign f_fire  = f_valid && (!f.rsp || orsp_ready_i) && (!f.dat || odat_ready_i) &&
-                   (!f.snp || job_room);
-  assign job_push = f_fire && f.snp;
-  assign job_in   = f.job;
-  assign e_commit = P || !e_sends || f_fire;
-  assign apply    = v_c && e_commit;
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire   ans_tmo  = f.tmo;   // the answer leaving now is a park timeout's Retry (formal probe)
-  /* verilator lint_on UNUSEDSIGNAL */
-
-  if (P) begin : g_outq
-    localparam int CredW = $clog2(OutQ + 1);
-    wire q_push = v_c && e_sends && (q_valid || !f_fire);
-    wire q_pop  = q_valid && f_fire;
-    // (read only by the checks)
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic             q_room;
-    logic [CredW-1:0] q_count;
-    /* verilator lint_on UNUSEDSIGNAL */
-    // The head from a register (`OutReg`): what is sent, the data slot's address, the job and the
-    // handshake's terms start at flip-flops, not at a LUT RAM read.
-    cni_fifo #(.Width($bits(e_ans)), .Depth(OutQ), .OutReg(1'b1)) u_outq (
-      .clk_i, .rst_ni,
-      .in_valid_i  (q_push),
-      .in_ready_o  (q_room),
-      .in_data_i   (e_ans),
-      .out_valid_o (q_valid),
-      .out_ready_i (f_fire),
-      .out_data_o  (q_ans),
-      .count_o     (q_count)
-    );
-    // The credits: OutQ less the messages in R..C and in the queue. The take reads a flip-flop
-    // (`cred_ok_q`: credits are left), loaded with the count it will hold.
-    logic [CredW-1:0] cred_q;
-    logic             cred_ok_q;
-    wire  [CredW-1:0] cred_nx = cred_q - CredW'(take) + CredW'(v_c && !q_push) + CredW'(q_pop);
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        cred_q    <= CredW'(OutQ);
-        cred_ok_q <= 1'b1;
-      end else begin
-        cred_q    <= cred_nx;
-        cred_ok_q <= cred_nx != '0;
-      end
-    end
-    assign cred_ok = cred_ok_q;
-    `CNI_ASSERT(OutqRoom_A, !q_push || q_room, "the output queue overflows")
-    wire [CredW-1:0] in_flight = CredW'(v_r) + CredW'(v_d) + CredW'(v_x) + CredW'(v_b) +
-                                 CredW'(v_c);  // (checks)
-    `CNI_ASSERT_SIM(OutqCredits_A, 32'(cred_q) + 32'(in_flight) + 32'(q_count) == OutQ,
-                    "the output queue's credits disagree")
-  end else begin : g_noq
-    assign q_valid = 1'b0;
-    assign q_ans   = '0;
-    assign cred_ok = 1'b1;
-  end
+  logic                f_data_msg;  // ... its DAT data is the message's, else the memory's
+  cni_home_out #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
+    .Pipelined (Pipelined), .LineIdxW (LineIdxW), .SlotW (SlotW), .NumCnt (NumCnt), .OutQ (OutQ)
+  ) u_out (
+    .clk_i, .rst_ni,
+    .c_valid_i (v_c), .m_c_i (m_c), .e_i (e), .st_valid_i ({v_c, v_b, v_x, v_d, v_r}),
+    .take_i (take), .commit_o (e_commit), .cred_ok_o (cred_ok),
+    .job_push_o (job_push), .job_o (job_in), .job_room_i (job_room),
+    .orsp_valid_o, .orsp_ready_i, .orsp_hdr_o, .odat_valid_o, .odat_ready_i, .odat_hdr_o,
+    .f_slot_o (f_slot), .f_data_msg_o (f_data_msg), .q_valid_o (q_valid)
+  );
+  assign apply = v_c && e_commit;
 
   // Input handshakes: link messages when taken, a command when applied.
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
@@ -723,8 +646,8 @@ module cni_home_agent #(
         ma_wline_q <= m_c.line;
       end
     end
-    assign msg_line = dbuf_q[f.slot];
-    assign mem_line = mbuf_q[f.slot];
+    assign msg_line = dbuf_q[f_slot];
+    assign mem_line = mbuf_q[f_slot];
     assign wr_line  = wdata_q;
   end else begin : g_direct
     logic [LineBits-1:0] data_q;
@@ -736,7 +659,7 @@ module cni_home_agent #(
     assign ma_wr_q    = 1'b0;
     assign ma_wline_q = '0;
   end
-  wire [LineBits-1:0] f_data = f.data_msg ? msg_line : mem_line;
+  wire [LineBits-1:0] f_data = f_data_msg ? msg_line : mem_line;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) slot_q <= '0;
@@ -774,10 +697,6 @@ module cni_home_agent #(
   end
 
   // ---- outputs --------------------------------------------------------------------------------
-  assign orsp_valid_o = f_valid && f.rsp && (!f.dat || odat_ready_i) && (!f.snp || job_room);
-  assign odat_valid_o = f_valid && f.dat && (!f.rsp || orsp_ready_i) && (!f.snp || job_room);
-  assign orsp_hdr_o   = f.rsp_hdr;
-  assign odat_hdr_o   = f.dat_hdr;
   assign odat_data_o  = f_data;
 
   // Counter pulses: decisions plus one per snoop sent.

@@ -34,7 +34,7 @@ module cni_home_snoop #(
   parameter int          SlotW     = 4,
   parameter int          NumCnt    = 16,
   localparam int TtW  = $clog2(TtEntries),
-  localparam int JobW = 2 * NumAgents + 1 + cni_coh_pkg::OP_W + TtW
+  localparam int JobW = cni_coh_pkg::home_job_w(NumAgents, TtW)
 ) (
   input  wire logic                          clk_i,
   input  wire logic                          rst_ni,

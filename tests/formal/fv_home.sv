@@ -188,7 +188,7 @@ module cni_nonsynth_fv_home #(
 
   // The answer leaving the home now is a park timeout's Retry (probe, connected by
   // scripts/formal.sh).
-  (* keep, fv_probe = "u_dut.ans_tmo" *) wire u_dut_ans_tmo;
+  (* keep, fv_probe = "u_dut.u_out.ans_tmo" *) wire u_dut_ans_tmo;
   // The home's take stage (T) takes a request: at the port without Pipelined (= acc_req), from
   // its input head (H) with it, a cycle or more after the head took it from the port (a request
   // waits in the head while a message on its line is in flight).
