@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The small shared blocks under unit test (tests/blocks): checking builds of cni_fifo,
-# cni_pipe_reg, cni_ca_arb, cni_net_switch and cni_engine_bus, one model per parameter set,
+# cni_pipe_reg, cni_assert_hold, cni_ca_arb, cni_net_switch and cni_engine_bus, one model per parameter set,
 # Vcni_<block>_<set>. Each set is given once, as <SV parameter>:<value> entries; the tests read
 # the values as compile definitions CNI_BLK_<block>_<set>_<SV parameter> (cni_sv_params), so a
 # set the tests name and the build lacks does not compile. (A parameter given as a wide sized
@@ -67,6 +67,14 @@ foreach(m "w1_rst;1;1;1" "w70_reg;70;1;0" "w8_wire;8;0;0")
   list(GET m 3 rst)
   cni_block_model(pipe_reg ${set} SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
     PARAMS Width:${w} Reg:1'b${r} Reset:1'b${rst})
+endforeach()
+
+# cni_assert_hold (the check behind `CNI_ASSERT_HOLD): a one-bit offer and a wide one.
+foreach(m "w1;1" "w70;70")
+  list(GET m 0 set)
+  list(GET m 1 w)
+  cni_block_model(assert_hold ${set} SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_assert_hold.sv
+    PARAMS Width:${w})
 endforeach()
 
 # cni_ca_arb: one to four sources (the endpoint's: the external port and one per engine, at its

@@ -24,6 +24,7 @@ function(cni_rtl_cache_model target)
       ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv ${PROJECT_SOURCE_DIR}/rtl/coh/cni_ca_tags.sv
       ${PROJECT_SOURCE_DIR}/rtl/coh/cni_ca_mshr.sv ${PROJECT_SOURCE_DIR}/rtl/coh/cni_ca_wbuf.sv
       ${PROJECT_SOURCE_DIR}/rtl/coh/cni_ca_jobs.sv ${PROJECT_SOURCE_DIR}/rtl/coh/cni_cache_agent.sv
+      ${PROJECT_SOURCE_DIR}/rtl/common/cni_assert_hold.sv
     TOP_MODULE cni_cache_agent
     PREFIX Vcni_cache_agent
     TRACE_FST

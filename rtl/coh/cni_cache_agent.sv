@@ -582,40 +582,15 @@ module cni_cache_agent #(
     end
   end
 `endif
-  // each output as offered in the last cycle, and whether it was offered and not taken
-  logic                                      oreq_wait_q, orsp_wait_q, rsp_wait_q;
-  logic [cni_coh_pkg::HDR_W+LineBits-1:0]    oreq_prev_q, orsp_prev_q;
-  logic [IdW+LineBits:0]                     rsp_prev_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      oreq_wait_q <= 1'b0;
-      orsp_wait_q <= 1'b0;
-      rsp_wait_q  <= 1'b0;
-    end else begin
-      oreq_wait_q <= oreq_valid_o && !oreq_ready_i;
-      orsp_wait_q <= orsp_valid_o && !orsp_ready_i;
-      rsp_wait_q  <= rsp_valid_o && !rsp_ready_i;
-    end
-  end
-  wire [cni_coh_pkg::HDR_W+LineBits-1:0] oreq_now = {oreq_hdr_o, oreq_data_o};
-  wire [cni_coh_pkg::HDR_W+LineBits-1:0] orsp_now = {orsp_hdr_o, orsp_data_o};
-  wire [IdW+LineBits:0]                  rsp_now  = {rsp_id_o, rsp_err_o, rsp_data_o};
-  always_ff @(posedge clk_i) begin
-    oreq_prev_q <= oreq_now;
-    orsp_prev_q <= orsp_now;
-    rsp_prev_q  <= rsp_now;
-  end
 `endif
   `CNI_ASSERT_SIM(Pins_A, pin_chk == u_tags.wpin_q,
                   "a pinned way without its MSHR, or an MSHR's way unpinned")
   `CNI_ASSERT_SIM(DupWb_A, !dup_wb, "a line in a way and the write-back buffer, or in it twice")
   `CNI_ASSERT_SIM(MonChange_A, !(mon_valid_o && mon_from_o == mon_to_o),
                   "a state change to the same state")
-  `CNI_ASSERT_SIM(OreqHold_A, !oreq_wait_q || (oreq_valid_o && oreq_now == oreq_prev_q),
-                  "a request changed before the link took it")
-  `CNI_ASSERT_SIM(OrspHold_A, !orsp_wait_q || (orsp_valid_o && orsp_now == orsp_prev_q),
-                  "a snoop answer changed before the link took it")
-  `CNI_ASSERT_SIM(RspHold_A, !rsp_wait_q || (rsp_valid_o && rsp_now == rsp_prev_q),
-                  "a response changed before the engine took it")
+  // the request and the snoop answer until the link takes them, the response until the engine
+  `CNI_ASSERT_HOLD(OreqHold_A, oreq_valid_o, oreq_ready_i, {oreq_hdr_o, oreq_data_o})
+  `CNI_ASSERT_HOLD(OrspHold_A, orsp_valid_o, orsp_ready_i, {orsp_hdr_o, orsp_data_o})
+  `CNI_ASSERT_HOLD(RspHold_A, rsp_valid_o, rsp_ready_i, {rsp_id_o, rsp_err_o, rsp_data_o})
 
 endmodule
