@@ -19,7 +19,10 @@
 // Defines: FV_JUNK (malformed messages from the home and malformed engine requests), FV_ERR (the
 // home may answer any request Error, refusing a write-back too), FV_LIVE (a fair home: every
 // request taken at once and answered in the next free slot, no Retry, no Error, no snoops; the
-// engine takes responses at once; the bounded-answer property).
+// engine takes responses at once; the bounded-answer property). FV_REACH_ANSWER, FV_REACH_ERR:
+// reachability witnesses, which must fail (p_reach_answer says no engine request is answered,
+// p_reach_err that no well-formed one is answered Error); tests/formal/checks.tsv runs each
+// beside a pass check, with the same assumptions and depth, so that check is not vacuous.
 // fv_bitlevel: scripts/formal.sh splits the line-wide registers into bits (all but bit 0 go)
 `default_nettype none
 `ifdef FV_LIVE
@@ -442,6 +445,12 @@ module cni_nonsynth_fv_cache #(
     end
   end
 
+`ifdef FV_REACH_ANSWER
+  always_comb if (!rst_q) p_reach_answer: assert (!(rsp_fire && out_q[rsp_id]));
+`endif
+`ifdef FV_REACH_ERR
+  always_comb if (!rst_q) p_reach_err: assert (!(rsp_fire && rsp_err && !bad_q[rsp_id]));
+`endif
 `ifdef FV_LIVE
   // (8) every engine request taken is answered within AnswerBound cycles
   logic late;

@@ -29,7 +29,11 @@
 // timer; the engine takes every event at once, answers every TRIGGER with its next command,
 // and recalls only lines it does not park),
 // FV_BUG_* (injected bugs, each must make one assertion fail), FV_REACH_SNOOP (a reachability
-// witness: p_reach_snoop says no grant follows a snoop answer, and must fail).
+// witness: p_reach_snoop says no grant follows a snoop answer, and must fail), FV_REACH_ANSWER
+// and FV_REACH_PARKED (the witnesses of the bounded-answer checks, which must fail too:
+// p_reach_answer says no host request is granted, p_reach_parked that no request the engine
+// parked is answered; tests/formal/checks.tsv runs each beside its pass check, with the same
+// assumptions and depth, so that check's property is not vacuous).
 `default_nettype none
 `ifdef FV_LIVE
 `define FV_NO_JUNK
@@ -421,6 +425,11 @@ module cni_nonsynth_fv_home #(
   logic reach_snp_q = 1'b0;
   always_ff @(posedge clk_i) if (!rst_q && acc_rsp) reach_snp_q <= 1'b1;
 `endif
+`ifdef FV_REACH_PARKED
+  // the slots whose request the engine has parked (it took the request's TRIGGER)
+  logic [NS-1:0] reach_pk;
+  always_comb for (int k = 0; k < NS; k++) reach_pk[k] = pk_q[k];
+`endif
 
   always_comb begin
     if (!rst_q) begin
@@ -447,6 +456,14 @@ module cni_nonsynth_fv_home #(
 `ifdef FV_REACH_SNOOP
       p_reach_snoop:   assert (!(ans_fire && reach_snp_q && (ans.op == cni_coh_pkg::OP_DATA_S ||
                                ans.op == cni_coh_pkg::OP_DATA_E || ans.op == cni_coh_pkg::OP_DATA_M)));
+`endif
+`ifdef FV_REACH_ANSWER
+      p_reach_answer:  assert (!(ans_fire && !ans_junk && (ans.op == cni_coh_pkg::OP_DATA_S ||
+                               ans.op == cni_coh_pkg::OP_DATA_E || ans.op == cni_coh_pkg::OP_DATA_M ||
+                               ans.op == cni_coh_pkg::OP_UPG_ACK)));
+`endif
+`ifdef FV_REACH_PARKED
+      p_reach_parked:  assert (!(ans_fire && !ans_junk && (ans_hit & reach_pk) != '0));
 `endif
 `ifdef FV_POLICY
       p_deny:          assert (deny_ok);
