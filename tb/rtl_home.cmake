@@ -48,6 +48,7 @@ set(CNI_HOME_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_decide.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_table.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_snoop.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_take.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_out.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_agent.sv)
 

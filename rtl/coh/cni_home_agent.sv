@@ -171,29 +171,6 @@ module cni_home_agent #(
 
   logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
-  logic                cmd_defer_q;  // a RECALL had to wait: requests first until one is taken
-  logic                cmd_busy_q;   // a command is in the pipeline (taken when applied)
-
-  // ---- address decode of an incoming header -------------------------------------------------
-  // DevBase is aligned to the window (elaboration check), so the decode needs no subtraction:
-  // the bits above the window must equal DevBase's and the line index must be below NumLines.
-  function automatic logic [LineIdxW:0] decode(input logic [47:0] addr);
-    logic [LineIdxW-1:0] line;
-    line   = addr[OffW +: LineIdxW];
-    decode = '0;
-    // (compared at 32 bits: NumLines may be 2^LineIdxW, which LineIdxW bits cannot hold)
-    if (addr[47:SpanW] == DevBase[47:SpanW] && 32'(line) < 32'(NumLines) &&
-        addr[OffW-1:0] == '0) begin
-      decode = {1'b1, line};
-    end
-  endfunction
-
-  // Commands and timeouts name a device line; requests and snoop answers if their header
-  // decodes to one.
-  function automatic logic in_range(input logic [1:0] src, input logic dec_ok);
-    in_range = src == SRC_CMD || src == SRC_TMO ||
-               ((src == SRC_REQ || src == SRC_RSP) && dec_ok);
-  endfunction
 
   // The region of a line: the last region whose first line is at or below it.
   function automatic logic [RegW-1:0] region_of(input logic [LineIdxW-1:0] line);
@@ -225,7 +202,6 @@ module cni_home_agent #(
   // before it left them) or when its memory read would meet the memory write of the message
   // being applied.
   logic   take, adv;
-  logic   take_rsp_go, take_req_go, take_cmd_go;  // the take of each input (rsp, req, cmd)
   // The records travel whole from stage to stage; the later stages use only some fields.
   /* verilator lint_off UNUSEDSIGNAL */
   msg_t   m_t, m_r, m_d, m_x, m_b, m_c;   // the message in each stage (T: the selection)
@@ -233,6 +209,8 @@ module cni_home_agent #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic   v_r, v_d, v_x, v_b, v_c;         // each stage holds a message
   logic   e_commit;
+  dec_t   x, e;                            // the decision being built; being applied
+  logic   apply;                           // the apply stage's decision takes effect
   logic   cred_ok;                         // Pipelined: a place in the output queue is free
   logic [SlotW-1:0] slot_q;                // Pipelined: the slot of the next message taken
   logic   e_mem_we;                        // the decision in the apply stage writes the memory
@@ -242,181 +220,36 @@ module cni_home_agent #(
   logic           e_alloc;                 // the decision in the apply stage allocates
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // ---- input selection (T) --------------------------------------------------------------------
+  // ---- the take (T, cni_home_take): the inputs, the selection, the interlock ------------------
   logic                sel_any;
-  cni_coh_pkg::hdr_t   sel_hdr;
-  logic [LineIdxW:0]   sel_dec;
   logic [LineIdxW-1:0] sel_line;
-  logic                take_tmo, take_rsp, take_cmd, take_req;  // the selection (one-hot)
-  logic [1:0]          sel_src;
-  // The inputs as the take sees them. Without Pipelined, the ports. With it, a head register per
-  // link channel and the command port's compares (`cni_home_head`): a message is taken the cycle
-  // after it arrives, and the line interlock is a flip-flop per stage.
-  logic                rq_valid, rs_valid, cm_valid;
-  logic [LineIdxW-1:0] cm_line;  // the command's line (Pipelined: a flip-flop, the head's)
-  logic                busy_rsp, busy_req, busy_cmd;  // the input's line is in flight
-  logic                rs_w, rq_w;  // the head writes the memory (snoop data, a write-back)
-  cni_coh_pkg::hdr_t   rq_hdr, rs_hdr;
-  logic [LineBits-1:0] rq_data, rs_data;
-  if (P) begin : g_heads
-    // a message: whether it writes the memory (worked out as it arrives, so the take reads a
-    // flip-flop), its header, its line of data
-    localparam int MsgW = 1 + cni_coh_pkg::HDR_W + LineBits;
-    logic [4:0]            st_v;
-    logic [5*LineIdxW-1:0] st_line;   // stage k's line at [k * LineIdxW +: LineIdxW], R first
-    assign st_v    = {v_c, v_b, v_x, v_d, v_r};
-    assign st_line = {m_c.line, m_b.line, m_x.line, m_d.line, m_r.line};
-    // the selection per source and each source's line (what `sel_line` selects among). A
-    // timeout counts as on every line (`Every`): its line is read out of the table, and the
-    // heads' compares would sit behind that read. It is taken with the pipeline empty, and the
-    // inputs wait the five cycles it is in flight (it is rare: a parked request's Retry).
-    localparam logic [3:0] EveryTmo = 4'b0100;
-    logic [3:0]            src_sel;
-    logic [4*LineIdxW-1:0] src_line;
-    assign src_sel  = {take_cmd, take_tmo, take_req, take_rsp};
-    assign src_line = {cm_line, LineIdxW'(0), rq_hdr.addr[OffW +: LineIdxW],
-                       rs_hdr.addr[OffW +: LineIdxW]};
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic                    cm_ready_unused;
-    /* verilator lint_on UNUSEDSIGNAL */
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(1),
-                    .DataW(LineBits), .Every(EveryTmo)) u_req (
-      .clk_i, .rst_ni,
-      .in_valid_i (req_valid_i), .in_ready_o (req_ready_o),
-      .in_data_i  ({req_hdr_i.op == cni_coh_pkg::OP_WB, req_hdr_i, req_data_i}),
-      .in_line_i  (req_hdr_i.addr[OffW +: LineIdxW]),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (rq_valid), .out_data_o ({rq_w, rq_hdr, rq_data}), .out_line_o (),
-      /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_req), .pop_i (take_req_go),
-      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
-      .st_line_i (st_line)
-    );
-    cni_home_head #(.Width(MsgW), .LineW(LineIdxW), .Stages(5), .Buffer(1'b1), .Src(0),
-                    .DataW(LineBits), .Every(EveryTmo)) u_rsp (
-      .clk_i, .rst_ni,
-      .in_valid_i (rsp_valid_i), .in_ready_o (rsp_ready_o),
-      .in_data_i  ({rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA, rsp_hdr_i, rsp_data_i}),
-      .in_line_i  (rsp_hdr_i.addr[OffW +: LineIdxW]),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (rs_valid), .out_data_o ({rs_w, rs_hdr, rs_data}), .out_line_o (),
-      /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_rsp), .pop_i (take_rsp_go),
-      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
-      .st_line_i (st_line)
-    );
-    // a command stays at its port until it is applied (cmd_ready_o)
-    cni_home_head #(.Width(1), .LineW(LineIdxW), .Stages(5), .Buffer(1'b0),
-                    .Every(EveryTmo)) u_cmd (
-      .clk_i, .rst_ni,
-      .in_valid_i (cmd_valid_i), .in_ready_o (cm_ready_unused), .in_data_i (1'b0),
-      .in_line_i  (cmd_line_i),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .out_valid_o (cm_valid), .out_data_o (), .out_line_o (cm_line),
-      /* verilator lint_on PINCONNECTEMPTY */
-      .busy_o (busy_cmd), .pop_i (cmd_ready_o),
-      .take_i (take), .sel_i (src_sel), .take_line_i (src_line), .st_valid_i (st_v),
-      .st_line_i (st_line)
-    );
-  end else begin : g_ports
-    assign rq_valid    = req_valid_i;
-    assign rq_hdr      = req_hdr_i;
-    assign rq_data     = req_data_i;
-    assign rs_valid    = rsp_valid_i;
-    assign rs_hdr      = rsp_hdr_i;
-    assign rs_data     = rsp_data_i;
-    assign rq_w        = req_hdr_i.op == cni_coh_pkg::OP_WB;
-    assign rs_w        = rsp_hdr_i.op == cni_coh_pkg::OP_SNP_DATA;
-    assign cm_valid    = cmd_valid_i;
-    assign cm_line     = cmd_line_i;
-    assign req_ready_o = take_req_go;
-    assign rsp_ready_o = take_rsp_go;
-  end
-
-  // Snoop answers and requests name a device line; each channel decodes its own header, in
-  // parallel with the selection.
-  wire  [LineIdxW:0]   rsp_dec = decode(rs_hdr.addr);
-  wire  [LineIdxW:0]   req_dec = decode(rq_hdr.addr);
-  wire                 cmd_avail = cm_valid && !cmd_busy_q;
+  logic                t_rd;        // the taken message reads the memory
+  logic                rq_valid, rs_valid, cmd_first, cmd_busy, lk_inrange;
+  logic [LineIdxW-1:0] rq_line, rs_line, cm_line;
+  logic [LineBits-1:0] in_data;     // the line of data at the inputs
   wire                 pipe_empty = !(v_r || v_d || v_x || v_b || v_c);
-
-  // The choice is one-hot (`take_*`, the priority below), each a function of the valid flags
-  // and registers, and the header, the decode and the line are AND-OR terms of the channels'
-  // heads under it. Priority: a timeout, the response channel, a command not deferred,
-  // requests, a deferred command (a RECALL that had to wait, until a request is taken). A
-  // timeout waits until the pipeline is empty (it is rare; the
-  // entry it answers is then changed by nothing else in flight), and nothing is taken
-  // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
-  // applied: a RECALL that must wait stays at the engine's port).
-  always_comb begin
-    take_tmo   = tmo_any && pipe_empty;
-    take_rsp   = !tmo_any && rs_valid;
-    take_cmd   = !tmo_any && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
-    take_req   = !tmo_any && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
-    sel_any    = take_tmo || take_rsp || take_cmd || take_req;
-    sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
-    sel_hdr    = ({$bits(sel_hdr){take_req}} & rq_hdr) |
-                 ({$bits(sel_hdr){take_tmo || take_rsp || take_cmd}} & rs_hdr);
-    sel_dec    = ({(LineIdxW + 1){take_rsp}} & rsp_dec) | ({(LineIdxW + 1){take_req}} & req_dec);
-    // Pipelined, a header's line is taken as it stands and checked in R (off this path): only
-    // messages found in range use it. A timeout names its entry's line.
-    if (P) begin
-      sel_line = ({LineIdxW{take_cmd}} & cm_line) | ({LineIdxW{take_tmo}} & tmo_line) |
-                 ({LineIdxW{!take_cmd && !take_tmo}} & sel_hdr.addr[OffW +: LineIdxW]);
-    end else begin
-      sel_line = take_cmd ? cm_line : take_tmo ? tmo_line : sel_dec[LineIdxW-1:0];
-    end
-  end
-
-  // What the selected message will do to the memory: a write (snoop data, a write-back), or a
-  // read for an answer with the memory's line (everything else that names a line).
-  wire t_may_write = (take_rsp && rs_w) || (take_req && rq_w);
-  wire t_needs_read = !t_may_write && (take_rsp || take_req || take_cmd);
-  wire t_may_alloc = (take_req && rq_hdr.op != cni_coh_pkg::OP_WB) ||
-                     (take_cmd && (cmd_op_i == cni_coh_pkg::CMD_RECALL ||
-                                   cmd_op_i == cni_coh_pkg::CMD_RECALL_DN));
-
-  // Interlock: the lines of the messages in flight. A stage's line counts while it holds a
-  // message; the apply stage's too, since it writes the directory in the cycle T reads it. Each
-  // source's line is compared on its own, in parallel with the selection, and the selection
-  // picks the result (the compares are not behind the selection's multiplexer).
-  // Without Pipelined, the stage in flight (D) is compared in the take's cycle; with it, the
-  // inputs' heads carry the compares as flip-flops (`cni_home_head`, below). A timeout is taken
-  // only with the pipeline empty.
-  if (!P) begin : g_busy
-    assign busy_rsp = v_d && m_d.line == rsp_dec[LineIdxW-1:0];
-    assign busy_req = v_d && m_d.line == req_dec[LineIdxW-1:0];
-    assign busy_cmd = v_d && m_d.line == cm_line;
-  end
-  // The memory's port A: the apply stage's write (without Pipelined in the cycle it applies,
-  // with it in the cycle after) and a taken message's read (the same cycle, or the next) meet
-  // when the message in the apply stage writes. The take is worked out per source (its line in
-  // flight, or a read meeting that write) and the selection picks one, so each input's terms
-  // start at flip-flops (the heads' busy and write flags), not behind the selection.
-  wire wr_c    = v_c && (P ? e_mem_we : m_c.may_write);
-  wire blk_rsp = busy_rsp || (wr_c && !rs_w);
-  wire blk_req = busy_req || (wr_c && !rq_w);
-  wire blk_cmd = busy_cmd || wr_c;
-  // Each input's take on its own (the selection is one-hot), so an input head's pop starts at
-  // its own few flip-flops rather than behind the whole take.
-  wire go = adv && !init_run_q && cred_ok;
-  assign take_rsp_go = go && take_rsp && !blk_rsp;
-  assign take_req_go = go && take_req && !blk_req;
-  assign take_cmd_go = go && take_cmd && !blk_cmd;
-  assign take = (go && take_tmo) || take_rsp_go || take_req_go || take_cmd_go;
-
-  always_comb begin
-    m_t           = '0;
-    m_t.src       = sel_src;
-    m_t.hdr       = sel_hdr;
-    m_t.cmd       = cmd_op_i;
-    m_t.arg       = cmd_arg_i;
-    m_t.line      = sel_line;
-    m_t.tmo_ent   = tmo_idx;
-    m_t.slot      = slot_q;
-    m_t.may_write = t_may_write;
-    m_t.may_alloc = t_may_alloc;
-  end
+  // the apply stage writes the memory: a taken message's read must not meet it
+  wire                 wr_c = v_c && (P ? e_mem_we : m_c.may_write);
+  cni_home_take #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
+    .Pipelined (Pipelined), .NumLines (NumLines), .LineIdxW (LineIdxW), .SlotW (SlotW),
+    .NumCnt (NumCnt)
+  ) u_take (
+    .clk_i, .rst_ni,
+    .req_valid_i, .req_ready_o, .req_hdr_i, .req_data_i,
+    .rsp_valid_i, .rsp_ready_o, .rsp_hdr_i, .rsp_data_i,
+    .cmd_valid_i, .cmd_op_i, .cmd_arg_i, .cmd_line_i, .cmd_pop_i (cmd_ready_o),
+    .tmo_any_i (tmo_any), .tmo_idx_i (tmo_idx), .tmo_line_i (tmo_line),
+    .st_valid_i ({v_c, v_b, v_x, v_d, v_r}),
+    .st_line_i ({m_c.line, m_b.line, m_x.line, m_d.line, m_r.line}),
+    .pipe_empty_i (pipe_empty), .adv_i (adv), .init_run_i (init_run_q), .cred_ok_i (cred_ok),
+    .wr_c_i (wr_c), .slot_i (slot_q), .r_src_i (m_r.src), .r_addr_i (m_r.hdr.addr),
+    .defer_i (apply && e.stall_cmd), .cmd_done_i (apply && m_c.src == SRC_CMD),
+    .take_o (take), .sel_any_o (sel_any), .sel_line_o (sel_line), .m_t_o (m_t),
+    .rd_o (t_rd), .in_data_o (in_data), .rq_valid_o (rq_valid), .rs_valid_o (rs_valid),
+    .rq_line_o (rq_line), .rs_line_o (rs_line), .cm_line_o (cm_line),
+    .cmd_first_o (cmd_first), .cmd_busy_o (cmd_busy), .lk_inrange_o (lk_inrange)
+  );
 
   // Line-wide data: without Pipelined, the message register of the D stage, loaded with the
   // stage (only a response or a request carries data; the response channel goes first, and the
@@ -425,7 +258,6 @@ module cni_home_agent #(
   // when a message is taken), the memory's line into the slot of the message that read it, and
   // the apply stage reads both at its slot.
   logic [LineBits-1:0] msg_line, mem_line, wr_line;
-  wire  [LineBits-1:0] in_data = rs_valid ? rs_data : rq_data;
 
   // ---- stage registers ----------------------------------------------------------------------
   // T -> R (Pipelined; without it the lookup stage is T itself)
@@ -470,7 +302,6 @@ module cni_home_agent #(
   // A free entry an older message in flight may take is not offered (`resv`).
   wire [LineIdxW-1:0] lk_line = m_l.line;
   logic [TtEntries-1:0] resv;
-  wire  [LineIdxW:0]    r_dec = decode(m_r.hdr.addr);  // (Pipelined: the address check in R)
   // Without Pipelined the only message in flight is D's. With it, the reservations of D, X, B
   // and C are a register, kept as the stages move: the message entering D adds the entry it
   // found free, the message leaving C drops its own (by then the table holds the entry if the
@@ -491,19 +322,15 @@ module cni_home_agent #(
     assign resv = (v_d && m_d.may_alloc) ? onehot(lk_d.free_idx) : '0;
   end
   wire lk_go = P ? v_r : sel_any;
-  wire lk_inrange = P ? in_range(m_r.src, r_dec[LineIdxW]) : in_range(sel_src, sel_dec[LineIdxW]);
   // (the table's lookup compares, Pipelined: each input's line and the selection's priority
   // from the flip-flops it starts at)
-  wire cmd_first = cmd_avail && (!cmd_defer_q || !rq_valid);
   logic                evt_pending, tmo_flag, park_new;
   logic [TtW-1:0]      snp_ent;
   logic [LineIdxW-1:0] snp_line;
-  dec_t x, e;     // the decision being built; the decision being applied
   logic                tmo_live;
   logic [AgW-1:0]      tmo_src;
   logic [TagW-1:0]     tmo_tag;
   logic [LineIdxW-1:0] tmo_line_b;
-  wire                 apply;
   cni_home_table #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
     .TtReserve (TtReserve), .Pipelined (Pipelined), .QuietLog2 (QuietLog2),
@@ -519,7 +346,7 @@ module cni_home_agent #(
     .snp_ent_i (snp_ent), .snp_line_o (snp_line),
     .lk_go_i (lk_go), .lk_line_i (lk_line), .lk_tag_i (m_l.hdr.tag),
     .lk_region_i (region_of(lk_line)), .lk_inrange_i (lk_inrange), .resv_i (resv),
-    .eq_rsp_line_i (rs_hdr.addr[OffW +: LineIdxW]), .eq_req_line_i (rq_hdr.addr[OffW +: LineIdxW]),
+    .eq_rsp_line_i (rs_line), .eq_req_line_i (rq_line),
     .eq_cmd_line_i (cm_line), .eq_rsp_i (rs_valid), .eq_cmd_first_i (cmd_first),
     .lk_o (lk_l),
     .evt_pending_o (evt_pending), .tmo_flag_o (tmo_flag), .park_o, .park_near_o,
@@ -618,14 +445,6 @@ module cni_home_agent #(
     logic [LineBits-1:0] wdata_q;
     logic                rd_land_q;
     logic [SlotW-1:0]    rd_slot_q;
-    // the taken message reads a line the memory has: each source's line checked on its own,
-    // the selection picking the result (no compare behind the line's multiplexer)
-    function automatic logic in_mem(input logic [LineIdxW-1:0] l);
-      in_mem = 32'(l) < 32'(NumLines);
-    endfunction
-    wire t_rd_ok = (take_rsp && !rs_w && in_mem(rs_hdr.addr[OffW +: LineIdxW])) ||
-                   (take_req && !rq_w && in_mem(rq_hdr.addr[OffW +: LineIdxW])) ||
-                   (take_cmd && in_mem(cm_line));
     always_ff @(posedge clk_i) begin
       dbuf_q[slot_q] <= in_data;
       if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;
@@ -639,7 +458,7 @@ module cni_home_agent #(
         rd_slot_q  <= '0;
         ma_wline_q <= '0;
       end else begin
-        ma_rd_q    <= take && t_rd_ok;
+        ma_rd_q    <= take && t_rd;
         rd_land_q  <= ma_rd_q;
         rd_slot_q  <= m_r.slot;
         ma_wr_q    <= apply && e.mem_we;
@@ -689,7 +508,7 @@ module cni_home_agent #(
       mem_addr_o  = init_run_q ? init_q : ma_rd_q ? m_r.line : ma_wline_q;
       mem_wdata_o = init_run_q ? '0 : wr_line;
     end else begin
-      mem_en_o    = init_run_q || (apply && e.mem_we) || (take && t_needs_read);
+      mem_en_o    = init_run_q || (apply && e.mem_we) || (take && t_rd);
       mem_we_o    = init_run_q || (apply && e.mem_we);
       mem_addr_o  = init_run_q ? init_q : mem_we_o ? m_c.line : sel_line;
       mem_wdata_o = init_run_q ? '0 : wr_line;
@@ -713,7 +532,7 @@ module cni_home_agent #(
   // Then only a message, a command or a park timer changes the state (the registers loaded in
   // every cycle hold nothing a later message reads).
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
-                  !cmd_busy_q && !evt_pending && !tmo_flag && !tmo_any &&
+                  !cmd_busy && !evt_pending && !tmo_flag && !tmo_any &&
                   snp_idle && !ma_rd_q && !ma_wr_q && !park_new;
 
   // ---- registers ------------------------------------------------------------------------------
@@ -721,20 +540,11 @@ module cni_home_agent #(
     if (!rst_ni) begin
       init_run_q  <= 1'b1;
       init_q      <= '0;
-      cmd_defer_q <= 1'b0;
-      cmd_busy_q  <= 1'b0;
     end else begin
       if (init_run_q) begin
         init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
         if (init_q == LineIdxW'(NumLines - 1)) init_run_q <= 1'b0;
       end
-      // a deferred RECALL gets its turn again once a request has been taken (a snoop answer or
-      // a timeout taken meanwhile does not use up the requests' turn: the request waiting may
-      // be the write-back that closes the transaction the RECALL waits for)
-      if (take && take_req) cmd_defer_q <= 1'b0;
-      if (apply && e.stall_cmd) cmd_defer_q <= 1'b1;
-      if (take && take_cmd) cmd_busy_q <= 1'b1;
-      else if (apply && m_c.src == SRC_CMD) cmd_busy_q <= 1'b0;
     end
   end
 

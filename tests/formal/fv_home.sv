@@ -197,13 +197,13 @@ module cni_nonsynth_fv_home #(
   // its input head (H) with it, a cycle or more after the head took it from the port (a request
   // waits in the head while a message on its line is in flight).
   (* keep, fv_probe = "u_dut.take" *) wire probe_take;
-  (* keep, fv_probe = "u_dut.take_req" *) wire probe_take_req;
+  (* keep, fv_probe = "u_dut.u_take.take_req" *) wire probe_take_req;
   wire t_req = probe_take && probe_take_req;
   // ... the line of the message it takes and where that comes from (FV_LIVE: the bound)
   (* keep, fv_probe = "u_dut.sel_line" *) wire [LW-1:0] probe_sel_line;
-  (* keep, fv_probe = "u_dut.take_rsp" *) wire probe_take_rsp;
-  (* keep, fv_probe = "u_dut.take_tmo" *) wire probe_take_tmo;
-  (* keep, fv_probe = "u_dut.take_cmd" *) wire probe_take_cmd;
+  (* keep, fv_probe = "u_dut.u_take.take_rsp" *) wire probe_take_rsp;
+  (* keep, fv_probe = "u_dut.u_take.take_tmo" *) wire probe_take_tmo;
+  (* keep, fv_probe = "u_dut.u_take.take_cmd" *) wire probe_take_cmd;
   // The table reservations agree with the messages in flight (Pipelined: a register kept as
   // the stages move; the home agent compares it with the stages' records).
   (* keep, fv_probe = "u_dut.chk_resv" *) wire probe_resv;
