@@ -95,19 +95,17 @@ module cni_pio_c #(
   assign trig = ev_fin ? trig_f : trig_s;
   assign done = !ev_fin && done_s;
 
-  logic [CPairs-1:0] fin_k, ev_k, busy_n, busy_f, rdy_n, par_d, busy_d, rdy_d;
-  always_comb begin
-    for (int k = 0; k < CPairs; k++) begin
-      fin_k[k]  = fin && 32'(j_q) == k;
-      ev_k[k]   = ev_c_i && ev_coh_i[k];
-      busy_n[k] = busy_q[k] || (ev_trig_i && ev_k[k] && par_q[k] == ev_cg_i);
-      busy_f[k] = ev_trig_i && ev_k[k] && par_q[k] != ev_cg_i;
-      rdy_n[k]  = rdy_q[k] || (ev_done_i && ev_k[k] && busy_q[k] && par_q[k] != ev_cg_i);
-      par_d[k]  = par_q[k] ^ fin_k[k];
-      busy_d[k] = fin_k[k] ? busy_f[k] : busy_n[k];
-      rdy_d[k]  = !fin_k[k] && rdy_n[k];
-    end
-  end
+  // (Written on whole vectors rather than as a loop over the pairs: the same gates, and a
+  // simulator evaluates a few words instead of one bit at a time, in every cycle.)
+  wire [CPairs-1:0] fin_k  = {CPairs{fin}} & (CPairs'(1) << j_q);      // one-hot: the finishing pair
+  wire [CPairs-1:0] ev_k   = {CPairs{ev_c_i}} & ev_coh_i;
+  wire [CPairs-1:0] same_g = ~(par_q ^ {CPairs{ev_cg_i}});             // parity == the event's group
+  wire [CPairs-1:0] busy_n = busy_q | ({CPairs{ev_trig_i}} & ev_k & same_g);
+  wire [CPairs-1:0] busy_f = {CPairs{ev_trig_i}} & ev_k & ~same_g;
+  wire [CPairs-1:0] rdy_n  = rdy_q | ({CPairs{ev_done_i}} & ev_k & busy_q & ~same_g);
+  wire [CPairs-1:0] par_d  = par_q ^ fin_k;
+  wire [CPairs-1:0] busy_d = (fin_k & busy_f) | (~fin_k & busy_n);
+  wire [CPairs-1:0] rdy_d  = ~fin_k & rdy_n;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
