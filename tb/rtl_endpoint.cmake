@@ -89,11 +89,10 @@ function(cni_endpoint_model flavor)
       TOP_MODULE cni_endpoint
       PREFIX Vcni_endpoint_${suffix}
       TRACE_FST
-      # -fno-localize: Verilator 5.006 (Debian 12's) can turn a DFG temporary into a local of one
-      # function while another function still reads it as a member, and the C++ does not compile
-      # (seen on the engine's command grants). Later releases fix it; the flag costs a little
-      # speed.
-      VERILATOR_ARGS ${M_ARGS} -Wno-fatal -fno-localize -GLineBytes=${lb} ${gargs} ${vset})
+      # (Verilator 5.006 once localized a DFG temporary that another function still read as a
+      # member, and the C++ did not compile; -fno-localize worked around it at about 6% of the
+      # fast model's speed. No model needs it today: docs/results.md, "Simulation speed".)
+      VERILATOR_ARGS ${M_ARGS} -Wno-fatal -GLineBytes=${lb} ${gargs} ${vset})
   endforeach()
   set_property(TARGET cni_rtl_${flavor} PROPERTY POSITION_INDEPENDENT_CODE ON)
   if(M_CHECKING)
