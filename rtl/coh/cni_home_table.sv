@@ -182,12 +182,15 @@ module cni_home_table #(
       logic [31:0]          left, left1;
       due  = '0;
       near = '0;
-      if (tt_park != '0) begin  // (a simulator skips the compares when nothing is parked)
+      // (a simulator skips the compares when nothing is parked, and an entry's when it is not)
+      if (tt_park != '0) begin
         for (int k = 0; k < TtEntries; k++) begin
-          left    = tt_due_q[k] - time_i;           // cycles to the deadline from this cycle
-          left1   = tt_due_q[k] - time_i - 32'd1;   // ... and from the next
-          due[k]  = tt_park[k] && (left[31] || left == '0);
-          near[k] = tt_park[k] && (left1[31] || left1 < 32'(1 << QuietLog2));
+          if (tt_park[k]) begin
+            left    = tt_due_q[k] - time_i;           // cycles to the deadline from this cycle
+            left1   = tt_due_q[k] - time_i - 32'd1;   // ... and from the next
+            due[k]  = left[31] || left == '0;
+            near[k] = left1[31] || left1 < 32'(1 << QuietLog2);
+          end
         end
       end
       tt_tmo_q    <= due;
@@ -311,25 +314,29 @@ module cni_home_table #(
     l_park   = 'x;
     free_cnt = 'x;
     if (lk_go_i) begin
-      lk_l = '0;
-      for (int k = 0; k < TtEntries; k++) begin
-        l_hit[k]  = lk_valid[k] && l_eq[k];
-        l_park[k] = l_hit[k] && tt_kind_q[k] == K_PARK;
-        if (l_hit[k]) begin
-          lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
-          lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
-          lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
-          lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
-          lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
-          lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
-          lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
-          lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
-        end
-        if (l_park[k]) begin
-          lk_l.park_idx = lk_l.park_idx | TtW'(k);
-          lk_l.park_src = lk_l.park_src | tt_src_q[k];
-          lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
-          lk_l.park_op  = lk_l.park_op | tt_op_q[k];
+      lk_l   = '0;
+      l_hit  = lk_valid & l_eq;
+      l_park = '0;
+      // (the entries' fields gathered only when an entry hits: a simulator skips the loop else)
+      if (l_hit != '0) begin
+        for (int k = 0; k < TtEntries; k++) begin
+          if (l_hit[k]) begin
+            l_park[k]      = tt_kind_q[k] == K_PARK;
+            lk_l.hit_idx   = lk_l.hit_idx | TtW'(k);
+            lk_l.hit_kind  = lk_l.hit_kind | tt_kind_q[k];
+            lk_l.hit_pend  = lk_l.hit_pend | tt_pend_q[k];
+            lk_l.hit_wbp   = lk_l.hit_wbp | tt_wbp_q[k];
+            lk_l.hit_wbgot = lk_l.hit_wbgot | tt_wbgot_q[k];
+            lk_l.hit_src   = lk_l.hit_src | tt_src_q[k];
+            lk_l.hit_tag   = lk_l.hit_tag | tt_tag_q[k];
+            lk_l.hit_grant = lk_l.hit_grant | tt_grant_q[k];
+          end
+          if (l_park[k]) begin
+            lk_l.park_idx = lk_l.park_idx | TtW'(k);
+            lk_l.park_src = lk_l.park_src | tt_src_q[k];
+            lk_l.park_tag = lk_l.park_tag | tt_tag_q[k];
+            lk_l.park_op  = lk_l.park_op | tt_op_q[k];
+          end
         end
       end
       lk_l.hit_any   = l_hit != '0;
