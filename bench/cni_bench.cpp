@@ -429,7 +429,7 @@ constexpr double kFig8PeakGiB = 2.19;       // 002 §5.1, at 32 KiB payloads
 // Simulation speed of the default `cni-bench pio` run (make bench's, on enzian-eci) on the
 // reference machine (2 cores, otherwise idle), device cycles per wall-clock second: printed
 // beside each such run so a slower model shows (docs/results.md, "Simulation speed").
-constexpr double kReferenceCyclesPerSecond = 662721;
+constexpr double kReferenceCyclesPerSecond = 729460;
 constexpr size_t kFig8PeakPayload = 32768;
 // The pipelined configuration (Pipelined = 1, docs/endpoint.md), the one that closes timing on
 // the ECP5 (docs/fpga.md: 100.06 MHz routed), for the single-line RPC at that clock beside the
