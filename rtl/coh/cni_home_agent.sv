@@ -123,15 +123,8 @@ module cni_home_agent #(
   output logic                           park_near_o
 );
 
-  localparam int  AgW    = cni_coh_pkg::AGENT_W;
-  localparam int  OpW    = cni_coh_pkg::OP_W;
-  localparam int  TagW   = cni_coh_pkg::TAG_W;
-  localparam int  OffW   = $clog2(LineBytes);
   localparam int  TtW    = $clog2(TtEntries);
   localparam int  NReg   = cni_amap_pkg::NUM_REGIONS;
-  localparam int  RegW   = cni_amap_pkg::REGION_W;
-  localparam int  DirW   = cni_coh_pkg::home_dir_w(NumAgents);  // {policy, state, sharers}
-  localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
   localparam bit  P      = Pipelined != 0;
   // Pipelined: what the apply stage sends waits in an output queue of OutQ entries when the
   // channels do not take it at once (the pipeline never stalls; "answers" below). Line-wide
@@ -141,15 +134,16 @@ module cni_home_agent #(
   localparam int  OutQ   = 8;
   localparam int  SlotW  = $clog2(OutQ + 1);
 
+  // ---- the field widths, records and constants shared by the home blocks ----------------------
+  `include "cni_home_types.svh"
+  localparam int  SpanW  = LineIdxW + OffW;     // address bits of the device window
+
   if (TtEntries < 8 || (1 << TtW) != TtEntries) $error("TtEntries must be a power of two >= 8");
   if (TtReserve >= TtEntries) $error("TtReserve must leave entries for host requests");
   if (NumAgents > (1 << AgW) || NumAgents < 2) $error("NumAgents must be 2..2**AGENT_W");
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
   if (QuietLog2 < 1 || QuietLog2 > 30) $error("QuietLog2 must be 1..30");
-
-  // ---- the records and constants shared with the decision (cni_home_decide) --------------------
-  `include "cni_home_types.svh"
 
   // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
   // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of

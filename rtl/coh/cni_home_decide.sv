@@ -41,7 +41,6 @@ module cni_home_decide #(
   parameter int          NumCnt    = 16,
   localparam int TtW  = $clog2(TtEntries),
   localparam int N    = NumAgents,
-  localparam int DirW = cni_coh_pkg::home_dir_w(NumAgents),
   // the records' widths (cni_home_types.svh; checked against the records below)
   localparam int MsgW = cni_coh_pkg::home_msg_w(LineIdxW, TtW, SlotW),
   localparam int LkW  = cni_coh_pkg::home_lk_w(NumAgents, TtW, cni_amap_pkg::REGION_W),
@@ -54,12 +53,12 @@ module cni_home_decide #(
   // D: the conditions
   input  wire logic [MsgW-1:0]                      m_d_i,
   input  wire logic [LkW-1:0]                       lk_d_i,
-  input  wire logic [DirW-1:0]                      dir_d_i,
+  input  wire logic [cni_coh_pkg::home_dir_w(NumAgents)-1:0] dir_d_i,
   output logic [HlpW-1:0]                           hn_o,
   // X: the row
   input  wire logic [MsgW-1:0]                      m_x_i,
   input  wire logic [LkW-1:0]                       lk_x_i,
-  input  wire logic [DirW-1:0]                      dir_x_i,
+  input  wire logic [cni_coh_pkg::home_dir_w(NumAgents)-1:0] dir_x_i,
   input  wire logic [HlpW-1:0]                      hl_i,
   input  wire logic                                 tmo_live_i,
   output logic [RowW-1:0]                           row_o,
@@ -67,7 +66,7 @@ module cni_home_decide #(
   // B: the answer
   input  wire logic [MsgW-1:0]                      m_b_i,
   input  wire logic [LkW-1:0]                       lk_b_i,
-  input  wire logic [DirW-1:0]                      dir_b_i,
+  input  wire logic [cni_coh_pkg::home_dir_w(NumAgents)-1:0] dir_b_i,
   input  wire logic [HlpW-1:0]                      hb_i,
   input  wire logic [RowW-1:0]                      row_b_i,
   input  wire logic [NumCnt-1:0]                    cnt_b_i,
@@ -77,11 +76,6 @@ module cni_home_decide #(
   output logic [DecW-1:0]                           dec_o
 );
 
-  localparam int AgW  = cni_coh_pkg::AGENT_W;
-  localparam int OpW  = cni_coh_pkg::OP_W;
-  localparam int TagW = cni_coh_pkg::TAG_W;
-  localparam int OffW = $clog2(LineBytes);
-  localparam int RegW = cni_amap_pkg::REGION_W;
   localparam int PolW = cni_coh_pkg::POL_W;
   localparam logic [7:0] LEN_LINE = 8'(LineBytes);
 

@@ -75,12 +75,6 @@ module cni_home_out #(
   output logic                        q_valid_o
 );
 
-  localparam int  AgW  = cni_coh_pkg::AGENT_W;
-  localparam int  OpW  = cni_coh_pkg::OP_W;
-  localparam int  TagW = cni_coh_pkg::TAG_W;
-  localparam int  OffW = $clog2(LineBytes);
-  localparam int  RegW = cni_amap_pkg::REGION_W;
-  localparam int  DirW = cni_coh_pkg::home_dir_w(NumAgents);
   localparam bit  P    = Pipelined != 0;
 
   `include "cni_home_types.svh"

@@ -99,16 +99,10 @@ module cni_home_take #(
   output logic                               lk_inrange_o
 );
 
-  localparam int AgW   = cni_coh_pkg::AGENT_W;
-  localparam int OpW   = cni_coh_pkg::OP_W;
-  localparam int TagW  = cni_coh_pkg::TAG_W;
-  localparam int OffW  = $clog2(LineBytes);
-  localparam int RegW  = cni_amap_pkg::REGION_W;
-  localparam int DirW  = cni_coh_pkg::home_dir_w(NumAgents);
+  `include "cni_home_types.svh"
+
   localparam int SpanW = LineIdxW + OffW;     // address bits of the device window
   localparam bit P     = Pipelined != 0;
-
-  `include "cni_home_types.svh"
 
   // ---- address decode of an incoming header -------------------------------------------------
   // DevBase is aligned to the window (the agent's elaboration check), so the decode needs no

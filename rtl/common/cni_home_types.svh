@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// The home agent's records and constants, shared by its blocks (cni_home_agent, cni_home_table,
-// cni_home_decide, cni_home_snoop: the message in flight, what the table lookup found, the
-// conditions, the row, the decision record). Included in the body of each module: their widths
-// follow the module's parameters, and the pinned Yosys has no parameter types. The including
-// module declares first AgW, OpW, TagW, OffW, TtW, RegW, DirW, NumAgents, LineIdxW, SlotW, NumCnt
-// and DevBase. Each module uses some of the constants. The widths of the records on the blocks'
-// ports: cni_coh_pkg::home_*_w.
+// The home agent's records and constants, shared by its blocks (cni_home_agent, cni_home_take,
+// cni_home_table, cni_home_decide, cni_home_snoop, cni_home_out: the message in flight, what the
+// table lookup found, the conditions, the row, the decision record). Included in the body of each
+// module: their widths follow the module's parameters, and the pinned Yosys has no parameter
+// types. The including module has the parameters LineBytes, NumAgents, LineIdxW, SlotW, NumCnt and
+// DevBase and the constant TtW; the field widths below (AgW ... DirW) are declared here, once.
+// Each module uses some of the constants. The widths of the records on the blocks' ports:
+// cni_coh_pkg::home_*_w.
 
 /* verilator lint_off UNUSEDPARAM */
+// Field widths.
+localparam int AgW  = cni_coh_pkg::AGENT_W;
+localparam int OpW  = cni_coh_pkg::OP_W;
+localparam int TagW = cni_coh_pkg::TAG_W;
+localparam int OffW = $clog2(LineBytes);
+localparam int RegW = cni_amap_pkg::REGION_W;
+localparam int DirW = cni_coh_pkg::home_dir_w(NumAgents);  // {policy, state, sharers}
+
 // Counter indices (CSR counters 0..14; see docs/endpoint.md).
 localparam int CNT_RDS = 0, CNT_RDX = 1, CNT_UPG = 2, CNT_WB = 3, CNT_SNOOP = 4;
 localparam int CNT_RETRY_BUSY = 5, CNT_RETRY_TMO = 6, CNT_PARKED = 7, CNT_RELEASED = 8;
