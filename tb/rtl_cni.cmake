@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The CNI cache/queue engine under unit test (tests/cni): checking builds of cni_cq_engine alone,
+# The CNI cache/queue engine under unit test (tests/cni): checking builds of cni_cq_engine alone
+# (through its test view tb/sv/cni_tb_cq_engine.sv: each field of its records on a port),
 # one model per configuration and line size, Vcni_cq_<config>_l<bytes> (q16ep: CNI16Q with
 # EarlyPull = 1). The region starts at device line CNI_CQ_BASE (the tests' harness plays the
 # home agent and memory around it).
@@ -14,7 +15,8 @@ set(CNI_CQ_RTL
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_ni2w.sv
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_cni4.sv
   ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_queue.sv
-  ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_engine.sv)
+  ${PROJECT_SOURCE_DIR}/rtl/cni/cni_cq_engine.sv
+  ${PROJECT_SOURCE_DIR}/tb/sv/cni_tb_cq_engine.sv)
 
 add_library(cni_rtl_cq_chk STATIC)
 # <name>;<configuration (the registry's CniConfig name)>;<LineBytes>;<EarlyPull>
@@ -27,7 +29,7 @@ foreach(m "ni2w;NI2W;64;0" "q16;CNI16Q;64;0" "q512;CNI512Q;64;0" "ni2w;NI2W;128;
   list(GET m 3 ep)
   cni_verilate(cni_rtl_cq_chk
     SOURCES ${CNI_CQ_RTL}
-    TOP_MODULE cni_cq_engine
+    TOP_MODULE cni_tb_cq_engine
     PREFIX Vcni_cq_${name}_l${lb}
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall

@@ -9,7 +9,8 @@
 #                          + tb/device drivers
 #   cni_dev_netlist      - the same, default configuration, with the CNI engine as CNI16Q (the
 #                          `chk` model's) (only with CNI_NETLIST_BOTH=ON: `make test-netlist`)
-#   cni_rtl_pio_netlist  - cni_pio_engine, the parameters of tb/rtl_pio.cmake
+#   cni_rtl_pio_netlist  - cni_pio_engine in its test view (tb/sv/cni_tb_pio_engine.sv), the
+#                          parameters of tb/rtl_pio.cmake
 #   cni_cache_netlist    - cni_cache_agent, the parameters of tb/rtl_cache.cmake, + tb/cache
 #
 # Both steps are build steps (add_custom_command) that depend on the RTL and the scripts, so an
@@ -48,17 +49,24 @@ if(CNI_NET_JOBS EQUAL 0)
   set(CNI_NET_JOBS 1)
 endif()
 
-# cni_netlist_model(<target> TOP <module> PREFIX <class> PARAMS <P=V>...)
-# Makes <target>: an interface library with the Verilated netlist model and its runtime.
+# cni_netlist_model(<target> TOP <module> PREFIX <class> PARAMS <P=V>... [WITH <file>...])
+# Makes <target>: an interface library with the Verilated netlist model and its runtime. WITH:
+# sources outside rtl/ (a test view of tb/sv/ that TOP names), relative to the project root.
 function(cni_netlist_model target)
-  cmake_parse_arguments(N "" "TOP;PREFIX" "PARAMS" ${ARGN})
+  cmake_parse_arguments(N "" "TOP;PREFIX" "PARAMS;WITH" ${ARGN})
+  set(with)
+  set(with_deps)
+  foreach(f ${N_WITH})
+    list(APPEND with --with ${f})
+    list(APPEND with_deps ${PROJECT_SOURCE_DIR}/${f})
+  endforeach()
   set(net ${CNI_NET_DIR}/${target}.v)
   set(mdir ${CNI_NET_DIR}/${target}.obj)
   set(lib ${mdir}/${N_PREFIX}__ALL.a)
   add_custom_command(OUTPUT ${net}
     COMMAND ${CMAKE_COMMAND} -E env CNI_GEN=${CNI_GEN}
-      ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh ${net} ${N_TOP} ${N_PARAMS}
-    DEPENDS ${CNI_NET_RTL} ${CNI_NET_SCRIPTS}
+      ${PROJECT_SOURCE_DIR}/scripts/fpga-netlist.sh ${with} ${net} ${N_TOP} ${N_PARAMS}
+    DEPENDS ${CNI_NET_RTL} ${CNI_NET_SCRIPTS} ${with_deps}
     COMMENT "Yosys: synthesizing ${N_TOP} to a gate netlist (${target}.v)"
     VERBATIM)
   # The netlist is flat and bit-level: Verilator's lint and style warnings say nothing about the
@@ -121,14 +129,14 @@ if(DEFINED CNI_CACHE_PARAMS)
   cni_cache_adapter(cni_cache_netlist cni_rtl_cache_netlist)
 endif()
 
-# ---- cni_pio_engine, parameters of tb/rtl_pio.cmake (included after this file) ----------------
+# ---- cni_pio_engine (its test view), parameters of tb/rtl_pio.cmake (included after this file) -
 function(cni_pio_netlist)
   if(NOT DEFINED CNI_PIO_PARAMS)
     return()
   endif()
   cni_sv_params(pp CNI_PIO ${CNI_PIO_PARAMS})
-  cni_netlist_model(cni_rtl_pio_netlist TOP cni_pio_engine PREFIX Vcni_pio_engine
-                    PARAMS ${pp_SV})
+  cni_netlist_model(cni_rtl_pio_netlist TOP cni_tb_pio_engine PREFIX Vcni_pio_engine
+                    PARAMS ${pp_SV} WITH tb/sv/cni_tb_pio_engine.sv)
   target_compile_definitions(cni_rtl_pio_netlist INTERFACE ${pp_DEFS})
   target_include_directories(cni_rtl_pio_netlist INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()

@@ -18,17 +18,19 @@ set(CNI_PIO_RTL
   ${PROJECT_SOURCE_DIR}/rtl/pio/cni_pio_pkg.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
-  ${CNI_PIO_MODULES})
+  ${CNI_PIO_MODULES}
+  ${PROJECT_SOURCE_DIR}/tb/sv/cni_tb_pio_engine.sv)
 
 # cni_pio_model(<library> <params>...): a checking build of the engine (class Vcni_pio_engine)
-# with the parameters given as above.
+# with the parameters given as above, through its test view (tb/sv/cni_tb_pio_engine.sv: each
+# field of the engine records on a port of its own).
 function(cni_pio_model lib)
   cni_sv_params(pp CNI_PIO ${ARGN})
   list(TRANSFORM pp_SV PREPEND -G OUTPUT_VARIABLE gargs)
   add_library(${lib} STATIC)
   cni_verilate(${lib}
     SOURCES ${CNI_PIO_RTL}
-    TOP_MODULE cni_pio_engine
+    TOP_MODULE cni_tb_pio_engine
     PREFIX Vcni_pio_engine
     TRACE_FST
     VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wall ${gargs})

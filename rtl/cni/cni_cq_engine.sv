@@ -34,13 +34,14 @@
 //   FifoMsgs            - NI2w, CNI4: messages of the largest size each hardware queue holds
 //   MaxNodes, Window    - network side (cni_cq_net)
 //   NetBytes            - bytes per beat of the network port
-//   CaIdW               - id width of the caching agent's request port
+//   CacheIdW            - id width of the caching agent's request port
 //   EarlyPull           - CQ configurations: 1 pulls a send line when the CPU asks to own the
 //                         next line of its slot (000 section 3), 0 only at message-ready
 //   ParkMax             - EarlyPull: requests the home agent can hold parked (its table's
 //                         entries less its reserve), the depth of the owed-RESUME FIFO
-// Ports: the engine bus (`CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the caching agent
-// (`CNI_ENGINE_CA`; CNI16Qm only, the other configurations present no request).
+// Ports: the engine records (cni_engine_types.svh): the engine bus (events, commands, memory
+// port B, the register window), the network and the caching agent (CNI16Qm only, the other
+// configurations present no request).
 `default_nettype none
 
 module cni_cq_engine #(
@@ -54,67 +55,51 @@ module cni_cq_engine #(
   parameter int MaxNodes  = 16,
   parameter int Window    = 4,
   parameter int NetBytes  = 64,
-  parameter int CaIdW     = 4,
+  parameter int CacheIdW  = 4,
   parameter int EarlyPull = 0,
-  parameter int ParkMax   = 24,
-  localparam int LineBits = LineBytes * 8,
-  localparam int NetW     = NetBytes * 8
+  parameter int ParkMax   = 24
 ) (
-  input  wire logic                            clk_i,
-  input  wire logic                            rst_ni,
-  input  wire logic                            evt_valid_i,
-  output logic                                 evt_ready_o,
-  input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
-  input  wire logic [LineIdxW-1:0]             evt_line_i,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // unused: SHARED parks only writes
-  input  wire logic [cni_coh_pkg::AGENT_W-1:0] evt_src_i,
-  /* verilator lint_on UNUSEDSIGNAL */
-  output logic                                 cmd_valid_o,
-  input  wire logic                            cmd_ready_i,
-  output logic [cni_coh_pkg::CMD_W-1:0]        cmd_op_o,
-  output logic [cni_coh_pkg::ARG_W-1:0]        cmd_arg_o,
-  output logic [LineIdxW-1:0]                  cmd_line_o,
-  output logic                                 mem_en_o,
-  output logic                                 mem_we_o,
-  output logic [LineIdxW-1:0]                  mem_addr_o,
-  output logic [LineBits-1:0]                  mem_wdata_o,
-  input  wire logic                            mem_gnt_i,
-  input  wire logic [LineBits-1:0]             mem_rdata_i,
-  input  wire logic                            reg_valid_i,
-  input  wire logic                            reg_we_i,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [7:0]                      reg_addr_i,   // [1:0]: 32-bit accesses
-  /* verilator lint_on UNUSEDSIGNAL */
-  input  wire logic [31:0]                     reg_wdata_i,
-  output logic [31:0]                          reg_rdata_o,
-  output logic                                 idle_o,
-  input  wire logic [15:0]                     node_id_i,
-  output logic                                 ntx_valid_o,
-  input  wire logic                            ntx_ready_i,
-  output logic [NetW-1:0]                      ntx_data_o,
-  output logic [NetBytes-1:0]                  ntx_keep_o,
-  output logic                                 ntx_last_o,
-  output logic [15:0]                          ntx_dest_o,
-  input  wire logic                            nrx_valid_i,
-  output logic                                 nrx_ready_o,
-  input  wire logic [NetW-1:0]                 nrx_data_i,
-  input  wire logic [NetBytes-1:0]             nrx_keep_i,
-  input  wire logic                            nrx_last_i,
-  input  wire logic                            nrx_user_i,
-  output logic                                 ca_req_valid_o,
-  input  wire logic                            ca_req_ready_i,
-  output logic [cni_coh_pkg::CA_OP_W-1:0]      ca_req_op_o,
-  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_req_addr_o,
-  output logic [LineBits-1:0]                  ca_req_data_o,
-  output logic [LineBytes-1:0]                 ca_req_be_o,
-  output logic [CaIdW-1:0]                     ca_req_id_o,
-  input  wire logic                            ca_rsp_valid_i,
-  output logic                                 ca_rsp_ready_o,
-  input  wire logic [CaIdW-1:0]                ca_rsp_id_i,
-  input  wire logic [LineBits-1:0]             ca_rsp_data_i,
-  input  wire logic                            ca_rsp_err_i
+  input  wire logic                                                 clk_i,
+  input  wire logic                                                 rst_ni,
+  input  wire logic [cni_coh_pkg::eng_evt_req_w(LineIdxW)-1:0]      evt_req_i,
+  output logic [cni_coh_pkg::ENG_EVT_RSP_W-1:0]                     evt_rsp_o,
+  output logic [cni_coh_pkg::eng_cmd_req_w(LineIdxW)-1:0]           cmd_req_o,
+  input  wire logic [cni_coh_pkg::ENG_CMD_RSP_W-1:0]                cmd_rsp_i,
+  output logic [cni_coh_pkg::eng_mem_req_w(LineIdxW, LineBytes)-1:0] mem_req_o,
+  input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
+  input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
+  output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
+  output logic [cni_coh_pkg::eng_net_req_w(NetBytes)-1:0]           net_req_o,
+  input  wire logic [cni_coh_pkg::eng_net_rsp_w(NetBytes)-1:0]      net_rsp_i,
+  output logic [cni_coh_pkg::eng_ca_req_w(LineBytes, CacheIdW)-1:0] ca_req_o,
+  input  wire logic [cni_coh_pkg::eng_ca_rsp_w(LineBytes, CacheIdW)-1:0] ca_rsp_i,
+  output logic                                                      idle_o
 );
+
+`include "cni_engine_types.svh"
+  // The engine records (cni_engine_types.svh).
+  eng_cmd_req_t cmd;
+  eng_cmd_rsp_t cmd_rsp;
+  eng_mem_req_t mem;
+  eng_mem_rsp_t mem_rsp;
+  eng_net_req_t net;
+  eng_net_rsp_t net_rsp;
+  eng_ca_req_t  ca;
+  eng_ca_rsp_t  ca_rsp;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_evt_req_t evt;      // op, src: SHARED parks only writes
+  eng_reg_req_t rq;       // addr[1:0]: 32-bit accesses
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign evt       = evt_req_i;
+  assign cmd_req_o = cmd;
+  assign cmd_rsp   = cmd_rsp_i;
+  assign mem_req_o = mem;
+  assign mem_rsp   = mem_rsp_i;
+  assign rq        = reg_req_i;
+  assign net_req_o = net;
+  assign net_rsp   = net_rsp_i;
+  assign ca_req_o  = ca;
+  assign ca_rsp    = ca_rsp_i;
 
   localparam int  MsgBits = cni_cq_pkg::MSG_BYTES * 8;
   localparam int  B       = cni_cq_pkg::MSG_BYTES / LineBytes;  // lines per slot
@@ -129,8 +114,8 @@ module cni_cq_engine #(
   localparam bit  Ep      = Cq && EarlyPull != 0;                // SQ lines SHARED, early pulls
 
   if (!cni_cq_pkg::built(Config)) $error("cni_cq_engine: Config %0d is not a CNI configuration", Config);
-  if (Qm && (1 << CaIdW) < B)
-    $error("cni_cq_engine: CaIdW must name every line of a slot (%0d)", B);
+  if (Qm && (1 << CacheIdW) < B)
+    $error("cni_cq_engine: CacheIdW must name every line of a slot (%0d)", B);
   if (LineBytes != 64 && LineBytes != 128) $error("cni_cq_engine: LineBytes must be 64 or 128");
   if (EarlyPull != 0 && !Cq) $error("cni_cq_engine: EarlyPull is for the queue configurations");
   if (Cq && (NS < 2 || (NS & (NS - 1)) != 0 || NS * B != SqLines))
@@ -154,11 +139,11 @@ module cni_cq_engine #(
   logic [NC-1:0] cnt_inc;   // counter pulses of this cycle
   logic [31:0]   gap;       // frames a sequence gap skipped (with C_RX_GAP)
 
-  wire        reg_wr  = reg_valid_i && reg_we_i && !reg_addr_i[7];
-  wire        reg_rd  = reg_valid_i && !reg_we_i;
-  wire        wr_hi   = reg_wr && reg_addr_i[2];
-  wire [7:0]  wreg    = {reg_addr_i[7:3], 3'b000};
-  wire [63:0] wval    = {reg_wdata_i, wlo_q};
+  wire        reg_wr  = rq.valid && rq.we && !rq.addr[7];
+  wire        reg_rd  = rq.valid && !rq.we;
+  wire        wr_hi   = reg_wr && rq.addr[2];
+  wire [7:0]  wreg    = {rq.addr[7:3], 3'b000};
+  wire [63:0] wval    = {rq.wdata, wlo_q};
   wire        w_ctrl  = wr_hi && wreg == cni_cq_pkg::R_CTRL;
   wire        w_tmr   = wr_hi && wreg == cni_cq_pkg::R_TIMERS;
   wire        w_txhdr = wr_hi && wreg == cni_cq_pkg::R_TX_HDR;
@@ -166,9 +151,9 @@ module cni_cq_engine #(
   wire        w_ready = wr_hi && wreg == cni_cq_pkg::R_TX_READY;
   wire        w_rqb   = wr_hi && wreg == cni_cq_pkg::R_RQ_BASE && Qm;
   wire        w_clear = wr_hi && wreg == cni_cq_pkg::R_RX_CLEAR && Cdr;
-  wire        rd_hi   = reg_rd && reg_addr_i[2] && !reg_addr_i[7];
-  wire        r_rxhdr = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_HDR;
-  wire        r_rxdat = reg_rd && {reg_addr_i[7:3], 3'b000} == cni_cq_pkg::R_RX_DATA;
+  wire        rd_hi   = reg_rd && rq.addr[2] && !rq.addr[7];
+  wire        r_rxhdr = reg_rd && {rq.addr[7:3], 3'b000} == cni_cq_pkg::R_RX_HDR;
+  wire        r_rxdat = reg_rd && {rq.addr[7:3], 3'b000} == cni_cq_pkg::R_RX_DATA;
   // a write to a register of another configuration (or a read-only one)
   wire        w_known = wreg == cni_cq_pkg::R_CTRL || wreg == cni_cq_pkg::R_TIMERS ||
                         (Config == cni_cq_pkg::CFG_NI2W &&
@@ -194,7 +179,7 @@ module cni_cq_engine #(
       rqb_q        <= '0;
       err_q        <= 1'b0;
     end else begin
-      if (reg_wr && !reg_addr_i[2]) wlo_q <= reg_wdata_i;
+      if (reg_wr && !rq.addr[2]) wlo_q <= rq.wdata;
       if (w_rqb) begin
         rqb_q <= wval[47:0] & ~(48'(LineBytes) - 48'd1);   // line aligned
         err_q <= 1'b0;
@@ -216,27 +201,27 @@ module cni_cq_engine #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      reg_rdata_o <= '0;
+      reg_rsp_o <= '0;
     end else if (reg_rd) begin
-      reg_rdata_o <= '0;
-      if (reg_addr_i[7]) begin
-        if (32'(reg_addr_i[6:2]) < 32'(NC)) reg_rdata_o <= cnt_q[reg_addr_i[6:2]];
+      reg_rsp_o <= '0;
+      if (rq.addr[7]) begin
+        if (32'(rq.addr[6:2]) < 32'(NC)) reg_rsp_o <= cnt_q[rq.addr[6:2]];
       end else begin
-        unique case ({reg_addr_i[7:3], 3'b000})
-          cni_cq_pkg::R_ID: reg_rdata_o <= reg_addr_i[2] ? {16'(NR), 16'(NS)}
-                                                         : {node_id_i, 8'(Window), 8'(Config)};
-          cni_cq_pkg::R_CTRL: reg_rdata_o <= reg_addr_i[2] ? '0 : {16'd0, nodes_q, 7'd0, open_q};
-          cni_cq_pkg::R_TIMERS: reg_rdata_o <= reg_addr_i[2] ? retx_q : {rq_poll_q, vp_backoff_q};
-          cni_cq_pkg::R_STATUS: reg_rdata_o <= reg_addr_i[2]
+        unique case ({rq.addr[7:3], 3'b000})
+          cni_cq_pkg::R_ID: reg_rsp_o <= rq.addr[2] ? {16'(NR), 16'(NS)}
+                                               : {net_rsp.node_id, 8'(Window), 8'(Config)};
+          cni_cq_pkg::R_CTRL: reg_rsp_o <= rq.addr[2] ? '0 : {16'd0, nodes_q, 7'd0, open_q};
+          cni_cq_pkg::R_TIMERS: reg_rsp_o <= rq.addr[2] ? retx_q : {rq_poll_q, vp_backoff_q};
+          cni_cq_pkg::R_STATUS: reg_rsp_o <= rq.addr[2]
                                                  ? {12'd0, st_rx_ready, st_tx_open, err_q, open_q,
                                                     st_pend}
                                                  : {st_rx_msgs, st_tx_free};
-          cni_cq_pkg::R_TX_SEQ: reg_rdata_o <= reg_addr_i[2] ? {31'd0, st_tx_open} : st_tx_seq;
-          cni_cq_pkg::R_RQ_BASE: reg_rdata_o <= reg_addr_i[2] ? {16'd0, rqb_q[47:32]}
+          cni_cq_pkg::R_TX_SEQ: reg_rsp_o <= rq.addr[2] ? {31'd0, st_tx_open} : st_tx_seq;
+          cni_cq_pkg::R_RQ_BASE: reg_rsp_o <= rq.addr[2] ? {16'd0, rqb_q[47:32]}
                                                               : rqb_q[31:0];
-          cni_cq_pkg::R_RX_HDR: reg_rdata_o <= reg_addr_i[2] ? rx_hdr_val[63:32] : rx_hdr_val[31:0];
-          cni_cq_pkg::R_RX_DATA: reg_rdata_o <= reg_addr_i[2] ? rx_dat_val[63:32] : rx_dat_val[31:0];
-          default: reg_rdata_o <= '0;
+          cni_cq_pkg::R_RX_HDR: reg_rsp_o <= rq.addr[2] ? rx_hdr_val[63:32] : rx_hdr_val[31:0];
+          cni_cq_pkg::R_RX_DATA: reg_rsp_o <= rq.addr[2] ? rx_dat_val[63:32] : rx_dat_val[31:0];
+          default: reg_rsp_o <= '0;
         endcase
       end
     end
@@ -265,12 +250,14 @@ module cni_cq_engine #(
   logic [NC-1:0]     net_cnt;
   logic              net_idle;
   cni_cq_net #(.MaxNodes (MaxNodes), .Window (Window), .NetBytes (NetBytes)) u_net (
-    .clk_i, .rst_ni, .open_i (open_q), .nodes_i (nodes_q), .node_id_i,
+    .clk_i, .rst_ni, .open_i (open_q), .nodes_i (nodes_q), .node_id_i (net_rsp.node_id),
     .msg_valid_i (txm_q), .msg_ready_o (txm_take), .msg_i (txm_img_q),
     .rmsg_valid_o (rmsg_valid), .rmsg_ready_i (rmsg_ready), .rmsg_o (rmsg_img),
     .cnt_o (net_cnt), .gap_o (gap),
-    .ntx_valid_o, .ntx_ready_i, .ntx_data_o, .ntx_keep_o, .ntx_last_o, .ntx_dest_o,
-    .nrx_valid_i, .nrx_ready_o, .nrx_data_i, .nrx_keep_i, .nrx_last_i, .nrx_user_i,
+    .ntx_valid_o (net.tx_valid), .ntx_ready_i (net_rsp.tx_ready), .ntx_data_o (net.tx_data),
+    .ntx_keep_o (net.tx_keep), .ntx_last_o (net.tx_last), .ntx_dest_o (net.tx_dest),
+    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (net.rx_ready), .nrx_data_i (net_rsp.rx_data),
+    .nrx_keep_i (net_rsp.rx_keep), .nrx_last_i (net_rsp.rx_last), .nrx_user_i (net_rsp.rx_user),
     .idle_o (net_idle)
   );
 
@@ -305,7 +292,7 @@ module cni_cq_engine #(
   logic [cni_coh_pkg::CMD_W-1:0] cmd_op_q;
   logic [cni_coh_pkg::ARG_W-1:0] cmd_arg_q;
   logic [LineIdxW-1:0]        cmd_line_q;
-  wire                        cmd_free = !cmd_q || cmd_ready_i;
+  wire                        cmd_free = !cmd_q || cmd_rsp.ready;
   // requests from the front ends (CQ): line and op; *_go: loaded into the slot this cycle
   logic                       rq_rsm, rq_pull, rq_lock, rq_sqh, rq_ref;
   logic [LineIdxW-1:0]        rq_rsm_line, rq_pull_line, rq_lock_line;
@@ -358,10 +345,10 @@ module cni_cq_engine #(
       end
     end
   end
-  assign cmd_valid_o = cmd_q;
-  assign cmd_op_o    = cmd_op_q;
-  assign cmd_arg_o   = cmd_arg_q;
-  assign cmd_line_o  = cmd_line_q;
+  assign cmd.valid = cmd_q;
+  assign cmd.op    = cmd_op_q;
+  assign cmd.arg   = cmd_arg_q;
+  assign cmd.line  = cmd_line_q;
 
   // ---- the front end of the configuration ---------------------------------------------------
   // Each drives what it uses; the rest is tied off here.
@@ -380,16 +367,16 @@ module cni_cq_engine #(
     // no commands after the reset policies, no memory, no caching agent
     assign {rq_rsm, rq_pull, rq_lock, rq_sqh, rq_ref} = '0;
     assign {rq_rsm_line, rq_pull_line, rq_lock_line}  = '0;
-    assign {mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o} = '0;
-    assign evt_ready_o = 1'b1;
-    assign {ca_req_valid_o, ca_req_op_o, ca_req_addr_o, ca_req_data_o, ca_req_be_o,
-            ca_req_id_o} = '0;
-    assign ca_rsp_ready_o = 1'b1;
+    assign mem       = '0;
+    assign evt_rsp_o = 1'b1;
+    always_comb begin
+      ca           = '0;
+      ca.rsp_ready = 1'b1;
+    end
     assign rx_err = 1'b0;
     assign {st_pend, st_tx_open, st_rx_ready, st_tx_seq} = '0;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ni2w = ^{ca_req_ready_i, ca_rsp_valid_i, ca_rsp_id_i, ca_rsp_data_i, ca_rsp_err_i,
-                         evt_valid_i, evt_kind_i, evt_line_i, mem_gnt_i, mem_rdata_i, w_ready,
+    wire unused_ni2w = ^{ca_rsp, evt, mem_rsp, w_ready,
                          w_clear, go_pull, go_lock, go_sqh, go_ref, go_rsm};
     /* verilator lint_on UNUSEDSIGNAL */
   end else if (Cdr) begin : g_cni4
@@ -404,27 +391,30 @@ module cni_cq_engine #(
       .rq_rsm_o (rq_rsm), .rq_rsm_line_o (rq_rsm_line), .go_rsm_i (go_rsm),
       .rq_pull_o (rq_pull), .rq_pull_line_o (rq_pull_line), .go_pull_i (go_pull),
       .rq_lock_o (rq_lock), .rq_lock_line_o (rq_lock_line), .go_lock_i (go_lock),
-      .evt_valid_i, .evt_ready_o, .evt_kind_i, .evt_line_i,
-      .mem_en_o, .mem_we_o, .mem_addr_o, .mem_wdata_o, .mem_gnt_i, .mem_rdata_i,
+      .evt_valid_i (evt.valid), .evt_ready_o (evt_rsp_o), .evt_kind_i (evt.kind),
+      .evt_line_i (evt.line),
+      .mem_en_o (mem.en), .mem_we_o (mem.we), .mem_addr_o (mem.addr), .mem_wdata_o (mem.wdata),
+      .mem_gnt_i (mem_rsp.gnt), .mem_rdata_i (mem_rsp.rdata),
       .tx_free_o (st_tx_free), .rx_msgs_o (st_rx_msgs), .tx_open_o (st_tx_open),
       .rx_ready_o (st_rx_ready), .tx_seq_o (st_tx_seq),
       .cnt_o (fe_cnt), .idle_o (fe_idle)
     );
     // no SQ_HEAD, no RQ_HEAD refresh, no caching agent
     assign {rq_sqh, rq_ref} = '0;
-    assign {ca_req_valid_o, ca_req_op_o, ca_req_addr_o, ca_req_data_o, ca_req_be_o,
-            ca_req_id_o} = '0;
-    assign ca_rsp_ready_o = 1'b1;
+    always_comb begin
+      ca           = '0;
+      ca.rsp_ready = 1'b1;
+    end
     assign rx_err = 1'b0;
     assign {st_pend, rx_hdr_val, rx_dat_val} = '0;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cni4 = ^{ca_req_ready_i, ca_rsp_valid_i, ca_rsp_id_i, ca_rsp_data_i, ca_rsp_err_i,
-                         w_ready, w_txhdr, w_txdat, rd_hi, r_rxhdr, r_rxdat, go_sqh, go_ref};
+    wire unused_cni4 = ^{ca_rsp, w_ready, w_txhdr, w_txdat, rd_hi, r_rxhdr, r_rxdat, go_sqh,
+                         go_ref};
     /* verilator lint_on UNUSEDSIGNAL */
   end else begin : g_cq
     cni_cq_queue #(
       .Config (Config), .LineBytes (LineBytes), .LineIdxW (LineIdxW), .Base (Base),
-      .SqLines (SqLines), .RqLines (RqLines), .MaxNodes (MaxNodes), .CaIdW (CaIdW),
+      .SqLines (SqLines), .RqLines (RqLines), .MaxNodes (MaxNodes), .CaIdW (CacheIdW),
       .EarlyPull (EarlyPull), .ParkMax (ParkMax)
     ) u_fe (
       .clk_i, .rst_ni,
@@ -436,11 +426,15 @@ module cni_cq_engine #(
       .rq_pull_o (rq_pull), .rq_pull_line_o (rq_pull_line), .go_pull_i (go_pull),
       .rq_lock_o (rq_lock), .rq_lock_line_o (rq_lock_line), .go_lock_i (go_lock),
       .rq_sqh_o (rq_sqh), .go_sqh_i (go_sqh), .rq_ref_o (rq_ref), .go_ref_i (go_ref),
-      .evt_valid_i, .evt_ready_o, .evt_kind_i, .evt_line_i,
-      .mem_en_o, .mem_we_o, .mem_addr_o, .mem_wdata_o, .mem_gnt_i, .mem_rdata_i,
-      .ca_req_valid_o, .ca_req_ready_i, .ca_req_op_o, .ca_req_addr_o, .ca_req_data_o,
-      .ca_req_be_o, .ca_req_id_o,
-      .ca_rsp_valid_i, .ca_rsp_ready_o, .ca_rsp_id_i, .ca_rsp_data_i, .ca_rsp_err_i,
+      .evt_valid_i (evt.valid), .evt_ready_o (evt_rsp_o), .evt_kind_i (evt.kind),
+      .evt_line_i (evt.line),
+      .mem_en_o (mem.en), .mem_we_o (mem.we), .mem_addr_o (mem.addr), .mem_wdata_o (mem.wdata),
+      .mem_gnt_i (mem_rsp.gnt), .mem_rdata_i (mem_rsp.rdata),
+      .ca_req_valid_o (ca.valid), .ca_req_ready_i (ca_rsp.ready), .ca_req_op_o (ca.op),
+      .ca_req_addr_o (ca.addr), .ca_req_data_o (ca.data), .ca_req_be_o (ca.be),
+      .ca_req_id_o (ca.id), .ca_rsp_valid_i (ca_rsp.rsp_valid), .ca_rsp_ready_o (ca.rsp_ready),
+      .ca_rsp_id_i (ca_rsp.rsp_id), .ca_rsp_data_i (ca_rsp.rsp_data),
+      .ca_rsp_err_i (ca_rsp.rsp_err),
       .rx_err_o (rx_err), .pend_o (st_pend),
       .cnt_o (fe_cnt), .idle_o (fe_idle)
     );

@@ -145,6 +145,40 @@ package cni_coh_pkg;
     home_job_w = 2 * n + 1 + OP_W + tt_w;
   endfunction
 
+  // ---- the engine records: an engine's ports (docs/architecture.md, "The engine contract") ---
+  // The widths of the channel records on every engine's ports, one request/response pair per
+  // channel; the layouts are in rtl/common/cni_engine_types.svh, which checks these widths
+  // against them. line_w: a device line index; line_bytes: the line size; net_bytes: bytes per
+  // network beat; id_w: a caching-agent request id.
+  function automatic int eng_evt_req_w(input int line_w);  // home agent -> engine: an event
+    eng_evt_req_w = 1 + EVT_W + line_w + OP_W + AGENT_W;
+  endfunction
+  localparam int ENG_EVT_RSP_W = 1;
+  function automatic int eng_cmd_req_w(input int line_w);  // engine -> home agent: a command
+    eng_cmd_req_w = 1 + CMD_W + ARG_W + line_w;
+  endfunction
+  localparam int ENG_CMD_RSP_W = 1;
+  function automatic int eng_mem_req_w(input int line_w, input int line_bytes);  // line memory
+    eng_mem_req_w = 2 + line_w + 8 * line_bytes;
+  endfunction
+  function automatic int eng_mem_rsp_w(input int line_bytes);
+    eng_mem_rsp_w = 1 + 8 * line_bytes;
+  endfunction
+  localparam int ENG_REG_REQ_W = 42;  // the CSR block -> engine: a register access
+  localparam int ENG_REG_RSP_W = 32;
+  function automatic int eng_net_req_w(input int net_bytes);  // the network port
+    eng_net_req_w = 9 * net_bytes + 19;
+  endfunction
+  function automatic int eng_net_rsp_w(input int net_bytes);
+    eng_net_rsp_w = 9 * net_bytes + 20;
+  endfunction
+  function automatic int eng_ca_req_w(input int line_bytes, input int id_w);  // caching agent
+    eng_ca_req_w = 2 + CA_OP_W + ADDR_W + 9 * line_bytes + id_w;
+  endfunction
+  function automatic int eng_ca_rsp_w(input int line_bytes, input int id_w);
+    eng_ca_rsp_w = 3 + id_w + 8 * line_bytes;
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

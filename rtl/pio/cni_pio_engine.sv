@@ -10,6 +10,8 @@
 // Parameters:
 //   LineBytes        - line size in bytes (power of two, >= 32)
 //   LineIdxW         - width of a device line index
+//   NetBytes, CacheIdW - the platform's network beat and caching-agent id widths (every
+//                      engine's parameters; this engine has neither port)
 //   CBase, CPairs    - protocol (c): group 0 lines [CBase, CBase+CPairs), group 1 lines
 //                      [CBase+CPairs, CBase+2*CPairs); pair j = (CBase+j, CBase+CPairs+j)
 //   ABase, NOvfA     - protocol (a): control lines ABase, ABase+1; overflow ABase+2 .. ABase+1+NOvfA
@@ -25,23 +27,21 @@
 //                      every read takes one cycle more
 // Ports:
 //   clk_i, rst_ni                       - clock, active-low asynchronous reset
-//   evt_valid_i/evt_ready_o, evt_kind_i, evt_line_i, evt_op_i, evt_src_i
-//                                       - events from the home agent; evt_ready_o is always 1
-//                                         (every event is absorbed into bounded state); the
-//                                         parked request's opcode and requester are not needed
-//   cmd_valid_o/cmd_ready_i, cmd_op_o, cmd_arg_o, cmd_line_o
-//                                       - commands to the home agent; the home may stall; a
+//   evt_req_i/evt_rsp_o, cmd_req_o/cmd_rsp_i, mem_req_o/mem_rsp_i, reg_req_i/reg_rsp_o
+//                                       - the engine records (cni_engine_types.svh):
+//     evt                               - events from the home agent; always ready (every
+//                                         event is absorbed into bounded state); the parked
+//                                         request's opcode and requester are not needed
+//     cmd                               - commands to the home agent; the home may stall; a
 //                                         presented command is held until taken (a second
 //                                         granted command waits in a skid register, so no
-//                                         grant depends on cmd_ready_i)
-//   mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_rdata_i, mem_gnt_i
-//                                       - device memory port B, synchronous, read data the cycle
-//                                         after mem_en_o && !mem_we_o; with ReqReg the outputs
-//                                         choose among registers by registered grants; the
-//                                         engine is engine 0 of the engine bus, whose requests
-//                                         are always granted, so it does not look at mem_gnt_i
-//   reg_*                               - its register window on the engine bus (no registers:
-//                                         reads return 0)
+//                                         grant depends on the ready)
+//     mem                               - device memory port B, synchronous, read data the cycle
+//                                         after a read; with ReqReg the request chooses among
+//                                         registers by registered grants; the engine is engine
+//                                         0 of the engine bus, whose requests are always
+//                                         granted, so it does not look at the grant
+//     reg                               - its register window (no registers: reads return 0)
 //   pa_valid_o/pa_ready_i, pa_data_o, pa_len_o, pa_last_o
 //                                       - (a) messages out, one beat per line of payload, the
 //                                         consumer may stall; outputs registered
@@ -59,6 +59,10 @@
 module cni_pio_engine #(
   parameter int LineBytes = 128,
   parameter int LineIdxW  = 12,
+  /* verilator lint_off UNUSEDPARAM */
+  parameter int NetBytes  = 64,    // (the platform's; no network port)
+  parameter int CacheIdW  = 4,     // (the platform's; no caching-agent port)
+  /* verilator lint_on UNUSEDPARAM */
   parameter int CBase     = 1024,
   parameter int CPairs    = 256,
   parameter int ABase     = 1536,
@@ -70,37 +74,19 @@ module cni_pio_engine #(
   parameter int RdReg     = 0,
   parameter int ReqReg    = 0
 ) (
-  input  wire logic                            clk_i,
-  input  wire logic                            rst_ni,
-  // events from the home agent
-  input  wire logic                            evt_valid_i,
-  output logic                                 evt_ready_o,
-  input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
-  input  wire logic [LineIdxW-1:0]             evt_line_i,
+  input  wire logic                                                 clk_i,
+  input  wire logic                                                 rst_ni,
+  // the engine records (cni_engine_types.svh)
+  input  wire logic [cni_coh_pkg::eng_evt_req_w(LineIdxW)-1:0]      evt_req_i,
+  output logic [cni_coh_pkg::ENG_EVT_RSP_W-1:0]                     evt_rsp_o,
+  output logic [cni_coh_pkg::eng_cmd_req_w(LineIdxW)-1:0]           cmd_req_o,
+  input  wire logic [cni_coh_pkg::ENG_CMD_RSP_W-1:0]                cmd_rsp_i,
+  output logic [cni_coh_pkg::eng_mem_req_w(LineIdxW, LineBytes)-1:0] mem_req_o,
+  input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // (the engine bus's; not used here)
-  input  wire logic [cni_coh_pkg::AGENT_W-1:0] evt_src_i,
+  input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  // commands to the home agent
-  output logic                                 cmd_valid_o,
-  input  wire logic                            cmd_ready_i,
-  output logic [cni_coh_pkg::CMD_W-1:0]        cmd_op_o,
-  output logic [cni_coh_pkg::ARG_W-1:0]        cmd_arg_o,  // ARM/RECALL/RELEASE: no argument
-  output logic [LineIdxW-1:0]                  cmd_line_o,
-  // device memory port B
-  output logic                                 mem_en_o,
-  output logic                                 mem_we_o,
-  output logic [LineIdxW-1:0]                  mem_addr_o,
-  output logic [LineBytes*8-1:0]               mem_wdata_o,
-  input  wire logic [LineBytes*8-1:0]          mem_rdata_i,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic                            mem_gnt_i,
-  input  wire logic                            reg_valid_i,
-  input  wire logic                            reg_we_i,
-  input  wire logic [7:0]                      reg_addr_i,
-  input  wire logic [31:0]                     reg_wdata_i,
-  /* verilator lint_on UNUSEDSIGNAL */
-  output logic [31:0]                          reg_rdata_o,
+  output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
   // (a) CPU -> device messages out
   output logic                                 pa_valid_o,
   input  wire logic                            pa_ready_i,
@@ -119,6 +105,22 @@ module cni_pio_engine #(
   output logic                                 cnt_b_msg_o,
   output logic                                 idle_o
 );
+
+`include "cni_engine_types.svh"
+
+  // ---- the engine records ---------------------------------------------------------------------
+  eng_cmd_req_t cmd;
+  eng_cmd_rsp_t cmd_rsp;
+  eng_mem_req_t mem;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_evt_req_t evt;      // op, src: not needed
+  eng_mem_rsp_t mem_rsp;  // gnt: engine 0 of the engine bus is always granted
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign evt       = evt_req_i;
+  assign cmd_req_o = cmd;
+  assign cmd_rsp   = cmd_rsp_i;
+  assign mem_req_o = mem;
+  assign mem_rsp   = mem_rsp_i;
 
   // ---- derived constants ----------------------------------------------------------------------
   localparam int DW      = LineBytes * 8;
@@ -161,7 +163,7 @@ module cni_pio_engine #(
 
   // ---- event decode ---------------------------------------------------------------------------
   // The event as used: decoded from the inputs, or (EvtReg) from a register behind them, and
-  // then registered again decoded. Every event is taken (evt_ready_o is 1), so the registers
+  // then registered again decoded. Every event is taken (its ready is 1), so the registers
   // need no handshake of their own.
   typedef struct packed {
     logic                trig, done;
@@ -178,9 +180,9 @@ module cni_pio_engine #(
   logic [LineIdxW-1:0]           ev_line;
   evd_t                          evd, ev;
   cni_pipe_reg #(.Width(1), .Reg(EvtReg != 0), .Reset(1'b1)) u_ev_valid (
-    .clk_i, .rst_ni, .en_i(1'b1), .d_i(evt_valid_i), .q_o(ev_valid));
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(evt.valid), .q_o(ev_valid));
   cni_pipe_reg #(.Width(cni_coh_pkg::EVT_W + LineIdxW), .Reg(EvtReg != 0)) u_ev_in (
-    .clk_i, .rst_ni, .en_i(1'b1), .d_i({evt_kind_i, evt_line_i}), .q_o({ev_kind, ev_line}));
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i({evt.kind, evt.line}), .q_o({ev_kind, ev_line}));
   cni_pipe_reg #(.Width($bits(evd)), .Reg(EvtReg != 0), .Reset(1'b1)) u_ev (
     .clk_i, .rst_ni, .en_i(1'b1), .d_i(evd), .q_o(ev));
 
@@ -202,7 +204,7 @@ module cni_pio_engine #(
     evd.line  = ev_line;
   end
 
-  assign evt_ready_o = 1'b1;
+  assign evt_rsp_o = 1'b1;
 
   // ---- the command arbiter ----------------------------------------------------------------------
   // Priority: the reset ARMs, the completion commands of (c), (a), (b) (ARM/RELEASE: they answer
@@ -216,6 +218,9 @@ module cni_pio_engine #(
   logic                     init_req, c_creq, a_creq, b_creq, crec_req, a_rreq, b_rreq;
   logic [CmdW-1:0]          c_cop, a_cop, b_cop;
   logic                     arb_idle, c_idle, a_idle, b_idle;
+  logic                     arb_valid;
+  logic [CmdW-1:0]          arb_op;
+  logic [LineIdxW-1:0]      arb_line;
   logic [LineIdxW-1:0]      init_line, c_cline, a_cline, b_cline, crec_line, a_rline, b_rline;
   assign cmd_req   = {b_rreq, a_rreq, crec_req, b_creq, a_creq, c_creq, init_req};
   assign cmd_ops   = {cni_coh_pkg::CMD_RECALL, cni_coh_pkg::CMD_RECALL, cni_coh_pkg::CMD_RECALL,
@@ -225,10 +230,16 @@ module cni_pio_engine #(
   cni_pio_cmd_arb #(.N(NReq), .LineIdxW(LineIdxW)) u_cmd (
     .clk_i, .rst_ni,
     .req_i (cmd_req), .op_i (cmd_ops), .line_i (cmd_lines), .gnt_o (cmd_gnt),
-    .cmd_valid_o, .cmd_ready_i, .cmd_op_o, .cmd_line_o, .idle_o (arb_idle)
+    .cmd_valid_o (arb_valid), .cmd_ready_i (cmd_rsp.ready), .cmd_op_o (arb_op),
+    .cmd_line_o (arb_line), .idle_o (arb_idle)
   );
-  assign cmd_arg_o   = '0;
-  assign reg_rdata_o = '0;
+  always_comb begin
+    cmd.valid = arb_valid;
+    cmd.op    = arb_op;
+    cmd.arg   = '0;  // ARM, RECALL, RELEASE: no argument
+    cmd.line  = arb_line;
+  end
+  assign reg_rsp_o = '0;  // no registers
 
   // Memory port B. Priority: C > B > A (all requests are registered-state based).
   logic                c_mreq, c_mwe, b_mreq, a_mreq, a_mwe;
@@ -311,16 +322,16 @@ module cni_pio_engine #(
   end
 
   always_comb begin
-    mem_en_o    = s_c || s_b || s_a;
-    mem_we_o    = 1'b0;
-    mem_addr_o  = '0;
-    mem_wdata_o = '0;
+    mem.en    = s_c || s_b || s_a;
+    mem.we    = 1'b0;
+    mem.addr  = '0;
+    mem.wdata = '0;
     if (s_c) begin
-      mem_we_o = s_cwe;  mem_addr_o = s_caddr;  mem_wdata_o = s_cwd;
+      mem.we = s_cwe;  mem.addr = s_caddr;  mem.wdata = s_cwd;
     end else if (s_b) begin
-      mem_we_o = 1'b1;   mem_addr_o = s_baddr;  mem_wdata_o = s_bwd;
+      mem.we = 1'b1;   mem.addr = s_baddr;  mem.wdata = s_bwd;
     end else if (s_a) begin
-      mem_we_o = s_awe;  mem_addr_o = s_aaddr;  mem_wdata_o = s_awd;
+      mem.we = s_awe;  mem.addr = s_aaddr;  mem.wdata = s_awd;
     end
   end
 
@@ -397,7 +408,7 @@ module cni_pio_engine #(
   );
 
   cni_pipe_reg #(.Width(DW), .Reg(RdReg != 0)) u_rd (
-    .clk_i, .rst_ni, .en_i(1'b1), .d_i(mem_rdata_i), .q_o(mem_rd));
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(mem_rsp.rdata), .q_o(mem_rd));
 
   // ---- counters -------------------------------------------------------------------------------
   // (c)'s here; (a)'s and (b)'s come from their channels, which count their messages with them

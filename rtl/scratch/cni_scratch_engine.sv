@@ -34,9 +34,9 @@
 //   LineBytes, LineIdxW - line size, device line index width
 //   Base, Lines         - the region: device lines [Base, Base + Lines)
 //   NetBytes            - bytes per beat of the network stream
-//   CaIdW               - id width of the caching agent's request port
-// Ports: the engine bus (cni_engine_bus; `CNI_ENGINE_BUS`), the network (`CNI_ENGINE_NET`), the
-// caching agent (`CNI_ENGINE_CA`);
+//   CacheIdW            - id width of the caching agent's request port
+// Ports: the engine records (cni_engine_types.svh): the engine bus (events, commands, memory
+// port B, the register window), the network and the caching agent;
 // idle_o: no operation running, no NACK owed, no frame under way (docs/endpoint.md,
 // "Quiescence").
 `default_nettype none
@@ -44,71 +44,55 @@
 module cni_scratch_engine #(
   parameter int LineBytes = 128,
   parameter int LineIdxW  = 11,
+  parameter int NetBytes  = 64,
+  parameter int CacheIdW  = 4,
   parameter int Base      = 0,
   parameter int Lines     = 64,
-  parameter int NetBytes  = 64,
-  parameter int CaIdW     = 4,
   localparam int LineBits = LineBytes * 8,
-  localparam int Words    = LineBytes / 4,
-  localparam int NetW     = NetBytes * 8
+  localparam int Words    = LineBytes / 4
 ) (
-  input  wire logic                            clk_i,
-  input  wire logic                            rst_ni,
-  input  wire logic                            evt_valid_i,
-  output logic                                 evt_ready_o,
-  input  wire logic [cni_coh_pkg::EVT_W-1:0]   evt_kind_i,
-  input  wire logic [LineIdxW-1:0]             evt_line_i,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [cni_coh_pkg::OP_W-1:0]    evt_op_i,   // any parked request is refused
-  input  wire logic [cni_coh_pkg::AGENT_W-1:0] evt_src_i,
-  /* verilator lint_on UNUSEDSIGNAL */
-  output logic                                 cmd_valid_o,
-  input  wire logic                            cmd_ready_i,
-  output logic [cni_coh_pkg::CMD_W-1:0]        cmd_op_o,
-  output logic [cni_coh_pkg::ARG_W-1:0]        cmd_arg_o,
-  output logic [LineIdxW-1:0]                  cmd_line_o,
-  output logic                                 mem_en_o,
-  output logic                                 mem_we_o,
-  output logic [LineIdxW-1:0]                  mem_addr_o,
-  output logic [LineBits-1:0]                  mem_wdata_o,
-  input  wire logic                            mem_gnt_i,
-  input  wire logic [LineBits-1:0]             mem_rdata_i,
-  input  wire logic                            reg_valid_i,
-  input  wire logic                            reg_we_i,
-  input  wire logic [7:0]                      reg_addr_i,
-  input  wire logic [31:0]                     reg_wdata_i,
-  output logic [31:0]                          reg_rdata_o,
-  output logic                                 idle_o,
-  // network
-  input  wire logic [15:0]                     node_id_i,
-  output logic                                 ntx_valid_o,
-  input  wire logic                            ntx_ready_i,
-  output logic [NetW-1:0]                      ntx_data_o,
-  output logic [NetBytes-1:0]                  ntx_keep_o,
-  output logic                                 ntx_last_o,
-  output logic [15:0]                          ntx_dest_o,
-  input  wire logic                            nrx_valid_i,
-  output logic                                 nrx_ready_o,
-  input  wire logic [NetW-1:0]                 nrx_data_i,
-  input  wire logic [NetBytes-1:0]             nrx_keep_i,
-  input  wire logic                            nrx_last_i,
-  input  wire logic                            nrx_user_i,
-  // caching agent
-  output logic                                 ca_req_valid_o,
-  input  wire logic                            ca_req_ready_i,
-  output logic [cni_coh_pkg::CA_OP_W-1:0]      ca_req_op_o,
-  output logic [cni_coh_pkg::ADDR_W-1:0]       ca_req_addr_o,
-  output logic [LineBits-1:0]                  ca_req_data_o,
-  output logic [LineBytes-1:0]                 ca_req_be_o,
-  output logic [CaIdW-1:0]                     ca_req_id_o,
-  input  wire logic                            ca_rsp_valid_i,
-  output logic                                 ca_rsp_ready_o,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [CaIdW-1:0]                ca_rsp_id_i,    // one request at a time
-  /* verilator lint_on UNUSEDSIGNAL */
-  input  wire logic [LineBits-1:0]             ca_rsp_data_i,
-  input  wire logic                            ca_rsp_err_i
+  input  wire logic                                                 clk_i,
+  input  wire logic                                                 rst_ni,
+  input  wire logic [cni_coh_pkg::eng_evt_req_w(LineIdxW)-1:0]      evt_req_i,
+  output logic [cni_coh_pkg::ENG_EVT_RSP_W-1:0]                     evt_rsp_o,
+  output logic [cni_coh_pkg::eng_cmd_req_w(LineIdxW)-1:0]           cmd_req_o,
+  input  wire logic [cni_coh_pkg::ENG_CMD_RSP_W-1:0]                cmd_rsp_i,
+  output logic [cni_coh_pkg::eng_mem_req_w(LineIdxW, LineBytes)-1:0] mem_req_o,
+  input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
+  input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
+  output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
+  output logic [cni_coh_pkg::eng_net_req_w(NetBytes)-1:0]           net_req_o,
+  input  wire logic [cni_coh_pkg::eng_net_rsp_w(NetBytes)-1:0]      net_rsp_i,
+  output logic [cni_coh_pkg::eng_ca_req_w(LineBytes, CacheIdW)-1:0] ca_req_o,
+  input  wire logic [cni_coh_pkg::eng_ca_rsp_w(LineBytes, CacheIdW)-1:0] ca_rsp_i,
+  output logic                                                      idle_o
 );
+
+`include "cni_engine_types.svh"
+  // The engine records (cni_engine_types.svh).
+  eng_cmd_req_t cmd;
+  eng_cmd_rsp_t cmd_rsp;
+  eng_mem_req_t mem;
+  eng_mem_rsp_t mem_rsp;
+  eng_reg_req_t rq;
+  eng_net_req_t net;
+  eng_ca_req_t  ca;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_evt_req_t evt;      // op, src: any parked request is refused
+  eng_net_rsp_t net_rsp;  // rx_data, rx_keep, rx_last, rx_user: cni_net_rx's
+  eng_ca_rsp_t  ca_rsp;   // rsp_id: one request at a time
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign evt       = evt_req_i;
+  assign cmd_req_o = cmd;
+  assign cmd_rsp   = cmd_rsp_i;
+  assign mem_req_o = mem;
+  assign mem_rsp   = mem_rsp_i;
+  assign rq        = reg_req_i;
+  assign net_req_o = net;
+  assign net_rsp   = net_rsp_i;
+  assign ca_req_o  = ca;
+  assign ca_rsp    = ca_rsp_i;
+
 
   // The window's register offsets (R_CTRL, R_NACKS, ... R_BUF), from its SystemRDL description
   // (rtl/scratch/cni_scratch.rdl; generated by scripts/gen-engines.py).
@@ -153,25 +137,25 @@ module cni_scratch_engine #(
   // each other cannot each wait for the other to take one.
   logic       tx_busy;
   wire        busy = state_q != SIdle || tx_busy;
-  wire        ctrl_wr = reg_valid_i && reg_we_i && reg_addr_i == R_CTRL && !busy;
-  wire [15:0] ctrl_line = reg_wdata_i[31:16];
-  wire        ctrl_send = reg_wdata_i[2:0] == OP_SEND;
-  wire        ctrl_host = reg_wdata_i[2:0] == OP_HOST;
+  wire        ctrl_wr = rq.valid && rq.we && rq.addr == R_CTRL && !busy;
+  wire [15:0] ctrl_line = rq.wdata[31:16];
+  wire        ctrl_send = rq.wdata[2:0] == OP_SEND;
+  wire        ctrl_host = rq.wdata[2:0] == OP_HOST;
   wire        ctrl_ok = ctrl_send || ctrl_host || 32'(ctrl_line) < 32'(Lines);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      reg_rdata_o <= '0;
-    end else if (reg_valid_i && !reg_we_i) begin
-      reg_rdata_o <= '0;
-      if (reg_addr_i == R_CTRL) reg_rdata_o <= {done_q, 13'd0, herr_q, bad_q, busy};
-      else if (reg_addr_i == R_NACKS) reg_rdata_o <= nacks_q;
-      else if (reg_addr_i == R_NET_TX) reg_rdata_o <= sent_q;
-      else if (reg_addr_i == R_NET_RX) reg_rdata_o <= {rsrc_q, rcvd_q};
-      else if (reg_addr_i == R_NET_BAD) reg_rdata_o <= nbad_q;
-      else if (reg_addr_i == R_HADDR_LO) reg_rdata_o <= haddr_q[31:0];
-      else if (reg_addr_i == R_HADDR_HI) reg_rdata_o <= {16'd0, haddr_q[47:32]};
-      else if (reg_addr_i >= R_BUF && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
-        reg_rdata_o <= buf_q[32 * reg_addr_i[6:2] +: 32];
+      reg_rsp_o <= '0;
+    end else if (rq.valid && !rq.we) begin
+      reg_rsp_o <= '0;
+      if (rq.addr == R_CTRL) reg_rsp_o <= {done_q, 13'd0, herr_q, bad_q, busy};
+      else if (rq.addr == R_NACKS) reg_rsp_o <= nacks_q;
+      else if (rq.addr == R_NET_TX) reg_rsp_o <= sent_q;
+      else if (rq.addr == R_NET_RX) reg_rsp_o <= {rsrc_q, rcvd_q};
+      else if (rq.addr == R_NET_BAD) reg_rsp_o <= nbad_q;
+      else if (rq.addr == R_HADDR_LO) reg_rsp_o <= haddr_q[31:0];
+      else if (rq.addr == R_HADDR_HI) reg_rsp_o <= {16'd0, haddr_q[47:32]};
+      else if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
+        reg_rsp_o <= buf_q[32 * rq.addr[6:2] +: 32];
       end
     end
   end
@@ -182,29 +166,29 @@ module cni_scratch_engine #(
   wire  op_cmd  = state_q == SCmd;
   wire  is_nack = pres_q ? pres_nack_q : nack_q;
   always_comb begin
-    cmd_valid_o = op_cmd || nack_q;
-    cmd_line_o  = is_nack ? nack_line_q : line_q;
-    cmd_arg_o   = '0;
+    cmd.valid = op_cmd || nack_q;
+    cmd.line  = is_nack ? nack_line_q : line_q;
+    cmd.arg   = '0;
     unique case (op_q)
-      OP_READ:  cmd_op_o = cni_coh_pkg::CMD_RECALL_DN;
-      OP_WRITE: cmd_op_o = cni_coh_pkg::CMD_RECALL;
+      OP_READ:  cmd.op = cni_coh_pkg::CMD_RECALL_DN;
+      OP_WRITE: cmd.op = cni_coh_pkg::CMD_RECALL;
       default: begin
-        cmd_op_o  = cni_coh_pkg::CMD_POLICY;
-        cmd_arg_o = pol_q;
+        cmd.op  = cni_coh_pkg::CMD_POLICY;
+        cmd.arg = pol_q;
       end
     endcase
     if (is_nack) begin
-      cmd_op_o  = cni_coh_pkg::CMD_NACK;
-      cmd_arg_o = cni_coh_pkg::NACK_ERROR;
+      cmd.op  = cni_coh_pkg::CMD_NACK;
+      cmd.arg = cni_coh_pkg::NACK_ERROR;
     end
   end
-  wire cmd_fire = cmd_valid_o && cmd_ready_i;
+  wire cmd_fire = cmd.valid && cmd_rsp.ready;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pres_q      <= 1'b0;
       pres_nack_q <= 1'b0;
     end else begin
-      pres_q      <= cmd_valid_o && !cmd_ready_i;
+      pres_q      <= cmd.valid && !cmd_rsp.ready;
       pres_nack_q <= is_nack;
     end
   end
@@ -212,11 +196,11 @@ module cni_scratch_engine #(
   // ---- events -----------------------------------------------------------------------------
   // RECALL_DONE of the operation's line ends its wait; a TRIGGER (a host request the line's
   // policy parked) is answered NACK Error; anything else is dropped.
-  assign evt_ready_o = !nack_q;
-  wire evt_take = evt_valid_i && evt_ready_o;
-  wire evt_done = evt_take && evt_kind_i == cni_coh_pkg::EVT_RECALL_DONE &&
-                  state_q == SWait && evt_line_i == line_q;
-  wire evt_trig = evt_take && evt_kind_i == cni_coh_pkg::EVT_TRIGGER;
+  assign evt_rsp_o = !nack_q;
+  wire evt_take = evt.valid && evt_rsp_o;
+  wire evt_done = evt_take && evt.kind == cni_coh_pkg::EVT_RECALL_DONE &&
+                  state_q == SWait && evt.line == line_q;
+  wire evt_trig = evt_take && evt.kind == cni_coh_pkg::EVT_TRIGGER;
 
   // ---- network ------------------------------------------------------------------------------
   // A send: the header and the line buffer, out through cni_net_tx. A frame received lands in
@@ -229,22 +213,22 @@ module cni_scratch_engine #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [15:0]         rx_bytes;
   wire  [HdrB*8-1:0]   tx_hdr = {sent_q, 8'h00, NET_TYPE_SCRATCH, 16'(LineBytes),
-                                 node_id_i, dest_q};
+                                 net_rsp.node_id, dest_q};
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
     .clk_i, .rst_ni,
     .start_i (state_q == SSend), .frame_i ({buf_q, tx_hdr}),
     .bytes_i (16'(FrameB)), .dest_i (dest_q), .busy_o (tx_busy),
-    .tx_tvalid_o (ntx_valid_o), .tx_tready_i (ntx_ready_i), .tx_tdata_o (ntx_data_o),
-    .tx_tkeep_o (ntx_keep_o), .tx_tlast_o (ntx_last_o), .tx_tdest_o (ntx_dest_o),
+    .tx_tvalid_o (net.tx_valid), .tx_tready_i (net_rsp.tx_ready), .tx_tdata_o (net.tx_data),
+    .tx_tkeep_o (net.tx_keep), .tx_tlast_o (net.tx_last), .tx_tdest_o (net.tx_dest),
     .idle_o (tx_idle)
   );
   // (not in a cycle of a register write: the write, or the operation it starts, keeps the
   // buffer software gave it)
-  wire rx_take = rx_valid && state_q == SIdle && !(reg_valid_i && reg_we_i);
+  wire rx_take = rx_valid && state_q == SIdle && !(rq.valid && rq.we);
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
     .clk_i, .rst_ni,
-    .rx_tvalid_i (nrx_valid_i), .rx_tready_o (nrx_ready_o), .rx_tdata_i (nrx_data_i),
-    .rx_tkeep_i (nrx_keep_i), .rx_tlast_i (nrx_last_i), .rx_tuser_i (nrx_user_i),
+    .rx_tvalid_i (net_rsp.rx_valid), .rx_tready_o (net.rx_ready), .rx_tdata_i (net_rsp.rx_data),
+    .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last), .rx_tuser_i (net_rsp.rx_user),
     .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
     .ack_i (rx_take), .idle_o (rx_idle)
   );
@@ -257,20 +241,20 @@ module cni_scratch_engine #(
   // ---- caching agent: a host op -----------------------------------------------------------------
   wire ca_read = caop_q == cni_coh_pkg::CA_RD_S || caop_q == cni_coh_pkg::CA_RD_X ||
                  caop_q == cni_coh_pkg::CA_RD_NA;
-  assign ca_req_valid_o = state_q == SHost;
-  assign ca_req_op_o    = caop_q;
-  assign ca_req_addr_o  = cni_coh_pkg::ADDR_W'(haddr_q);
-  assign ca_req_data_o  = buf_q;
-  assign ca_req_be_o    = '1;
-  assign ca_req_id_o    = '0;
-  assign ca_rsp_ready_o = state_q == SHostRsp;
-  wire   ca_rsp_take    = ca_rsp_valid_i && state_q == SHostRsp;
+  assign ca.valid = state_q == SHost;
+  assign ca.op    = caop_q;
+  assign ca.addr  = cni_coh_pkg::ADDR_W'(haddr_q);
+  assign ca.data  = buf_q;
+  assign ca.be    = '1;
+  assign ca.id    = '0;
+  assign ca.rsp_ready = state_q == SHostRsp;
+  wire   ca_rsp_take    = ca_rsp.rsp_valid && state_q == SHostRsp;
 
   // ---- memory -------------------------------------------------------------------------------
-  assign mem_en_o    = state_q == SMem;
-  assign mem_we_o    = op_q == OP_WRITE;
-  assign mem_addr_o  = line_q;
-  assign mem_wdata_o = buf_q;
+  assign mem.en    = state_q == SMem;
+  assign mem.we    = op_q == OP_WRITE;
+  assign mem.addr  = line_q;
+  assign mem.wdata = buf_q;
 
   always_comb begin
     state_d = state_q;
@@ -278,10 +262,10 @@ module cni_scratch_engine #(
       SIdle: if (ctrl_wr && ctrl_ok) state_d = ctrl_send ? SSend : ctrl_host ? SHost : SCmd;
       SCmd:  if (cmd_fire && !is_nack) state_d = (op_q == OP_POLICY) ? SIdle : SWait;
       SWait: if (evt_done) state_d = SMem;
-      SMem:  if (mem_gnt_i) state_d = (op_q == OP_READ) ? SRead : SIdle;
+      SMem:  if (mem_rsp.gnt) state_d = (op_q == OP_READ) ? SRead : SIdle;
       SRead: state_d = SIdle;
       SSend: state_d = SIdle;  // the sender is free (CTRL waited for it) and takes the frame
-      SHost: if (ca_req_ready_i) state_d = SHostRsp;
+      SHost: if (ca_rsp.ready) state_d = SHostRsp;
       SHostRsp: if (ca_rsp_take) state_d = SIdle;
       default: state_d = SIdle;
     endcase
@@ -311,18 +295,18 @@ module cni_scratch_engine #(
       if (ctrl_wr) begin
         bad_q <= !ctrl_ok;
         if (ctrl_ok) begin
-          op_q   <= reg_wdata_i[2:0];
-          caop_q <= reg_wdata_i[6:4];
-          pol_q  <= reg_wdata_i[9:8];
+          op_q   <= rq.wdata[2:0];
+          caop_q <= rq.wdata[6:4];
+          pol_q  <= rq.wdata[9:8];
           if (!ctrl_send) line_q <= LineIdxW'(32'(Base) + 32'(ctrl_line));
           dest_q <= ctrl_line;
         end
       end
       if (state_q != SIdle && state_d == SIdle) done_q <= done_q + 1'b1;
       // (not while busy: a host op presents its address until the agent takes it)
-      if (reg_valid_i && reg_we_i && !busy && reg_addr_i == R_HADDR_LO) haddr_q[31:0] <= reg_wdata_i;
-      if (reg_valid_i && reg_we_i && !busy && reg_addr_i == R_HADDR_HI) haddr_q[47:32] <= reg_wdata_i[15:0];
-      if (ca_rsp_take) herr_q <= ca_rsp_err_i;
+      if (rq.valid && rq.we && !busy && rq.addr == R_HADDR_LO) haddr_q[31:0] <= rq.wdata;
+      if (rq.valid && rq.we && !busy && rq.addr == R_HADDR_HI) haddr_q[47:32] <= rq.wdata[15:0];
+      if (ca_rsp_take) herr_q <= ca_rsp.rsp_err;
       if (state_q == SSend) sent_q <= sent_q + 1'b1;
       if (rx_take) begin
         if (rx_good) begin
@@ -334,7 +318,7 @@ module cni_scratch_engine #(
       end
       if (evt_trig) begin
         nack_q      <= 1'b1;
-        nack_line_q <= evt_line_i;
+        nack_line_q <= evt.line;
       end else if (cmd_fire && is_nack) begin
         nack_q  <= 1'b0;
         nacks_q <= nacks_q + 1'b1;
@@ -344,11 +328,11 @@ module cni_scratch_engine #(
 
   // the line buffer: written by software, or by a read's data
   always_ff @(posedge clk_i) begin
-    if (state_q == SRead) buf_q <= mem_rdata_i;
-    else if (ca_rsp_take && ca_read && !ca_rsp_err_i) buf_q <= ca_rsp_data_i;
+    if (state_q == SRead) buf_q <= mem_rsp.rdata;
+    else if (ca_rsp_take && ca_read && !ca_rsp.rsp_err) buf_q <= ca_rsp.rsp_data;
     else if (rx_take && rx_good) buf_q <= rx_frame[HdrB*8 +: LineBits];
-    else if (reg_valid_i && reg_we_i && reg_addr_i >= R_BUF && 32'(reg_addr_i[6:2]) < 32'(Words)) begin
-      buf_q[32 * reg_addr_i[6:2] +: 32] <= reg_wdata_i;
+    else if (rq.valid && rq.we && rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
+      buf_q[32 * rq.addr[6:2] +: 32] <= rq.wdata;
     end
   end
 
