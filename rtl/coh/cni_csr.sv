@@ -170,9 +170,9 @@ module cni_csr #(
 
   // ---- reads --------------------------------------------------------------------------------
   // The registers a read can name: the fixed ones, the counters, the REGION and OWNER words. An
-  // address matches at most one (`hit`, one-hot) and the read data is the AND-OR of the sources
-  // under the match, so the choice is a flat decode. With AccReg the match is registered when
-  // the read is taken (`hit_q`, `rd_q`) and the data chosen in the next cycle.
+  // address matches at most one (`decode`, one-hot) and the read data is the AND-OR of the
+  // sources under the match (`choose`), so the choice is a flat decode. With AccReg the match is
+  // registered when the read is taken (`hit_q`, `rd_q`) and the data chosen in the next cycle.
   localparam int NFix = 12;
   localparam int NSrc = NFix + NumCnt + 2 * NR;
   function automatic logic [AW-1:0] src_addr(input int s);
@@ -212,17 +212,20 @@ module cni_csr #(
     end
   end
 
-  logic [NSrc-1:0] hit, hit_q, rhit;
+  // The decode and the choice are functions called where they are used: in the flip-flops'
+  // block, where a read is taken (and, with AccReg, where its match is registered). The same
+  // gates; a simulator then works them out for a read (or once a clock edge), not in every
+  // evaluation of the inputs.
+  function automatic logic [NSrc-1:0] decode(input logic [AW-1:0] a);
+    for (int k = 0; k < NSrc; k++) decode[k] = a == src_addr(k);
+  endfunction
+  function automatic logic [31:0] choose(input logic [NSrc-1:0] h,
+                                         input logic [NSrc-1:0][31:0] v);
+    choose = '0;
+    for (int k = 0; k < NSrc; k++) choose = choose | (h[k] ? v[k] : 32'd0);
+  endfunction
+  logic [NSrc-1:0] hit_q;
   logic            rd_q;   // AccReg: a read of a register (not a window) was taken last cycle
-  always_comb begin
-    for (int k = 0; k < NSrc; k++) hit[k] = s_axil_araddr_i == src_addr(k);
-  end
-  assign rhit = AccReg ? hit_q : hit;
-  logic [31:0] rdata;
-  always_comb begin
-    rdata = '0;
-    for (int k = 0; k < NSrc; k++) rdata = rdata | (rhit[k] ? src_val[k] : 32'd0);
-  end
 
   // ---- engine windows -------------------------------------------------------------------------
   // A read of a window is its access (with AccReg in the next cycle, from registers); a write
@@ -262,14 +265,15 @@ module cni_csr #(
         s_axil_rresp_o  <= RESP_OKAY;
       end else if (AccReg ? rd_q : rd && !rd_eng) begin
         s_axil_rvalid_o <= 1'b1;
-        s_axil_rdata_o  <= rdata;
-        s_axil_rresp_o  <= (rhit != '0) ? RESP_OKAY : RESP_SLVERR;
+        s_axil_rdata_o  <= choose(AccReg ? hit_q : decode(s_axil_araddr_i), src_val);
+        s_axil_rresp_o  <= ((AccReg ? hit_q : decode(s_axil_araddr_i)) != '0) ? RESP_OKAY
+                                                                               : RESP_SLVERR;
       end
     end
   end
   // registered access (AccReg; used only while rd_q or acc_q)
   always_ff @(posedge clk_i) begin
-    hit_q       <= hit;
+    hit_q       <= decode(s_axil_araddr_i);
     acc_we_q    <= wr_eng;
     acc_eng_q   <= eng_now;
     acc_addr_q  <= addr_now;
