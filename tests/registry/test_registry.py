@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The engine registry's checks (scripts/gen-engines.py): an entry added by a second registry
+file (as tests/plugin/ adds one) is refused, with a message naming what is wrong, when it breaks
+a rule of docs/architecture.md ("The engine registry", "The engine contract"); a good entry is
+taken."""
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+GEN = ROOT / "scripts/gen-engines.py"
+PROBE = (ROOT / "tests/plugin/engines.toml").read_text()
+
+
+def run(entry):
+    """gen-engines.py --list lint with the project's registry and `entry` as a second file."""
+    with tempfile.TemporaryDirectory() as d:
+        extra = pathlib.Path(d) / "extra.toml"
+        extra.write_text(entry)
+        return subprocess.run([sys.executable, str(GEN), "--registry", str(ROOT / "rtl/engines.toml"),
+                               "--registry", str(extra), "--list", "lint"],
+                              cwd=ROOT, capture_output=True, text=True)
+
+
+class Registry(unittest.TestCase):
+    def test_the_plugin_entry_is_taken(self):
+        r = run(PROBE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_an_inst_that_sets_a_platform_parameter_is_refused(self):
+        # LineBytes, LineIdxW, NetBytes and CacheIdW size the engine records: the generated
+        # instance passes them to every engine, so an entry may not set them.
+        for p in ("LineBytes", "LineIdxW", "NetBytes", "CacheIdW"):
+            with self.subTest(parameter=p):
+                r = run(PROBE.replace('inst = { Base', f'inst = {{ {p} = "{p}", Base'))
+                self.assertNotEqual(r.returncode, 0)
+                self.assertIn(f"inst sets {p}", r.stderr)
+
+    def test_a_name_used_twice_is_refused(self):
+        r = run(PROBE.replace('name = "probe"', 'name = "pio"', 1))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("'pio'", r.stderr)
+
+    def test_a_base_of_another_engines_region_is_refused(self):
+        r = run(PROBE.replace('Base = "base(probe)"', 'Base = "base(pio_c)"'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("base(pio_c) names no region of its own", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
