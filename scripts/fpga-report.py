@@ -152,21 +152,34 @@ def rtl_sources(netlist):
 
 
 CORE_PREFIX = "u_shell.u_core."
+# The core's engine complex: its engines are reported on their own (u_pio, not u_engines).
+ENGINE_COMPLEX = "u_engines"
+
+
+def core_instance(cell):
+    """The core instance a cell belongs to: the first level below the core, or below the engine
+    complex and generate scopes (g_*) for a cell inside an instance there; "" for a cell of the
+    board shell or of the core itself."""
+    if not cell.startswith(CORE_PREFIX):
+        return ""
+    parts = cell[len(CORE_PREFIX):].split(".")
+    i = 0
+    while i + 2 < len(parts) and (parts[i] == ENGINE_COMPLEX or parts[i].startswith("g_")):
+        i += 1
+    return parts[i] if i + 1 < len(parts) else ""
 
 
 def arrivals(report):
     """Latest routed arrival (ns after the launching clock edge, before the sink's setup time)
-    at the cells of each core instance (u_shell.u_core.<instance>), and at the board shell's,
-    from nextpnr's detailed net timings: where, besides the one critical path, the clock period
-    is used up. Largest first."""
+    at the cells of each core instance (core_instance), and at the board shell's, from nextpnr's
+    detailed net timings: where, besides the one critical path, the clock period is used up.
+    Largest first."""
     worst = {}
     for net in report.get("detailed_net_timings", []):
         for e in net.get("endpoints", []):
             d = e.get("delay", 0.0)
             d = max(d) if isinstance(d, list) else d
-            cell = e.get("cell", "")
-            inst = cell[len(CORE_PREFIX):].split(".")[0] if cell.startswith(CORE_PREFIX) else ""
-            key = inst if inst and "." in cell[len(CORE_PREFIX):] else "(board shell)"
+            key = core_instance(e.get("cell", "")) or "(board shell)"
             worst[key] = max(worst.get(key, 0.0), d)
     return {k: round(v, 2) for k, v in sorted(worst.items(), key=lambda kv: -kv[1])}
 

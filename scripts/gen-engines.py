@@ -16,10 +16,13 @@ engines (a test build adds an engine this way, tests/plugin/). DIR receives:
     rtl/cni_amap_pkg.sv            the address map package (compiled first: it needs no other)
     rtl/cni_engine_params.svh      the endpoint's engine parameters and RegionLines
     rtl/cni_engine_params_board.svh  the same with the FPGA shell's defaults
-    rtl/cni_engine_pass.svh        the shell's connection of those parameters to the endpoint
-    rtl/cni_engine_ports.svh       the endpoint ports that engines own
-    rtl/cni_engines.svh            the endpoint's engine presence, counters and absent tie-offs
-    rtl/cni_engine_insts.svh       the engines' instances (inside the endpoint's loop, g_eng)
+    rtl/cni_engine_pass.svh        those parameters passed on by name (the shell to the endpoint,
+                                   the endpoint to the engine complex)
+    rtl/cni_engine_ports.svh       the endpoint ports that engines own (and the engine complex's)
+    rtl/cni_engine_conns.svh       those ports passed on by name (endpoint to engine complex)
+    rtl/cni_engines.svh            the engine complex's presence, counters and absent tie-offs
+    rtl/cni_engine_insts.svh       the engines' instances (inside the engine complex's loop over
+                                   the engines, g_eng)
     rtl/cni_engine_<name>_consts.svh  an engine's named values, frame types and register offsets,
                                    for its package (or its module)
     rtl/cni_csr_regs.svh           the CSR block's register addresses and reset values
@@ -55,7 +58,7 @@ SV_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # each instance by name.
 ENGINE_PLATFORM_PARAMS = ["LineBytes", "LineIdxW", "NetBytes", "CacheIdW"]
 # The engine records on an engine's ports (cni_engine_types.svh): port, and the record of the
-# endpoint's loop over the engines (g_eng) it connects to. Every engine has the bus channels; the
+# engine complex's loop over the engines (g_eng) it connects to. Every engine has the bus channels; the
 # network channel if it owns frame types; the caching agent's if it uses it.
 ENGINE_CHANNELS = {
     "bus": [("evt_req_i", "evt_q"), ("evt_rsp_o", "evt_s"), ("cmd_req_o", "cmd_q"),
@@ -398,7 +401,8 @@ def gen_params(reg, board):
 
 
 def gen_pass(reg):
-    o = [f"// {HEADER}", "// The engines' parameters, passed on to cni_endpoint (cni_fpga_shell)."]
+    o = [f"// {HEADER}", "// The engines' parameters, passed on by name (cni_fpga_shell to cni_endpoint,",
+         "// cni_endpoint to cni_engine_complex)."]
     for e in reg["engine"]:
         for p in e["param"]:
             o.append(f"    .{p['name']} ({p['name']}),")
@@ -406,7 +410,8 @@ def gen_pass(reg):
 
 
 def gen_ports(reg):
-    o = [f"// {HEADER}", "// Endpoint ports that engines own (cni_endpoint's port list)."]
+    o = [f"// {HEADER}",
+         "// Endpoint ports that engines own (the port lists of cni_endpoint and cni_engine_complex)."]
     for e in reg["engine"]:
         if e["port"]:
             o.append(f"  // {e['name']} ({e['doc']})")
@@ -415,8 +420,14 @@ def gen_ports(reg):
     return "\n".join(o) + "\n"
 
 
+def gen_conns(reg):
+    o = [f"// {HEADER}", "// The ports that engines own, passed on by name (cni_endpoint to cni_engine_complex)."]
+    o += [f"    .{port_name(d)}," for e in reg["engine"] for d in e["port"]]
+    return "\n".join(o) + "\n"
+
+
 def gen_engines(reg):
-    """(cni_engines.svh, cni_engine_insts.svh): the first at the endpoint's scope (presence,
+    """(cni_engines.svh, cni_engine_insts.svh): the first at the engine complex's scope (presence,
     counters, an absent engine's own outputs tied to 0), the second inside its loop over the
     engines, g_eng (engine k's instance on the loop's records)."""
     es = reg["engine"]
@@ -424,9 +435,9 @@ def gen_engines(reg):
     nplat = len([c for c in cs if c[2] < 0])
     neng = len(cs) - nplat
     o = [f"// {HEADER}",
-         "// The engines of cni_endpoint (included in its body): which ones this configuration has,",
-         "// their counters, and an absent engine's own outputs tied to 0. The instances are in",
-         "// cni_engine_insts.svh, inside the endpoint's loop over the engines.",
+         "// The engines of cni_engine_complex (included in its body): which ones this configuration",
+         "// has, their counters, and an absent engine's own outputs tied to 0. The instances are in",
+         "// cni_engine_insts.svh, inside the complex's loop over the engines.",
          "",
          "  // Which engines this configuration has.",
          "  localparam logic [cni_amap_pkg::NUM_ENGINES-1:0] EngPresent = {"]
@@ -438,9 +449,9 @@ def gen_engines(reg):
     if neng == 0:
         o.append("  assign cnt_eng = 1'b0;")
     n = [f"// {HEADER}",
-         "// The engines' instances, included inside cni_endpoint's loop over the engines (g_eng, index",
-         "// k): engine k's records are the loop's (cni_engine_types.svh), which the loop joins to the",
-         "// engine bus, the network switch and the caching agent's arbiter."]
+         "// The engines' instances, included inside cni_engine_complex's loop over the engines",
+         "// (g_eng, index k): engine k's records are the loop's (cni_engine_types.svh), which the loop",
+         "// joins to the engine bus, the network switch and the caching agent's arbiter."]
     ci = 0
     for k, e in enumerate(es):
         en = e["name"]
@@ -852,6 +863,7 @@ def main():
             write_if_changed(out / "rtl/cni_engine_params_board.svh", gen_params(reg, board=True))
             write_if_changed(out / "rtl/cni_engine_pass.svh", gen_pass(reg))
             write_if_changed(out / "rtl/cni_engine_ports.svh", gen_ports(reg))
+            write_if_changed(out / "rtl/cni_engine_conns.svh", gen_conns(reg))
             top, insts = gen_engines(reg)
             write_if_changed(out / "rtl/cni_engines.svh", top)
             write_if_changed(out / "rtl/cni_engine_insts.svh", insts)

@@ -2,8 +2,9 @@
 // The engine bus: joins the home agent and the line memory's port B to the device engines of
 // the address map (cni_amap_pkg). It routes each event to the engine that owns the event's line,
 // chooses one engine's command for the home agent, shares memory port B among the engines, and
-// routes CSR accesses of the engines' register windows. Every engine sees the same signals
-// (`CNI_ENGINE_BUS`, rtl/top/cni_amap_pkg.sv); docs/endpoint.md, "Engine bus".
+// routes CSR accesses of the engines' register windows. Engine k's signals are the k-th slices of
+// the eb_* vectors (cni_engine_complex joins them to engine k's records); docs/endpoint.md,
+// "Engine bus".
 //
 // Parameters:
 //   RegionLines - lines per region (cni_amap_pkg::region_lines)

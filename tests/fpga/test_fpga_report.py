@@ -31,6 +31,17 @@ class Arrivals(unittest.TestCase):
                          [("u_mem", 12.25), ("u_home", 7.5), ("u_pio", 3.0),
                           ("(board shell)", 2.0)])
 
+    def test_engines_inside_the_engine_complex_count_on_their_own(self):
+        report = {"detailed_net_timings": [
+            net(("u_shell.u_core.u_engines.g_eng[0].g_pio.u_pio.bin_q", 9.5),
+                ("u_shell.u_core.u_engines.u_bus.cmd_q", 4.0),
+                ("u_shell.u_core.u_engines.idle_LUT4", 3.5),
+                ("u_shell.u_core.u_engines.g_eng[1].g_scratch.u_scratch.x", 2.5)),
+        ]}
+        self.assertEqual(list(fr.arrivals(report).items()),
+                         [("u_pio", 9.5), ("u_bus", 4.0), ("u_engines", 3.5),
+                          ("u_scratch", 2.5)])
+
     def test_core_port_cells_count_as_the_shell(self):
         # a cell named after the core itself (no instance below it) is not an instance's
         report = {"detailed_net_timings": [net(("u_shell.u_core", 5.0), ("u_shell.x", 1.0))]}
