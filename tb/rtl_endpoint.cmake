@@ -101,6 +101,7 @@ function(cni_endpoint_model flavor)
     cni_model_finish(cni_rtl_${flavor} FAST)
   endif()
   cni_dev_adapter(${flavor} cni_rtl_${flavor} ${prefixes})
+  set(CNI_MODELS_${flavor} ${prefixes} PARENT_SCOPE)  # (model prefix|parameters, as the table's)
 endfunction()
 
 # cni_dev_adapter(<flavor> <model library> [HDR <library>] <prefix>...): cni_dev_<flavor>,
@@ -146,3 +147,39 @@ cni_endpoint_model(fast
   PARAMS TtEntries=64 TtReserve=16 RxDepth=16 TxCredits=16 CniConfig=${CNI_CNI_CONFIG_NONE}
   VARIANTS ${CNI_VARIANTS_FAST} pipe@128:Pipelined=1
   ARGS -O3 --x-assign fast --x-initial fast --noassert)
+
+# Profile feedback for the fast build (docs/results.md, "Simulation speed"): the default
+# profile's model (Vcni_endpoint_l128) is compiled a second time, instrumented
+# (-fprofile-generate), into cni_rtl_fast_train, with its device adapter cni_dev_fast_train;
+# bench/ runs a training workload on it (cni-bench-train) and puts the counts it writes beside
+# cni_rtl_fast's objects, which are compiled after that with -fprofile-use. The other fast models
+# have no counts and compile as without it (-fprofile-partial-training: code the training did
+# not run is optimized as without a profile, not for size). The counts steer the compiler's
+# inlining, block layout and branch order only: the model computes the same values. The fast
+# library is built after the training (a target dependency): a retraining that changes none of
+# the model's sources (a change of the benchmark program) leaves its objects as they are.
+set(CNI_TRAIN_MODEL Vcni_endpoint_l128)
+get_target_property(srcs cni_rtl_fast SOURCES)
+list(FILTER srcs INCLUDE REGEX "/${CNI_TRAIN_MODEL}\\.dir/")
+add_library(cni_rtl_fast_train STATIC ${srcs})
+foreach(p INCLUDE_DIRECTORIES INTERFACE_INCLUDE_DIRECTORIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
+          COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES INTERFACE_LINK_LIBRARIES
+          POSITION_INDEPENDENT_CODE VERILATOR_TRACE VERILATOR_TRACE_FST VERILATOR_TRACE_VCD
+          VERILATOR_COVERAGE VERILATOR_SYSTEMC VERILATOR_TRACE_STRUCTS)
+  get_target_property(v cni_rtl_fast ${p})
+  if(v)
+    set_property(TARGET cni_rtl_fast_train PROPERTY ${p} "${v}")
+  endif()
+endforeach()
+target_compile_options(cni_rtl_fast_train PRIVATE -fprofile-generate -fprofile-update=single)
+target_link_options(cni_rtl_fast_train INTERFACE -fprofile-generate)
+# (-w: with counts, GCC 12 notes each Verilator runtime helper that the training ran inlined,
+# "Missing counts for called function", under no warning option; the models are generated code.)
+target_compile_options(cni_rtl_fast PRIVATE -fprofile-use -fprofile-partial-training -w)
+set(models ${CNI_MODELS_fast})
+list(FILTER models INCLUDE REGEX "^${CNI_TRAIN_MODEL}\\|")
+cni_dev_adapter(fast_train cni_rtl_fast_train ${models})
+# Where each library's objects are: the counts of an object of the one go beside the same
+# object of the other (scripts/pgo-train.sh).
+set(CNI_TRAIN_OBJS ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/cni_rtl_fast_train.dir PARENT_SCOPE)
+set(CNI_FAST_OBJS ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/cni_rtl_fast.dir PARENT_SCOPE)
