@@ -26,11 +26,13 @@ lint: deps
 synth-check: deps
 	scripts/synth-check.sh
 
-# CTest's summary line, then the skipped tests by reason (scripts/test-summary.py).
+# CTest's summary line, then the skipped tests by reason (scripts/test-summary.py), then where
+# the build's time went (scripts/build-times.py).
 test: build lint synth-check
 	scripts/check-noop-build.sh $(BUILD)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml; \
-	  rc=$$?; python3 $(CURDIR)/scripts/test-summary.py ctest-junit.xml || rc=1; exit $$rc
+	  rc=$$?; python3 $(CURDIR)/scripts/test-summary.py ctest-junit.xml || rc=1; \
+	  python3 $(CURDIR)/scripts/build-times.py . || rc=1; exit $$rc
 
 # The endpoint's tests also on the gate netlist of its default configuration (make test runs
 # them on the pipelined configuration's); the setting stays in $(BUILD)'s cache.
