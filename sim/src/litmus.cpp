@@ -23,7 +23,17 @@ unsigned Test::registers() const {
   return n;
 }
 
-const char* name(Model m) { return m == Model::SC ? "SC" : "TSO"; }
+const char* name(Model m) {
+  switch (m) {
+    case Model::SC:
+      return "SC";
+    case Model::TSO:
+      return "TSO";
+    case Model::ARMv8:
+      return "ARMv8";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -53,10 +63,82 @@ struct State {
   }
 };
 
+// ARMv8's machine (see Model): a thread's operations perform in any order that keeps the
+// pairs below; a performed store is in memory, seen by every other thread at once.
+//   - two operations on one location keep program order, except that a load may perform
+//     before an earlier store to its location by reading it (the newest such store);
+//   - a fence orders every operation before it with every operation after it.
+std::set<Outcome> allowed_armv8(const Test& t) {
+  const size_t n = t.threads.size();
+  struct S {
+    std::vector<uint64_t> done;  // per thread: the performed operations, a bit each
+    std::vector<uint64_t> regs, mem;
+    bool operator<(const S& o) const {
+      return std::tie(done, regs, mem) < std::tie(o.done, o.regs, o.mem);
+    }
+  };
+  for (const auto& th : t.threads) {
+    if (th.size() > 63) throw std::invalid_argument("litmus " + t.name + ": over 63 operations");
+  }
+  std::set<S> seen;
+  std::set<Outcome> out;
+  std::vector<S> todo{S{std::vector<uint64_t>(n, 0), std::vector<uint64_t>(t.registers(), 0),
+                        std::vector<uint64_t>(t.locations, 0)}};
+  while (!todo.empty()) {
+    S s = std::move(todo.back());
+    todo.pop_back();
+    if (!seen.insert(s).second) continue;
+    bool final = true;
+    for (size_t i = 0; i < n; ++i) {
+      const auto& ops = t.threads[i];
+      for (size_t k = 0; k < ops.size(); ++k) {
+        const Op& op = ops[k];
+        if (op.kind == OpKind::Fence || (s.done[i] >> k & 1)) continue;
+        final = false;
+        // May op k perform now? Not before an earlier unperformed operation it must follow.
+        bool ok = true;
+        const Op* fwd = nullptr;  // the newest earlier unperformed store to its location
+        for (size_t j = 0; j < k && ok; ++j) {
+          const Op& e = ops[j];
+          if (e.kind == OpKind::Fence || (s.done[i] >> j & 1) || e.loc != op.loc) continue;
+          if (e.kind == OpKind::Store && op.kind == OpKind::Load) {
+            fwd = &e;
+          } else {
+            ok = false;
+          }
+        }
+        // a fence between an unperformed operation and op holds op back
+        for (size_t j = 0; j < k && ok; ++j) {
+          if (ops[j].kind != OpKind::Fence) continue;
+          for (size_t e = 0; e < j; ++e) {
+            if (ops[e].kind != OpKind::Fence && !(s.done[i] >> e & 1)) ok = false;
+          }
+        }
+        if (!ok) continue;
+        S d = s;
+        d.done[i] |= uint64_t{1} << k;
+        if (op.kind == OpKind::Load) {
+          d.regs[op.reg] = fwd ? fwd->value : s.mem[op.loc];
+        } else {
+          d.mem[op.loc] = op.value;
+        }
+        todo.push_back(std::move(d));
+      }
+    }
+    if (final) {
+      Outcome o = s.regs;
+      o.insert(o.end(), s.mem.begin(), s.mem.end());
+      out.insert(std::move(o));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::set<Outcome> allowed(const Test& t, Model m) {
   check(t);
+  if (m == Model::ARMv8) return allowed_armv8(t);
   const size_t n = t.threads.size();
   State s0{std::vector<unsigned>(n, 0), std::vector<std::deque<std::pair<unsigned, uint64_t>>>(n),
            std::vector<uint64_t>(t.registers(), 0), std::vector<uint64_t>(t.locations, 0)};

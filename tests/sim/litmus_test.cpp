@@ -33,7 +33,7 @@ LTest by_name(const std::string& n) {
 
 bool has(const std::set<Outcome>& s, const Outcome& o) { return s.count(o) != 0; }
 
-// The enumeration against the textbook results (x86-TSO: Sewell et al., CACM 2010).
+// The enumeration against the published results (x86-TSO: Sewell et al., CACM 2010).
 TEST(LitmusModel, StoreBufferingIsTheRelaxationTsoAllowsAndAFenceForbids) {
   const Outcome relaxed = {0, 0, 1, 1};  // r0 = r1 = 0, x = y = 1
   EXPECT_FALSE(has(allowed(by_name("SB"), Model::SC), relaxed));
@@ -55,6 +55,28 @@ TEST(LitmusModel, TsoKeepsTheOtherShapesSequentiallyConsistent) {
   EXPECT_TRUE(has(allowed(by_name("R"), Model::TSO), r_relaxed));
   EXPECT_FALSE(has(allowed(by_name("MP"), Model::TSO), Outcome({1, 0, 1, 1})));
   EXPECT_FALSE(has(allowed(by_name("IRIW"), Model::TSO), Outcome({1, 0, 1, 0, 1, 1})));
+}
+
+// ARMv8 without dependencies (the published AArch64 results, e.g. herd7's aarch64.cat): every
+// shape has an outcome beyond SC, and a DMB SY between each thread's accesses takes them all
+// away (other-multi-copy atomicity: IRIW and WRC too); the coherence tests stay SC.
+TEST(LitmusModel, Armv8RelaxesEveryShapeAndDmbsRestoreSc) {
+  for (const char* n : {"SB", "MP", "LB", "S", "R", "2+2W", "WRC", "IRIW", "ISA2"}) {
+    const auto sc = allowed(by_name(n), Model::SC);
+    const auto arm = allowed(by_name(n), Model::ARMv8);
+    EXPECT_GT(arm.size(), sc.size()) << n;
+    for (const Outcome& o : sc) EXPECT_TRUE(has(arm, o)) << n;
+    for (const Outcome& o : allowed(by_name(n), Model::TSO)) EXPECT_TRUE(has(arm, o)) << n;
+    EXPECT_EQ(allowed(by_name(std::string(n) + "+fences"), Model::ARMv8), sc) << n;
+  }
+  for (const char* n : {"CoRR", "CoWW", "CoRW", "CoWR"}) {
+    EXPECT_EQ(allowed(by_name(n), Model::ARMv8), allowed(by_name(n), Model::SC)) << n;
+  }
+  EXPECT_TRUE(has(allowed(by_name("MP"), Model::ARMv8), Outcome({1, 0, 1, 1})));
+  EXPECT_TRUE(has(allowed(by_name("LB"), Model::ARMv8), Outcome({1, 1, 1, 1})));
+  EXPECT_TRUE(has(allowed(by_name("IRIW"), Model::ARMv8), Outcome({1, 0, 1, 0, 1, 1})));
+  EXPECT_TRUE(has(allowed(by_name("WRC"), Model::ARMv8), Outcome({1, 1, 0, 1, 1})));
+  EXPECT_TRUE(has(allowed(by_name("2+2W"), Model::ARMv8), Outcome({1, 1})));
 }
 
 TEST(LitmusModel, MalformedTestsAreRefusedNamingTheProblem) {

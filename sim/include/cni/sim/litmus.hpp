@@ -43,7 +43,12 @@ using Outcome = std::vector<uint64_t>;
 // SC: one memory, every operation performed in program order, interleaved. TSO (x86-TSO's
 // abstract machine): a FIFO store buffer per thread; a load reads its own thread's newest
 // buffered store to the location, else memory; a fence waits until its thread's buffer is empty.
-enum class Model { SC, TSO };
+// ARMv8 (other-multi-copy-atomic, for these tests: plain loads and stores without
+// dependencies, and DMB SY as the fence): one memory that a store reaches at once for every
+// other thread; a thread's operations perform in any order except that two on one location keep
+// program order (a load may read an earlier store of its own thread to its location before that
+// store performs) and a fence orders everything before it with everything after it.
+enum class Model { SC, TSO, ARMv8 };
 const char* name(Model m);
 
 // Every outcome `m` allows for `t`. Throws std::invalid_argument for a malformed test (a
