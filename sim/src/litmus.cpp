@@ -52,79 +52,23 @@ void check(const Test& t) {
   }
 }
 
-// The abstract machine's state: each thread's next operation and store buffer (TSO; always
-// empty under SC), the registers and memory.
-struct State {
-  std::vector<unsigned> pc;
-  std::vector<std::deque<std::pair<unsigned, uint64_t>>> sb;
-  std::vector<uint64_t> regs, mem;
-  bool operator<(const State& o) const {
-    return std::tie(pc, sb, regs, mem) < std::tie(o.pc, o.sb, o.regs, o.mem);
-  }
-};
-
-// ARMv8's machine (see Model): a thread's operations perform in any order that keeps the
-// pairs below; a performed store is in memory, seen by every other thread at once.
-//   - two operations on one location keep program order, except that a load may perform
-//     before an earlier store to its location by reading it (the newest such store);
-//   - a fence orders every operation before it with every operation after it.
-std::set<Outcome> allowed_armv8(const Test& t) {
-  const size_t n = t.threads.size();
-  struct S {
-    std::vector<uint64_t> done;  // per thread: the performed operations, a bit each
-    std::vector<uint64_t> regs, mem;
-    bool operator<(const S& o) const {
-      return std::tie(done, regs, mem) < std::tie(o.done, o.regs, o.mem);
-    }
-  };
-  for (const auto& th : t.threads) {
-    if (th.size() > 63) throw std::invalid_argument("litmus " + t.name + ": over 63 operations");
-  }
-  std::set<S> seen;
+// Every state a model's abstract machine reaches from `s0`: `moves(s, next)` calls next(d) for
+// each state d one step from s; a state with no move is final, and its registers and memory
+// are an outcome. (A state is its registers, its memory and the machine's own fields.)
+template <class State, class Moves>
+std::set<Outcome> explore(State s0, Moves moves) {
+  std::set<State> seen;
   std::set<Outcome> out;
-  std::vector<S> todo{S{std::vector<uint64_t>(n, 0), std::vector<uint64_t>(t.registers(), 0),
-                        std::vector<uint64_t>(t.locations, 0)}};
+  std::vector<State> todo{std::move(s0)};
   while (!todo.empty()) {
-    S s = std::move(todo.back());
+    State s = std::move(todo.back());
     todo.pop_back();
     if (!seen.insert(s).second) continue;
     bool final = true;
-    for (size_t i = 0; i < n; ++i) {
-      const auto& ops = t.threads[i];
-      for (size_t k = 0; k < ops.size(); ++k) {
-        const Op& op = ops[k];
-        if (op.kind == OpKind::Fence || (s.done[i] >> k & 1)) continue;
-        final = false;
-        // May op k perform now? Not before an earlier unperformed operation it must follow.
-        bool ok = true;
-        const Op* fwd = nullptr;  // the newest earlier unperformed store to its location
-        for (size_t j = 0; j < k && ok; ++j) {
-          const Op& e = ops[j];
-          if (e.kind == OpKind::Fence || (s.done[i] >> j & 1) || e.loc != op.loc) continue;
-          if (e.kind == OpKind::Store && op.kind == OpKind::Load) {
-            fwd = &e;
-          } else {
-            ok = false;
-          }
-        }
-        // a fence between an unperformed operation and op holds op back
-        for (size_t j = 0; j < k && ok; ++j) {
-          if (ops[j].kind != OpKind::Fence) continue;
-          for (size_t e = 0; e < j; ++e) {
-            if (ops[e].kind != OpKind::Fence && !(s.done[i] >> e & 1)) ok = false;
-          }
-        }
-        if (!ok) continue;
-        S d = s;
-        d.done[i] |= uint64_t{1} << k;
-        if (op.kind == OpKind::Load) {
-          d.regs[op.reg] = fwd ? fwd->value : s.mem[op.loc];
-        } else {
-          d.mem[op.loc] = op.value;
-        }
-        todo.push_back(std::move(d));
-      }
-    }
+    moves(s, [&](State&& d) {
+      final = false;
+      todo.push_back(std::move(d));
+    });
     if (final) {
       Outcome o = s.regs;
       o.insert(o.end(), s.mem.begin(), s.mem.end());
@@ -134,35 +78,33 @@ std::set<Outcome> allowed_armv8(const Test& t) {
   return out;
 }
 
-}  // namespace
+// SC and TSO: each thread's next operation and store buffer (always empty under SC).
+struct BufferedState {
+  std::vector<unsigned> pc;
+  std::vector<std::deque<std::pair<unsigned, uint64_t>>> sb;
+  std::vector<uint64_t> regs, mem;
+  bool operator<(const BufferedState& o) const {
+    return std::tie(pc, sb, regs, mem) < std::tie(o.pc, o.sb, o.regs, o.mem);
+  }
+};
 
-std::set<Outcome> allowed(const Test& t, Model m) {
-  check(t);
-  if (m == Model::ARMv8) return allowed_armv8(t);
+std::set<Outcome> allowed_buffered(const Test& t, Model m) {
   const size_t n = t.threads.size();
-  State s0{std::vector<unsigned>(n, 0), std::vector<std::deque<std::pair<unsigned, uint64_t>>>(n),
-           std::vector<uint64_t>(t.registers(), 0), std::vector<uint64_t>(t.locations, 0)};
-  std::set<State> seen;
-  std::set<Outcome> out;
-  std::vector<State> todo{s0};
-  while (!todo.empty()) {
-    State s = std::move(todo.back());
-    todo.pop_back();
-    if (!seen.insert(s).second) continue;
-    bool final = true;
+  BufferedState s0{std::vector<unsigned>(n, 0),
+                   std::vector<std::deque<std::pair<unsigned, uint64_t>>>(n),
+                   std::vector<uint64_t>(t.registers(), 0), std::vector<uint64_t>(t.locations, 0)};
+  return explore(std::move(s0), [&](const BufferedState& s, auto next) {
     for (size_t i = 0; i < n; ++i) {
       // the thread's buffered store reaches memory (the oldest first)
       if (!s.sb[i].empty()) {
-        final = false;
-        State d = s;
+        BufferedState d = s;
         d.mem[d.sb[i].front().first] = d.sb[i].front().second;
         d.sb[i].pop_front();
-        todo.push_back(std::move(d));
+        next(std::move(d));
       }
       if (s.pc[i] == t.threads[i].size()) continue;
-      final = false;
       const Op& op = t.threads[i][s.pc[i]];
-      State d = s;
+      BufferedState d = s;
       ++d.pc[i];
       switch (op.kind) {
         case OpKind::Load: {
@@ -183,15 +125,75 @@ std::set<Outcome> allowed(const Test& t, Model m) {
           if (!s.sb[i].empty()) continue;  // waits for the buffer to drain
           break;
       }
-      todo.push_back(std::move(d));
+      next(std::move(d));
     }
-    if (final) {
-      Outcome o = s.regs;
-      o.insert(o.end(), s.mem.begin(), s.mem.end());
-      out.insert(std::move(o));
-    }
+  });
+}
+
+// ARMv8's machine (see Model): a thread's operations perform in any order that keeps the
+// pairs below; a performed store is in memory, seen by every other thread at once.
+//   - two operations on one location keep program order, except that a load may perform
+//     before an earlier store to its location by reading it (the newest such store);
+//   - a fence orders every operation before it with every operation after it.
+struct PerformedState {
+  std::vector<uint64_t> done;  // per thread: the performed operations, a bit each
+  std::vector<uint64_t> regs, mem;
+  bool operator<(const PerformedState& o) const {
+    return std::tie(done, regs, mem) < std::tie(o.done, o.regs, o.mem);
   }
-  return out;
+};
+
+std::set<Outcome> allowed_armv8(const Test& t) {
+  const size_t n = t.threads.size();
+  for (const auto& th : t.threads) {
+    if (th.size() > 63) throw std::invalid_argument("litmus " + t.name + ": over 63 operations");
+  }
+  PerformedState s0{std::vector<uint64_t>(n, 0), std::vector<uint64_t>(t.registers(), 0),
+                    std::vector<uint64_t>(t.locations, 0)};
+  return explore(std::move(s0), [&](const PerformedState& s, auto next) {
+    for (size_t i = 0; i < n; ++i) {
+      const auto& ops = t.threads[i];
+      for (size_t k = 0; k < ops.size(); ++k) {
+        const Op& op = ops[k];
+        if (op.kind == OpKind::Fence || (s.done[i] >> k & 1)) continue;
+        // May op k perform now? Not before an earlier unperformed operation it must follow.
+        bool ok = true;
+        const Op* fwd = nullptr;  // the newest earlier unperformed store to its location
+        for (size_t j = 0; j < k && ok; ++j) {
+          const Op& e = ops[j];
+          if (e.kind == OpKind::Fence || (s.done[i] >> j & 1) || e.loc != op.loc) continue;
+          if (e.kind == OpKind::Store && op.kind == OpKind::Load) {
+            fwd = &e;
+          } else {
+            ok = false;
+          }
+        }
+        // a fence between an unperformed operation and op holds op back
+        for (size_t j = 0; j < k && ok; ++j) {
+          if (ops[j].kind != OpKind::Fence) continue;
+          for (size_t e = 0; e < j; ++e) {
+            if (ops[e].kind != OpKind::Fence && !(s.done[i] >> e & 1)) ok = false;
+          }
+        }
+        if (!ok) continue;
+        PerformedState d = s;
+        d.done[i] |= uint64_t{1} << k;
+        if (op.kind == OpKind::Load) {
+          d.regs[op.reg] = fwd ? fwd->value : s.mem[op.loc];
+        } else {
+          d.mem[op.loc] = op.value;
+        }
+        next(std::move(d));
+      }
+    }
+  });
+}
+
+}  // namespace
+
+std::set<Outcome> allowed(const Test& t, Model m) {
+  check(t);
+  return m == Model::ARMv8 ? allowed_armv8(t) : allowed_buffered(t, m);
 }
 
 std::string format(const Test& t, const Outcome& o) {
