@@ -18,6 +18,7 @@ host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other
 host.cores = 4                   # model parameter, not from the paper: 48 cores in 002 s3, but agent ids are 4 bits per node, so a node simulates up to 14
 host.core_sockets = auto         # auto = round-robin over sockets, or a socket per core: 0,0,1
 host.coherence_timeout_ms = 300  # 002 s4: the ThunderX-1 timeout is "hundreds of milliseconds"
+host.memory_model = armv8        # 002 s3: ThunderX-1 cores are ARMv8 (docs/host-sim.md, "Memory model")
 cpu.freq_mhz = 2000              # 002 s3: 2.0 GHz (core.access_ns is one cycle)
 
 # Core
@@ -25,6 +26,8 @@ core.access_ns = 0.5             # model parameter, not from the paper: one 2 GH
 core.store_buffer = 16           # model parameter, not from the paper: ThunderX-1 write-buffer depth is not published
 core.store_prefetch = true       # model parameter, not from the paper: a store entering the buffer starts an ownership request (ARMv8 lets stores perform early)
 core.barrier_ns = 10             # model parameter, not from the paper: DMB SY cost once the buffer is empty (~20 cycles)
+core.stale_ns = 10               # model parameter, not from the paper: an invalidated line stays readable by the core for up to 20 cycles (an invalidation queue)
+core.load_window = 8             # model parameter, not from the paper: loads that may be in flight together (a later load may be satisfied with the 8th load before it)
 
 # L1 data cache: a write-through tag filter used for the hit latency only
 l1.size_kib = 32                 # 002 s3: 32 KiB L1D

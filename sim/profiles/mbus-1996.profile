@@ -20,6 +20,7 @@ host.sockets = 1                 # 000 s4.1: one processor per node
 host.cores = 1                   # 000 s4.1: one processor per node
 host.core_sockets = auto         # one socket
 host.coherence_timeout_ms = 300  # model parameter, not from the paper: a watchdog (the 1996 buses have no coherence timeout)
+host.memory_model = tso          # model parameter, not from the paper: the 1996 processor (a SPARC) runs TSO
 cpu.freq_mhz = 200               # 000 s4.1: "200 MHz dual-issue SPARC processor"
 
 # Core
@@ -27,6 +28,8 @@ core.access_ns = 5               # model parameter, not from the paper: one 200 
 core.store_buffer = 4            # model parameter, not from the paper: the processor's write buffer depth is not given
 core.store_prefetch = false      # 000 s4.1: "Both buses support only one outstanding transaction": a store asks for ownership when it leaves the buffer
 core.barrier_ns = 5              # model parameter, not from the paper: one cycle once the buffer is empty
+core.stale_ns = 0                # model parameter, not from the paper: unused by tso cores
+core.load_window = 1             # model parameter, not from the paper: unused by tso cores
 
 # The processor cache: single-level, so the tag filter has the cache's own geometry
 l1.size_kib = 256                # 000 s4.1: "The single-level processor cache is 256 KB direct-mapped"

@@ -532,6 +532,9 @@ void HostCache::on_snoop(const Msg& m) {
   };
   bool freed = false;
   Line* l = find(m.addr);
+  if (inval_ && m.op == Op::FwdInv && l != nullptr && readable(l->st) && !wb_.count(m.addr)) {
+    inval_(m.addr, l->data.data());
+  }
   if (wb_.count(m.addr)) {
     r.flags = proto::kFlagWbPending;  // our WB carries the data (rule 6)
   } else if (l != nullptr) {

@@ -25,6 +25,16 @@ CoreParams CoreParams::from_profile(const Profile& p) {
   using namespace detail;
   CoreParams c;
   c.line_bytes = uint_param(p, "line_bytes", 64, 128);
+  const std::string model = p.get_string("host.memory_model");
+  if (model == "armv8") {
+    c.model = MemoryModel::ARMv8;
+  } else if (model != "tso") {
+    throw ProfileError("profile " + p.name() + ": host.memory_model = '" + model +
+                       "' (armv8 or tso)");
+  }
+  c.stale = ns_param(p, "core.stale_ns");
+  c.load_window = uint_param(p, "core.load_window", 1, 256);
+  if (p.has("sim.seed")) c.seed = static_cast<uint64_t>(p.get_int("sim.seed"));
   c.access = ns_param(p, "core.access_ns");
   c.store_buffer = uint_param(p, "core.store_buffer", 1, 4096);
   c.store_prefetch = p.get_bool("core.store_prefetch");
@@ -53,16 +63,26 @@ UncachedTarget& UncachedMap::target(Addr addr) const {
 
 Core::Core(Kernel& k, HostCache& cache, const CoreParams& p, const UncachedMap& uncached,
            std::string name)
-    : k_(k), cache_(cache), p_(p), uncached_(uncached), name_(std::move(name)) {
+    : k_(k),
+      cache_(cache),
+      p_(p),
+      uncached_(uncached),
+      name_(std::move(name)),
+      rng_(p.seed ^ std::hash<std::string>{}(name_)) {
   if (p_.line_bytes != cache_.params().line_bytes) {
     throw std::invalid_argument(name_ + ": line size differs from its cache's");
   }
   if (p_.store_buffer == 0) throw std::invalid_argument(name_ + ": core.store_buffer must be >= 1");
+  if (weak()) {
+    cache_.set_invalidate_listener(
+        [this](Addr line, const uint8_t* data) { on_invalidated(line, data); });
+  }
 }
 
 void Core::spawn(std::function<void(drv::MemoryPort&)> program) {
   if (busy()) throw std::logic_error(name_ + ": spawn while a program is still running");
   if (!program) throw std::invalid_argument(name_ + ": spawn of an empty program");
+  order_point();  // a new program: no load of it issues before it starts
   fiber_ =
       std::make_unique<Fiber>(k_, name_, [this, program = std::move(program)] { program(*this); });
   fiber_->start();
@@ -116,13 +136,86 @@ Core::Cover Core::forward(Addr addr, unsigned n, uint8_t* dst) const {
   return Cover::Full;
 }
 
+// The earliest time a load issued now could have been issued instead: core.stale_ns ago (an
+// invalidation waits that long in the queue), or with the core.load_window-th load before it
+// (loads in flight together: hit under miss), since the last ordering point, pause or program
+// start.
+Time Core::window_start() const {
+  const Time now = k_.now();
+  const Time queue = now > p_.stale ? now - p_.stale : 0;
+  return issued_.empty() ? queue : std::min(issued_.front(), queue);
+}
+
+void Core::note_issue(Time t) {
+  issued_.push_back(t);
+  if (issued_.size() > p_.load_window) issued_.pop_front();
+}
+
+void Core::order_point() {
+  stale_.clear();
+  issued_.clear();
+}
+
+void Core::on_invalidated(Addr line, const uint8_t* data) {
+  if (stale_.size() > 64) {
+    std::erase_if(stale_, [t = window_start()](const auto& e) { return e.second.since < t; });
+  }
+  Stale& s = stale_[line];
+  std::memcpy(s.data.data(), data, p_.line_bytes);
+  s.words = p_.line_bytes / 8 == 32 ? ~uint32_t{0} : (uint32_t{1} << (p_.line_bytes / 8)) - 1;
+  s.since = k_.now();
+}
+
+namespace {
+// The 8-byte words of a line that bytes [off, off + n) touch, a bit each.
+uint32_t words_of(unsigned off, unsigned n) {
+  uint32_t w = 0;
+  for (unsigned i = off / 8; i <= (off + n - 1) / 8; ++i) w |= uint32_t{1} << i;
+  return w;
+}
+}  // namespace
+
+bool Core::read_stale(Addr addr, unsigned n, bool dep, uint8_t* dst) {
+  const Addr line = addr - addr % p_.line_bytes;
+  auto it = stale_.find(line);
+  if (it == stale_.end()) return false;
+  Stale& s = it->second;
+  if (s.since < window_start()) {
+    stale_.erase(it);
+    return false;
+  }
+  const unsigned off = static_cast<unsigned>(addr - line);
+  const uint32_t w = words_of(off, n);
+  if ((s.words & w) != w || (dep && s.since < last_load_)) return false;
+  std::memcpy(dst, s.data.data() + off, n);
+  return true;
+}
+
+void Core::forget_stale(Addr line, uint32_t words) {
+  auto it = stale_.find(line);
+  if (it == stale_.end()) return;
+  it->second.words &= ~words;
+  if (it->second.words == 0) stale_.erase(it);
+}
+
 void Core::load(drv::Addr addr, void* dst, size_t n) {
-  Fiber& f = self("load");
+  self("load");
+  do_load(addr, dst, n, false);
+}
+
+void Core::load_dep(drv::Addr addr, void* dst, size_t n) {
+  self("load_dep");
+  do_load(addr, dst, n, true);
+}
+
+void Core::do_load(drv::Addr addr, void* dst, size_t n, bool dep) {
   if (n == 0) return;
   ++stats_.loads;
   const Time cost = word_cost(addr, n);
+  const Time delay = cost + jitter();
   auto* out = static_cast<uint8_t*>(dst);
   unsigned outstanding = 0;
+  Time value_at = 0;  // when the newest piece's value was the memory's
   size_t done = 0;
   while (done < n) {
     const Addr a = addr + done;
@@ -133,30 +226,66 @@ void Core::load(drv::Addr addr, void* dst, size_t n) {
     wait_until([&] { return forward(a, len, out + done) != Cover::Partial; });
     if (forward(a, len, out + done) == Cover::Full) {
       ++stats_.forwarded;
+      value_at = std::max(value_at, k_.now());
+    } else if (weak() && read_stale(a, len, dep, out + done)) {
+      ++stats_.stale_loads;
+      value_at = std::max(value_at, stale_.at(line).since);
     } else {
       ++outstanding;
       cache_.load(
           a, out + done, len,
-          [this, &outstanding] {
+          [this, &outstanding, &value_at, a, len] {
+            // this core has read the words' current values: no older ones from now on
+            if (weak()) forget_stale(a - a % p_.line_bytes, words_of(a % p_.line_bytes, len));
+            value_at = std::max(value_at, k_.now());
             --outstanding;
             poke();
           },
-          cost);
+          delay);
     }
     done += len;
   }
+  note_issue(k_.now());
   if (outstanding == 0) {
-    f.sleep(cost + cache_.params().l1_hit);  // forwarded from the store buffer
-    return;
+    fiber_->sleep(cost + cache_.params().l1_hit);  // from the store buffer or a stale copy
+  } else {
+    wait_until([&] { return outstanding == 0; });
   }
-  wait_until([&] { return outstanding == 0; });
+  last_load_ = value_at;
+}
+
+uint64_t Core::load_acquire64(drv::Addr addr) {
+  self("load_acquire64");
+  if (addr % 8 != 0) {
+    throw std::invalid_argument(name_ + ": load_acquire64 at unaligned address " + hex(addr));
+  }
+  // RCsc: not before an earlier store-release is performed.
+  wait_until([&] { return std::none_of(sb_.begin(), sb_.end(), [](const SbEntry& e) { return e.release; }); });
+  // Satisfied no earlier than now (after those stores), and every later load after it.
+  order_point();
+  uint64_t v = 0;
+  do_load(addr, &v, sizeof v, false);
+  order_point();
+  return v;
 }
 
 void Core::store(drv::Addr addr, const void* src, size_t n) {
-  Fiber& f = self("store");
+  self("store");
+  do_store(addr, src, n, false);
+}
+
+void Core::store_release64(drv::Addr addr, uint64_t value) {
+  self("store_release64");
+  if (addr % 8 != 0) {
+    throw std::invalid_argument(name_ + ": store_release64 at unaligned address " + hex(addr));
+  }
+  do_store(addr, &value, sizeof value, true);
+}
+
+void Core::do_store(drv::Addr addr, const void* src, size_t n, bool release) {
   if (n == 0) return;
   ++stats_.stores;
-  f.sleep(word_cost(addr, n));
+  fiber_->sleep(word_cost(addr, n));
   const auto* in = static_cast<const uint8_t*>(src);
   size_t done = 0;
   while (done < n) {
@@ -164,11 +293,17 @@ void Core::store(drv::Addr addr, const void* src, size_t n) {
     const Addr line = a - a % p_.line_bytes;
     const unsigned off = static_cast<unsigned>(a - line);
     const unsigned len = static_cast<unsigned>(std::min<size_t>(n - done, p_.line_bytes - off));
-    if (sb_.empty() || sb_.back().line != line || sb_.back().draining) {
+    // Merge into the youngest entry only within one DMB ST epoch and never into or as a release.
+    if (sb_.empty() || sb_.back().line != line || sb_.back().draining ||
+        sb_.back().epoch != epoch_ || sb_.back().release || release) {
       wait_until([&] { return sb_.size() < p_.store_buffer; });
       sb_.emplace_back();
-      sb_.back().line = line;
-      if (p_.store_prefetch) cache_.prefetch(line, true);
+      SbEntry& e = sb_.back();
+      e.line = line;
+      e.id = next_id_++;
+      e.epoch = epoch_;
+      e.release = release;
+      if (p_.store_prefetch) cache_.prefetch(line, true, jitter());
     }
     SbEntry& e = sb_.back();
     std::memcpy(e.data.data() + off, in + done, len);
@@ -178,23 +313,69 @@ void Core::store(drv::Addr addr, const void* src, size_t n) {
   }
 }
 
+// armv8: entry i may start once no older entry is of its line or of an earlier epoch, and, for
+// a store-release, once it is the oldest.
+bool Core::may_drain(size_t i) const {
+  const SbEntry& e = sb_[i];
+  if (e.release && i > 0) return false;
+  for (size_t j = 0; j < i; ++j) {
+    if (sb_[j].line == e.line || sb_[j].epoch < e.epoch) return false;
+  }
+  return true;
+}
+
 void Core::drain() {
-  if (draining_ || sb_.empty()) return;
-  SbEntry& e = sb_.front();
+  if (!weak()) {
+    if (draining_ || sb_.empty()) return;
+    draining_ = true;
+    start_drain(sb_.front());
+    return;
+  }
+  for (size_t i = 0; i < sb_.size(); ++i) {
+    if (!sb_[i].draining && may_drain(i)) start_drain(sb_[i]);
+  }
+}
+
+void Core::start_drain(SbEntry& e) {
   e.draining = true;
-  draining_ = true;
-  cache_.store_line(e.line, e.data.data(), e.mask, [this] {
-    sb_.pop_front();
+  cache_.store_line(e.line, e.data.data(), e.mask, [this, id = e.id] {
+    auto it = std::find_if(sb_.begin(), sb_.end(), [id](const SbEntry& x) { return x.id == id; });
+    if (weak()) {
+      if (it != sb_.begin()) ++stats_.early_stores;
+      // This core's own store is now the words' value: their old copies are not readable.
+      uint32_t words = 0;
+      for (unsigned i = 0; i < p_.line_bytes; ++i)
+        if (it->mask.test(i)) words |= uint32_t{1} << (i / 8);
+      forget_stale(it->line, words);
+    }
+    sb_.erase(it);
     draining_ = false;
     poke();
     drain();
-  });
+  }, jitter());
 }
 
 void Core::barrier() {
   Fiber& f = self("barrier");
   ++stats_.barriers;
   wait_until([&] { return sb_.empty(); });
+  order_point();
+  f.sleep(p_.barrier);
+}
+
+void Core::barrier_load() {
+  Fiber& f = self("barrier_load");
+  if (!weak()) return;  // TSO keeps loads in order: no instruction
+  ++stats_.barriers;
+  order_point();
+  f.sleep(p_.barrier);
+}
+
+void Core::barrier_store() {
+  Fiber& f = self("barrier_store");
+  if (!weak()) return;  // TSO keeps stores in order: no instruction
+  ++stats_.barriers;
+  ++epoch_;
   f.sleep(p_.barrier);
 }
 
@@ -212,6 +393,7 @@ uint64_t Core::uncached_load64(drv::Addr addr) {
   }
   ++stats_.uncached;
   UncachedTarget& t = uncached_.target(addr);
+  const Time issued = k_.now();
   bool got = false;
   uint64_t value = 0;
   t.read64(addr, [this, &got, &value](uint64_t v) {
@@ -220,6 +402,7 @@ uint64_t Core::uncached_load64(drv::Addr addr) {
     poke();
   });
   wait_until([&] { return got; });
+  note_issue(issued);  // later loads may overlap it, as they may a cached load
   return value;
 }
 
@@ -240,6 +423,9 @@ void Core::uncached_store64(drv::Addr addr, uint64_t value) {
 
 uint64_t Core::now_ns() { return k_.now() / 1000; }
 
-void Core::pause_ns(uint64_t nanoseconds) { self("pause_ns").sleep(nanoseconds * 1000); }
+void Core::pause_ns(uint64_t nanoseconds) {
+  self("pause_ns").sleep(nanoseconds * 1000);
+  issued_.clear();  // no load after the pause issues before it
+}
 
 }  // namespace cni::sim

@@ -33,6 +33,29 @@ void MappedMemory::store(Addr addr, const void* src, size_t n) {
 
 void MappedMemory::barrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
+// An acquire fence is DMB ISHLD on AArch64 and no instruction on x86 (TSO orders loads).
+void MappedMemory::barrier_load() { std::atomic_thread_fence(std::memory_order_acquire); }
+
+void MappedMemory::barrier_store() {
+#if defined(__aarch64__)
+  asm volatile("dmb ishst" ::: "memory");
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // TSO keeps stores in order
+#endif
+}
+
+uint64_t MappedMemory::load_acquire64(Addr addr) {
+  return __atomic_load_n(reinterpret_cast<const uint64_t*>(addr), __ATOMIC_ACQUIRE);  // LDAR
+}
+
+void MappedMemory::store_release64(Addr addr, uint64_t value) {
+  __atomic_store_n(reinterpret_cast<uint64_t*>(addr), value, __ATOMIC_RELEASE);  // STLR
+}
+
+// The caller computed `addr` from its previous load's value, so the hardware orders the two
+// (an address dependency); a plain load keeps it.
+void MappedMemory::load_dep(Addr addr, void* dst, size_t n) { load(addr, dst, n); }
+
 void MappedMemory::prefetch(Addr addr, bool exclusive) {
   if (exclusive) {
     __builtin_prefetch(reinterpret_cast<const void*>(addr), 1);

@@ -30,6 +30,7 @@ class Host : public testing::Test {
     k = std::make_unique<Kernel>();
     f = std::make_unique<Fabric>(*k, 128);
     sys = std::make_unique<HostSystem>(*k, *f, profile);
+    checker = tb::CoherenceChecker();  // a test may build more than one host
     checker.watch(HostSystem::dram_base(0), 1 << 20);
     checker.watch(HostSystem::dram_base(1), 1 << 20);
     sys->set_observer(&checker);
@@ -440,4 +441,61 @@ TEST_F(Host, RpcThroughAnInstantDeviceCostsTwoLinkRoundTripsPlusHostOverhead) {
   // comes on top of this in a real run.
   EXPECT_GT(to_ns(took), 4 * p("link.one_way_ns"));
   EXPECT_LT(to_ns(took), 4 * p("link.one_way_ns") + 150.0);
+}
+
+// ---- the ARMv8 core (host.memory_model = armv8, enzian-eci's) -------------------------------
+
+// Core 1 (socket 1) holds x; its load of y, a line homed across the link, misses; core 0 stores
+// x meanwhile. Returns the value core 1 then reads from x through `second`.
+static uint64_t load_after_a_miss(HostSystem& sys, Kernel& k,
+                                  const std::function<uint64_t(drv::MemoryPort&, proto::Addr)>& second) {
+  const proto::Addr x = HostSystem::dram_base(1) + 0x1000, y = HostSystem::dram_base(0) + 0x2000;
+  sys.spawn(1, [&](drv::MemoryPort& m) { (void)m.load64(x); });
+  sys.run_programs();
+  uint64_t got = 0;
+  sys.spawn(1, [&](drv::MemoryPort& m) {
+    (void)m.load64(y);  // across the link: hundreds of ns
+    got = second(m, x);
+  });
+  sys.spawn(0, [&](drv::MemoryPort& m) {
+    m.pause_ns(50);
+    m.store64(x, 1);
+    m.barrier();
+  });
+  sys.run_programs();
+  (void)k;
+  return got;
+}
+
+TEST_F(Host, ArmLoadMaySeeALineInvalidatedWhileTheLoadBeforeItMissed) {
+  build({"host.sockets=2", "host.cores=2"});
+  EXPECT_EQ(load_after_a_miss(*sys, *k, [](drv::MemoryPort& m, proto::Addr x) {
+              return m.load64(x);
+            }),
+            0u)
+      << "the load could have issued with the earlier one: x's old value";
+  EXPECT_EQ(sys->core(1).stats().stale_loads, 1u);
+}
+
+TEST_F(Host, ArmLoadBarrierAcquireAndDependencyKeepTheLoadAfterTheMiss) {
+  using Second = std::function<uint64_t(drv::MemoryPort&, proto::Addr)>;
+  const std::vector<std::pair<const char*, Second>> ways = {
+      {"barrier_load", [](drv::MemoryPort& m, proto::Addr x) { m.barrier_load(); return m.load64(x); }},
+      {"barrier", [](drv::MemoryPort& m, proto::Addr x) { m.barrier(); return m.load64(x); }},
+      {"load_dep", [](drv::MemoryPort& m, proto::Addr x) { uint64_t v = 0; m.load_dep(x, &v, 8); return v; }},
+      {"load_acquire64 first", [](drv::MemoryPort& m, proto::Addr x) { return m.load_acquire64(x); }},
+  };
+  for (const auto& [name, second] : ways) {
+    build({"host.sockets=2", "host.cores=2"});
+    EXPECT_EQ(load_after_a_miss(*sys, *k, second), 1u) << name;
+    EXPECT_EQ(sys->core(1).stats().stale_loads, 0u) << name;
+  }
+}
+
+TEST_F(Host, TsoLoadsStayInOrder) {
+  build({"host.sockets=2", "host.cores=2", "host.memory_model=tso"});
+  EXPECT_EQ(load_after_a_miss(*sys, *k, [](drv::MemoryPort& m, proto::Addr x) {
+              return m.load64(x);
+            }),
+            1u);
 }

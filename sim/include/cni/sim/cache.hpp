@@ -82,6 +82,10 @@ class HostCache : public Agent {
   // No outstanding request or write-back and no access waiting for resources.
   bool idle() const { return mshrs_used_ == 0 && wb_.empty() && stalled_.empty(); }
   void set_observer(CoherenceObserver* obs) { obs_ = obs; }
+  // Called with a line's data when a snoop takes a readable copy away (FwdInv), before the
+  // copy is dropped: the core's invalidation queue (armv8 cores, core.hpp).
+  using InvalidateListener = std::function<void(proto::Addr line, const uint8_t* data)>;
+  void set_invalidate_listener(InvalidateListener l) { inval_ = std::move(l); }
   const CacheParams& params() const { return p_; }
   const CacheStats& stats() const { return stats_; }
   const std::string& name() const { return name_; }
@@ -169,6 +173,7 @@ class HostCache : public Agent {
   bool retrying_ = false;
   uint64_t lru_clock_ = 0;
   CoherenceObserver* obs_ = nullptr;
+  InvalidateListener inval_;
   CacheStats stats_;
 };
 

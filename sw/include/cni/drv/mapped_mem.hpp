@@ -14,6 +14,11 @@ class MappedMemory final : public MemoryPort {
   void load(Addr addr, void* dst, size_t n) override;
   void store(Addr addr, const void* src, size_t n) override;
   void barrier() override;
+  void barrier_load() override;
+  void barrier_store() override;
+  uint64_t load_acquire64(Addr addr) override;
+  void store_release64(Addr addr, uint64_t value) override;
+  void load_dep(Addr addr, void* dst, size_t n) override;
   void prefetch(Addr addr, bool exclusive) override;
   uint64_t uncached_load64(Addr addr) override;
   void uncached_store64(Addr addr, uint64_t value) override;

@@ -22,6 +22,22 @@ class MemoryPort {
   // Full barrier (ARM DMB SY): every earlier store is performed (globally visible) and every
   // earlier load has its value before any later access starts.
   virtual void barrier() = 0;
+  // Weaker ordering points (ARMv8; a TSO machine needs no instruction for them, as it keeps
+  // these orders anyway). Load barrier (DMB LD): every earlier load has its value before any
+  // later load or store is performed.
+  virtual void barrier_load() = 0;
+  // Store barrier (DMB ST): every earlier store is performed before any later store.
+  virtual void barrier_store() = 0;
+  // Load-acquire of an aligned 8-byte word (LDAR): no later access is performed before it, and
+  // it is not performed before an earlier store_release64 (RCsc, as ARMv8's).
+  virtual uint64_t load_acquire64(Addr addr) = 0;
+  // Store-release of an aligned 8-byte word (STLR): performed after every earlier load and
+  // store.
+  virtual void store_release64(Addr addr, uint64_t value) = 0;
+  // A load whose address the caller computed from the value of its previous load (an address
+  // dependency): it is satisfied after that load. A load-to-store dependency needs no call:
+  // cores never perform a store before an earlier load has its value (docs/driver.md).
+  virtual void load_dep(Addr addr, void* dst, size_t n) = 0;
   // Non-binding prefetch of the line holding `addr`, shared or for ownership.
   virtual void prefetch(Addr addr, bool exclusive) = 0;
   // Uncached (device-register) accesses, 8 B each.
