@@ -204,6 +204,7 @@ bool CniEndpoint::push_cdr(const Fragment& f) {
 // store, performed when it returns: the engine has seen it) gives them back.
 bool CniEndpoint::pull_cdr(Fragment& f) {
   if (!(mem_.uncached_load64(reg(kStatus)) & kStatusRxReady)) return false;
+  mem_.barrier_load();   // the status before the CDRs' lines (ARMv8 would read them early)
   const Addr r0 = line(r_ + b_);
   std::vector<uint8_t> img(lb_);
   mem_.load(r0, img.data(), lb_);
@@ -233,9 +234,11 @@ Addr CniEndpoint::rq_slot_line(unsigned s, unsigned j) const {
 bool CniEndpoint::pull_cq(Fragment& f) {
   const unsigned slot = rq_head_ % nr_;
   const Addr l0 = rq_slot_line(slot, 0);
+  // The valid word, hitting in the cache while the slot is empty. A load-acquire: on a weakly
+  // ordered CPU (ARMv8) the fragment's loads could otherwise return the slot's old bytes.
+  if (bool(mem_.load_acquire64(l0) & 1) != sense_of(rq_head_, nr_)) return false;
   std::vector<uint8_t> img(lb_);
-  mem_.load(l0, img.data(), lb_);   // hits in the cache while the slot is empty
-  if (bool(img[0] & 1) != sense_of(rq_head_, nr_)) return false;
+  mem_.load(l0, img.data(), lb_);
   read_image(l0, img, f);
   mem_.barrier();   // the copy before the slot is given back (000 section 2.2, footnote 3)
   rq_head_ = (rq_head_ + 1) % (2 * nr_);

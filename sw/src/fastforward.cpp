@@ -15,8 +15,8 @@ FastForwardChannel::FastForwardChannel(MemoryPort& mem, const FastForwardLayout&
   }
 }
 
-// The payload first, then the sequence word: a reader that sees the new sequence number sees
-// the whole payload (the line moves as a unit; the barrier orders the two stores).
+// The payload first, then the sequence word: a reader that sees the new sequence number (with a
+// load-acquire, wait()) sees the whole payload (the barrier orders the two stores).
 void FastForwardChannel::send(Addr line, std::span<const uint8_t> payload, uint64_t seq) {
   if (payload.size() > max_payload()) {
     throw std::invalid_argument("FastForwardChannel: payload of " +
@@ -29,7 +29,9 @@ void FastForwardChannel::send(Addr line, std::span<const uint8_t> payload, uint6
 }
 
 void FastForwardChannel::wait(Addr line, uint64_t seq, std::span<uint8_t> payload) {
-  while (mem_.load64(line + layout_.line_bytes - 8) != seq) {
+  // A load-acquire of the sequence word: on a weakly ordered CPU (ARMv8) the payload's loads,
+  // though in the same line, could otherwise return its old bytes.
+  while (mem_.load_acquire64(line + layout_.line_bytes - 8) != seq) {
     if (layout_.poll_pause_ns) mem_.pause_ns(layout_.poll_pause_ns);
   }
   mem_.load(line, payload.data(), payload.size());
