@@ -236,9 +236,11 @@ bool CniEndpoint::pull_cq(Fragment& f) {
   const Addr l0 = rq_slot_line(slot, 0);
   // The valid word, hitting in the cache while the slot is empty. A load-acquire: on a weakly
   // ordered CPU (ARMv8) the fragment's loads could otherwise return the slot's old bytes.
-  if (bool(mem_.load_acquire64(l0) & 1) != sense_of(rq_head_, nr_)) return false;
+  const uint64_t w0 = mem_.load_acquire64(l0);
+  if (bool(w0 & 1) != sense_of(rq_head_, nr_)) return false;
   std::vector<uint8_t> img(lb_);
-  mem_.load(l0, img.data(), lb_);
+  std::memcpy(img.data(), &w0, sizeof w0);
+  mem_.load(l0 + sizeof w0, img.data() + sizeof w0, lb_ - sizeof w0);
   read_image(l0, img, f);
   mem_.barrier();   // the copy before the slot is given back (000 section 2.2, footnote 3)
   rq_head_ = (rq_head_ + 1) % (2 * nr_);
