@@ -88,6 +88,12 @@ void Core::spawn(std::function<void(drv::MemoryPort&)> program) {
   fiber_->start();
 }
 
+void Core::check_word(Addr addr, const char* op) const {
+  if (addr % 8 != 0) {
+    throw std::invalid_argument(name_ + ": " + op + " at unaligned address " + hex(addr));
+  }
+}
+
 Fiber& Core::self(const char* op) {
   if (!fiber_ || Fiber::current() != fiber_.get()) {
     throw std::logic_error(name_ + ": MemoryPort::" + op +
@@ -256,9 +262,7 @@ void Core::do_load(drv::Addr addr, void* dst, size_t n, bool dep) {
 
 uint64_t Core::load_acquire64(drv::Addr addr) {
   self("load_acquire64");
-  if (addr % 8 != 0) {
-    throw std::invalid_argument(name_ + ": load_acquire64 at unaligned address " + hex(addr));
-  }
+  check_word(addr, "load_acquire64");
   // RCsc: not before an earlier store-release is performed.
   wait_until([&] { return std::none_of(sb_.begin(), sb_.end(), [](const SbEntry& e) { return e.release; }); });
   // Satisfied no earlier than now (after those stores), and every later load after it.
@@ -276,9 +280,7 @@ void Core::store(drv::Addr addr, const void* src, size_t n) {
 
 void Core::store_release64(drv::Addr addr, uint64_t value) {
   self("store_release64");
-  if (addr % 8 != 0) {
-    throw std::invalid_argument(name_ + ": store_release64 at unaligned address " + hex(addr));
-  }
+  check_word(addr, "store_release64");
   do_store(addr, &value, sizeof value, true);
 }
 
@@ -388,9 +390,7 @@ void Core::prefetch(drv::Addr addr, bool exclusive) {
 
 uint64_t Core::uncached_load64(drv::Addr addr) {
   self("uncached_load64");
-  if (addr % 8 != 0) {
-    throw std::invalid_argument(name_ + ": uncached_load64 at unaligned address " + hex(addr));
-  }
+  check_word(addr, "uncached_load64");
   ++stats_.uncached;
   UncachedTarget& t = uncached_.target(addr);
   const Time issued = k_.now();
@@ -408,9 +408,7 @@ uint64_t Core::uncached_load64(drv::Addr addr) {
 
 void Core::uncached_store64(drv::Addr addr, uint64_t value) {
   self("uncached_store64");
-  if (addr % 8 != 0) {
-    throw std::invalid_argument(name_ + ": uncached_store64 at unaligned address " + hex(addr));
-  }
+  check_word(addr, "uncached_store64");
   ++stats_.uncached;
   UncachedTarget& t = uncached_.target(addr);
   bool done = false;

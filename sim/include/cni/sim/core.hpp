@@ -147,6 +147,8 @@ class Core : public drv::MemoryPort {
   enum class Cover { None, Partial, Full };
 
   Fiber& self(const char* op);
+  // Throws std::invalid_argument naming `op` unless addr is 8-byte aligned.
+  void check_word(proto::Addr addr, const char* op) const;
   void wait_until(const std::function<bool()>& ready);
   void poke();
   void do_load(drv::Addr addr, void* dst, size_t n, bool dep);
