@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tag store engine: seed 001's fine-grain access control on the engine bus (docs/tagstore.md).
+// A 2-bit tag per block of its region (Invalid, ReadOnly, ReadWrite), enforced by the home
+// agent's line policies (PARK, SHARED, ALLOW), which the engine sets whenever it writes a tag;
+// a request the tag does not allow is parked and its TRIGGER is an access fault, dispatched to a
+// handler through the dispatch register (uncached registers, a cachable dispatch line, or a
+// dispatch line whose read parks until an event); the handler answers through queued commands
+// (READ, WRITE, SET_TAG, RESUME, NACK, GET_TAG, FILL) in the register window.
+// Region (lines from Base): the register page (256 bytes, policy DENY), the dispatch line, the
+// buffer line (a cachable block buffer: WRITE and FILL may take their data from it), then the
+// Lines blocks.
+//
+// Parameters:
+//   LineBytes, LineIdxW - line size, device line index width
+//   NetBytes, CacheIdW  - the platform's (unused: no network or caching-agent port)
+//   Base, Lines         - the region's first line, and its blocks
+//   TrigDepth, CmdDepth - faults waiting for the dispatch register, handler commands queued
+// Ports: the engine bus records (cni_engine_types.svh); idle_o: nothing to do until an input
+// (docs/endpoint.md, "Quiescence").
+`default_nettype none
+
+module cni_ts_engine #(
+  parameter int LineBytes = 128,
+  parameter int LineIdxW  = 11,
+  parameter int NetBytes  = 64,
+  parameter int CacheIdW  = 4,
+  parameter int Base      = 0,
+  parameter int Lines     = 16,
+  parameter int TrigDepth = 4,
+  parameter int CmdDepth  = 4,
+  localparam int LineBits = LineBytes * 8,
+  localparam int Words    = LineBytes / 4
+) (
+  input  wire logic                                                 clk_i,
+  input  wire logic                                                 rst_ni,
+  input  wire logic [cni_coh_pkg::eng_evt_req_w(LineIdxW)-1:0]      evt_req_i,
+  output logic [cni_coh_pkg::ENG_EVT_RSP_W-1:0]                     evt_rsp_o,
+  output logic [cni_coh_pkg::eng_cmd_req_w(LineIdxW)-1:0]           cmd_req_o,
+  input  wire logic [cni_coh_pkg::ENG_CMD_RSP_W-1:0]                cmd_rsp_i,
+  output logic [cni_coh_pkg::eng_mem_req_w(LineIdxW, LineBytes)-1:0] mem_req_o,
+  input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
+  input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
+  output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
+  output logic                                                      idle_o
+);
+
+`include "cni_engine_types.svh"
+  eng_evt_req_t evt;
+  eng_evt_rsp_t evt_rsp;
+  eng_cmd_req_t cmd;
+  eng_cmd_rsp_t cmd_rsp;
+  eng_mem_req_t mem;
+  eng_mem_rsp_t mem_rsp;
+  eng_reg_req_t rq;
+  assign evt       = evt_req_i;
+  assign evt_rsp_o = evt_rsp;
+  assign cmd_req_o = cmd;
+  assign cmd_rsp   = cmd_rsp_i;
+  assign mem_req_o = mem;
+  assign mem_rsp   = mem_rsp_i;
+  assign rq        = reg_req_i;
+
+  // The window's offsets (R_STATUS, ... R_BUF), from rtl/ts/cni_ts.rdl.
+`include "cni_engine_ts_consts.svh"
+
+  localparam int R      = 256 / LineBytes;     // register page lines
+  localparam int LDisp  = Base + R;            // the dispatch line
+  localparam int LBuf   = Base + R + 1;        // the buffer line
+  localparam int LBlk0  = Base + R + 2;        // block 0
+  localparam int BlkW   = Lines > 1 ? $clog2(Lines) : 1;
+  localparam int OpW    = cni_coh_pkg::OP_W;
+  localparam int AgW    = cni_coh_pkg::AGENT_W;
+  localparam int TrigW  = LineIdxW + OpW + AgW;
+  localparam int CmdW   = 8 + 32;   // the low word's op, tag, flag, line; the block
+
+  if (Lines < 1 || Lines >= (1 << 24)) $error("cni_ts_engine: Lines must be 1 .. 2^24 - 1");
+  if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
+  if (32'(LBlk0) + 32'(Lines) > (32'd1 << LineIdxW)) $error("cni_ts_engine: region past the map");
+
+  // Tags, commands, refusal causes, modes (docs/tagstore.md).
+  localparam logic [1:0] TAG_I = 2'd0, TAG_RO = 2'd1, TAG_RW = 2'd2;
+  localparam logic [3:0] OP_READ = 4'd1, OP_WRITE = 4'd2, OP_SET_TAG = 4'd3, OP_RESUME = 4'd4,
+                         OP_NACK = 4'd5, OP_GET_TAG = 4'd6, OP_FILL = 4'd7;
+  localparam logic [3:0] CA_FULL = 4'd1, CA_BAD_OP = 4'd2, CA_BAD_BLOCK = 4'd3, CA_BAD_TAG = 4'd4,
+                         CA_NOTHING = 4'd5, CA_BAD_RESUME = 4'd6, CA_BAD_FILL = 4'd7,
+                         CA_BAD_MODE = 4'd8;
+  localparam logic [1:0] MODE_STATUS = 2'd0, MODE_LINE = 2'd1, MODE_BLOCK = 2'd2;
+
+  function automatic logic [cni_coh_pkg::POL_W-1:0] pol_of(input logic [1:0] t);
+    pol_of = t == TAG_I ? cni_coh_pkg::POL_PARK : t == TAG_RO ? cni_coh_pkg::POL_SHARED
+                                                              : cni_coh_pkg::POL_ALLOW;
+  endfunction
+  // Whether tag t allows an access (w: a write: RdX or Upg)
+  function automatic logic permits(input logic [1:0] t, input logic w);
+    permits = t == TAG_RW || (t == TAG_RO && !w);
+  endfunction
+  function automatic logic [cni_coh_pkg::ARG_W-1:0] gnt_of(input logic [1:0] t);
+    gnt_of = t == TAG_RO ? cni_coh_pkg::GNT_S : cni_coh_pkg::GNT_AUTO;
+  endfunction
+
+  // ---- state --------------------------------------------------------------------------------
+  typedef enum logic [3:0] {
+    SInit, SInitPol, SIdle, STRd, SCRd, SSeq, SCmd, SWait, SMem, SRData, STake
+  } state_e;
+  state_e st_q;
+
+  // The tag RAM: {write, pending, tag} per block; one access per cycle, synchronous read.
+  logic [3:0]      tram [Lines];
+  logic [3:0]      tw_rd;                 // the word read in the cycle before
+  logic            t_re, t_we;
+  logic [BlkW-1:0] t_ra, t_wa;
+  logic [3:0]      t_wd;
+  always_ff @(posedge clk_i) begin
+    if (t_we) tram[t_wa] <= t_wd;
+    if (t_re) tw_rd <= tram[t_ra];
+  end
+
+  // The job being run: its line and block, and its steps, done in this order (docs/tagstore.md,
+  // "State table"): a direct memory write, the tag word, POLICY, a recall (then a locked write, or
+  // a read), the answer (RESUME or NACK).
+  logic [LineIdxW-1:0]          j_line_q;
+  logic [BlkW-1:0]              j_blk_q;
+  logic                         j_cmd_q;     // a handler command (counted DONE at its end)
+  logic                         s_ld_q;      // first: the buffer line into the buffer
+  logic                         s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q;
+  logic                         rec_dn_q;    // the recall is RECALL_DN
+  logic                         lockw_q;     // ... followed by a locked write
+  logic                         rd_q;        // ... followed by a read into the buffer
+  logic                         wev_q;       // the memory write writes the event (else the buffer)
+  logic [3:0]                   tw_q;        // the tag word to write
+  logic [cni_coh_pkg::POL_W-1:0] pol_q;
+  logic [cni_coh_pkg::CMD_W-1:0] ans_op_q;
+  logic [cni_coh_pkg::ARG_W-1:0] ans_arg_q;
+
+  // Reset sweep and policies.
+  logic [BlkW-1:0] init_q;
+  logic [3:0]      ipol_q;                 // register page lines, then the dispatch line
+
+  // Registers and the dispatch register.
+  logic [LineBits-1:0] buf_q;
+  logic [1:0]   mode_q;
+  logic         mode_chg_q;                // a MODE write waits to be applied
+  logic [8:0]   cmd_lo_q;
+  logic [31:0]  ack_lo_q;
+  logic [3:0]   cause_q;
+  logic [3:0]   result_q;
+  logic [31:0]  n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_ref_q, n_done_q, n_bad_ack_q;
+  logic [31:0]  n_derr_q;
+  logic         ev_valid_q, ev_written_q;  // an event not acknowledged; written into the line
+  logic [31:0]  seq_q;
+  logic         ev_wr_q;
+  logic [1:0]   ev_tag_q;
+  logic [AgW-1:0] ev_src_q;
+  logic [OpW-1:0] ev_op_q;
+  logic [BlkW-1:0] ev_blk_q;
+  logic         disp_copy_q;               // a host may hold the dispatch line (mode 2)
+  logic         d_wait_q;                  // a read of the dispatch line is parked (mode 2)
+  logic         d_bad_q;                   // a request to the dispatch line to refuse (Error)
+
+  // ---- events -------------------------------------------------------------------------------
+  // A TRIGGER is always taken: a block's goes into the fault queue (dropped when it is full: the
+  // request's park timer retries it), the dispatch line's sets d_wait or d_bad. RECALL_DONE is the
+  // job's recall: taken in SWait (a read's), or in STake (a locked write's: the cycle after it).
+  wire ev_trig = evt.valid && evt.kind == cni_coh_pkg::EVT_TRIGGER;
+  wire ev_done = evt.valid && evt.kind == cni_coh_pkg::EVT_RECALL_DONE;
+  assign evt_rsp.ready = ev_trig ||
+                         (ev_done && ((st_q == SWait && (s_ld_q || !lockw_q)) || st_q == STake));
+  wire trig_disp = ev_trig && evt.line == LineIdxW'(LDisp);
+  wire trig_blk  = ev_trig && 32'(evt.line) >= 32'(LBlk0);
+  wire trig_page = ev_trig && !trig_disp && !trig_blk;   // cannot happen (DENY); refused
+
+  logic            tq_in_ready, tq_valid, tq_pop;
+  logic [TrigW-1:0] tq_data;
+  cni_fifo #(.Width(TrigW), .Depth(TrigDepth)) u_tq (
+    .clk_i, .rst_ni,
+    .in_valid_i (trig_blk), .in_ready_o (tq_in_ready), .in_data_i ({evt.line, evt.op, evt.src}),
+    .out_valid_o (tq_valid), .out_ready_i (tq_pop), .out_data_o (tq_data),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+  wire [LineIdxW-1:0] tq_line = tq_data[OpW + AgW +: LineIdxW];
+  wire [OpW-1:0]      tq_op   = tq_data[AgW +: OpW];
+  wire [AgW-1:0]      tq_src  = tq_data[0 +: AgW];
+  wire                tq_wr   = !(tq_op == cni_coh_pkg::OP_RDS || tq_op == cni_coh_pkg::OP_RDNA);
+  wire [BlkW-1:0]     tq_blk  = BlkW'(32'(tq_line) - 32'(LBlk0));
+
+  // ---- handler commands ---------------------------------------------------------------------
+  wire        wr_cmd_hi = rq.valid && rq.we && rq.addr == R_CMD_HI;
+  wire [3:0]  nc_op     = cmd_lo_q[3:0];
+  wire [1:0]  nc_tag    = cmd_lo_q[5:4];
+  wire        nc_ack    = cmd_lo_q[7];
+  wire        nc_line   = cmd_lo_q[8];
+  logic       cq_in_ready, cq_valid, cq_pop;
+  logic [CmdW-1:0] cq_data;
+  logic [3:0] enq_cause;
+  always_comb begin
+    enq_cause = '0;
+    if (nc_op < OP_READ || nc_op > OP_FILL) enq_cause = CA_BAD_OP;
+    else if (rq.wdata >= 32'(Lines)) enq_cause = CA_BAD_BLOCK;
+    else if ((nc_op == OP_SET_TAG || nc_op == OP_FILL) && nc_tag == 2'd3) enq_cause = CA_BAD_TAG;
+    else if (nc_line && nc_op != OP_WRITE && nc_op != OP_FILL) enq_cause = CA_BAD_OP;
+    else if (!cq_in_ready) enq_cause = CA_FULL;
+  end
+  wire enq = wr_cmd_hi && enq_cause == '0;
+  cni_fifo #(.Width(CmdW), .Depth(CmdDepth)) u_cq (
+    .clk_i, .rst_ni,
+    .in_valid_i (enq), .in_ready_o (cq_in_ready), .in_data_i ({nc_line, cmd_lo_q[6:0], rq.wdata}),
+    .out_valid_o (cq_valid), .out_ready_i (cq_pop), .out_data_o (cq_data),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+  wire [3:0]      c_op   = cq_data[32 +: 4];
+  wire [1:0]      c_tag  = cq_data[36 +: 2];
+  wire            c_flag = cq_data[38];
+  wire            c_line = cq_data[39];
+  wire [BlkW-1:0] c_blk  = BlkW'(cq_data[31:0]);
+  // the command decoded with its block's tag word (SCRd): what to do, or why it is refused
+  logic [3:0] c_op_q;
+  logic [1:0] c_tag_q;
+  logic       c_flag_q;
+  logic       c_line_q;
+
+  // ---- acknowledgements ---------------------------------------------------------------------
+  wire ack_seq = rq.valid && rq.we && rq.addr == R_ACK_HI;
+  wire ack_ok  = ack_seq && ev_valid_q && ack_lo_q == seq_q;
+  wire ack_cmd = enq && nc_ack && ev_valid_q && ev_blk_q == BlkW'(rq.wdata);
+  wire ack     = ack_ok || ack_cmd;
+
+  // ---- choosing the next job (SIdle) --------------------------------------------------------
+  // In this order: a mode change; the dispatch line taken back from the host that holds an old
+  // event, when a new one is to be written (mode 2); the new event written; the dispatch line's
+  // triggers; the fault queue's head (unless it waits for the dispatch register: tq_hold, until
+  // the ack); a handler command; the dispatch line taken back otherwise (after the commands, so an
+  // answer with the ack flag is not held behind the recall of the handler's own copy).
+  logic tq_hold_q;   // the fault queue's head was examined and waits for the dispatch register
+  wire d_stale  = mode_q == MODE_BLOCK && disp_copy_q && !(ev_valid_q && ev_written_q);
+  wire d_want   = ev_valid_q && !ev_written_q && mode_q != MODE_STATUS && !ack;
+  wire d_resume = d_wait_q && mode_q == MODE_BLOCK && ev_valid_q && ev_written_q;
+  wire w_trig   = tq_valid && !(tq_hold_q && ev_valid_q);
+  wire go_mode  = mode_chg_q;
+  wire go_curg  = !go_mode && d_stale && d_want;
+  wire go_write = !go_mode && !d_stale && d_want;
+  wire go_dtrig = !go_mode && !d_want && (d_bad_q || d_resume);
+  wire go_trig  = !go_mode && !d_want && !d_bad_q && !d_resume && w_trig;
+  wire go_cmd   = !go_mode && !d_want && !d_bad_q && !d_resume && !w_trig && cq_valid;
+  wire go_clean = go_curg || (!go_mode && !d_want && !d_bad_q && !d_resume && !w_trig &&
+                              !cq_valid && d_stale);
+  wire idle_st  = st_q == SIdle;
+  assign cq_pop = idle_st && go_cmd;
+
+  // ---- memory port B ------------------------------------------------------------------------
+  // The event as the dispatch line holds it (docs/tagstore.md, "Dispatch register").
+  wire [63:0] ev_w0 = {11'd0, ev_op_q, 8'(ev_src_q), 1'b0, ev_wr_q, ev_tag_q, ev_tag_q, ev_wr_q,
+                       1'b0, seq_q};
+  wire [31:0] ev_off = (32'(LBlk0) + 32'(ev_blk_q)) * 32'(LineBytes);
+  wire [63:0] ev_w1 = {ev_off, 32'(ev_blk_q)};
+  wire [LineBits-1:0] ev_line = LineBits'({ev_w1, ev_w0});
+  assign mem.en    = st_q == SMem;
+  assign mem.we    = !s_ld_q && (s_wdir_q || lockw_q);
+  assign mem.addr  = s_ld_q ? LineIdxW'(LBuf) : j_line_q;
+  assign mem.wdata = wev_q ? ev_line : buf_q;
+
+  // ---- commands to the home agent -----------------------------------------------------------
+  // SCmd presents the job's next command (POLICY, a recall, or the answer) until it is taken.
+  always_comb begin
+    cmd.valid = st_q == SCmd || st_q == SInitPol;
+    cmd.line  = j_line_q;
+    cmd.op    = cni_coh_pkg::CMD_POLICY;
+    cmd.arg   = pol_q;
+    if (st_q == SInitPol) begin
+      cmd.line = LineIdxW'(32'(Base) + 32'(ipol_q));
+      cmd.arg  = 32'(ipol_q) < 32'(R) ? cni_coh_pkg::POL_DENY :
+                 mode_q == MODE_BLOCK ? cni_coh_pkg::POL_PARK : cni_coh_pkg::POL_SHARED;
+    end else if (s_ld_q) begin
+      cmd.line = LineIdxW'(LBuf);
+      cmd.op   = cni_coh_pkg::CMD_RECALL;
+      cmd.arg  = '0;
+    end else if (s_pol_q) begin
+      cmd.arg = pol_q;
+    end else if (s_rec_q) begin
+      cmd.op  = rec_dn_q ? cni_coh_pkg::CMD_RECALL_DN : cni_coh_pkg::CMD_RECALL;
+      cmd.arg = '0;
+    end else begin
+      cmd.op  = ans_op_q;
+      cmd.arg = ans_arg_q;
+    end
+  end
+  wire cmd_fire = cmd.valid && cmd_rsp.ready;
+
+  // ---- the tag RAM's port -------------------------------------------------------------------
+  always_comb begin
+    t_re = idle_st && (go_trig || go_cmd);
+    t_ra = go_trig ? tq_blk : c_blk;
+    t_we = st_q == SInit || (st_q == SSeq && !s_wdir_q && s_tag_q);
+    t_wa = st_q == SInit ? init_q : j_blk_q;
+    t_wd = st_q == SInit ? {2'b00, TAG_RW} : tw_q;
+  end
+
+  // ---- the job sequencer --------------------------------------------------------------------
+  // A fault (STRd) and a command (SCRd) are decided with their block's tag word; both load the
+  // job's steps, which SSeq then runs in order.
+  wire [1:0] tw_tag  = tw_rd[1:0];
+  wire       tw_pend = tw_rd[2];
+  wire       tw_wr   = tw_rd[3];
+  // (the head stays while STRd decides it: popped unless it waits for the dispatch register)
+  assign tq_pop = st_q == STRd && !(!tw_pend && !permits(tw_tag, tq_wr) && ev_valid_q);
+  logic [3:0] dec_cause;   // SCRd: the command's refusal (0: none)
+  always_comb begin
+    dec_cause = '0;
+    unique case (c_op_q)
+      OP_SET_TAG: if (c_flag_q && !tw_pend) dec_cause = CA_NOTHING;
+                  else if (c_flag_q && !permits(c_tag_q, tw_wr)) dec_cause = CA_BAD_RESUME;
+      OP_RESUME:  if (!tw_pend) dec_cause = CA_NOTHING;
+                  else if (!permits(tw_tag, tw_wr)) dec_cause = CA_BAD_RESUME;
+      OP_NACK:    if (!tw_pend) dec_cause = CA_NOTHING;
+      OP_FILL:    if (!tw_pend) dec_cause = CA_NOTHING;
+                  else if (tw_tag != TAG_I) dec_cause = CA_BAD_FILL;
+                  else if (!permits(c_tag_q, tw_wr)) dec_cause = CA_BAD_RESUME;
+      default: ;
+    endcase
+  end
+  wire seq_done = !s_ld_q && !s_wdir_q && !s_tag_q && !s_pol_q && !s_rec_q && !s_ans_q;
+  // a command ends: GET_TAG in SCRd, the others when their last step is done (a refused one is
+  // not counted)
+  wire c_end    = (st_q == SCRd && dec_cause == '0 && c_op_q == OP_GET_TAG) ||
+                  (st_q == SSeq && seq_done && j_cmd_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= SInit;
+      init_q <= '0;
+      ipol_q <= '0;
+      j_line_q <= '0;
+      j_blk_q <= '0;
+      j_cmd_q <= 1'b0;
+      {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
+      {rec_dn_q, lockw_q, rd_q, wev_q} <= '0;
+      tw_q <= '0;
+      pol_q <= '0;
+      ans_op_q <= cni_coh_pkg::CMD_RESUME;
+      ans_arg_q <= '0;
+      c_op_q <= '0;
+      c_tag_q <= '0;
+      c_flag_q <= 1'b0;
+      c_line_q <= 1'b0;
+      result_q <= '0;
+      mode_q <= MODE_LINE;
+      mode_chg_q <= 1'b0;
+      cmd_lo_q <= '0;
+      ack_lo_q <= '0;
+      cause_q <= '0;
+      {n_faults_q, n_dups_q, n_auto_q, n_ovf_q} <= '0;
+      {n_ref_q, n_done_q, n_bad_ack_q, n_derr_q} <= '0;
+      ev_valid_q <= 1'b0;
+      ev_written_q <= 1'b0;
+      tq_hold_q <= 1'b0;
+      seq_q <= '0;
+      ev_wr_q <= 1'b0;
+      ev_tag_q <= '0;
+      ev_src_q <= '0;
+      ev_op_q <= '0;
+      ev_blk_q <= '0;
+      disp_copy_q <= 1'b0;
+      d_wait_q <= 1'b0;
+      d_bad_q <= 1'b0;
+    end else begin
+      // -- the register window's writes
+      if (rq.valid && rq.we) begin
+        if (rq.addr == R_CMD_LO) cmd_lo_q <= rq.wdata[8:0];
+        if (rq.addr == R_ACK_LO) ack_lo_q <= rq.wdata;
+        if (rq.addr == R_MODE) begin
+          if (rq.wdata[1:0] == 2'd3) cause_q <= CA_BAD_MODE;
+          else if (rq.wdata[1:0] != mode_q) begin
+            mode_q     <= rq.wdata[1:0];
+            mode_chg_q <= 1'b1;
+          end
+        end
+        if (wr_cmd_hi && enq_cause != '0) cause_q <= enq_cause;
+      end
+      n_ref_q <= n_ref_q + 32'(wr_cmd_hi && enq_cause != '0) +
+                 32'(st_q == SCRd && dec_cause != '0) +
+                 32'(rq.valid && rq.we && rq.addr == R_MODE && rq.wdata[1:0] == 2'd3);
+      if (ack_seq && !ack_ok) n_bad_ack_q <= n_bad_ack_q + 1'b1;
+      if (ack) begin
+        ev_valid_q   <= 1'b0;
+        ev_written_q <= 1'b0;
+      end
+      if (c_end) n_done_q <= n_done_q + 1'b1;
+
+      // -- the dispatch line's triggers, and the fault queue's overflow
+      if (trig_disp) begin
+        if (mode_q == MODE_BLOCK && evt.op == cni_coh_pkg::OP_RDS) d_wait_q <= 1'b1;
+        else d_bad_q <= 1'b1;
+      end
+      if (trig_page) d_bad_q <= 1'b1;
+      if (trig_blk && !tq_in_ready) n_ovf_q <= n_ovf_q + 1'b1;
+
+      unique case (st_q)
+        SInit: begin
+          init_q <= init_q + 1'b1;
+          if (32'(init_q) == 32'(Lines) - 1) st_q <= SInitPol;
+        end
+        SInitPol: if (cmd_fire) begin
+          ipol_q <= ipol_q + 1'b1;
+          if (32'(ipol_q) == 32'(R)) st_q <= SIdle;
+        end
+        SIdle: begin
+          {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
+          {rec_dn_q, lockw_q, rd_q, wev_q} <= '0;
+          j_cmd_q <= 1'b0;
+          if (go_mode) begin
+            // the line's new policy, and no host keeps a copy across the change
+            mode_chg_q   <= 1'b0;
+            ev_written_q <= 1'b0;
+            disp_copy_q  <= 1'b0;
+            d_wait_q     <= 1'b0;
+            j_line_q     <= LineIdxW'(LDisp);
+            pol_q        <= mode_q == MODE_BLOCK ? cni_coh_pkg::POL_PARK : cni_coh_pkg::POL_SHARED;
+            s_pol_q      <= 1'b1;
+            s_rec_q      <= 1'b1;
+            st_q         <= SSeq;
+          end else if (go_clean) begin
+            disp_copy_q <= 1'b0;
+            j_line_q    <= LineIdxW'(LDisp);
+            s_rec_q     <= 1'b1;
+            st_q        <= SSeq;
+          end else if (go_write) begin
+            ev_written_q <= 1'b1;
+            j_line_q     <= LineIdxW'(LDisp);
+            wev_q        <= 1'b1;
+            if (mode_q == MODE_BLOCK) s_wdir_q <= 1'b1;  // no host holds it (d_stale)
+            else begin
+              s_rec_q <= 1'b1;
+              lockw_q <= 1'b1;
+            end
+            st_q <= SSeq;
+          end else if (go_dtrig) begin
+            j_line_q  <= LineIdxW'(LDisp);
+            s_ans_q   <= 1'b1;
+            if (d_bad_q) begin
+              d_bad_q   <= 1'b0;
+              n_derr_q  <= n_derr_q + 1'b1;
+              ans_op_q  <= cni_coh_pkg::CMD_NACK;
+              ans_arg_q <= cni_coh_pkg::NACK_ERROR;
+            end else begin
+              d_wait_q    <= 1'b0;
+              disp_copy_q <= 1'b1;
+              ans_op_q    <= cni_coh_pkg::CMD_RESUME;
+              ans_arg_q   <= cni_coh_pkg::GNT_S;
+            end
+            st_q <= SSeq;
+          end else if (go_trig) begin
+            j_line_q  <= tq_line;
+            j_blk_q   <= tq_blk;
+            st_q      <= STRd;
+          end else if (go_cmd) begin
+            j_line_q <= LineIdxW'(32'(LBlk0) + 32'(c_blk));
+            j_blk_q  <= c_blk;
+            j_cmd_q  <= 1'b1;
+            c_op_q   <= c_op;
+            c_tag_q  <= c_tag;
+            c_flag_q <= c_flag;
+            c_line_q <= c_line;
+            st_q     <= SCRd;
+          end
+        end
+        STRd: begin
+          st_q <= SSeq;
+          tq_hold_q <= 1'b0;
+          if (tw_pend) begin
+            n_dups_q <= n_dups_q + 1'b1;
+          end else if (permits(tw_tag, tq_wr)) begin
+            n_auto_q  <= n_auto_q + 1'b1;
+            s_ans_q   <= 1'b1;
+            ans_op_q  <= cni_coh_pkg::CMD_RESUME;
+            ans_arg_q <= gnt_of(tw_tag);
+          end else if (ev_valid_q) begin
+            tq_hold_q <= 1'b1;                     // stays at the head until the ack
+          end else begin
+            n_faults_q   <= n_faults_q + 1'b1;
+            seq_q        <= seq_q + 1'b1;
+            ev_valid_q   <= 1'b1;
+            ev_written_q <= 1'b0;
+            ev_tag_q     <= tw_tag;
+            ev_wr_q      <= tq_wr;
+            ev_src_q     <= tq_src;
+            ev_op_q      <= tq_op;
+            ev_blk_q     <= tq_blk;
+            tw_q         <= {tq_wr, 1'b1, tw_tag};
+            s_tag_q      <= 1'b1;
+          end
+        end
+        SCRd: begin
+          st_q <= SSeq;
+          if (dec_cause != '0) begin
+            cause_q <= dec_cause;
+            st_q    <= SIdle;
+          end else if (c_op_q == OP_GET_TAG) begin
+            result_q <= tw_rd;
+            st_q     <= SIdle;
+          end else begin
+            // the answer, for the ops that give one
+            ans_op_q  <= c_op_q == OP_NACK ? cni_coh_pkg::CMD_NACK : cni_coh_pkg::CMD_RESUME;
+            ans_arg_q <= c_op_q == OP_NACK ? (c_flag_q ? cni_coh_pkg::NACK_ERROR
+                                                       : cni_coh_pkg::NACK_RETRY) :
+                         c_op_q == OP_RESUME ? gnt_of(tw_tag) : gnt_of(c_tag_q);
+            pol_q     <= pol_of(c_tag_q);
+            s_ld_q    <= c_line_q;   // (WRITE and FILL only: checked as queued)
+            unique case (c_op_q)
+              OP_READ: begin
+                s_rec_q  <= 1'b1;
+                rec_dn_q <= !c_flag_q;
+                rd_q     <= 1'b1;
+              end
+              OP_WRITE: begin
+                if (tw_tag == TAG_I) s_wdir_q <= 1'b1;
+                else begin
+                  s_rec_q <= 1'b1;
+                  lockw_q <= 1'b1;
+                end
+              end
+              OP_SET_TAG: begin
+                tw_q     <= {2'b00, c_tag_q};
+                s_tag_q  <= 1'b1;
+                s_pol_q  <= 1'b1;
+                // a decrease recalls what the new tag does not allow
+                s_rec_q  <= c_tag_q < tw_tag;
+                rec_dn_q <= c_tag_q == TAG_RO;
+                s_ans_q  <= c_flag_q;
+              end
+              OP_RESUME, OP_NACK: begin
+                tw_q    <= {2'b00, tw_tag};
+                s_tag_q <= 1'b1;
+                s_ans_q <= 1'b1;
+              end
+              OP_FILL: begin
+                s_wdir_q <= 1'b1;
+                tw_q     <= {2'b00, c_tag_q};
+                s_tag_q  <= 1'b1;
+                s_pol_q  <= 1'b1;
+                s_ans_q  <= 1'b1;
+              end
+              default: ;
+            endcase
+          end
+        end
+        SSeq: begin
+          if (s_ld_q) st_q <= SCmd;
+          else if (s_wdir_q) st_q <= SMem;
+          else if (s_tag_q) s_tag_q <= 1'b0;         // written this cycle (t_we)
+          else if (s_pol_q || s_rec_q || s_ans_q) st_q <= SCmd;
+          else st_q <= SIdle;
+        end
+        SCmd: if (cmd_fire) begin
+          if (s_ld_q) begin
+            st_q <= SWait;
+          end else if (s_pol_q) begin
+            s_pol_q <= 1'b0;
+            st_q    <= SSeq;
+          end else if (s_rec_q) begin
+            st_q <= SWait;
+          end else begin
+            s_ans_q <= 1'b0;
+            st_q    <= SSeq;
+          end
+        end
+        SWait: if (ev_done) begin
+          if (s_ld_q) st_q <= SMem;                 // (taken: nothing is written to it)
+          else if (lockw_q) st_q <= SMem;                // RECALL_DONE held until after the write
+          else if (rd_q) st_q <= SMem;
+          else begin
+            s_rec_q <= 1'b0;
+            st_q    <= SSeq;
+          end
+        end
+        SMem: if (mem_rsp.gnt) begin
+          if (s_ld_q) begin
+            st_q <= SRData;
+          end else if (s_wdir_q) begin
+            s_wdir_q <= 1'b0;
+            st_q     <= SSeq;
+          end else if (lockw_q) begin
+            st_q <= STake;
+          end else begin
+            st_q <= SRData;
+          end
+        end
+        SRData: begin
+          if (s_ld_q) begin
+            s_ld_q <= 1'b0;
+          end else begin
+            s_rec_q <= 1'b0;
+            rd_q    <= 1'b0;
+          end
+          st_q <= SSeq;
+        end
+        STake: if (ev_done) begin
+          s_rec_q <= 1'b0;
+          lockw_q <= 1'b0;
+          st_q    <= SSeq;
+        end
+        default: st_q <= SIdle;
+      endcase
+    end
+  end
+
+  // the line buffer: written by software, or by a READ
+  always_ff @(posedge clk_i) begin
+    if (st_q == SRData) buf_q <= mem_rsp.rdata;
+    else if (rq.valid && rq.we && rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
+      buf_q[32 * rq.addr[6:2] +: 32] <= rq.wdata;
+    end
+  end
+
+  // ---- register reads -----------------------------------------------------------------------
+  wire busy = cq_valid || (st_q != SIdle && j_cmd_q);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_rsp_o <= '0;
+    end else if (rq.valid && !rq.we) begin
+      unique case (rq.addr)
+        R_STATUS:   reg_rsp_o <= {22'd0, mode_q, cause_q, 1'b0,
+                                  st_q != SInit && st_q != SInitPol, ev_valid_q, busy};
+        R_RESULT:   reg_rsp_o <= 32'(result_q);
+        R_MODE:     reg_rsp_o <= 32'(mode_q);
+        R_EVT0_LO:  reg_rsp_o <= ev_w0[31:0];
+        R_EVT0_HI:  reg_rsp_o <= ev_w0[63:32];
+        R_EVT1_LO:  reg_rsp_o <= ev_w1[31:0];
+        R_EVT1_HI:  reg_rsp_o <= ev_w1[63:32];
+        R_FAULTS:   reg_rsp_o <= n_faults_q;
+        R_DUPS:     reg_rsp_o <= n_dups_q;
+        R_AUTO:     reg_rsp_o <= n_auto_q;
+        R_OVERFLOW: reg_rsp_o <= n_ovf_q;
+        R_REFUSED:  reg_rsp_o <= n_ref_q;
+        R_DONE:     reg_rsp_o <= n_done_q;
+        R_BAD_ACKS: reg_rsp_o <= n_bad_ack_q;
+        R_DISP_ERR: reg_rsp_o <= n_derr_q;
+        R_GEOMETRY: reg_rsp_o <= {8'(R + 2), 24'(Lines)};
+        default: begin
+          reg_rsp_o <= '0;
+          if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
+            reg_rsp_o <= buf_q[32 * rq.addr[6:2] +: 32];
+          end
+        end
+      endcase
+    end
+  end
+
+  // Quiescence: nothing to do until an input (an event, a register access, the home agent).
+  assign idle_o = st_q == SIdle && !go_mode && !go_clean && !go_write && !go_dtrig && !go_trig &&
+                  !go_cmd;
+
+endmodule

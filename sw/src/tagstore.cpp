@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cni/drv/tagstore.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace cni::drv {
+namespace {
+
+// The engine's window (rtl/ts/cni_ts.rdl); 8-byte accesses.
+constexpr unsigned kStatus = 0x00;   // STATUS | RESULT << 32
+constexpr unsigned kCmd = 0x08;      // op word | block << 32
+constexpr unsigned kAck = 0x10;      // seq (the high word's write acknowledges)
+constexpr unsigned kMode = 0x18;
+constexpr unsigned kEvt0 = 0x20, kEvt1 = 0x28;
+constexpr unsigned kRefused = 0x40;  // REFUSED | DONE << 32
+constexpr unsigned kGeometry = 0x50;
+constexpr unsigned kBuf = 0x80;
+enum : unsigned { kRead = 1, kWrite = 2, kSetTag = 3, kResume = 4, kNack = 5, kGetTag = 6, kFill = 7 };
+
+}  // namespace
+
+TagStore::TagStore(MemoryPort& mem, Addr region) : mem_(mem), region_(region), lb_(mem.line_bytes()) {
+  const uint64_t g = reg(kGeometry);
+  blocks_ = uint32_t(g & 0xFFFFFF);
+  first_ = uint32_t(g >> 24) & 0xFF;
+  if (blocks_ == 0 || first_ != 256 / lb_ + 2) {
+    throw std::runtime_error("TagStore: no tag store engine at the region (GEOMETRY reads " +
+                             std::to_string(g) + ")");
+  }
+  mode_ = DispatchMode(reg(kMode) & 3);
+}
+
+Addr TagStore::block_addr(uint32_t b) const {
+  if (b >= blocks_) throw std::out_of_range("TagStore: block " + std::to_string(b) + " of " + std::to_string(blocks_));
+  return region_ + uint64_t(first_ + b) * lb_;
+}
+
+uint64_t TagStore::reg(unsigned off) { return mem_.uncached_load64(region_ + off); }
+void TagStore::set_reg(unsigned off, uint64_t v) { mem_.uncached_store64(region_ + off, v); }
+
+void TagStore::set_mode(DispatchMode m) {
+  set_reg(kMode, uint64_t(m));
+  mode_ = m;
+}
+
+Fault TagStore::decode(uint64_t w0, uint64_t w1) {
+  Fault f;
+  f.seq = uint32_t(w0);
+  f.write = (w0 >> 33) & 1;
+  f.tag = Tag((w0 >> 34) & 3);
+  f.handler = unsigned(w0 >> 36) & 15;
+  f.requester = unsigned(w0 >> 40) & 0xFF;
+  f.opcode = unsigned(w0 >> 48) & 0x1F;
+  f.block = uint32_t(w1);
+  f.offset = uint32_t(w1 >> 32);
+  return f;
+}
+
+std::optional<Fault> TagStore::poll() {
+  uint64_t w0 = 0, w1 = 0;
+  if (mode_ == DispatchMode::StatusBit) {
+    if (!(reg(kStatus) & 2)) return std::nullopt;
+    w0 = reg(kEvt0);
+    w1 = reg(kEvt1);
+  } else {
+    // The line's first word with a load-acquire: the second word (same line) is read after it,
+    // so it is the same event's.
+    const Addr d = dispatch_line();
+    w0 = mem_.load_acquire64(d);
+    if (uint32_t(w0) == last_seq_) return std::nullopt;
+    w1 = mem_.load64(d + 8);
+  }
+  Fault f = decode(w0, w1);
+  if (f.seq == last_seq_) return std::nullopt;
+  last_seq_ = f.seq;
+  return f;
+}
+
+Fault TagStore::wait(uint64_t pause_ns) {
+  for (;;) {
+    if (auto f = poll()) return *f;
+    if (pause_ns) mem_.pause_ns(pause_ns);
+  }
+}
+
+void TagStore::ack(const Fault& f) { set_reg(kAck, f.seq); }
+
+void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line) {
+  if (b >= blocks_) throw std::out_of_range("TagStore: block " + std::to_string(b) + " of " + std::to_string(blocks_));
+  const uint64_t w = op | (tag << 4) | (unsigned(flag) << 6) | (unsigned(ack) << 7) |
+                     (unsigned(from_line) << 8);
+  set_reg(kCmd, w | uint64_t(b) << 32);
+}
+
+// The engine has one line buffer and one buffer line: a command still queued that reads them must
+// have run before they are written again.
+bool TagStore::put_buffer(std::span<const uint8_t> line) {
+  if (line.size() != lb_) throw std::invalid_argument("TagStore: a block is one line");
+  if (buf_queued_) sync();
+  buf_queued_ = true;
+  if (path_ == DataPath::BufferLine) {
+    mem_.store(buffer_line(), line.data(), lb_);
+    mem_.barrier();  // the stores performed before the command that recalls the line
+    return true;
+  }
+  for (unsigned i = 0; i < lb_; i += 8) {
+    uint64_t v;
+    std::memcpy(&v, line.data() + i, 8);
+    set_reg(kBuf + i, v);
+  }
+  return false;
+}
+
+void TagStore::fill(uint32_t b, std::span<const uint8_t> line, Tag t, bool ack) {
+  const bool from_line = put_buffer(line);
+  command(kFill, b, unsigned(t), false, ack, from_line);
+}
+
+void TagStore::set_tag(uint32_t b, Tag t, bool resume, bool ack) {
+  command(kSetTag, b, unsigned(t), resume, ack);
+}
+
+void TagStore::resume(uint32_t b, bool ack) { command(kResume, b, 0, false, ack); }
+
+void TagStore::nack(uint32_t b, bool error, bool ack) { command(kNack, b, 0, error, ack); }
+
+void TagStore::write(uint32_t b, std::span<const uint8_t> line) {
+  const bool from_line = put_buffer(line);
+  command(kWrite, b, 0, false, false, from_line);
+}
+
+void TagStore::read(uint32_t b, std::span<uint8_t> line, bool invalidate) {
+  if (line.size() != lb_) throw std::invalid_argument("TagStore: a block is one line");
+  command(kRead, b, 0, invalidate, false);
+  sync();
+  for (unsigned i = 0; i < lb_; i += 8) {
+    const uint64_t v = reg(kBuf + i);
+    std::memcpy(line.data() + i, &v, 8);
+  }
+}
+
+Tag TagStore::get_tag(uint32_t b, bool* pending) {
+  command(kGetTag, b, 0, false, false);
+  sync();
+  const uint64_t r = reg(kStatus) >> 32;
+  if (pending) *pending = r & 4;
+  return Tag(r & 3);
+}
+
+void TagStore::sync() {
+  while (reg(kStatus) & 1) {
+  }
+  buf_queued_ = false;
+}
+
+uint32_t TagStore::refused() { return uint32_t(reg(kRefused)); }
+
+unsigned TagStore::last_cause() { return unsigned(reg(kStatus) >> 4) & 15; }
+
+}  // namespace cni::drv
