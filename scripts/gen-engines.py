@@ -92,6 +92,7 @@ def load(paths):
                 raise RegistryError(f"{p}: only the first registry has [platform]")
             reg["engine"].extend(data.get("engine", []))
     validate(reg)
+    validate_signals(reg)
     return reg
 
 
@@ -100,6 +101,7 @@ def validate(reg):
     if not plat or "region" not in plat or "counter" not in plat or "regs" not in plat:
         raise RegistryError("registry: [platform] needs region, counter and regs")
     names, params, regions, types, counters, ports = set(), set(), {"mem"}, {}, set(), set()
+    signals = {}
     counters.update(c["name"] for c in plat["counter"])
     for e in reg["engine"]:
         n = e.get("name", "")
@@ -110,7 +112,8 @@ def validate(reg):
             if k not in e:
                 raise RegistryError(f"engine {n}: no {k}")
         for k, v in (("net_types", []), ("uses_ca", False), ("param", []), ("region", []),
-                     ("inst", {}), ("port", []), ("counter", []), ("lint", []),
+                     ("inst", {}), ("port", []), ("counter", []), ("signal_out", []),
+                     ("signal_in", []), ("lint", []),
                      ("synth", []), ("variant", []), ("enum", []), ("regs", None)):
             e.setdefault(k, v)
         if not (ROOT / e["dir"]).is_dir() and not pathlib.Path(e["dir"]).is_dir():
@@ -131,6 +134,11 @@ def validate(reg):
             if not IDENT.match(c["name"]) or c["name"] in counters:
                 raise RegistryError(f"engine {n}: counter {c['name']!r} bad or used twice")
             counters.add(c["name"])
+        for sg in e["signal_out"]:
+            if not IDENT.match(sg["name"]) or sg["name"] in signals or "port" not in sg:
+                raise RegistryError(f"engine {n}: signal {sg['name']!r} bad, used twice or "
+                                    "without a port")
+            signals[sg["name"]] = n
         for decl in e["port"]:
             pn = port_name(decl)
             if pn in ports:
@@ -149,6 +157,17 @@ def validate(reg):
             vals = [v[1] for v in en["values"]]
             if len(set(vals)) != len(vals):
                 raise RegistryError(f"engine {n}: enum {en['param']} has a value twice")
+
+
+def validate_signals(reg):
+    out = {sg["name"]: e["name"] for e in reg["engine"] for sg in e["signal_out"]}
+    for e in reg["engine"]:
+        for sg in e["signal_in"]:
+            if sg.get("name") not in out or "port" not in sg:
+                raise RegistryError(f"engine {e['name']}: signal_in {sg.get('name')!r} names no "
+                                    "engine's signal_out, or has no port")
+            if out[sg["name"]] == e["name"]:
+                raise RegistryError(f"engine {e['name']}: signal_in {sg['name']!r} is its own")
 
 
 def port_name(decl):
@@ -442,8 +461,15 @@ def gen_engines(reg):
          "  // Which engines this configuration has.",
          "  localparam logic [cni_amap_pkg::NUM_ENGINES-1:0] EngPresent = {"]
     o.append(",\n".join(f"    1'({e['present']})" for e in reversed(es)))
-    o += ["  };", "",
-          "  // The engines' counters (CSR counters NUM_PLATFORM_CNT and up).",
+    o += ["  };", ""]
+    sigs = [(sg, e) for e in es for sg in e["signal_out"]]
+    if sigs:
+        o += ["  // Signals between engines (one bit each: signal_out of one, signal_in of others; unused",
+              "  // in a configuration without the engines that take it).",
+              "  /* verilator lint_off UNUSEDSIGNAL */"]
+        o += [f"  logic sig_{sg['name']};  // from {e['name']}: {sg.get('doc', '')}" for sg, e in sigs]
+        o += ["  /* verilator lint_on UNUSEDSIGNAL */", ""]
+    o += ["  // The engines' counters (CSR counters NUM_PLATFORM_CNT and up).",
           f"  localparam int NumEngCnt = {neng};",
           f"  logic [{max(neng, 1) - 1}:0] cnt_eng;"]
     if neng == 0:
@@ -468,6 +494,7 @@ def gen_engines(reg):
             conns += [f".{p} ({r})" for p, r in ENGINE_CHANNELS["ca"]]
         conns.append(".idle_o (eb_idle[k])")
         conns += [f".{port_name(d)}" for d in e["port"]]
+        conns += [f".{sg['port']} (sig_{sg['name']})" for sg in e["signal_out"] + e["signal_in"]]
         first = ci
         for c in e["counter"]:
             conns.append(f".{c['port']} (cnt_eng[{ci}])")
@@ -480,6 +507,7 @@ def gen_engines(reg):
         if e["present"] != "1":
             ties = [f"    assign {port_name(d)} = '0;" for d in e["port"] if port_dir(d) == "output"]
             ties += [f"    assign cnt_eng[{first + i}] = 1'b0;" for i in range(len(e["counter"]))]
+            ties += [f"    assign sig_{sg['name']} = 1'b0;" for sg in e["signal_out"]]
             if ties:
                 o += ["", f"  // ---- engine {k}: {en}, when absent ----",
                       f"  if (!({e['present']})) begin : g_{en}_absent"] + ties + ["  end"]

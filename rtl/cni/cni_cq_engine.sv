@@ -41,7 +41,9 @@
 //                         entries less its reserve), the depth of the owed-RESUME FIFO
 // Ports: the engine records (cni_engine_types.svh): the engine bus (events, commands, memory
 // port B, the register window), the network and the caching agent (CNI16Qm only, the other
-// configurations present no request).
+// configurations present no request); rx_msg_o: a one-cycle pulse per message delivered to the
+// receive side (a data frame accepted, or a message to this node delivered without the network),
+// the engine registry's signal `cni_rx` (the tag store's message arrivals).
 `default_nettype none
 
 module cni_cq_engine #(
@@ -73,7 +75,8 @@ module cni_cq_engine #(
   input  wire logic [cni_coh_pkg::eng_net_rsp_w(NetBytes)-1:0]      net_rsp_i,
   output logic [cni_coh_pkg::eng_ca_req_w(LineBytes, CacheIdW)-1:0] ca_req_o,
   input  wire logic [cni_coh_pkg::eng_ca_rsp_w(LineBytes, CacheIdW)-1:0] ca_rsp_i,
-  output logic                                                      idle_o
+  output logic                                                      idle_o,
+  output logic                                                      rx_msg_o
 );
 
 `include "cni_engine_types.svh"
@@ -278,6 +281,7 @@ module cni_cq_engine #(
 
   assign cnt_inc = net_cnt | fe_cnt |
                    (NC'(wr_hi && !w_known) << cni_cq_pkg::C_TX_STRAY);
+  assign rx_msg_o = cnt_inc[cni_cq_pkg::C_RX_FRAMES] || cnt_inc[cni_cq_pkg::C_LOCAL];
 
   // ---- reset POLICYs: the register page DENY (a coherent request there is a driver bug); CNI4's
   // TX CDRs and, with EarlyPull, the SQ lines SHARED (the CPU's ownership requests park: virtual

@@ -16,7 +16,8 @@
 //   Base, Lines         - the region's first line, and its blocks
 //   TrigDepth, CmdDepth - faults waiting for the dispatch register, handler commands queued
 // Ports: the engine bus records (cni_engine_types.svh); idle_o: nothing to do until an input
-// (docs/endpoint.md, "Quiescence").
+// (docs/endpoint.md, "Quiescence"); msg_i: a pulse per message arrival (the registry's signal
+// `cni_rx`, from the CNI engine; 0 without one), dispatched as message events beside the faults.
 `default_nettype none
 
 module cni_ts_engine #(
@@ -41,7 +42,8 @@ module cni_ts_engine #(
   input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
   input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
   output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
-  output logic                                                      idle_o
+  output logic                                                      idle_o,
+  input  wire logic                                                 msg_i
 );
 
 `include "cni_engine_types.svh"
@@ -147,6 +149,10 @@ module cni_ts_engine #(
   logic [31:0]  n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_ref_q, n_done_q, n_bad_ack_q;
   logic [31:0]  n_derr_q;
   logic         ev_valid_q, ev_written_q;  // an event not acknowledged; written into the line
+  logic         ev_msg_q;                  // the event is a message arrival (kind 1)
+  logic [15:0]  arr_q;                     // message arrivals not yet dispatched
+  logic         last_msg_q;                // the last dispatch was a message event
+  logic [31:0]  n_msgs_q;
   logic [31:0]  seq_q;
   logic         ev_wr_q;
   logic [1:0]   ev_tag_q;
@@ -225,7 +231,7 @@ module cni_ts_engine #(
   // ---- acknowledgements ---------------------------------------------------------------------
   wire ack_seq = rq.valid && rq.we && rq.addr == R_ACK_HI;
   wire ack_ok  = ack_seq && ev_valid_q && ack_lo_q == seq_q;
-  wire ack_cmd = enq && nc_ack && ev_valid_q && ev_blk_q == BlkW'(rq.wdata);
+  wire ack_cmd = enq && nc_ack && ev_valid_q && !ev_msg_q && ev_blk_q == BlkW'(rq.wdata);
   wire ack     = ack_ok || ack_cmd;
 
   // ---- choosing the next job (SIdle) --------------------------------------------------------
@@ -243,19 +249,23 @@ module cni_ts_engine #(
   wire go_curg  = !go_mode && d_stale && d_want;
   wire go_write = !go_mode && !d_stale && d_want;
   wire go_dtrig = !go_mode && !d_want && (d_bad_q || d_resume);
-  wire go_trig  = !go_mode && !d_want && !d_bad_q && !d_resume && w_trig;
-  wire go_cmd   = !go_mode && !d_want && !d_bad_q && !d_resume && !w_trig && cq_valid;
-  wire go_clean = go_curg || (!go_mode && !d_want && !d_bad_q && !d_resume && !w_trig &&
-                              !cq_valid && d_stale);
+  // message arrivals and faults take the dispatch register in turn
+  wire w_msg    = arr_q != '0 && !ev_valid_q;
+  wire base_ok  = !go_mode && !d_want && !d_bad_q && !d_resume;
+  wire go_msg   = base_ok && w_msg && (!last_msg_q || !w_trig);
+  wire go_trig  = base_ok && w_trig && !go_msg;
+  wire go_cmd   = base_ok && !w_msg && !w_trig && cq_valid;
+  wire go_clean = go_curg || (base_ok && !w_msg && !w_trig && !cq_valid && d_stale);
   wire idle_st  = st_q == SIdle;
   assign cq_pop = idle_st && go_cmd;
 
   // ---- memory port B ------------------------------------------------------------------------
   // The event as the dispatch line holds it (docs/tagstore.md, "Dispatch register").
-  wire [63:0] ev_w0 = {11'd0, ev_op_q, 8'(ev_src_q), 1'b0, ev_wr_q, ev_tag_q, ev_tag_q, ev_wr_q,
-                       1'b0, seq_q};
+  wire [63:0] ev_w0 = {11'd0, ev_op_q, 8'(ev_src_q), ev_msg_q, ev_wr_q, ev_tag_q, ev_tag_q, ev_wr_q,
+                       ev_msg_q, seq_q};
   wire [31:0] ev_off = (32'(LBlk0) + 32'(ev_blk_q)) * 32'(LineBytes);
-  wire [63:0] ev_w1 = {ev_off, 32'(ev_blk_q)};
+  logic [15:0] ev_cnt_q;   // a message event: the arrivals it stands for
+  wire [63:0] ev_w1 = ev_msg_q ? 64'(ev_cnt_q) : {ev_off, 32'(ev_blk_q)};
   wire [LineBits-1:0] ev_line = LineBits'({ev_w1, ev_w0});
   assign mem.en    = st_q == SMem;
   assign mem.we    = !s_ld_q && (s_wdir_q || lockw_q);
@@ -355,6 +365,11 @@ module cni_ts_engine #(
       {n_ref_q, n_done_q, n_bad_ack_q, n_derr_q} <= '0;
       ev_valid_q <= 1'b0;
       ev_written_q <= 1'b0;
+      ev_msg_q <= 1'b0;
+      ev_cnt_q <= '0;
+      arr_q <= '0;
+      last_msg_q <= 1'b0;
+      n_msgs_q <= '0;
       tq_hold_q <= 1'b0;
       seq_q <= '0;
       ev_wr_q <= 1'b0;
@@ -396,6 +411,7 @@ module cni_ts_engine #(
       end
       if (trig_page) d_bad_q <= 1'b1;
       if (trig_blk && !tq_in_ready) n_ovf_q <= n_ovf_q + 1'b1;
+      if (msg_i && arr_q != '1) arr_q <= arr_q + 1'b1;
 
       unique case (st_q)
         SInit: begin
@@ -451,7 +467,19 @@ module cni_ts_engine #(
               ans_arg_q   <= cni_coh_pkg::GNT_S;
             end
             st_q <= SSeq;
+          end else if (go_msg) begin
+            // a message event: the arrivals so far (one arriving now waits for the next)
+            n_msgs_q     <= n_msgs_q + 1'b1;
+            seq_q        <= seq_q + 1'b1;
+            ev_valid_q   <= 1'b1;
+            ev_written_q <= 1'b0;
+            ev_msg_q     <= 1'b1;
+            ev_cnt_q     <= arr_q;
+            {ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <= '0;
+            arr_q        <= 16'(msg_i);
+            last_msg_q   <= 1'b1;
           end else if (go_trig) begin
+            last_msg_q <= 1'b0;
             j_line_q  <= tq_line;
             j_blk_q   <= tq_blk;
             st_q      <= STRd;
@@ -483,6 +511,7 @@ module cni_ts_engine #(
             seq_q        <= seq_q + 1'b1;
             ev_valid_q   <= 1'b1;
             ev_written_q <= 1'b0;
+            ev_msg_q     <= 1'b0;
             ev_tag_q     <= tw_tag;
             ev_wr_q      <= tq_wr;
             ev_src_q     <= tq_src;
@@ -638,6 +667,7 @@ module cni_ts_engine #(
         R_BAD_ACKS: reg_rsp_o <= n_bad_ack_q;
         R_DISP_ERR: reg_rsp_o <= n_derr_q;
         R_GEOMETRY: reg_rsp_o <= {8'(R + 2), 24'(Lines)};
+        R_MSGS:     reg_rsp_o <= n_msgs_q;
         default: begin
           reg_rsp_o <= '0;
           if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
@@ -649,7 +679,7 @@ module cni_ts_engine #(
   end
 
   // Quiescence: nothing to do until an input (an event, a register access, the home agent).
-  assign idle_o = st_q == SIdle && !go_mode && !go_clean && !go_write && !go_dtrig && !go_trig &&
-                  !go_cmd;
+  assign idle_o = st_q == SIdle && !go_mode && !go_clean && !go_write && !go_dtrig && !go_msg &&
+                  !go_trig && !go_cmd;
 
 endmodule

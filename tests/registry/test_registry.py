@@ -49,6 +49,20 @@ class Registry(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("base(pio_c) names no region of its own", r.stderr)
 
+    def test_a_signal_in_that_names_no_signal_out_is_refused(self):
+        r = run(PROBE.replace('inst = { Base', 'signal_in = [{ name = "no_such", port = "x_i" }]\ninst = { Base'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("signal_in 'no_such' names no engine's signal_out", r.stderr)
+
+    def test_a_signal_out_used_twice_is_refused(self):
+        r = run(PROBE.replace('inst = { Base', 'signal_out = [{ name = "cni_rx", port = "x_o" }]\ninst = { Base'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("signal 'cni_rx' bad, used twice", r.stderr)
+
+    def test_another_engines_signal_is_taken(self):
+        r = run(PROBE.replace('inst = { Base', 'signal_in = [{ name = "cni_rx", port = "rx_i" }]\ninst = { Base'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -26,18 +26,20 @@ enum Cause : uint32_t {
 enum Reg : uint32_t {
   kStatus = 0x00, kResult = 0x04, kCmd = 0x08, kAck = 0x10, kMode = 0x18, kEvt0 = 0x20,
   kEvt1 = 0x28, kFaults = 0x30, kDups = 0x34, kAuto = 0x38, kOverflow = 0x3C, kRefused = 0x40,
-  kDone = 0x44, kBadAcks = 0x48, kDispErr = 0x4C, kGeometry = 0x50, kBuf = 0x80
+  kDone = 0x44, kBadAcks = 0x48, kDispErr = 0x4C, kGeometry = 0x50, kMsgs = 0x54, kBuf = 0x80
 };
 
 // The event as the dispatch register holds it (docs/tagstore.md, "Dispatch register").
 struct Event {
   uint32_t seq = 0;
+  bool message = false;  // kind 1: message arrivals (block: how many)
   bool write = false;
   unsigned tag = 0, handler = 0, src = 0, op = 0;
   uint32_t block = 0, offset = 0;
   static Event from(uint64_t w0, uint64_t w1) {
     Event e;
     e.seq = uint32_t(w0);
+    e.message = (w0 >> 32) & 1;
     e.write = (w0 >> 33) & 1;
     e.tag = (w0 >> 34) & 3;
     e.handler = (w0 >> 36) & 15;
@@ -525,6 +527,49 @@ TEST_F(TagStore, ReadAndWriteBypassTheTagsCoherently) {
   EXPECT_EQ(bytes(expect(Op::DataE, kHost1, blk(15)).data), bytes(pattern(11)));
   ep->send(req(Op::RdS, kHost1, blk(14)));
   EXPECT_EQ(bytes(expect(Op::DataS, kHost1, blk(14)).data), bytes(pattern(10)));
+}
+
+// The CNI engine's receive side signals each message it delivers (the registry's signal
+// cni_rx); the tag store dispatches the arrivals as message events, in turn with the faults.
+TEST_F(TagStore, MessageArrivalsFromTheCniEngineAreDispatchedInTurnWithFaults) {
+  const unsigned cni = engines::kEngineCni;
+  ep->csr_write(csr::engine_reg(cni, 0x08), 1 | (2 << 8));  // CNI16Q: open, two nodes
+  ep->csr_write(csr::engine_reg(cni, 0x0C), 0);
+  auto deliver = [&](uint8_t seq) {
+    tb::NetFrame in;
+    in.bytes.assign(12 + 16, 0);
+    in.bytes[2] = 1;     // src: node 1
+    in.bytes[4] = 16;    // len
+    in.bytes[6] = 0x02;  // DATA
+    in.bytes[8] = seq;   // sequence number
+    ep->net_receive(in);
+  };
+  deliver(0);
+  wait_event();
+  Event m = event_regs();
+  EXPECT_TRUE(m.message);
+  EXPECT_EQ(m.handler, 8u);
+  EXPECT_EQ(m.block, 1u) << "one arrival";
+  // a fault and two more arrivals meanwhile: the fault goes first (turns), then both arrivals
+  set_tag(0, kI);
+  ep->send(req(Op::RdS, kHost1, blk(0), 1));
+  deliver(1);
+  deliver(2);
+  ep->run(300);
+  ack(m.seq);
+  wait_event();
+  Event f = event_regs();
+  EXPECT_FALSE(f.message);
+  EXPECT_EQ(f.block, 0u);
+  EXPECT_EQ(f.seq, m.seq + 1);
+  command(kNack, 0, 0, false, true);
+  expect(Op::Retry, kHost1, blk(0));
+  wait_event();
+  Event m2 = event_regs();
+  EXPECT_TRUE(m2.message);
+  EXPECT_EQ(m2.block, 2u) << "two arrivals in one event";
+  EXPECT_EQ(reg(kMsgs), 2u);
+  EXPECT_EQ(reg(kFaults), 1u);
 }
 
 TEST_F(TagStore, BadCommandsAreRefusedCountedAndChangeNothing) {
