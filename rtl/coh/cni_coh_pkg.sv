@@ -95,6 +95,8 @@ package cni_coh_pkg;
                                                  // outside a return-in-Exclusive region
   localparam logic [ARG_W-1:0] GNT_S    = 2'd1;  // DataS to an RdS (DataE to RdX/Upg)
   localparam logic [ARG_W-1:0] GNT_E    = 2'd2;  // DataE
+  localparam logic [ARG_W-1:0] GNT_SO   = 2'd3;  // shared only: DataS to an RdS; an RdX or Upg
+                                                 // is answered Retry (it re-issues)
   // CMD_NACK's answer.
   localparam logic [ARG_W-1:0] NACK_RETRY = 2'd0;
   localparam logic [ARG_W-1:0] NACK_ERROR = 2'd1;

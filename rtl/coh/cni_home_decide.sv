@@ -44,7 +44,7 @@ module cni_home_decide #(
   // the records' widths (cni_home_types.svh; checked against the records below)
   localparam int MsgW = cni_coh_pkg::home_msg_w(LineIdxW, TtW, SlotW),
   localparam int LkW  = cni_coh_pkg::home_lk_w(NumAgents, TtW, cni_amap_pkg::REGION_W),
-  localparam int HlpW = 3 * N + 23,
+  localparam int HlpW = 3 * N + 24,
   localparam int RowW = 5,
   localparam int DecW = cni_coh_pkg::home_dec_w(NumAgents, TtW, cni_amap_pkg::REGION_W, NumCnt)
 ) (
@@ -132,8 +132,11 @@ module cni_home_decide #(
     // a RELEASE answers as the state tables would (GNT_AUTO); a RESUME with its grant
     grant           = (m_d.cmd == cni_coh_pkg::CMD_RESUME) ? m_d.arg : cni_coh_pkg::GNT_AUTO;
     hn.rel_shared   = lk_d.park_op == cni_coh_pkg::OP_RDS &&
-                      (grant == cni_coh_pkg::GNT_S || (grant == cni_coh_pkg::GNT_AUTO && !hn.c_ret_e));
+                      (grant == cni_coh_pkg::GNT_S || grant == cni_coh_pkg::GNT_SO ||
+                       (grant == cni_coh_pkg::GNT_AUTO && !hn.c_ret_e));
     hn.pol_keep     = m_d.cmd == cni_coh_pkg::CMD_RESUME;
+    hn.rsm_retry    = m_d.cmd == cni_coh_pkg::CMD_RESUME && grant == cni_coh_pkg::GNT_SO &&
+                      lk_d.park_op != cni_coh_pkg::OP_RDS;
     hn.rcd_snoop    = st == DIR_X && sh != '0;
     hn.rel_others   = (st == DIR_I) ? '0 : sh & ~hn.rel_bit;
     hn.rel_snoop    = hn.rel_others != '0 && (st == DIR_X || !hn.rel_shared);
@@ -201,7 +204,9 @@ module cni_home_decide #(
             r_row = R_SET_POL;
           cni_coh_pkg::CMD_RELEASE, cni_coh_pkg::CMD_RESUME: begin
             r_row = (m_x.cmd == cni_coh_pkg::CMD_RELEASE) ? R_SET_POL : R_NONE;
-            if (lk_x.park_hit) begin
+            if (lk_x.park_hit && hl.rsm_retry) begin
+              r_row = R_NACK;   // (its answer: Retry, the argument not being NACK_ERROR)
+            end else if (lk_x.park_hit) begin
               r_row = hl.rel_snoop ? R_REL_SNOOP : R_REL_GRANT;
               r_cnt[CNT_RELEASED] = 1'b1;
             end

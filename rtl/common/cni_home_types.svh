@@ -91,6 +91,7 @@ typedef struct packed {
   logic [NumAgents-1:0] rel_bit, rel_others;
   logic                 rel_shared, rel_snoop;
   logic                 pol_keep;    // RESUME: the answer leaves the line's policy as it is
+  logic                 rsm_retry;   // RESUME SO of a parked RdX or Upg: answered Retry
   logic                 rcd_snoop;   // RECALL_DN: an owner must be downgraded
   // The row search's tests of the opcode, the length, the entry and the directory word.
   logic                 rsp_op_ok, rsp_len_ok;  // a snoop answer's opcode; its length

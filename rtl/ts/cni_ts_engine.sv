@@ -73,7 +73,7 @@ module cni_ts_engine #(
   localparam int OpW    = cni_coh_pkg::OP_W;
   localparam int AgW    = cni_coh_pkg::AGENT_W;
   localparam int TrigW  = LineIdxW + OpW + AgW;
-  localparam int CmdW   = 8 + 32;   // the low word's op, tag, flag, line; the block
+  localparam int CmdW   = 9 + 32;   // the low word's op, tag, flag, ack, line; the block
 
   if (Lines < 1 || Lines >= (1 << 24)) $error("cni_ts_engine: Lines must be 1 .. 2^24 - 1");
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
@@ -96,8 +96,11 @@ module cni_ts_engine #(
   function automatic logic permits(input logic [1:0] t, input logic w);
     permits = t == TAG_RW || (t == TAG_RO && !w);
   endfunction
+  // The grant that answers a suspended request under tag t: ReadOnly's is shared only (an RdS
+  // gets DataS; a write parked in its place, after the faulting read's park timer ran out, is
+  // answered Retry and faults again), ReadWrite's the state tables'.
   function automatic logic [cni_coh_pkg::ARG_W-1:0] gnt_of(input logic [1:0] t);
-    gnt_of = t == TAG_RO ? cni_coh_pkg::GNT_S : cni_coh_pkg::GNT_AUTO;
+    gnt_of = t == TAG_RO ? cni_coh_pkg::GNT_SO : cni_coh_pkg::GNT_AUTO;
   endfunction
 
   // ---- state --------------------------------------------------------------------------------
@@ -136,7 +139,7 @@ module cni_ts_engine #(
 
   // Reset sweep and policies.
   logic [BlkW-1:0] init_q;
-  logic [3:0]      ipol_q;                 // register page lines, then the dispatch line
+  logic [$clog2(R + 2)-1:0] ipol_q;        // register page lines, then the dispatch line
 
   // Registers and the dispatch register.
   logic [LineBits-1:0] buf_q;
@@ -211,7 +214,7 @@ module cni_ts_engine #(
   wire enq = wr_cmd_hi && enq_cause == '0;
   cni_fifo #(.Width(CmdW), .Depth(CmdDepth)) u_cq (
     .clk_i, .rst_ni,
-    .in_valid_i (enq), .in_ready_o (cq_in_ready), .in_data_i ({nc_line, cmd_lo_q[6:0], rq.wdata}),
+    .in_valid_i (enq), .in_ready_o (cq_in_ready), .in_data_i ({nc_line, nc_ack, cmd_lo_q[6:0], rq.wdata}),
     .out_valid_o (cq_valid), .out_ready_i (cq_pop), .out_data_o (cq_data),
     /* verilator lint_off PINCONNECTEMPTY */
     .count_o ()
@@ -220,18 +223,23 @@ module cni_ts_engine #(
   wire [3:0]      c_op   = cq_data[32 +: 4];
   wire [1:0]      c_tag  = cq_data[36 +: 2];
   wire            c_flag = cq_data[38];
-  wire            c_line = cq_data[39];
+  wire            c_ack  = cq_data[39];
+  wire            c_line = cq_data[40];
   wire [BlkW-1:0] c_blk  = BlkW'(cq_data[31:0]);
   // the command decoded with its block's tag word (SCRd): what to do, or why it is refused
   logic [3:0] c_op_q;
   logic [1:0] c_tag_q;
   logic       c_flag_q;
   logic       c_line_q;
+  logic       c_ack_q;
 
   // ---- acknowledgements ---------------------------------------------------------------------
   wire ack_seq = rq.valid && rq.we && rq.addr == R_ACK_HI;
   wire ack_ok  = ack_seq && ev_valid_q && ack_lo_q == seq_q;
-  wire ack_cmd = enq && nc_ack && ev_valid_q && !ev_msg_q && ev_blk_q == BlkW'(rq.wdata);
+  // (a command's ack flag acts as the command is decided, and not when it is refused)
+  logic [3:0] dec_cause;   // SCRd: the command's refusal (0: none)
+  wire ack_cmd = st_q == SCRd && dec_cause == '0 && c_ack_q && ev_valid_q && !ev_msg_q &&
+                 ev_blk_q == j_blk_q;
   wire ack     = ack_ok || ack_cmd;
 
   // ---- choosing the next job (SIdle) --------------------------------------------------------
@@ -243,7 +251,9 @@ module cni_ts_engine #(
   logic tq_hold_q;   // the fault queue's head was examined and waits for the dispatch register
   wire d_stale  = mode_q == MODE_BLOCK && disp_copy_q && !(ev_valid_q && ev_written_q);
   wire d_want   = ev_valid_q && !ev_written_q && mode_q != MODE_STATUS && !ack;
-  wire d_resume = d_wait_q && mode_q == MODE_BLOCK && ev_valid_q && ev_written_q;
+  // a read of the dispatch line parked: in mode 2 answered once an event is in the line; in the
+  // other modes (a read that parked while the mode changed) at once
+  wire d_resume = d_wait_q && (mode_q != MODE_BLOCK || (ev_valid_q && ev_written_q));
   wire w_trig   = tq_valid && !(tq_hold_q && ev_valid_q);
   wire go_mode  = mode_chg_q;
   wire go_curg  = !go_mode && d_stale && d_want;
@@ -281,8 +291,8 @@ module cni_ts_engine #(
     cmd.arg   = pol_q;
     if (st_q == SInitPol) begin
       cmd.line = LineIdxW'(32'(Base) + 32'(ipol_q));
-      cmd.arg  = 32'(ipol_q) < 32'(R) ? cni_coh_pkg::POL_DENY :
-                 mode_q == MODE_BLOCK ? cni_coh_pkg::POL_PARK : cni_coh_pkg::POL_SHARED;
+      // (the reset mode's: a MODE write meanwhile is applied after the sweep, by go_mode)
+      cmd.arg  = 32'(ipol_q) < 32'(R) ? cni_coh_pkg::POL_DENY : cni_coh_pkg::POL_SHARED;
     end else if (s_ld_q) begin
       cmd.line = LineIdxW'(LBuf);
       cmd.op   = cni_coh_pkg::CMD_RECALL;
@@ -316,7 +326,6 @@ module cni_ts_engine #(
   wire       tw_wr   = tw_rd[3];
   // (the head stays while STRd decides it: popped unless it waits for the dispatch register)
   assign tq_pop = st_q == STRd && !(!tw_pend && !permits(tw_tag, tq_wr) && ev_valid_q);
-  logic [3:0] dec_cause;   // SCRd: the command's refusal (0: none)
   always_comb begin
     dec_cause = '0;
     unique case (c_op_q)
@@ -355,6 +364,7 @@ module cni_ts_engine #(
       c_tag_q <= '0;
       c_flag_q <= 1'b0;
       c_line_q <= 1'b0;
+      c_ack_q <= 1'b0;
       result_q <= '0;
       mode_q <= MODE_LINE;
       mode_chg_q <= 1'b0;
@@ -406,7 +416,7 @@ module cni_ts_engine #(
 
       // -- the dispatch line's triggers, and the fault queue's overflow
       if (trig_disp) begin
-        if (mode_q == MODE_BLOCK && evt.op == cni_coh_pkg::OP_RDS) d_wait_q <= 1'b1;
+        if (evt.op == cni_coh_pkg::OP_RDS) d_wait_q <= 1'b1;
         else d_bad_q <= 1'b1;
       end
       if (trig_page) d_bad_q <= 1'b1;
@@ -462,9 +472,9 @@ module cni_ts_engine #(
               ans_arg_q <= cni_coh_pkg::NACK_ERROR;
             end else begin
               d_wait_q    <= 1'b0;
-              disp_copy_q <= 1'b1;
+              disp_copy_q <= mode_q == MODE_BLOCK;
               ans_op_q    <= cni_coh_pkg::CMD_RESUME;
-              ans_arg_q   <= cni_coh_pkg::GNT_S;
+              ans_arg_q   <= cni_coh_pkg::GNT_SO;
             end
             st_q <= SSeq;
           end else if (go_msg) begin
@@ -491,6 +501,7 @@ module cni_ts_engine #(
             c_tag_q  <= c_tag;
             c_flag_q <= c_flag;
             c_line_q <= c_line;
+            c_ack_q  <= c_ack;
             st_q     <= SCRd;
           end
         end

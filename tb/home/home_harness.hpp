@@ -70,7 +70,7 @@ enum class Cmd : uint8_t {
   Nack = 7
 };
 enum class Policy : uint8_t { Allow = 0, Shared = 1, Park = 2, Deny = 3 };
-enum class Grant : uint8_t { Auto = 0, S = 1, E = 2 };
+enum class Grant : uint8_t { Auto = 0, S = 1, E = 2, SharedOnly = 3 };
 enum class NackAnswer : uint8_t { Retry = 0, Error = 1 };
 enum class Evt : uint8_t { Trigger = 0, RecallDone = 1 };
 const char* cmd_name(Cmd c);

@@ -771,6 +771,7 @@ TEST_F(HomeDecide, ReleaseOrResumeWithNoHolderInTheWayGrantFromMemory) {
        uint8_t(bit(kO) | bit(kR))},
       {Cmd::Resume, Grant::S, Op::RdX, false, St::I, 0, Op::DataE, St::X, bit(kR)},
       {Cmd::Resume, Grant::E, Op::RdS, false, St::I, 0, Op::DataE, St::X, bit(kR)},
+      {Cmd::Resume, Grant::SharedOnly, Op::RdS, true, St::I, 0, Op::DataS, St::S, bit(kR)},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << "command " << int(c.cmd) << " grant " << int(c.g) << " op "
@@ -879,6 +880,25 @@ TEST_F(HomeDecide, NackWithAParkEntryRetryOrErrorAndFreesIt) {
     eval();
     EXPECT_EQ(row(), Row::Nack);
     expect_rsp(a == NackAnswer::Retry ? Op::Retry : Op::Error, kR, kParkTag);
+    expect_free(kPark);
+    EXPECT_FALSE(m_->d_alloc_o || m_->d_upd_o || m_->d_conv_o);
+    expect_dir_kept();
+    expect_consumed_no_write();
+    expect_counts({});
+  }
+}
+
+// "RESUME(l, SO), PARK entry on l of an RdX or Upg": Retry to its requester, free it (a shared-only
+// grant never answers a write: the tag store's ReadOnly).
+TEST_F(HomeDecide, ResumeSharedOnlyOfAParkedWriteRetriesIt) {
+  for (Op op : {Op::RdX, Op::Upg}) {
+    SCOPED_TRACE(::testing::Message() << "op " << int(op));
+    parked(op);
+    dir(Policy::Park, op == Op::Upg ? St::S : St::I, op == Op::Upg ? bit(kR) : 0);
+    command(Cmd::Resume, static_cast<unsigned>(Grant::SharedOnly));
+    eval();
+    EXPECT_EQ(row(), Row::Nack);
+    expect_rsp(Op::Retry, kR, kParkTag);
     expect_free(kPark);
     EXPECT_FALSE(m_->d_alloc_o || m_->d_upd_o || m_->d_conv_o);
     expect_dir_kept();

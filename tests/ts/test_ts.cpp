@@ -395,6 +395,51 @@ TEST_F(TagStore, ConcurrentFaultsOnOneBlockAreDispatchedOnceAndAllAnswered) {
   EXPECT_EQ(reg(kFaults), 1u);
 }
 
+// The faulting read's park timer runs out and a write parks in its place: the handler's fill
+// (ReadOnly) must not grant that write, which would hold the block exclusive under ReadOnly. The
+// shared-only grant answers it Retry; re-issued, it parks under ReadOnly and faults as a write.
+TEST_F(TagStore, AWriteParkedInPlaceOfTheFaultingReadIsNotGrantedByAReadOnlyFill) {
+  ep->csr_write(csr::kParkTimeout, 200);
+  set_tag(5, kI);
+  ep->send(req(Op::RdS, kHost1, blk(5), 1));
+  Event e = take_fault(5, false, kI, kHost1);
+  EXPECT_EQ(expect(Op::Retry, kHost1, blk(5), 500).tag, 1);
+  ep->send(req(Op::RdX, kHost2, blk(5), 2));  // parks; its trigger finds the fault pending
+  ep->run(50);
+  EXPECT_EQ(reg(kDups), 1u);
+  put_buffer(pattern(3));
+  command(kFill, 5, kRO, false, true);
+  EXPECT_EQ(expect(Op::Retry, kHost2, blk(5)).tag, 2) << "never DataE under ReadOnly";
+  wait_done();
+  ep->send(req(Op::RdX, kHost2, blk(5), 2));
+  expect_suspended(100);
+  Event w = take_fault(5, true, kRO, kHost2);
+  EXPECT_EQ(w.seq, e.seq + 1);
+  ep->send(req(Op::RdS, kHost3, blk(5), 3));
+  EXPECT_EQ(expect(Op::Retry, kHost3, blk(5)).tag, 3);  // (the line is busy with the write)
+  command(kNack, 5, 0, true, true);
+  expect(Op::Error, kHost2, blk(5));
+  ep->send(req(Op::RdS, kHost3, blk(5), 3));
+  EXPECT_EQ(bytes(expect(Op::DataS, kHost3, blk(5)).data), bytes(pattern(3)));
+}
+
+// A command's ack flag acknowledges the event only when the command is carried out: a refused
+// one leaves the event (and the block's fault) with the handler.
+TEST_F(TagStore, ARefusedCommandDoesNotAcknowledgeTheEvent) {
+  set_tag(6, kRO);
+  ep->send(req(Op::RdX, kHost1, blk(6), 1));
+  take_fault(6, true, kRO, kHost1);
+  command(kFill, 6, kRW, false, true);  // not Invalid: refused
+  wait_done();
+  EXPECT_EQ((reg(kStatus) >> 4) & 15, unsigned(kBadFill));
+  EXPECT_TRUE(has_event());
+  EXPECT_TRUE(pending(6));
+  command(kSetTag, 6, kRW, true, true);
+  EXPECT_EQ(expect(Op::DataE, kHost1, blk(6)).tag, 1);
+  wait_done();
+  EXPECT_FALSE(has_event());
+}
+
 TEST_F(TagStore, ASuspendedAccessNobodyAnswersEndsInRetryAndTheEngineGoesOn) {
   ep->csr_write(csr::kParkTimeout, 300);
   set_tag(3, kI);
