@@ -489,7 +489,6 @@ module cni_ts_engine #(
             arr_q        <= 16'(msg_i);
             last_msg_q   <= 1'b1;
           end else if (go_trig) begin
-            last_msg_q <= 1'b0;
             j_line_q  <= tq_line;
             j_blk_q   <= tq_blk;
             st_q      <= STRd;
@@ -519,6 +518,7 @@ module cni_ts_engine #(
             tq_hold_q <= 1'b1;                     // stays at the head until the ack
           end else begin
             n_faults_q   <= n_faults_q + 1'b1;
+            last_msg_q   <= 1'b0;
             seq_q        <= seq_q + 1'b1;
             ev_valid_q   <= 1'b1;
             ev_written_q <= 1'b0;
