@@ -17,4 +17,5 @@ cni_verilate(cni_rtl_fpga_shell
   TRACE_FST
   VERILATOR_ARGS --assert --x-assign unique --x-initial unique -Wno-fatal ${CNI_FPGA_GARGS})
 cni_model_finish(cni_rtl_fpga_shell)
+target_link_libraries(cni_rtl_fpga_shell PUBLIC gen_hdr)  # cni/engines.hpp: the region count
 target_compile_definitions(cni_rtl_fpga_shell PUBLIC CNI_FPGA_CLKDIV=4)

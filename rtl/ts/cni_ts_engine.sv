@@ -79,29 +79,7 @@ module cni_ts_engine #(
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
   if (32'(LBlk0) + 32'(Lines) > (32'd1 << LineIdxW)) $error("cni_ts_engine: region past the map");
 
-  // Tags, commands, refusal causes, modes (docs/tagstore.md).
-  localparam logic [1:0] TAG_I = 2'd0, TAG_RO = 2'd1, TAG_RW = 2'd2;
-  localparam logic [3:0] OP_READ = 4'd1, OP_WRITE = 4'd2, OP_SET_TAG = 4'd3, OP_RESUME = 4'd4,
-                         OP_NACK = 4'd5, OP_GET_TAG = 4'd6, OP_FILL = 4'd7;
-  localparam logic [3:0] CA_FULL = 4'd1, CA_BAD_OP = 4'd2, CA_BAD_BLOCK = 4'd3, CA_BAD_TAG = 4'd4,
-                         CA_NOTHING = 4'd5, CA_BAD_RESUME = 4'd6, CA_BAD_FILL = 4'd7,
-                         CA_BAD_MODE = 4'd8;
-  localparam logic [1:0] MODE_STATUS = 2'd0, MODE_LINE = 2'd1, MODE_BLOCK = 2'd2;
-
-  function automatic logic [cni_coh_pkg::POL_W-1:0] pol_of(input logic [1:0] t);
-    pol_of = t == TAG_I ? cni_coh_pkg::POL_PARK : t == TAG_RO ? cni_coh_pkg::POL_SHARED
-                                                              : cni_coh_pkg::POL_ALLOW;
-  endfunction
-  // Whether tag t allows an access (w: a write: RdX or Upg)
-  function automatic logic permits(input logic [1:0] t, input logic w);
-    permits = t == TAG_RW || (t == TAG_RO && !w);
-  endfunction
-  // The grant that answers a suspended request under tag t: ReadOnly's is shared only (an RdS
-  // gets DataS; a write parked in its place, after the faulting read's park timer ran out, is
-  // answered Retry and faults again), ReadWrite's the state tables'.
-  function automatic logic [cni_coh_pkg::ARG_W-1:0] gnt_of(input logic [1:0] t);
-    gnt_of = t == TAG_RO ? cni_coh_pkg::GNT_SO : cni_coh_pkg::GNT_AUTO;
-  endfunction
+  // Tags, commands, refusal causes, modes and the tag rules: cni_ts_pkg.
 
   // ---- state --------------------------------------------------------------------------------
   typedef enum logic [3:0] {
@@ -205,16 +183,20 @@ module cni_ts_engine #(
   logic [3:0] enq_cause;
   always_comb begin
     enq_cause = '0;
-    if (nc_op < OP_READ || nc_op > OP_FILL) enq_cause = CA_BAD_OP;
-    else if (rq.wdata >= 32'(Lines)) enq_cause = CA_BAD_BLOCK;
-    else if ((nc_op == OP_SET_TAG || nc_op == OP_FILL) && nc_tag == 2'd3) enq_cause = CA_BAD_TAG;
-    else if (nc_line && nc_op != OP_WRITE && nc_op != OP_FILL) enq_cause = CA_BAD_OP;
-    else if (!cq_in_ready) enq_cause = CA_FULL;
+    if (nc_op < cni_ts_pkg::OP_READ || nc_op > cni_ts_pkg::OP_FILL)
+      enq_cause = cni_ts_pkg::CA_BAD_OP;
+    else if (rq.wdata >= 32'(Lines)) enq_cause = cni_ts_pkg::CA_BAD_BLOCK;
+    else if ((nc_op == cni_ts_pkg::OP_SET_TAG || nc_op == cni_ts_pkg::OP_FILL) && nc_tag == 2'd3)
+      enq_cause = cni_ts_pkg::CA_BAD_TAG;
+    else if (nc_line && nc_op != cni_ts_pkg::OP_WRITE && nc_op != cni_ts_pkg::OP_FILL)
+      enq_cause = cni_ts_pkg::CA_BAD_OP;
+    else if (!cq_in_ready) enq_cause = cni_ts_pkg::CA_FULL;
   end
   wire enq = wr_cmd_hi && enq_cause == '0;
   cni_fifo #(.Width(CmdW), .Depth(CmdDepth)) u_cq (
     .clk_i, .rst_ni,
-    .in_valid_i (enq), .in_ready_o (cq_in_ready), .in_data_i ({nc_line, nc_ack, cmd_lo_q[6:0], rq.wdata}),
+    .in_valid_i (enq), .in_ready_o (cq_in_ready),
+    .in_data_i ({nc_line, nc_ack, cmd_lo_q[6:0], rq.wdata}),
     .out_valid_o (cq_valid), .out_ready_i (cq_pop), .out_data_o (cq_data),
     /* verilator lint_off PINCONNECTEMPTY */
     .count_o ()
@@ -249,11 +231,11 @@ module cni_ts_engine #(
   // the ack); a handler command; the dispatch line taken back otherwise (after the commands, so an
   // answer with the ack flag is not held behind the recall of the handler's own copy).
   logic tq_hold_q;   // the fault queue's head was examined and waits for the dispatch register
-  wire d_stale  = mode_q == MODE_BLOCK && disp_copy_q && !(ev_valid_q && ev_written_q);
-  wire d_want   = ev_valid_q && !ev_written_q && mode_q != MODE_STATUS && !ack;
+  wire d_stale  = mode_q == cni_ts_pkg::MODE_BLOCK && disp_copy_q && !(ev_valid_q && ev_written_q);
+  wire d_want   = ev_valid_q && !ev_written_q && mode_q != cni_ts_pkg::MODE_STATUS && !ack;
   // a read of the dispatch line parked: in mode 2 answered once an event is in the line; in the
   // other modes (a read that parked while the mode changed) at once
-  wire d_resume = d_wait_q && (mode_q != MODE_BLOCK || (ev_valid_q && ev_written_q));
+  wire d_resume = d_wait_q && (mode_q != cni_ts_pkg::MODE_BLOCK || (ev_valid_q && ev_written_q));
   wire w_trig   = tq_valid && !(tq_hold_q && ev_valid_q);
   wire go_mode  = mode_chg_q;
   wire go_curg  = !go_mode && d_stale && d_want;
@@ -315,7 +297,7 @@ module cni_ts_engine #(
     t_ra = go_trig ? tq_blk : c_blk;
     t_we = st_q == SInit || (st_q == SSeq && !s_wdir_q && s_tag_q);
     t_wa = st_q == SInit ? init_q : j_blk_q;
-    t_wd = st_q == SInit ? {2'b00, TAG_RW} : tw_q;
+    t_wd = st_q == SInit ? {2'b00, cni_ts_pkg::TAG_RW} : tw_q;
   end
 
   // ---- the job sequencer --------------------------------------------------------------------
@@ -323,80 +305,46 @@ module cni_ts_engine #(
   // job's steps, which SSeq then runs in order.
   wire [1:0] tw_tag  = tw_rd[1:0];
   wire       tw_pend = tw_rd[2];
-  wire       tw_wr   = tw_rd[3];
   // (the head stays while STRd decides it: popped unless it waits for the dispatch register)
-  assign tq_pop = st_q == STRd && !(!tw_pend && !permits(tw_tag, tq_wr) && ev_valid_q);
-  always_comb begin
-    dec_cause = '0;
-    unique case (c_op_q)
-      OP_SET_TAG: if (c_flag_q && !tw_pend) dec_cause = CA_NOTHING;
-                  else if (c_flag_q && !permits(c_tag_q, tw_wr)) dec_cause = CA_BAD_RESUME;
-      OP_RESUME:  if (!tw_pend) dec_cause = CA_NOTHING;
-                  else if (!permits(tw_tag, tw_wr)) dec_cause = CA_BAD_RESUME;
-      OP_NACK:    if (!tw_pend) dec_cause = CA_NOTHING;
-      OP_FILL:    if (!tw_pend) dec_cause = CA_NOTHING;
-                  else if (tw_tag != TAG_I) dec_cause = CA_BAD_FILL;
-                  else if (!permits(c_tag_q, tw_wr)) dec_cause = CA_BAD_RESUME;
-      default: ;
-    endcase
-  end
+  assign tq_pop = st_q == STRd && !(!tw_pend && !cni_ts_pkg::permits(tw_tag, tq_wr) && ev_valid_q);
+  cni_ts_pkg::steps_t                        d_steps;
+  logic [3:0]                    d_tw;
+  logic [cni_coh_pkg::POL_W-1:0] d_pol;
+  logic [cni_coh_pkg::CMD_W-1:0] d_ans_op;
+  logic [cni_coh_pkg::ARG_W-1:0] d_ans_arg;
+  cni_ts_decide u_dec (
+    .op_i (c_op_q), .tag_i (c_tag_q), .flag_i (c_flag_q), .line_i (c_line_q), .tw_i (tw_rd),
+    .cause_o (dec_cause), .steps_o (d_steps), .tw_o (d_tw), .pol_o (d_pol),
+    .ans_op_o (d_ans_op), .ans_arg_o (d_ans_arg)
+  );
   wire seq_done = !s_ld_q && !s_wdir_q && !s_tag_q && !s_pol_q && !s_rec_q && !s_ans_q;
   // a command ends: GET_TAG in SCRd, the others when their last step is done (a refused one is
   // not counted)
-  wire c_end    = (st_q == SCRd && dec_cause == '0 && c_op_q == OP_GET_TAG) ||
+  wire c_end    = (st_q == SCRd && dec_cause == '0 && c_op_q == cni_ts_pkg::OP_GET_TAG) ||
                   (st_q == SSeq && seq_done && j_cmd_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= SInit;
-      init_q <= '0;
-      ipol_q <= '0;
-      j_line_q <= '0;
-      j_blk_q <= '0;
-      j_cmd_q <= 1'b0;
+      {init_q, ipol_q, j_line_q, j_blk_q, j_cmd_q, tw_q, pol_q, ans_arg_q} <= '0;
       {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
       {rec_dn_q, lockw_q, rd_q, wev_q} <= '0;
-      tw_q <= '0;
-      pol_q <= '0;
       ans_op_q <= cni_coh_pkg::CMD_RESUME;
-      ans_arg_q <= '0;
-      c_op_q <= '0;
-      c_tag_q <= '0;
-      c_flag_q <= 1'b0;
-      c_line_q <= 1'b0;
-      c_ack_q <= 1'b0;
-      result_q <= '0;
-      mode_q <= MODE_LINE;
-      mode_chg_q <= 1'b0;
-      cmd_lo_q <= '0;
-      ack_lo_q <= '0;
-      cause_q <= '0;
-      {n_faults_q, n_dups_q, n_auto_q, n_ovf_q} <= '0;
+      {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, result_q} <= '0;
+      mode_q <= cni_ts_pkg::MODE_LINE;
+      {mode_chg_q, cmd_lo_q, ack_lo_q, cause_q} <= '0;
+      {n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_msgs_q} <= '0;
       {n_ref_q, n_done_q, n_bad_ack_q, n_derr_q} <= '0;
-      ev_valid_q <= 1'b0;
-      ev_written_q <= 1'b0;
-      ev_msg_q <= 1'b0;
-      ev_cnt_q <= '0;
-      arr_q <= '0;
-      last_msg_q <= 1'b0;
-      n_msgs_q <= '0;
-      tq_hold_q <= 1'b0;
-      seq_q <= '0;
-      ev_wr_q <= 1'b0;
-      ev_tag_q <= '0;
-      ev_src_q <= '0;
-      ev_op_q <= '0;
-      ev_blk_q <= '0;
-      disp_copy_q <= 1'b0;
-      d_wait_q <= 1'b0;
-      d_bad_q <= 1'b0;
+      {ev_valid_q, ev_written_q, ev_msg_q, ev_cnt_q, arr_q, last_msg_q, tq_hold_q} <= '0;
+      {seq_q, ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <= '0;
+      {disp_copy_q, d_wait_q, d_bad_q} <= '0;
     end else begin
       // -- the register window's writes
       if (rq.valid && rq.we) begin
         if (rq.addr == R_CMD_LO) cmd_lo_q <= rq.wdata[8:0];
         if (rq.addr == R_ACK_LO) ack_lo_q <= rq.wdata;
         if (rq.addr == R_MODE) begin
-          if (rq.wdata[1:0] == 2'd3) cause_q <= CA_BAD_MODE;
+          if (rq.wdata[1:0] == 2'd3) cause_q <= cni_ts_pkg::CA_BAD_MODE;
           else if (rq.wdata[1:0] != mode_q) begin
             mode_q     <= rq.wdata[1:0];
             mode_chg_q <= 1'b1;
@@ -443,7 +391,8 @@ module cni_ts_engine #(
             disp_copy_q  <= 1'b0;
             d_wait_q     <= 1'b0;
             j_line_q     <= LineIdxW'(LDisp);
-            pol_q        <= mode_q == MODE_BLOCK ? cni_coh_pkg::POL_PARK : cni_coh_pkg::POL_SHARED;
+            pol_q        <= mode_q == cni_ts_pkg::MODE_BLOCK ? cni_coh_pkg::POL_PARK
+                                                                 : cni_coh_pkg::POL_SHARED;
             s_pol_q      <= 1'b1;
             s_rec_q      <= 1'b1;
             st_q         <= SSeq;
@@ -456,7 +405,7 @@ module cni_ts_engine #(
             ev_written_q <= 1'b1;
             j_line_q     <= LineIdxW'(LDisp);
             wev_q        <= 1'b1;
-            if (mode_q == MODE_BLOCK) s_wdir_q <= 1'b1;  // no host holds it (d_stale)
+            if (mode_q == cni_ts_pkg::MODE_BLOCK) s_wdir_q <= 1'b1;  // no host holds it (d_stale)
             else begin
               s_rec_q <= 1'b1;
               lockw_q <= 1'b1;
@@ -472,7 +421,7 @@ module cni_ts_engine #(
               ans_arg_q <= cni_coh_pkg::NACK_ERROR;
             end else begin
               d_wait_q    <= 1'b0;
-              disp_copy_q <= mode_q == MODE_BLOCK;
+              disp_copy_q <= mode_q == cni_ts_pkg::MODE_BLOCK;
               ans_op_q    <= cni_coh_pkg::CMD_RESUME;
               ans_arg_q   <= cni_coh_pkg::GNT_SO;
             end
@@ -509,11 +458,11 @@ module cni_ts_engine #(
           tq_hold_q <= 1'b0;
           if (tw_pend) begin
             n_dups_q <= n_dups_q + 1'b1;
-          end else if (permits(tw_tag, tq_wr)) begin
+          end else if (cni_ts_pkg::permits(tw_tag, tq_wr)) begin
             n_auto_q  <= n_auto_q + 1'b1;
             s_ans_q   <= 1'b1;
             ans_op_q  <= cni_coh_pkg::CMD_RESUME;
-            ans_arg_q <= gnt_of(tw_tag);
+            ans_arg_q <= cni_ts_pkg::gnt_of(tw_tag);
           end else if (ev_valid_q) begin
             tq_hold_q <= 1'b1;                     // stays at the head until the ack
           end else begin
@@ -537,53 +486,18 @@ module cni_ts_engine #(
           if (dec_cause != '0) begin
             cause_q <= dec_cause;
             st_q    <= SIdle;
-          end else if (c_op_q == OP_GET_TAG) begin
+          end else if (c_op_q == cni_ts_pkg::OP_GET_TAG) begin
             result_q <= tw_rd;
             st_q     <= SIdle;
           end else begin
-            // the answer, for the ops that give one
-            ans_op_q  <= c_op_q == OP_NACK ? cni_coh_pkg::CMD_NACK : cni_coh_pkg::CMD_RESUME;
-            ans_arg_q <= c_op_q == OP_NACK ? (c_flag_q ? cni_coh_pkg::NACK_ERROR
-                                                       : cni_coh_pkg::NACK_RETRY) :
-                         c_op_q == OP_RESUME ? gnt_of(tw_tag) : gnt_of(c_tag_q);
-            pol_q     <= pol_of(c_tag_q);
-            s_ld_q    <= c_line_q;   // (WRITE and FILL only: checked as queued)
-            unique case (c_op_q)
-              OP_READ: begin
-                s_rec_q  <= 1'b1;
-                rec_dn_q <= !c_flag_q;
-                rd_q     <= 1'b1;
-              end
-              OP_WRITE: begin
-                if (tw_tag == TAG_I) s_wdir_q <= 1'b1;
-                else begin
-                  s_rec_q <= 1'b1;
-                  lockw_q <= 1'b1;
-                end
-              end
-              OP_SET_TAG: begin
-                tw_q     <= {2'b00, c_tag_q};
-                s_tag_q  <= 1'b1;
-                s_pol_q  <= 1'b1;
-                // a decrease recalls what the new tag does not allow
-                s_rec_q  <= c_tag_q < tw_tag;
-                rec_dn_q <= c_tag_q == TAG_RO;
-                s_ans_q  <= c_flag_q;
-              end
-              OP_RESUME, OP_NACK: begin
-                tw_q    <= {2'b00, tw_tag};
-                s_tag_q <= 1'b1;
-                s_ans_q <= 1'b1;
-              end
-              OP_FILL: begin
-                s_wdir_q <= 1'b1;
-                tw_q     <= {2'b00, c_tag_q};
-                s_tag_q  <= 1'b1;
-                s_pol_q  <= 1'b1;
-                s_ans_q  <= 1'b1;
-              end
-              default: ;
-            endcase
+            {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q} <=
+                {d_steps.ld, d_steps.wdir, d_steps.tag, d_steps.pol, d_steps.rec};
+            {rec_dn_q, rd_q, lockw_q, s_ans_q} <=
+                {d_steps.rec_dn, d_steps.rd, d_steps.lockw, d_steps.ans};
+            tw_q      <= d_tw;
+            pol_q     <= d_pol;
+            ans_op_q  <= d_ans_op;
+            ans_arg_q <= d_ans_arg;
           end
         end
         SSeq: begin

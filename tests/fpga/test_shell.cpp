@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vcni_fpga_shell.h"
+#include "cni/engines.hpp"
 #include "verilated.h"
 
 namespace {
@@ -155,9 +156,9 @@ class Shell : public ::testing::Test {
 TEST_F(Shell, BridgeReadsTheCoreIdentityAndGeometry) {
   wait_init();
   EXPECT_EQ(read_ok(0x000), 0x434E4931u);
-  // iCE40 configuration: 64-byte lines; 8 + 2*2 + 2 + 2 + 2 + 2 = 20 lines in 6 regions (the
-  // last two, the scratch-pad's and the CNI engine's, empty)
-  EXPECT_EQ(read_ok(0x004), (20u << 16) | (6u << 8) | 64u);
+  // iCE40 configuration: 64-byte lines; 8 + 2*2 + 2 + 2 + 2 + 2 = 20 lines in the registry's
+  // regions (those after PIO (b), the scratch-pad's, the CNI engine's and the tag store's, empty)
+  EXPECT_EQ(read_ok(0x004), (20u << 16) | (unsigned(cni::engines::kNumRegions) << 8) | 64u);
 }
 
 TEST_F(Shell, UnmappedCoreAddressAnswersSlverr) {
