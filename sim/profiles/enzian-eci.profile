@@ -18,6 +18,7 @@ host.sockets = 1                 # 002 s3: one CPU socket; the FPGA is the other
 host.cores = 4                   # model parameter, not from the paper: 48 cores in 002 s3, but agent ids are 4 bits per node, so a node simulates up to 14
 host.core_sockets = auto         # auto = round-robin over sockets, or a socket per core: 0,0,1
 host.coherence_timeout_ms = 300  # 002 s4: the ThunderX-1 timeout is "hundreds of milliseconds"
+host.retry_watchdog_ms = 3000    # model parameter, not from the paper: a miss the home keeps answering Retry this long is a machine check
 host.memory_model = armv8        # 002 s3: ThunderX-1 cores are ARMv8 (docs/host-sim.md, "Memory model")
 cpu.freq_mhz = 2000              # 002 s3: 2.0 GHz (core.access_ns is one cycle)
 

@@ -21,6 +21,7 @@ host.sockets = 1                 # 000 s4.1: one processor per node
 host.cores = 1                   # 000 s4.1: one processor per node
 host.core_sockets = auto         # one socket
 host.coherence_timeout_ms = 300  # model parameter, not from the paper: a watchdog (the 1996 buses have no coherence timeout)
+host.retry_watchdog_ms = 3000    # model parameter, not from the paper: a miss the home keeps answering Retry this long is a machine check
 host.memory_model = tso          # model parameter, not from the paper: the 1996 processor (a SPARC) runs TSO
 cpu.freq_mhz = 200               # 000 s4.1: "200 MHz dual-issue SPARC processor"
 

@@ -38,6 +38,9 @@ CacheParams CacheParams::from_profile(const Profile& p) {
   c.snoop = ns_param(p, "cache.snoop_ns");
   c.retry_backoff = ns_param(p, "cache.retry_backoff_ns");
   c.timeout = ns(positive_param(p, "host.coherence_timeout_ms") * 1e6);
+  const double watchdog_ms = p.get_double("host.retry_watchdog_ms");
+  if (watchdog_ms < 0) throw std::invalid_argument("host.retry_watchdog_ms must be >= 0");
+  c.retry_watchdog = ns(watchdog_ms * 1e6);
   c.mshrs = uint_param(p, "cache.mshrs", 1, kWbTagBase);
   c.validate();
   return c;
@@ -59,6 +62,9 @@ void CacheParams::validate() const {
   if (l1_size_kib > size_kib) bad("the L1 filter (l1.size_kib) must not exceed cache.size_kib");
   if (mshrs == 0 || mshrs > kWbTagBase) bad("cache.mshrs must be in [1, 128]");
   if (timeout == 0) bad("host.coherence_timeout_ms must be > 0");
+  if (retry_watchdog != 0 && retry_watchdog < timeout) {
+    bad("host.retry_watchdog_ms must be 0 (none) or at least host.coherence_timeout_ms");
+  }
 }
 
 HostCache::HostCache(Kernel& k, Fabric& f, proto::AgentId id, const CacheParams& p,
@@ -230,6 +236,7 @@ void HostCache::start_miss(const AccessPtr& a) {
   if (!prefetch) m.waiters.push_back(a);
   mshr_of_[a->line] = idx;
   ++mshrs_used_;
+  m.first_at = k_.now();
   m.resend = k_.after(p_.miss, [this, idx] {
     mshr_[idx].resend = EventId{};
     send_request(idx);
@@ -498,6 +505,14 @@ void HostCache::on_retry(const Msg& m) {
   k_.cancel(r.timer);
   r.timer = EventId{};
   ++stats_.retries;
+  if (p_.retry_watchdog != 0 && k_.now() - r.first_at >= p_.retry_watchdog) {
+    throw CoherenceError(name_ + " (agent " + std::to_string(id()) + "): retry watchdog: " +
+                         proto::op_name(r.sent) + " for line " + hex(r.line) + " at agent " +
+                         std::to_string(r.home) + " answered Retry since " +
+                         std::to_string(to_ns(r.first_at)) + " ns, over " +
+                         std::to_string(to_ns(p_.retry_watchdog) / 1e6) +
+                         " ms (machine check)");
+  }
   r.resend = k_.after(p_.retry_backoff, [this, idx] {
     mshr_[idx].resend = EventId{};
     send_request(idx);

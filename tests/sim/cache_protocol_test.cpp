@@ -442,6 +442,30 @@ TEST_F(CacheProtocol, RetryRestartsTheTimeout) {
   EXPECT_EQ(cache->state_of(0x1000), CS::S);
 }
 
+// A miss the home keeps answering Retry (each answer inside the coherence timeout) is stopped
+// by the retry watchdog, counted from its first request.
+TEST_F(CacheProtocol, RetriesPastTheWatchdogAreAMachineCheck) {
+  CacheParams p = small_params();
+  p.retry_watchdog = ns(2e6);
+  build(p);
+  uint64_t v;
+  Time t;
+  load(0x1000, v, t);
+  try {
+    for (int i = 0; i < 10; ++i) {
+      k->run_until(k->now() + ns(0.5e6));
+      home->answer(home->last(), Op::Retry);
+    }
+    run();
+    FAIL() << "the retry watchdog did not fire";
+  } catch (const CoherenceError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("retry watchdog: RdS for line 0x1000"), std::string::npos) << msg;
+  }
+  EXPECT_GE(k->now(), ns(2e6));
+  EXPECT_LT(k->now(), ns(2.6e6));
+}
+
 TEST_F(CacheProtocol, MissesBeyondTheMshrsWaitInOrder) {
   uint64_t v[5];
   Time t[5] = {};

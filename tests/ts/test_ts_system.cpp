@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cni/drv/tagstore.hpp"
+#include "cni/sim/coherence.hpp"
 #include "system/fixture.hpp"
 
 namespace cni::test {
@@ -25,7 +26,8 @@ sim::Profile ts_profile() {
 }
 
 struct TsSystem : System {
-  TsSystem() : System(ts_profile(), ~0u, [](tb::SimDevice::Config& c) { c.variant = "ts"; }) {}
+  explicit TsSystem(const sim::Profile& p = ts_profile())
+      : System(p, ~0u, [](tb::SimDevice::Config& c) { c.variant = "ts"; }) {}
   uint64_t region() { return dev.host_addr(dev.geometry().base(Geo::kTs)); }
   uint64_t flag() { return dev.host_addr(3); }  // a line of plain device memory
 };
@@ -105,6 +107,37 @@ TEST(TagStoreSystem, AProtocolCoreAnswersEveryFaultInEachDispatchMode) {
   }
   // the buffer line moves the data in one line, the registers in a round trip per 8 bytes
   for (unsigned mode = 0; mode < 3; ++mode) EXPECT_LT(med[0][mode], med[1][mode]);
+}
+
+// A fault nobody answers: the device's park timer answers the load Retry, the core's cache
+// re-issues it, and the host's retry watchdog ends the run with a machine check (not a hang).
+TEST(TagStoreSystem, AFaultNobodyAnswersEndsInTheHostsMachineCheck) {
+  auto p = ts_profile();
+  p.set("device.park_timeout_us", "20");
+  p.set("host.coherence_timeout_ms", "0.1");
+  p.set("host.retry_watchdog_ms", "0.5");
+  TsSystem s(p);
+  s.host.spawn(1, [&](drv::MemoryPort& m) {
+    drv::TagStore ts(m, s.region());
+    ts.set_tag(3, Tag::Invalid);
+    ts.sync();
+    m.barrier();
+    m.store64(s.flag(), 1);
+  });
+  s.host.spawn(0, [&](drv::MemoryPort& m) {
+    while (m.load_acquire64(s.flag()) == 0) m.pause_ns(50);
+    drv::TagStore ts(m, s.region());
+    (void)m.load64(ts.block_addr(3));
+    ADD_FAILURE() << "the load of an Invalid block nobody serves completed";
+  });
+  try {
+    s.host.run_programs();
+    FAIL() << "the run ended without a machine check";
+  } catch (const sim::CoherenceError& e) {
+    EXPECT_NE(std::string(e.what()).find("retry watchdog"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(s.dev.endpoint().csr_read(tb::csr::engine_reg(engines::kEngineTs, 0x30)), 1u)
+      << "one fault dispatched, however often the load was retried";
 }
 
 }  // namespace

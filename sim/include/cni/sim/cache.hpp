@@ -44,6 +44,8 @@ struct CacheParams {
   Time snoop = 0;             // cache.snoop_ns: snoop lookup before the answer leaves
   Time retry_backoff = 0;     // cache.retry_backoff_ns
   Time timeout = 0;           // host.coherence_timeout_ms
+  Time retry_watchdog = 0;    // host.retry_watchdog_ms: a miss answered Retry this long after
+                              // its first request stops the run (0: never)
   unsigned mshrs = 16;        // cache.mshrs
 
   static CacheParams from_profile(const Profile& p);
@@ -118,6 +120,7 @@ class HostCache : public Agent {
     proto::Op sent = proto::Op::RdS;
     proto::AgentId home = 0;
     Time sent_at = 0;
+    Time first_at = 0;  // the miss's first request (Retry re-issues keep it)
     EventId timer, resend;
     std::vector<AccessPtr> waiters;
   };
