@@ -135,7 +135,7 @@ def validate(reg):
                 raise RegistryError(f"engine {n}: counter {c['name']!r} bad or used twice")
             counters.add(c["name"])
         for sg in e["signal_out"]:
-            if not IDENT.match(sg["name"]) or sg["name"] in signals or "port" not in sg:
+            if not IDENT.match(sg.get("name", "")) or sg["name"] in signals or "port" not in sg:
                 raise RegistryError(f"engine {n}: signal {sg['name']!r} bad, used twice or "
                                     "without a port")
             signals[sg["name"]] = n

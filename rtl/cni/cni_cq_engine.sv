@@ -41,9 +41,9 @@
 //                         entries less its reserve), the depth of the owed-RESUME FIFO
 // Ports: the engine records (cni_engine_types.svh): the engine bus (events, commands, memory
 // port B, the register window), the network and the caching agent (CNI16Qm only, the other
-// configurations present no request); rx_msg_o: a one-cycle pulse per message delivered to the
-// receive side (a data frame accepted, or a message to this node delivered without the network),
-// the engine registry's signal `cni_rx` (the tag store's message arrivals).
+// configurations present no request); rx_msg_o: a one-cycle pulse per message the receive side
+// takes into its queue or FIFO (from the network or from this node), the engine registry's
+// signal `cni_rx` (the tag store's message arrivals).
 `default_nettype none
 
 module cni_cq_engine #(
@@ -281,7 +281,8 @@ module cni_cq_engine #(
 
   assign cnt_inc = net_cnt | fe_cnt |
                    (NC'(wr_hi && !w_known) << cni_cq_pkg::C_TX_STRAY);
-  assign rx_msg_o = cnt_inc[cni_cq_pkg::C_RX_FRAMES] || cnt_inc[cni_cq_pkg::C_LOCAL];
+  // (a message the front end takes: in the receive queue or FIFO, not dropped after an Error)
+  assign rx_msg_o = rmsg_valid && rmsg_ready && !err_q;
 
   // ---- reset POLICYs: the register page DENY (a coherent request there is a driver bug); CNI4's
   // TX CDRs and, with EarlyPull, the SQ lines SHARED (the CPU's ownership requests park: virtual

@@ -456,6 +456,8 @@ module cni_ts_engine #(
         STRd: begin
           st_q <= SSeq;
           tq_hold_q <= 1'b0;
+          // (a head popped gives the messages the next turn)
+          if (tq_pop) last_msg_q <= 1'b0;
           if (tw_pend) begin
             n_dups_q <= n_dups_q + 1'b1;
           end else if (cni_ts_pkg::permits(tw_tag, tq_wr)) begin
@@ -467,7 +469,6 @@ module cni_ts_engine #(
             tq_hold_q <= 1'b1;                     // stays at the head until the ack
           end else begin
             n_faults_q   <= n_faults_q + 1'b1;
-            last_msg_q   <= 1'b0;
             seq_q        <= seq_q + 1'b1;
             ev_valid_q   <= 1'b1;
             ev_written_q <= 1'b0;

@@ -139,7 +139,7 @@ class HomeStress : public HomeTest, public testing::WithParamInterface<StressCas
       static constexpr Cmd kAnswers[] = {Cmd::Release, Cmd::Resume, Cmd::Resume, Cmd::Nack};
       if (chance(0.75)) {  // else the timer answers
         const Cmd c = kAnswers[pick(std::size(kAnswers))];
-        h->command(c, l, c == Cmd::Resume ? pick(3) : c == Cmd::Nack ? pick(2) : 0);
+        h->command(c, l, c == Cmd::Resume ? pick(4) : c == Cmd::Nack ? pick(2) : 0);  // (4 grants: SO too)
         ++stats_[cmd_name(c)];
       }
     }
