@@ -73,7 +73,6 @@ module cni_ts_engine #(
   localparam int OpW    = cni_coh_pkg::OP_W;
   localparam int AgW    = cni_coh_pkg::AGENT_W;
   localparam int TrigW  = LineIdxW + OpW + AgW;
-  localparam int CmdW   = 9 + 32;   // the low word's op, tag, flag, ack, line; the block
 
   if (Lines < 1 || Lines >= (1 << 24)) $error("cni_ts_engine: Lines must be 1 .. 2^24 - 1");
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
@@ -123,7 +122,6 @@ module cni_ts_engine #(
   logic [LineBits-1:0] buf_q;
   logic [1:0]   mode_q;
   logic         mode_chg_q;                // a MODE write waits to be applied
-  logic [8:0]   cmd_lo_q;
   logic [31:0]  ack_lo_q;
   logic [3:0]   cause_q;
   logic [3:0]   result_q;
@@ -172,42 +170,21 @@ module cni_ts_engine #(
   wire                tq_wr   = !(tq_op == cni_coh_pkg::OP_RDS || tq_op == cni_coh_pkg::OP_RDNA);
   wire [BlkW-1:0]     tq_blk  = BlkW'(32'(tq_line) - 32'(LBlk0));
 
-  // ---- handler commands ---------------------------------------------------------------------
-  wire        wr_cmd_hi = rq.valid && rq.we && rq.addr == R_CMD_HI;
-  wire [3:0]  nc_op     = cmd_lo_q[3:0];
-  wire [1:0]  nc_tag    = cmd_lo_q[5:4];
-  wire        nc_ack    = cmd_lo_q[7];
-  wire        nc_line   = cmd_lo_q[8];
-  logic       cq_in_ready, cq_valid, cq_pop;
-  logic [CmdW-1:0] cq_data;
-  logic [3:0] enq_cause;
-  always_comb begin
-    enq_cause = '0;
-    if (nc_op < cni_ts_pkg::OP_READ || nc_op > cni_ts_pkg::OP_FILL)
-      enq_cause = cni_ts_pkg::CA_BAD_OP;
-    else if (rq.wdata >= 32'(Lines)) enq_cause = cni_ts_pkg::CA_BAD_BLOCK;
-    else if ((nc_op == cni_ts_pkg::OP_SET_TAG || nc_op == cni_ts_pkg::OP_FILL) && nc_tag == 2'd3)
-      enq_cause = cni_ts_pkg::CA_BAD_TAG;
-    else if (nc_line && nc_op != cni_ts_pkg::OP_WRITE && nc_op != cni_ts_pkg::OP_FILL)
-      enq_cause = cni_ts_pkg::CA_BAD_OP;
-    else if (!cq_in_ready) enq_cause = cni_ts_pkg::CA_FULL;
-  end
-  wire enq = wr_cmd_hi && enq_cause == '0;
-  cni_fifo #(.Width(CmdW), .Depth(CmdDepth)) u_cq (
+  // ---- handler commands: CMD, checked and queued (cni_ts_cmdq) --------------------------------
+  wire         wr_cmd_hi = rq.valid && rq.we && rq.addr == R_CMD_HI;
+  logic        cq_valid, cq_pop, enq_refuse;
+  logic [3:0]  enq_cause;
+  logic [3:0]  c_op;
+  logic [1:0]  c_tag;
+  logic        c_flag, c_ack, c_line;
+  logic [BlkW-1:0] c_blk;
+  cni_ts_cmdq #(.Lines(Lines), .Depth(CmdDepth)) u_cmdq (
     .clk_i, .rst_ni,
-    .in_valid_i (enq), .in_ready_o (cq_in_ready),
-    .in_data_i ({nc_line, nc_ack, cmd_lo_q[6:0], rq.wdata}),
-    .out_valid_o (cq_valid), .out_ready_i (cq_pop), .out_data_o (cq_data),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .count_o ()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .wr_lo_i (rq.valid && rq.we && rq.addr == R_CMD_LO), .wr_hi_i (wr_cmd_hi),
+    .wdata_i (rq.wdata), .refuse_o (enq_refuse), .cause_o (enq_cause),
+    .pop_i (cq_pop), .valid_o (cq_valid), .op_o (c_op), .tag_o (c_tag), .flag_o (c_flag),
+    .ack_o (c_ack), .line_o (c_line), .blk_o (c_blk)
   );
-  wire [3:0]      c_op   = cq_data[32 +: 4];
-  wire [1:0]      c_tag  = cq_data[36 +: 2];
-  wire            c_flag = cq_data[38];
-  wire            c_ack  = cq_data[39];
-  wire            c_line = cq_data[40];
-  wire [BlkW-1:0] c_blk  = BlkW'(cq_data[31:0]);
   // the command decoded with its block's tag word (SCRd): what to do, or why it is refused
   logic [3:0] c_op_q;
   logic [1:0] c_tag_q;
@@ -305,8 +282,12 @@ module cni_ts_engine #(
   // job's steps, which SSeq then runs in order.
   wire [1:0] tw_tag  = tw_rd[1:0];
   wire       tw_pend = tw_rd[2];
-  // (the head stays while STRd decides it: popped unless it waits for the dispatch register)
-  assign tq_pop = st_q == STRd && !(!tw_pend && !cni_ts_pkg::permits(tw_tag, tq_wr) && ev_valid_q);
+  // STRd: the head is a fault to dispatch (not a duplicate, not allowed by the tag now); it stays
+  // at the head while it waits for the dispatch register, else it is popped
+  wire t_fault  = !tw_pend && !cni_ts_pkg::permits(tw_tag, tq_wr);
+  assign tq_pop = st_q == STRd && !(t_fault && ev_valid_q);
+  wire ld_fault = st_q == STRd && t_fault && !ev_valid_q;
+  wire ld_msg   = idle_st && go_msg;
   cni_ts_pkg::steps_t                        d_steps;
   logic [3:0]                    d_tw;
   logic [cni_coh_pkg::POL_W-1:0] d_pol;
@@ -332,7 +313,7 @@ module cni_ts_engine #(
       ans_op_q <= cni_coh_pkg::CMD_RESUME;
       {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, result_q} <= '0;
       mode_q <= cni_ts_pkg::MODE_LINE;
-      {mode_chg_q, cmd_lo_q, ack_lo_q, cause_q} <= '0;
+      {mode_chg_q, ack_lo_q, cause_q} <= '0;
       {n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_msgs_q} <= '0;
       {n_ref_q, n_done_q, n_bad_ack_q, n_derr_q} <= '0;
       {ev_valid_q, ev_written_q, ev_msg_q, ev_cnt_q, arr_q, last_msg_q, tq_hold_q} <= '0;
@@ -341,7 +322,6 @@ module cni_ts_engine #(
     end else begin
       // -- the register window's writes
       if (rq.valid && rq.we) begin
-        if (rq.addr == R_CMD_LO) cmd_lo_q <= rq.wdata[8:0];
         if (rq.addr == R_ACK_LO) ack_lo_q <= rq.wdata;
         if (rq.addr == R_MODE) begin
           if (rq.wdata[1:0] == 2'd3) cause_q <= cni_ts_pkg::CA_BAD_MODE;
@@ -350,9 +330,9 @@ module cni_ts_engine #(
             mode_chg_q <= 1'b1;
           end
         end
-        if (wr_cmd_hi && enq_cause != '0) cause_q <= enq_cause;
+        if (enq_refuse) cause_q <= enq_cause;
       end
-      n_ref_q <= n_ref_q + 32'(wr_cmd_hi && enq_cause != '0) +
+      n_ref_q <= n_ref_q + 32'(enq_refuse) +
                  32'(st_q == SCRd && dec_cause != '0) +
                  32'(rq.valid && rq.we && rq.addr == R_MODE && rq.wdata[1:0] == 2'd3);
       if (ack_seq && !ack_ok) n_bad_ack_q <= n_bad_ack_q + 1'b1;
@@ -370,6 +350,17 @@ module cni_ts_engine #(
       if (trig_page) d_bad_q <= 1'b1;
       if (trig_blk && !tq_in_ready) n_ovf_q <= n_ovf_q + 1'b1;
       if (msg_i && arr_q != '1) arr_q <= arr_q + 1'b1;
+
+      // -- the dispatch register loaded: a message event (SIdle) or a fault (STRd)
+      if (ld_msg || ld_fault) begin
+        seq_q        <= seq_q + 1'b1;
+        ev_valid_q   <= 1'b1;
+        ev_written_q <= 1'b0;
+        ev_msg_q     <= ld_msg;
+        if (ld_msg) ev_cnt_q <= arr_q;
+        {ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <=
+            ld_msg ? '0 : {tq_wr, tw_tag, tq_src, tq_op, tq_blk};
+      end
 
       unique case (st_q)
         SInit: begin
@@ -427,14 +418,8 @@ module cni_ts_engine #(
             end
             st_q <= SSeq;
           end else if (go_msg) begin
-            // a message event: the arrivals so far (one arriving now waits for the next)
+            // a message event (ld_msg): the arrivals so far (one arriving now waits for the next)
             n_msgs_q     <= n_msgs_q + 1'b1;
-            seq_q        <= seq_q + 1'b1;
-            ev_valid_q   <= 1'b1;
-            ev_written_q <= 1'b0;
-            ev_msg_q     <= 1'b1;
-            ev_cnt_q     <= arr_q;
-            {ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <= '0;
             arr_q        <= 16'(msg_i);
             last_msg_q   <= 1'b1;
           end else if (go_trig) begin
@@ -468,16 +453,8 @@ module cni_ts_engine #(
           end else if (ev_valid_q) begin
             tq_hold_q <= 1'b1;                     // stays at the head until the ack
           end else begin
+            // dispatched (ld_fault)
             n_faults_q   <= n_faults_q + 1'b1;
-            seq_q        <= seq_q + 1'b1;
-            ev_valid_q   <= 1'b1;
-            ev_written_q <= 1'b0;
-            ev_msg_q     <= 1'b0;
-            ev_tag_q     <= tw_tag;
-            ev_wr_q      <= tq_wr;
-            ev_src_q     <= tq_src;
-            ev_op_q      <= tq_op;
-            ev_blk_q     <= tq_blk;
             tw_q         <= {tq_wr, 1'b1, tw_tag};
             s_tag_q      <= 1'b1;
           end
