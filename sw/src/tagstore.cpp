@@ -33,8 +33,15 @@ TagStore::TagStore(MemoryPort& mem, Addr region) : mem_(mem), region_(region), l
 }
 
 Addr TagStore::block_addr(uint32_t b) const {
-  if (b >= blocks_) throw std::out_of_range("TagStore: block " + std::to_string(b) + " of " + std::to_string(blocks_));
+  check_block(b);
   return region_ + uint64_t(first_ + b) * lb_;
+}
+
+void TagStore::check_block(uint32_t b) const {
+  if (b >= blocks_) {
+    throw std::out_of_range("TagStore: block " + std::to_string(b) + " of " +
+                            std::to_string(blocks_));
+  }
 }
 
 uint64_t TagStore::reg(unsigned off) { return mem_.uncached_load64(region_ + off); }
@@ -88,7 +95,7 @@ Fault TagStore::wait(uint64_t pause_ns) {
 void TagStore::ack(const Fault& f) { set_reg(kAck, f.seq); }
 
 void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line) {
-  if (b >= blocks_) throw std::out_of_range("TagStore: block " + std::to_string(b) + " of " + std::to_string(blocks_));
+  check_block(b);
   const uint64_t w = op | (tag << 4) | (unsigned(flag) << 6) | (unsigned(ack) << 7) |
                      (unsigned(from_line) << 8);
   set_reg(kCmd, w | uint64_t(b) << 32);

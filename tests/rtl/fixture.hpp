@@ -35,10 +35,13 @@ class EndpointTest : public ::testing::Test {
     o.name = std::string(info->test_suite_name()) + "." + info->name();
     o.seed = seed();
     o.line_bytes = test_line_bytes();
+    configure(o);
     RecordProperty("verilator_seed", std::to_string(o.seed));
     ep = std::make_unique<Endpoint>(o);
     ep->reset();
   }
+  // A suite's own choice of model (a line size, a variant) before the endpoint is built.
+  virtual void configure(Endpoint::Options&) {}
 
   void TearDown() override {
     EXPECT_FALSE(ep->got_error()) << "Verilator reported an error (assertion)";

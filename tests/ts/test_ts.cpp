@@ -55,16 +55,13 @@ class TagStore : public EndpointTest {
  protected:
   static constexpr unsigned kEngine = engines::kEngineTs;
 
-  void SetUp() override {
-    ASSERT_TRUE(Endpoint::has_model(64, "ts")) << "the checking build has no `ts` model";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    Endpoint::Options o;
-    o.name = std::string(info->test_suite_name()) + "." + info->name();
-    o.seed = seed();
+  void configure(Endpoint::Options& o) override {
     o.line_bytes = 64;
     o.variant = "ts";
-    ep = std::make_unique<Endpoint>(o);
-    ep->reset();
+  }
+  void SetUp() override {
+    ASSERT_TRUE(Endpoint::has_model(64, "ts")) << "the checking build has no `ts` model";
+    EndpointTest::SetUp();
     for (unsigned i = 0; i < 100 && !(reg(kStatus) & 4); ++i) ep->run(10);
     ASSERT_TRUE(reg(kStatus) & 4) << "the engine's reset sweep did not end";
   }

@@ -86,6 +86,7 @@ class TagStore {
   unsigned last_cause();
 
  private:
+  void check_block(uint32_t b) const;  // std::out_of_range past the region
   uint64_t reg(unsigned off);
   void set_reg(unsigned off, uint64_t v);
   void command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line = false);
