@@ -68,6 +68,11 @@ module cni_ts_decide (
         steps_o.lockw = tw_tag != cni_ts_pkg::TAG_I;
       end
       cni_ts_pkg::OP_SET_TAG: begin
+        // without the resume flag a fault the new tag still does not allow stays pending: its
+        // request stays suspended for a later FILL or RESUME, and the block's new faults are
+        // duplicates (a DSM invalidating a block whose own request is out)
+        if (!flag_i && tw_pend && !cni_ts_pkg::permits(tag_i, tw_wr))
+          tw_o = {tw_wr, tw_pend, tag_i};
         steps_o.tag    = 1'b1;
         steps_o.pol    = 1'b1;
         // a decrease recalls what the new tag does not allow

@@ -296,6 +296,28 @@ TEST_F(TagStore, ReadOnlyNeverGrantsExclusiveEvenUnsharedOrResumed) {
   EXPECT_EQ(reg(kFaults), e.seq);
 }
 
+// A DSM node invalidated while its own request for the block is out: the decrease keeps the
+// fault the new tag does not allow pending (its recall answers the write Retry, the re-issued
+// write parks again as a duplicate), and the fill that ends the request resumes it.
+TEST_F(TagStore, ADecreaseKeepsAPendingFaultItsNewTagStillRefuses) {
+  set_tag(8, kRO);
+  ep->send(req(Op::RdX, kHost1, blk(8), 3));
+  Event e = take_fault(8, true, kRO, kHost1);
+  command(kSetTag, 8, kI);  // the recall answers the parked write Retry; re-issued, it parks
+  EXPECT_EQ(expect(Op::Retry, kHost1, blk(8)).tag, 3);
+  wait_done();
+  EXPECT_TRUE(pending(8));
+  ep->send(req(Op::RdX, kHost1, blk(8), 3));
+  expect_suspended();
+  EXPECT_EQ(reg(kDups), 1u) << "the re-issued write's fault is the pending one";
+  command(kFill, 8, kRW, false, true);
+  EXPECT_EQ(expect(Op::DataE, kHost1, blk(8)).tag, 3);
+  wait_done();
+  EXPECT_FALSE(pending(8));
+  EXPECT_EQ(reg(kRefused), 0u);
+  EXPECT_EQ(reg(kFaults), e.seq);
+}
+
 // 001's remote read miss, local half: the handler polls the cachable dispatch line, the fault
 // invalidates its copy, the handler fetches the event in one line and answers with FILL.
 TEST_F(TagStore, FaultReachesAPollingHandlerThroughTheDispatchLineAndFillResumesIt) {
