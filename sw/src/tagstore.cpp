@@ -55,6 +55,7 @@ void TagStore::set_mode(DispatchMode m) {
 Fault TagStore::decode(uint64_t w0, uint64_t w1) {
   Fault f;
   f.seq = uint32_t(w0);
+  f.message = (w0 >> 32) & 1;
   f.write = (w0 >> 33) & 1;
   f.tag = Tag((w0 >> 34) & 3);
   f.handler = unsigned(w0 >> 36) & 15;

@@ -22,9 +22,11 @@ enum class DispatchMode : uint8_t {
   Blocking = 2,   // the dispatch line's read waits in the device until an event (Typhoon)
 };
 
-// An access fault as the dispatch register holds it.
+// An event as the dispatch register holds it: an access fault, or (`message`) message arrivals
+// from the CNI engine beside the tag store (docs/tagstore.md, "Dispatch register").
 struct Fault {
   uint32_t seq = 0;       // events dispatched since reset, this one included
+  bool message = false;   // message arrivals (kind 1): `block` counts them; the rest is 0
   bool write = false;     // the access was RdX or Upg
   Tag tag = Tag::Invalid; // the block's tag when it faulted
   unsigned handler = 0;   // {kind, write, tag}: an index into a table of 16 handlers

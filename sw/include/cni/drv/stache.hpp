@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Stache (seed 001 section 2.1, docs/dsm.md): a distributed shared memory built in software on
+// the tag store and the CNI engine's messages. Every node's tag-protected region holds the whole
+// shared space; each page of `page_blocks` blocks has a home node (round-robin by page) that keeps
+// a full-map directory of its blocks in its own host memory. Home-based, invalidation, single
+// writer, sequentially consistent: an access the block's tag does not allow faults, the node's
+// protocol core sends a request to the home, the home's handler invalidates or downgrades the
+// other copies and replies with the data, and the requester fills the block, sets its tag and
+// resumes the access. One Stache object per node runs on that node's protocol core; it is the
+// only writer of the node's tags. Written against MemoryPort, TagStore and CniEndpoint.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "cni/drv/cni.hpp"
+#include "cni/drv/mem.hpp"
+#include "cni/drv/tagstore.hpp"
+
+namespace cni::drv {
+
+struct StacheOptions {
+  unsigned page_blocks = 4;  // blocks of a page; page p's home is node p % nodes
+  // This node's directory: one 8-byte word per block of the region (the words of the blocks it
+  // homes are used), in host memory, line aligned; init() clears it.
+  Addr dir_base = 0;
+  uint16_t handler_base = 0x40;  // the CNI handler ids Stache takes: handler_base .. + 7
+  // Where message arrivals are seen: true, through the tag store's dispatch register (the CNI
+  // engine beside the tag store signals them: Typhoon-1); false, by polling the NI beside the
+  // dispatch register (a separate NI: Typhoon-0).
+  bool messages_in_dispatch = true;
+  // How the handlers move a block's data: BufferLine, the cachable buffer line for fills and
+  // cached loads of the block for reads (Typhoon-1); Registers, the engine's line-buffer
+  // registers both ways (uncached: Typhoon-0's block buffer).
+  TagStore::DataPath data_path = TagStore::DataPath::BufferLine;
+  uint64_t idle_pause_ns = 0;  // between looks that find nothing
+};
+
+// The steps of a miss as the handlers see them (hooks for a latency breakdown).
+enum class StacheStep : uint8_t {
+  FaultTaken,       // the requester's protocol core has the fault from the dispatch register
+  RequestSent,      // ... and has sent the request to the home (or served it itself)
+  RequestAtHome,    // the home's handler starts on the request
+  ReplySent,        // the home's handler has sent the reply (or filled the block itself)
+  ReplyAtRequester, // the requester's handler starts on the reply
+  Filled,           // ... and has issued the fill and the resume
+};
+
+struct StacheStats {
+  uint64_t faults = 0, requests_sent = 0, requests_served = 0, requests_deferred = 0;
+  uint64_t invalidations = 0, downgrades = 0, replies_with_data = 0, upgrades = 0;
+  uint64_t events = 0, message_events = 0;
+};
+
+class Stache {
+ public:
+  static constexpr unsigned kMaxNodes = 32;  // the directory's sharer mask
+
+  // std::invalid_argument for more than kMaxNodes nodes, page_blocks 0, a dir_base not line
+  // aligned.
+  Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptions& opt);
+
+  unsigned node() const { return node_; }
+  unsigned nodes() const { return nodes_; }
+  uint32_t blocks() const { return ts_.blocks(); }
+  unsigned home_of(uint32_t block) const { return (block / opt_.page_blocks) % nodes_; }
+  Addr block_addr(uint32_t b) const { return ts_.block_addr(b); }
+
+  // Sets the node's tags (the blocks it homes ReadWrite, the others Invalid) and clears its
+  // directory. Every node runs init() before any node's application touches the shared space.
+  void init();
+  // Handles what one look at the dispatch register (and, with a separate NI, at the NI) finds;
+  // whether it found anything.
+  bool step();
+  // Runs step() until `stop()` holds (checked between looks).
+  void serve(const std::function<bool()>& stop);
+
+  const StacheStats& stats() const { return stats_; }
+  std::function<void(StacheStep, uint32_t block)> on_step;  // called at each step, if set
+
+ private:
+  enum Msg : uint16_t { kGetS = 0, kGetX, kInv, kDown, kInvAck, kDownAck, kDataS, kDataX, kNum };
+  enum DirState : unsigned { kHome = 0, kShared = 1, kExcl = 2 };
+  struct Dir {  // one directory word (docs/dsm.md, "Directory")
+    unsigned state = kHome, owner = 0, requester = 0, acks = 0;
+    bool busy = false, excl = false;
+    uint32_t sharers = 0;
+  };
+  struct Req {
+    unsigned from;
+    bool excl;
+  };
+
+  void fault(const Fault& f);
+  void message(Msg type, unsigned src, std::span<const uint8_t> data);
+  // The home's side.
+  void request(uint32_t b, unsigned from, bool excl);
+  void finish(uint32_t b, Dir& d, std::span<const uint8_t> data);
+  void ack(uint32_t b, unsigned from, std::span<const uint8_t> data);
+  // The block's data at this node (its tag allows reads; with the Registers data path, any tag).
+  std::vector<uint8_t> read_block(uint32_t b);
+  // The tag lowered to `to` (every host copy it does not allow taken back), and the block's data
+  // as of then.
+  std::vector<uint8_t> take_block(uint32_t b, Tag to);
+  void send(unsigned dst, Msg type, uint32_t b, std::span<const uint8_t> data = {});
+  void set_tag(uint32_t b, Tag t, bool resume = false);
+  void mark(StacheStep s, uint32_t b) {
+    if (on_step) on_step(s, b);
+  }
+  Dir load_dir(uint32_t b);
+  void store_dir(uint32_t b, const Dir& d);
+
+  MemoryPort& mem_;
+  TagStore& ts_;
+  CniEndpoint& ni_;
+  StacheOptions opt_;
+  unsigned node_, nodes_, lb_;
+  std::vector<Tag> tag_;                  // this node's tags, as last set
+  std::vector<std::deque<Req>> waiting_;  // the home: requests behind a busy block
+  std::vector<std::vector<uint8_t>> saved_;  // the home: the owner's data, until the grant
+  StacheStats stats_;
+};
+
+}  // namespace cni::drv

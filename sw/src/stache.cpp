@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cni/drv/stache.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace cni::drv {
+namespace {
+
+uint32_t bit(unsigned node) { return uint32_t{1} << node; }
+
+bool permits(Tag t, bool write) {
+  return t == Tag::ReadWrite || (t == Tag::ReadOnly && !write);
+}
+
+std::logic_error protocol_error(const std::string& what, uint32_t b, unsigned node) {
+  return std::logic_error("Stache: node " + std::to_string(node) + ", block " +
+                          std::to_string(b) + ": " + what);
+}
+
+}  // namespace
+
+Stache::Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptions& opt)
+    : mem_(mem), ts_(ts), ni_(ni), opt_(opt), node_(ni.node()), nodes_(ni.nodes()),
+      lb_(mem.line_bytes()) {
+  if (nodes_ == 0 || nodes_ > kMaxNodes) {
+    throw std::invalid_argument("Stache: " + std::to_string(nodes_) + " nodes (1 to " +
+                                std::to_string(kMaxNodes) + ")");
+  }
+  if (opt_.page_blocks == 0) throw std::invalid_argument("Stache: page_blocks is 0");
+  if (opt_.dir_base % lb_ != 0) {
+    throw std::invalid_argument("Stache: the directory's base is not line aligned");
+  }
+  ts_.set_data_path(opt_.data_path);
+  tag_.assign(ts_.blocks(), Tag::ReadWrite);  // the engine's tags after reset
+  waiting_.resize(ts_.blocks());
+  saved_.resize(ts_.blocks());
+  for (uint16_t m = 0; m < kNum; ++m) {
+    ni_.set_handler(uint16_t(opt_.handler_base + m),
+                    [this, m](uint16_t src, std::span<const uint8_t> d) {
+                      message(Msg(m), src, d);
+                    });
+  }
+}
+
+void Stache::init() {
+  for (uint32_t b = 0; b < blocks(); ++b) {
+    if (home_of(b) == node_) {
+      mem_.store64(opt_.dir_base + 8 * uint64_t(b), 0);
+    } else {
+      set_tag(b, Tag::Invalid);
+    }
+  }
+  ts_.sync();
+  mem_.barrier();
+}
+
+bool Stache::step() {
+  bool found = false;
+  if (auto e = ts_.poll()) {
+    found = true;
+    stats_.events++;
+    ts_.ack(*e);  // the dispatch register takes the next event while this one is handled
+    if (e->message) {
+      stats_.message_events++;
+      ni_.poll();
+    } else {
+      fault(*e);
+    }
+  }
+  if (!opt_.messages_in_dispatch && ni_.poll() > 0) found = true;
+  return found;
+}
+
+void Stache::serve(const std::function<bool()>& stop) {
+  while (!stop()) {
+    if (!step() && opt_.idle_pause_ns) mem_.pause_ns(opt_.idle_pause_ns);
+  }
+}
+
+void Stache::fault(const Fault& f) {
+  const uint32_t b = f.block;
+  stats_.faults++;
+  mark(StacheStep::FaultTaken, b);
+  const unsigned home = home_of(b);
+  if (home == node_) {
+    request(b, node_, f.write);
+  } else {
+    send(home, f.write ? kGetX : kGetS, b);
+    stats_.requests_sent++;
+  }
+  mark(StacheStep::RequestSent, b);
+}
+
+void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
+  if (d.size() < 4) throw protocol_error("a message without a block", 0, node_);
+  uint32_t b;
+  std::memcpy(&b, d.data(), 4);
+  if (b >= blocks()) throw protocol_error("a message for a block outside the region", b, node_);
+  const std::span<const uint8_t> line = d.subspan(4);
+  if (!line.empty() && line.size() != lb_) throw protocol_error("a partial block", b, node_);
+  switch (type) {
+    case kGetS:
+    case kGetX:
+      mark(StacheStep::RequestAtHome, b);
+      request(b, src, type == kGetX);
+      break;
+    case kInv: {  // a sharer or the owner: give the block up (the owner with its data)
+      std::vector<uint8_t> data;
+      if (tag_[b] == Tag::ReadWrite) {
+        data = take_block(b, Tag::Invalid);
+      } else {
+        set_tag(b, Tag::Invalid);
+      }
+      send(src, kInvAck, b, data);
+      break;
+    }
+    case kDown:  // the owner: keep a read-only copy, send the data
+      send(src, kDownAck, b, take_block(b, Tag::ReadOnly));
+      break;
+    case kInvAck:
+    case kDownAck:
+      ack(b, src, line);
+      break;
+    case kDataS:
+    case kDataX: {
+      mark(StacheStep::ReplyAtRequester, b);
+      const Tag t = type == kDataS ? Tag::ReadOnly : Tag::ReadWrite;
+      if (line.empty()) {  // an upgrade of the read-only copy this node holds
+        set_tag(b, t, true);
+      } else {
+        ts_.fill(b, line, t);
+        tag_[b] = t;
+      }
+      mark(StacheStep::Filled, b);
+      break;
+    }
+    default:
+      throw protocol_error("an unknown message", b, node_);
+  }
+}
+
+void Stache::request(uint32_t b, unsigned from, bool excl) {
+  if (home_of(b) != node_) throw protocol_error("a request for a block homed elsewhere", b, node_);
+  Dir d = load_dir(b);
+  if (d.busy) {
+    waiting_[b].push_back({from, excl});
+    stats_.requests_deferred++;
+    return;
+  }
+  stats_.requests_served++;
+  if (from == node_ && permits(tag_[b], excl)) {  // a fault of this node already served
+    ts_.resume(b);
+    return;
+  }
+  switch (d.state) {
+    case kHome:  // only the home holds the block, ReadWrite
+      if (excl) {
+        send(from, kDataX, b, take_block(b, Tag::Invalid));
+        d.state = kExcl;
+        d.owner = from;
+      } else {
+        send(from, kDataS, b, take_block(b, Tag::ReadOnly));
+        d.state = kShared;
+        d.sharers = bit(from);
+      }
+      stats_.replies_with_data++;
+      store_dir(b, d);
+      mark(StacheStep::ReplySent, b);
+      return;
+    case kShared:
+      if (!excl) {
+        send(from, kDataS, b, read_block(b));
+        stats_.replies_with_data++;
+        d.sharers |= bit(from);
+        store_dir(b, d);
+        mark(StacheStep::ReplySent, b);
+        return;
+      }
+      d.busy = true;
+      d.excl = true;
+      d.requester = from;
+      d.acks = 0;
+      for (unsigned n = 0; n < nodes_; ++n) {
+        if (n != from && (d.sharers & bit(n))) {
+          send(n, kInv, b);
+          stats_.invalidations++;
+          d.acks++;
+        }
+      }
+      break;
+    case kExcl:
+      if (d.owner == from) throw protocol_error("a request from the block's owner", b, node_);
+      d.busy = true;
+      d.excl = excl;
+      d.requester = from;
+      d.acks = 1;
+      send(d.owner, excl ? kInv : kDown, b);
+      (excl ? stats_.invalidations : stats_.downgrades)++;
+      break;
+    default:
+      throw protocol_error("a directory word in no state", b, node_);
+  }
+  if (d.acks == 0) {
+    finish(b, d, {});
+  } else {
+    store_dir(b, d);
+  }
+}
+
+void Stache::ack(uint32_t b, unsigned from, std::span<const uint8_t> data) {
+  Dir d = load_dir(b);
+  if (!d.busy || d.acks == 0) throw protocol_error("an acknowledgement nobody waits for", b, node_);
+  if (d.state == kExcl && from != d.owner) {
+    throw protocol_error("an acknowledgement from a node that is not the owner", b, node_);
+  }
+  if (!data.empty()) saved_[b].assign(data.begin(), data.end());
+  if (--d.acks == 0) {
+    finish(b, d, saved_[b]);
+  } else {
+    store_dir(b, d);
+  }
+}
+
+// Every copy the request conflicts with is gone (and the owner's data is in `data`): the home
+// grants the request.
+void Stache::finish(uint32_t b, Dir& d, std::span<const uint8_t> data) {
+  const unsigned r = d.requester;
+  if (d.state == kShared) {  // an exclusive request; the other sharers are invalidated
+    if (r == node_) {
+      set_tag(b, Tag::ReadWrite, true);
+      d.state = kHome;
+    } else {
+      if (d.sharers & bit(r)) {  // its read-only copy is current: the grant needs no data
+        set_tag(b, Tag::Invalid);
+        send(r, kDataX, b);
+        stats_.upgrades++;
+      } else {
+        send(r, kDataX, b, take_block(b, Tag::Invalid));
+        stats_.replies_with_data++;
+      }
+      d.state = kExcl;
+      d.owner = r;
+    }
+    d.sharers = 0;
+  } else {  // the owner's data
+    if (data.size() != lb_) throw protocol_error("the owner's answer carries no data", b, node_);
+    const unsigned old = d.owner;
+    if (!d.excl) {  // downgraded: the old owner keeps a read-only copy
+      if (r == node_) {
+        ts_.fill(b, data, Tag::ReadOnly);
+        tag_[b] = Tag::ReadOnly;
+        d.sharers = bit(old);
+      } else {
+        ts_.write(b, data);
+        set_tag(b, Tag::ReadOnly);
+        send(r, kDataS, b, data);
+        d.sharers = bit(old) | bit(r);
+      }
+      d.state = kShared;
+    } else if (r == node_) {
+      ts_.fill(b, data, Tag::ReadWrite);
+      tag_[b] = Tag::ReadWrite;
+      d.state = kHome;
+    } else {  // ownership passes on; the home's copy stays Invalid
+      send(r, kDataX, b, data);
+      d.owner = r;
+    }
+    if (r != node_) stats_.replies_with_data++;
+  }
+  d.busy = false;
+  d.acks = 0;
+  store_dir(b, d);
+  saved_[b].clear();
+  mark(StacheStep::ReplySent, b);
+  while (!waiting_[b].empty() && !load_dir(b).busy) {
+    const Req q = waiting_[b].front();
+    waiting_[b].pop_front();
+    request(b, q.from, q.excl);
+  }
+}
+
+std::vector<uint8_t> Stache::read_block(uint32_t b) {
+  std::vector<uint8_t> line(lb_);
+  if (opt_.data_path == TagStore::DataPath::Registers) {
+    ts_.read(b, line);
+  } else {
+    ts_.sync();  // commands that write the block have run
+    mem_.load(block_addr(b), line.data(), lb_);
+  }
+  return line;
+}
+
+std::vector<uint8_t> Stache::take_block(uint32_t b, Tag to) {
+  if (opt_.data_path == TagStore::DataPath::Registers) {
+    set_tag(b, to);
+    return read_block(b);
+  }
+  // a cached load needs a tag that allows it: down to ReadOnly first, then the load, then on
+  if (tag_[b] == Tag::ReadWrite) set_tag(b, Tag::ReadOnly);
+  std::vector<uint8_t> line = read_block(b);
+  if (to != tag_[b]) set_tag(b, to);
+  return line;
+}
+
+void Stache::send(unsigned dst, Msg type, uint32_t b, std::span<const uint8_t> data) {
+  std::vector<uint8_t> m(4 + data.size());
+  std::memcpy(m.data(), &b, 4);
+  if (!data.empty()) std::memcpy(m.data() + 4, data.data(), data.size());
+  ni_.send(uint16_t(dst), uint16_t(opt_.handler_base + type), m);
+}
+
+void Stache::set_tag(uint32_t b, Tag t, bool resume) {
+  ts_.set_tag(b, t, resume);
+  tag_[b] = t;
+}
+
+// The directory word: [1:0] state, [2] busy, [3] the waiting request is exclusive, [15:8] the
+// owner, [23:16] the waiting request's node, [31:24] acknowledgements to come, [63:32] sharers.
+Stache::Dir Stache::load_dir(uint32_t b) {
+  const uint64_t w = mem_.load64(opt_.dir_base + 8 * uint64_t(b));
+  Dir d;
+  d.state = unsigned(w & 3);
+  d.busy = (w >> 2) & 1;
+  d.excl = (w >> 3) & 1;
+  d.owner = unsigned(w >> 8) & 0xFF;
+  d.requester = unsigned(w >> 16) & 0xFF;
+  d.acks = unsigned(w >> 24) & 0xFF;
+  d.sharers = uint32_t(w >> 32);
+  return d;
+}
+
+void Stache::store_dir(uint32_t b, const Dir& d) {
+  const uint64_t w = uint64_t(d.state) | uint64_t(d.busy) << 2 | uint64_t(d.excl) << 3 |
+                     uint64_t(d.owner) << 8 | uint64_t(d.requester) << 16 |
+                     uint64_t(d.acks) << 24 | uint64_t(d.sharers) << 32;
+  mem_.store64(opt_.dir_base + 8 * uint64_t(b), w);
+}
+
+}  // namespace cni::drv

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "device/dsm.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "device/cni_options.hpp"
+
+namespace cni::tb {
+namespace {
+
+// This node's directory, in its host memory beside the CNI16Qm receive queue's place.
+constexpr drv::Addr kDirOffset = 0x400000;
+
+}  // namespace
+
+const char* dsm_design_name(DsmDesign d) {
+  return d == DsmDesign::Typhoon1 ? "Typhoon-1" : "Typhoon-0";
+}
+
+DsmSystem::DsmSystem(const sim::Profile& profile, const DsmConfig& cfg) : cfg_(cfg) {
+  sim::Profile p = profile;
+  const bool t0 = cfg.design == DsmDesign::Typhoon0;
+  p.set("node.devices", t0 ? "2" : "1");
+  const unsigned ts_dev = t0 ? 1 : 0;
+  sys_ = std::make_unique<System>(p, [&](unsigned, unsigned d, SimDevice::Config& c) {
+    c.variant = d == ts_dev ? cfg.ts_variant : cfg.ni_variant;
+  });
+  nodes_ = sys_->num_nodes();
+  if (nodes_ > drv::Stache::kMaxNodes) {
+    throw std::invalid_argument("DsmSystem: " + std::to_string(nodes_) + " nodes (at most " +
+                                std::to_string(drv::Stache::kMaxNodes) + ")");
+  }
+  for (unsigned n = 0; n < nodes_; ++n) {
+    if (sys_->node(n).host().num_cores() < cfg.app_cores + 1) {
+      throw std::invalid_argument("DsmSystem: node " + std::to_string(n) + " has " +
+                                  std::to_string(sys_->node(n).host().num_cores()) +
+                                  " cores; the application takes " +
+                                  std::to_string(cfg.app_cores) + " and the protocol one more");
+    }
+    const auto& r = ts_device(n).geometry().regions[DeviceGeometry::kTs];
+    if (r.lines == 0) {
+      throw std::invalid_argument("DsmSystem: the device model '" + cfg.ts_variant +
+                                  "' carries no tag store");
+    }
+  }
+  const unsigned lb = ts_device(0).geometry().line_bytes;
+  blocks_ = ts_device(0).geometry().regions[DeviceGeometry::kTs].lines - (256 / lb + 2);
+  stats_.resize(nodes_);
+}
+
+DsmSystem::~DsmSystem() = default;
+
+SimDevice& DsmSystem::ts_device(unsigned node) {
+  return sys_->device(node, cfg_.design == DsmDesign::Typhoon0 ? 1 : 0);
+}
+
+drv::Addr DsmSystem::block_addr(unsigned node, uint32_t b) {
+  SimDevice& d = ts_device(node);
+  const unsigned lb = d.geometry().line_bytes;
+  return d.host_addr(d.geometry().base(DeviceGeometry::kTs) + 256 / lb + 2 + b);
+}
+
+void DsmSystem::run(const App& app) {
+  const bool t0 = cfg_.design == DsmDesign::Typhoon0;
+  unsigned ready = 0, done = 0;
+  const unsigned apps = nodes_ * cfg_.app_cores;
+  for (unsigned n = 0; n < nodes_; ++n) {
+    sim::HostSystem& host = sys_->node(n).host();
+    host.spawn(cfg_.app_cores, [this, n, t0, &ready, &done, apps](drv::MemoryPort& m) {
+      drv::CniEndpoint ni(m, cni_options(sys_->device(n, 0), nodes_));
+      SimDevice& tsd = ts_device(n);
+      drv::TagStore ts(m, tsd.host_addr(tsd.geometry().base(DeviceGeometry::kTs)));
+      ts.set_mode(t0 ? drv::DispatchMode::StatusBit : drv::DispatchMode::Line);
+      drv::StacheOptions o;
+      o.page_blocks = cfg_.page_blocks;
+      o.dir_base = sim::HostSystem::dram_base(0) + kDirOffset;
+      o.messages_in_dispatch = !t0;
+      o.data_path = t0 ? drv::TagStore::DataPath::Registers : drv::TagStore::DataPath::BufferLine;
+      o.idle_pause_ns = cfg_.idle_pause_ns;
+      drv::Stache st(m, ts, ni, o);
+      if (on_step) {
+        st.on_step = [this, n, &m](drv::StacheStep s, uint32_t b) { on_step(n, s, b, m.now_ns()); };
+      }
+      st.init();
+      ready++;
+      st.serve([&done, apps] { return done == apps; });
+      stats_[n] = st.stats();
+    });
+    for (unsigned c = 0; c < cfg_.app_cores; ++c) {
+      host.spawn(c, [this, n, c, &ready, &done, &app](drv::MemoryPort& m) {
+        while (ready < nodes_) m.pause_ns(100);
+        app(n, c, m);
+        m.barrier();
+        done++;
+      });
+    }
+  }
+  sys_->run_programs();
+}
+
+}  // namespace cni::tb

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// Stache, the DSM on the tag store (docs/dsm.md), across nodes of the checking build's `ts`
+// model (enzian-eci at 64-byte lines, 16 blocks in pages of 4, the coherence checker on in every
+// node): a remote read miss and a write that invalidates the readers, message passing across
+// blocks of different homes, and random loads and stores of every node checked against what a
+// sequentially consistent memory allows (no value never written, no value older than one the
+// reader saw, none lost at the end).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device/dsm.hpp"
+
+namespace cni::test {
+namespace {
+
+using tb::DsmConfig;
+using tb::DsmDesign;
+using tb::DsmSystem;
+
+sim::Profile dsm_profile(unsigned nodes) {
+  auto p = sim::Profile::load("enzian-eci");
+  p.set("line_bytes", "64");
+  p.set("nodes", std::to_string(nodes));
+  return p;
+}
+
+DsmConfig chk_config(unsigned app_cores = 1) {
+  DsmConfig c;
+  c.ts_variant = "ts";
+  c.app_cores = app_cores;
+  c.idle_pause_ns = 200;
+  return c;
+}
+
+// Node 1 reads a block homed on node 0 (a remote read miss: fault, request, the home downgrades
+// its copy, reply, fill), node 0 then writes it (the home invalidates node 1's copy), and node 1
+// reads the new value (a second miss).
+TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
+  DsmSystem d(dsm_profile(2), chk_config());
+  ASSERT_EQ(d.home_of(0), 0u);
+  uint64_t first = 0, second = 0, miss_ns = 0;
+  unsigned phase = 0;
+  d.run([&](unsigned n, unsigned, drv::MemoryPort& m) {
+    if (n == 0) {
+      m.store64(d.block_addr(0, 0) + 8, 0x1111);
+      m.barrier();
+      phase = 1;
+      while (phase != 2) m.pause_ns(50);
+      m.store64(d.block_addr(0, 0) + 8, 0x2222);
+      m.barrier();
+      phase = 3;
+    } else {
+      while (phase != 1) m.pause_ns(50);
+      const uint64_t t0 = m.now_ns();
+      first = m.load64(d.block_addr(1, 0) + 8);
+      miss_ns = m.now_ns() - t0;
+      phase = 2;
+      while (phase != 3) m.pause_ns(50);
+      second = m.load64(d.block_addr(1, 0) + 8);
+    }
+  });
+  EXPECT_EQ(first, 0x1111u);
+  EXPECT_EQ(second, 0x2222u);
+  std::printf("Stache, Typhoon-1, enzian-eci at 64-byte lines: a remote read miss %llu ns\n",
+              static_cast<unsigned long long>(miss_ns));
+  EXPECT_EQ(d.stats(1).requests_sent, 2u);
+  EXPECT_EQ(d.stats(0).invalidations, 1u);
+  EXPECT_EQ(d.stats(0).requests_served, 3u) << "node 1's two reads and node 0's write";
+  for (unsigned n = 0; n < 2; ++n) {
+    EXPECT_TRUE(d.system().checker(n).errors().empty()) << "node " << n;
+    EXPECT_EQ(d.ts_device(n).endpoint().csr_read(tb::csr::engine_reg(engines::kEngineTs, 0x40)),
+              0u)
+        << "node " << n << ": no command refused";
+  }
+}
+
+// Random loads and stores of 8-byte words across the shared space. Word w is written only by
+// node w % nodes, with the values 1, 2, 3, ... in order; readers check every value they see
+// against what a sequentially consistent memory allows. Every node also publishes with message
+// passing: its data word, then (store-release) its flag word in a block of another home; a
+// reader that sees the flag (load-acquire) must see the data at least as new.
+void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned ops) {
+  DsmConfig cfg = chk_config(app_cores);
+  cfg.design = design;
+  DsmSystem d(dsm_profile(nodes), cfg);
+  const unsigned lb = 64, words = d.blocks() * lb / 8;
+  std::vector<uint64_t> issued(words, 0);  // the last value stored to each word
+  std::vector<std::vector<uint64_t>> seen(nodes * app_cores, std::vector<uint64_t>(words, 0));
+  unsigned errors = 0;
+  auto addr = [&](unsigned n, unsigned w) { return d.block_addr(n, w * 8 / lb) + w * 8 % lb; };
+  // node n's message-passing words: data in block 2n, flag in block 2n + 5 (other pages)
+  auto mp_data = [&](unsigned n) { return unsigned((2 * n % d.blocks()) * lb / 8 + 7); };
+  auto mp_flag = [&](unsigned n) { return unsigned(((2 * n + 5) % d.blocks()) * lb / 8 + 6); };
+  auto check = [&](unsigned who, unsigned w, uint64_t v, const char* what) {
+    if (v > issued[w] || v < seen[who][w]) {
+      if (errors++ < 10) {
+        ADD_FAILURE() << what << ": reader " << who << " word " << w << " read " << v
+                      << " (issued up to " << issued[w] << ", seen " << seen[who][w] << ")";
+      }
+    }
+    if (v > seen[who][w]) seen[who][w] = v;
+  };
+  auto is_mp = [&](unsigned w) {
+    for (unsigned n = 0; n < nodes; ++n) {
+      if (w == mp_data(n) || w == mp_flag(n)) return true;
+    }
+    return false;
+  };
+  // then every node reads every word's last value (no write lost)
+  std::vector<std::vector<uint64_t>> final_values(nodes);
+  unsigned finished = 0;
+  d.run([&](unsigned n, unsigned c, drv::MemoryPort& m) {
+    const unsigned who = n * app_cores + c;
+    std::mt19937_64 rng(1000 + who);
+    for (unsigned i = 0; i < ops; ++i) {
+      const unsigned op = unsigned(rng() % 100);
+      if (op < 10 && c == 0) {  // publish: data, then the flag
+        const unsigned dw = mp_data(n), fw = mp_flag(n);
+        const uint64_t v = ++issued[fw];
+        issued[dw] = v;
+        m.store64(addr(n, dw), v);
+        m.store_release64(addr(n, fw), v);
+      } else if (op < 20) {  // observe a node's publication
+        const unsigned src = unsigned(rng() % nodes);
+        const uint64_t f = m.load_acquire64(addr(n, mp_flag(src)));
+        check(who, mp_flag(src), f, "flag");
+        const uint64_t v = m.load64(addr(n, mp_data(src)));
+        check(who, mp_data(src), v, "data");
+        if (v < f && errors++ < 10) {
+          ADD_FAILURE() << "node " << n << " saw node " << src << "'s flag " << f
+                        << " but its data " << v;
+        }
+      } else if (op < 45 && c == 0) {  // a store to one of this node's words
+        const unsigned w = unsigned(rng() % (words / nodes)) * nodes + n;
+        if (is_mp(w)) continue;
+        m.store64(addr(n, w), ++issued[w]);
+      } else {  // a load of any word
+        const unsigned w = unsigned(rng() % words);
+        check(who, w, m.load64(addr(n, w)), "load");
+      }
+    }
+    m.barrier();
+    finished++;
+    while (finished < nodes * app_cores) m.pause_ns(200);
+    if (c != 0) return;
+    for (unsigned w = 0; w < words; ++w) final_values[n].push_back(m.load64(addr(n, w)));
+  });
+  for (unsigned n = 0; n < nodes; ++n) {
+    for (unsigned w = 0; w < words; ++w) {
+      if (final_values[n][w] != issued[w] && errors++ < 10) {
+        ADD_FAILURE() << "node " << n << " word " << w << " ends " << final_values[n][w]
+                      << ", its last store " << issued[w];
+      }
+    }
+    EXPECT_TRUE(d.system().checker(n).errors().empty()) << "node " << n;
+  }
+  uint64_t faults = 0, inv = 0;
+  for (unsigned n = 0; n < nodes; ++n) {
+    faults += d.stats(n).faults;
+    inv += d.stats(n).invalidations + d.stats(n).downgrades;
+  }
+  std::printf("Stache, %s, %u nodes x %u cores, %u accesses each: %llu faults, %llu "
+              "invalidations and downgrades\n",
+              tb::dsm_design_name(design), nodes, app_cores, ops,
+              static_cast<unsigned long long>(faults), static_cast<unsigned long long>(inv));
+  EXPECT_GT(inv, 0u);
+  EXPECT_EQ(errors, 0u);
+}
+
+TEST(Dsm, RandomAccessesOfTwoNodesAreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon1, 2, 2, 300);
+}
+
+TEST(Dsm, RandomAccessesOfFourNodesAreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon1, 4, 1, 150);
+}
+
+TEST(Dsm, RandomAccessesOnTyphoon0AreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon0, 2, 1, 150);
+}
+
+}  // namespace
+}  // namespace cni::test
