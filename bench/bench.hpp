@@ -105,5 +105,6 @@ int run_device(const Options& o);
 int run_nodes(const Options& o);
 int run_bus(const Options& o);
 int run_cni(const Options& o);
+int run_dsm(const Options& o);
 
 }  // namespace cni::bench

@@ -52,6 +52,10 @@ suites:
                  (NI2w, CNI4, CNI16Q, CNI512Q, and CNI16Qm on the memory bus) between two
                  nodes, 000's 64-byte figures beside ours; CNI4's back-off swept at 64 bytes;
                  CNI512Q with its send lines pulled early (EarlyPull) at 64 and 256 bytes
+  dsm            seed 001's remote read miss on Stache, the DSM on the tag store, between two
+                 nodes at 64-byte lines on typhoon-1998 (or --profile): its steps on Typhoon-1
+                 and Typhoon-0 beside a Simple COMA model and 001's ratios, then swept over
+                 the network's latency
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -144,7 +148,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.suite.empty()) usage_error("no suite given");
   if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus" &&
-      o.suite != "cni") {
+      o.suite != "cni" && o.suite != "dsm") {
     usage_error("unknown suite '" + o.suite + "'");
   }
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
@@ -710,6 +714,7 @@ int main(int argc, char** argv) {
     else if (o.suite == "nodes") rc = run_nodes(o);
     else if (o.suite == "bus") rc = run_bus(o);
     else if (o.suite == "cni") rc = run_cni(o);
+    else if (o.suite == "dsm") rc = run_dsm(o);
     else rc = run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: the default benchmark suites on a profile (pio, device, nodes), and seed 000's bus
-# operations and microbenchmarks on its two machines (bus, cni); tables on stdout and in
+# `make bench`: the default benchmark suites on a profile (pio, device, nodes), seed 000's bus
+# operations and microbenchmarks on its two machines (bus, cni), and seed 001's remote read miss
+# on its machine and on the profile (dsm); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
@@ -21,6 +22,13 @@ python3 scripts/plot_bus.py "$RESULTS"
 "$BUILD/bench/cni-bench" cni --csv "$RESULTS" --json-out "$RESULTS/cni.json" |
   tee "$RESULTS/cni.txt"
 python3 scripts/plot_cni.py "$RESULTS"
+"$BUILD/bench/cni-bench" dsm --csv "$RESULTS" --json-out "$RESULTS/dsm.json" |
+  tee "$RESULTS/dsm.txt"
+python3 scripts/plot_dsm.py "$RESULTS"
+"$BUILD/bench/cni-bench" dsm --profile "$PROFILE" --json-out "$RESULTS/dsm-$PROFILE.json" |
+  tee "$RESULTS/dsm-$PROFILE.txt"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
-  "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png)"
+  "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
+  "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm-$PROFILE.txt," \
+  "dsm-$PROFILE.json)"

@@ -75,7 +75,7 @@ void DsmSystem::run(const App& app) {
       drv::StacheOptions o;
       o.page_blocks = cfg_.page_blocks;
       o.dir_base = sim::HostSystem::dram_base(0) + kDirOffset;
-      o.messages_in_dispatch = !t0;
+      o.messages_in_dispatch = !t0 && !cfg_.poll_ni;
       o.data_path = t0 ? drv::TagStore::DataPath::Registers : drv::TagStore::DataPath::BufferLine;
       o.idle_pause_ns = cfg_.idle_pause_ns;
       drv::Stache st(m, ts, ni, o);

@@ -33,6 +33,9 @@ struct DsmConfig {
   std::string ts_variant;     // the device model carrying the tag store (this build's)
   std::string ni_variant;     // Typhoon-0: the NI's model (device 0)
   uint64_t idle_pause_ns = 0; // the protocol core's pause between looks that find nothing
+  // Typhoon-1: the protocol core also polls the NI's receive queue itself (a cached load that
+  // hits until a message lands) instead of waiting for the dispatch register's message event.
+  bool poll_ni = false;
 };
 
 class DsmSystem {

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: Apache-2.0
+// cni-bench dsm: seed 001's remote read miss on Stache (docs/dsm.md), two nodes of the profile
+// at 64-byte lines on the benchmark build's tag-store model. Node 1 loads a block homed on node
+// 0 that is idle at the home (001 section 4.1: the home downgrades it from ReadWrite to ReadOnly
+// and sends a copy); the miss is broken down by the handlers' timestamps into 001 Table 1's
+// steps, for each design point built (Typhoon-1, Typhoon-0), beside an idealized all-hardware
+// Stache (Simple COMA, a model: the hardware steps only, no handler). Then the same miss with the
+// network's one-way latency swept over 001 Fig. 8's points. Every load's line is checked against
+// the bytes the home wrote.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "cni/sim/profile.hpp"
+#include "device/dsm.hpp"
+
+namespace cni::bench {
+namespace {
+
+using drv::StacheStep;
+using tb::DsmDesign;
+
+// 001 Table 1's ratios to Simple COMA (301 processor cycles): Typhoon 1.33 (33% longer),
+// Typhoon-1 about twice Typhoon, Typhoon-0 about twice Typhoon-1 (derived from 001's text).
+constexpr double kPaperSc = 301.0;
+
+// The design points run: 001's two that do not need a custom protocol processor, and Typhoon-1
+// with the NI's receive queue polled by the protocol core itself (beyond the paper).
+struct Point {
+  const char* name;
+  DsmDesign design;
+  bool poll_ni;
+  double paper_ratio;  // 0: not in 001
+};
+constexpr Point kPoints[] = {
+    {"Typhoon-1", DsmDesign::Typhoon1, false, 2.66},
+    {"Typhoon-0", DsmDesign::Typhoon0, false, 5.32},
+    {"Typhoon-1, NI polled", DsmDesign::Typhoon1, true, 0},
+};
+constexpr unsigned kNumPoints = 3;
+
+// The steps of 001 Table 1, as the handlers' timestamps delimit them.
+constexpr const char* kSteps[] = {
+    "fault detect + dispatch",   // the load issued -> the requester's handler has the fault
+    "request handler",           // -> the request sent
+    "request: network + dispatch",  // -> the home's handler starts on it
+    "home handler",              // -> the reply sent (the block downgraded and read)
+    "reply: network + dispatch", // -> the requester's handler starts on it
+    "fill",                      // -> the fill and resume issued
+    "resume + fetch data",       // -> the load completes
+};
+constexpr unsigned kNumSteps = 7;
+
+struct Miss {
+  std::vector<double> total;
+  std::vector<std::vector<double>> step = std::vector<std::vector<double>>(kNumSteps);
+  uint64_t mismatches = 0;
+};
+
+// `samples` remote read misses of node 1 on blocks homed at node 0.
+Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
+  tb::DsmConfig cfg;
+  cfg.design = pt.design;
+  cfg.poll_ni = pt.poll_ni;
+  cfg.ts_variant = "dsm";
+  cfg.ni_variant = "ni2w";
+  tb::DsmSystem d(p, cfg);
+  std::vector<uint32_t> home0;
+  for (uint32_t b = 0; b < d.blocks(); ++b) {
+    if (d.home_of(b) == 0) home0.push_back(b);
+  }
+  Miss r;
+  bool measuring = false;
+  uint64_t t[kNumSteps + 1] = {};
+  d.on_step = [&](unsigned node, StacheStep s, uint32_t, uint64_t ns) {
+    if (!measuring) return;
+    const bool requester = node == 1;
+    switch (s) {
+      case StacheStep::FaultTaken: if (requester) t[1] = ns; break;
+      case StacheStep::RequestSent: if (requester) t[2] = ns; break;
+      case StacheStep::RequestAtHome: if (!requester) t[3] = ns; break;
+      case StacheStep::ReplySent: if (!requester) t[4] = ns; break;
+      case StacheStep::ReplyAtRequester: if (requester) t[5] = ns; break;
+      case StacheStep::Filled: if (requester) t[6] = ns; break;
+    }
+  };
+  unsigned phase = 0;  // 2i + 1: sample i written by the home; 2i + 2: read by node 1
+  const unsigned lb = 64;
+  auto pattern = [&](unsigned i) {
+    std::vector<uint8_t> v(lb);
+    for (unsigned k = 0; k < lb; ++k) v[k] = uint8_t(i * 31 + k * 7 + 3);
+    return v;
+  };
+  d.run([&](unsigned n, unsigned, drv::MemoryPort& m) {
+    for (unsigned i = 0; i < samples; ++i) {
+      const uint32_t b = home0[i % home0.size()];
+      if (n == 0) {  // the home writes the block: idle at the home, node 1's copy invalidated
+        while (phase != 2 * i) m.pause_ns(100);
+        const auto v = pattern(i);
+        m.store(d.block_addr(0, b), v.data(), lb);
+        m.barrier();
+        phase = 2 * i + 1;
+      } else {
+        while (phase != 2 * i + 1) m.pause_ns(100);
+        m.pause_ns(5000);  // every handler idle again
+        std::vector<uint8_t> got(lb);
+        measuring = true;
+        t[0] = m.now_ns();
+        m.load(d.block_addr(1, b), got.data(), lb);
+        const uint64_t end = m.now_ns();
+        measuring = false;
+        if (got != pattern(i)) r.mismatches++;
+        r.total.push_back(double(end - t[0]));
+        uint64_t prev = t[0];
+        for (unsigned s = 0; s < kNumSteps; ++s) {
+          const uint64_t at = s + 1 < kNumSteps ? t[s + 1] : end;
+          r.step[s].push_back(double(at - prev));
+          prev = at;
+        }
+        phase = 2 * i + 2;
+      }
+    }
+  });
+  return r;
+}
+
+// The one-way network latency of a frame of `bytes` (store-and-forward over the topology's
+// links, each with its latency and serialization at the line rate, gap included).
+double net_one_way_ns(const sim::Profile& p, unsigned bytes) {
+  const unsigned links = p.get_string("net.topology") == "switch" ? 2 : 1;
+  const double gbit_s = p.get_double("net.bandwidth_gbit_s");  // 0: no serialization
+  const double wire = gbit_s > 0 ? (bytes + p.get_double("net.gap_bytes")) * 8.0 / gbit_s : 0;
+  return links * (p.get_double("net.latency_ns") + wire);
+}
+
+// Simple COMA (001 section 3: an idealized hardware Stache, zero handler cost, one cycle per
+// message): the requester's miss reaches the device and its answer comes back as a miss to
+// device memory does (`local_miss_ns`, measured), plus the request's and the reply's network
+// transits (frames of 12-byte header, 12-byte message header, the 4-byte block index, the data,
+// 4-byte FCS), the home's fetch of the block (`fetch_ns`, measured: a read of device memory by
+// the home agent) and one device cycle per message.
+double simple_coma_ns(const sim::Profile& p, double local_miss_ns, double fetch_ns) {
+  const double cycle = 1000.0 / p.get_double("device.freq_mhz");
+  return local_miss_ns + net_one_way_ns(p, 12 + 12 + 4 + 4) +
+         net_one_way_ns(p, 12 + 12 + 4 + 64 + 4) + fetch_ns + 2 * cycle;
+}
+
+// A miss of node 1's core to plain device memory (a cold line each time), and the device's
+// cycles from the request's arrival to its answer.
+std::pair<double, double> local_device_miss(const sim::Profile& p, unsigned samples) {
+  tb::DsmConfig cfg;
+  cfg.ts_variant = "dsm";
+  tb::DsmSystem d(p, cfg);
+  std::vector<double> lat;
+  d.run([&](unsigned n, unsigned, drv::MemoryPort& m) {
+    if (n != 1) return;
+    d.ts_device(1).clear_latency_samples();  // the protocol cores' set-up is done
+    for (unsigned i = 0; i < samples; ++i) {
+      const uint64_t t0 = m.now_ns();
+      (void)m.load64(d.ts_device(1).host_addr(8 + i));
+      lat.push_back(double(m.now_ns() - t0));
+      m.pause_ns(2000);
+    }
+  });
+  std::vector<double> cyc;
+  for (uint32_t c : d.ts_device(1).first_response_cycles()) cyc.push_back(c);
+  return {stats_of(lat).median, stats_of(cyc).median * 1000.0 / p.get_double("device.freq_mhz")};
+}
+
+}  // namespace
+
+int run_dsm(const Options& o) {
+  // 001's machine unless --profile names another
+  sim::Profile p = sim::Profile::load(o.profile_given ? o.profile : "typhoon-1998");
+  p.set("line_bytes", "64");  // the tag-store model is built at 64-byte lines
+  p.set("nodes", "2");
+  for (const auto& s : o.sets) p.set(s);
+  const unsigned samples = o.quick ? 4 : 24;
+  const double cpu_mhz = p.get_double("cpu.freq_mhz");
+  auto cycles = [&](double ns) { return ns * cpu_mhz / 1000.0; };
+
+  const auto [local_ns, fetch_ns] = local_device_miss(p, samples);
+  const double sc = simple_coma_ns(p, local_ns, fetch_ns);
+  std::vector<Miss> miss;
+  uint64_t mismatches = 0;
+  for (const Point& pt : kPoints) {
+    miss.push_back(remote_misses(p, pt, samples));
+    mismatches += miss.back().mismatches;
+  }
+
+  // the latency sweep: Typhoon-1 and the model, the network's one-way latency at 001 Fig. 8's
+  // points (the nodes on one link)
+  const double sweep_us[] = {0.5, 2.5, 5, 25, 50};
+  std::vector<std::pair<double, double>> sweep;  // (Typhoon-1, Simple COMA) medians, ns
+  for (double us : sweep_us) {
+    sim::Profile q = p;
+    q.set("net.topology", "p2p");
+    q.set("net.latency_ns", fmt(us * 1000.0, 1));
+    Miss m = remote_misses(q, kPoints[0], o.quick ? 2 : 8);
+    mismatches += m.mismatches;
+    sweep.emplace_back(stats_of(m.total).median, simple_coma_ns(q, local_ns, fetch_ns));
+  }
+
+  std::ostringstream js;
+  js << "{\"suite\":\"dsm\",\"profile\":\"" << p.name() << "\",\"line_bytes\":64,\"nodes\":2,"
+     << "\"samples\":" << samples << ",\"rows\":[";
+  bool first = true;
+  std::ostringstream csv;
+  csv << "experiment,design,nodes,network_us,step,ns,cycles\n";
+  auto row = [&](const std::string& exp, const std::string& design, double net_us,
+                 const std::string& step, double ns) {
+    js << (first ? "" : ",") << "{\"experiment\":\"" << exp << "\",\"design\":\"" << design
+       << "\",\"nodes\":2,\"network_us\":" << fmt(net_us, 3) << ",\"step\":\"" << step
+       << "\",\"ns\":" << fmt(ns, 1) << ",\"cycles\":" << fmt(cycles(ns), 1)
+       << ",\"speedup\":null}";
+    csv << exp << ",\"" << design << "\",2," << fmt(net_us, 3) << ",\"" << step << "\","
+        << fmt(ns, 1) << "," << fmt(cycles(ns), 1) << "\n";
+    first = false;
+  };
+  const double net_us = net_one_way_ns(p, 12 + 12 + 4 + 4) / 1000.0;
+  if (!o.json) {
+    std::printf("OpenCNI cni-bench dsm: profile %s at 64-byte lines (001: 32-byte blocks; compared "
+                "by ratios), 2 nodes, %u samples per design, processor cycles at %.0f MHz\n\n",
+                p.name().c_str(), samples, cpu_mhz);
+    std::printf("Remote read miss (001 section 4.1, Table 1): median per step, ns (cycles)\n");
+    std::printf("%-28s", "step");
+    for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
+    std::printf("\n");
+    for (unsigned s = 0; s < kNumSteps; ++s) {
+      std::printf("%-28s", kSteps[s]);
+      for (unsigned i = 0; i < kNumPoints; ++i) {
+        const double v = stats_of(miss[i].step[s]).median;
+        std::printf(" %13.0f (%6.0f)", v, cycles(v));
+      }
+      std::printf("\n");
+    }
+  }
+  for (unsigned i = 0; i < kNumPoints; ++i) {
+    for (unsigned s = 0; s < kNumSteps; ++s) {
+      row("breakdown", kPoints[i].name, net_us, kSteps[s], stats_of(miss[i].step[s]).median);
+    }
+    row("breakdown", kPoints[i].name, net_us, "total", stats_of(miss[i].total).median);
+  }
+  row("breakdown", "Simple COMA (model)", net_us, "total", sc);
+  if (!o.json) {
+    std::printf("\n%-34s %10s %10s %14s %14s %8s\n", "design", "ns", "cycles", "ratio to SC",
+                "001's ratio", "ours/001");
+    std::printf("%-34s %10.0f %10.0f %14s %14s %8s\n", "Simple COMA (model, see docs/dsm.md)",
+                sc, cycles(sc), "1.00", "1.00 (301 cyc)", "");
+    for (unsigned i = 0; i < kNumPoints; ++i) {
+      const double t = stats_of(miss[i].total).median;
+      const double pr = kPoints[i].paper_ratio;
+      std::printf("%-34s %10.0f %10.0f %14.2f %14s %8s\n", kPoints[i].name, t, cycles(t), t / sc,
+                  pr > 0 ? fmt(pr, 2).c_str() : "-", pr > 0 ? fmt(t / sc / pr, 2).c_str() : "-");
+    }
+    std::printf("(001's ratios are derived from its text: Typhoon 1.33 x Simple COMA's %.0f "
+                "cycles, Typhoon-1 about 2 x Typhoon, Typhoon-0 about 2 x Typhoon-1)\n",
+                kPaperSc);
+    std::printf("Simple COMA model: a measured miss to device memory %.0f ns + request and reply "
+                "network transits + the home's measured fetch %.0f ns + a device cycle per "
+                "message = %.0f processor cycles (001 Table 1: %.0f at 200 MHz; ours / 001 = "
+                "%.2f)\n\n",
+                local_ns, fetch_ns, cycles(sc), kPaperSc, cycles(sc) / kPaperSc);
+    std::printf("Remote read miss vs network one-way latency (001 Fig. 8's points; nodes on one "
+                "link), Typhoon-1\n");
+    std::printf("%12s %14s %18s %10s\n", "network us", "Typhoon-1 us", "Simple COMA us",
+                "ratio");
+  }
+  for (unsigned i = 0; i < sweep.size(); ++i) {
+    row("latency-sweep", "Typhoon-1", sweep_us[i], "total", sweep[i].first);
+    row("latency-sweep", "Simple COMA (model)", sweep_us[i], "total", sweep[i].second);
+    if (!o.json) {
+      std::printf("%12.1f %14.2f %18.2f %10.2f\n", sweep_us[i], sweep[i].first / 1000.0,
+                  sweep[i].second / 1000.0, sweep[i].first / sweep[i].second);
+    }
+  }
+  js << "],\"result_mismatches\":" << mismatches << "}";
+  emit_json(o, js.str());
+  if (!o.csv_dir.empty()) {
+    const std::string path = o.csv_dir + "/dsm.csv";
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << csv.str();
+  }
+  if (!o.json) std::printf("\nevery loaded line checked: %llu mismatches\n",
+                           static_cast<unsigned long long>(mismatches));
+  return mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace cni::bench

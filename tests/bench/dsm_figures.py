@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Figure guard: `cni-bench dsm` on typhoon-1998 (seed 001's machine). Every loaded line matches
+what the home wrote; the remote read miss's totals stay within 2% of the figures published in
+docs/results.md (simulated time is deterministic per seed: a change that moves one says why and
+updates it here); 001's order holds (the Simple COMA model fastest, then Typhoon-1, then
+Typhoon-0); and the latency sweep adds the network's latency twice per miss.
+
+usage: dsm_figures.py <cni-bench binary> [cni-bench options...]
+(extra options, e.g. --set net.latency_ns=300, show that the guard fails when a figure moves)
+"""
+import json
+import subprocess
+import sys
+
+# Published figures (docs/results.md, `make bench`, seed 1): remote read miss totals, processor
+# cycles at 200 MHz.
+TOTAL_CYCLES = {"Simple COMA (model)": 286.0, "Typhoon-1": 2108.0, "Typhoon-0": 2396.0,
+                "Typhoon-1, NI polled": 1836.0}
+TOLERANCE = 0.02
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = [sys.argv[1], "dsm", "--json"] + sys.argv[2:]
+    res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    bad = []
+    total = {r["design"]: r["cycles"] for r in res["rows"]
+             if r["experiment"] == "breakdown" and r["step"] == "total"}
+    for design, want in TOTAL_CYCLES.items():
+        got = total[design]
+        ok = abs(got - want) <= TOLERANCE * want
+        print(f"{design:22s} {got:7.1f} cycles  published {want:7.1f}  {'ok' if ok else 'MOVED'}")
+        if not ok:
+            bad.append(design)
+    if not total["Simple COMA (model)"] < total["Typhoon-1"] < total["Typhoon-0"]:
+        bad.append("001's order (Simple COMA < Typhoon-1 < Typhoon-0)")
+    sweep = {r["network_us"]: r["ns"] for r in res["rows"]
+             if r["experiment"] == "latency-sweep" and r["design"] == "Typhoon-1"}
+    added = (sweep[50.0] - sweep[0.5]) / 1000.0
+    if abs(added - 2 * 49.5) > 0.02 * 99:
+        bad.append(f"the sweep: 0.5 -> 50 us added {added:.1f} us to a miss, not 2 x 49.5")
+    if res["result_mismatches"] != 0:
+        bad.append("result_mismatches")
+    if bad:
+        print("dsm figures moved: " + ", ".join(bad), file=sys.stderr)
+        return 1
+    print("dsm figures within 2% of the published ones, 001's order kept")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
