@@ -8,8 +8,10 @@
 // network's one-way latency swept over 001 Fig. 8's points. Every load's line is checked against
 // the bytes the home wrote.
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,7 @@
 #include "bench.hpp"
 #include "cni/sim/profile.hpp"
 #include "device/dsm.hpp"
+#include "device/em3d.hpp"
 
 namespace cni::bench {
 namespace {
@@ -172,6 +175,88 @@ std::pair<double, double> local_device_miss(const sim::Profile& p, unsigned samp
   return {stats_of(lat).median, stats_of(cyc).median * 1000.0 / p.get_double("device.freq_mhz")};
 }
 
+// The protocol cores' pause between looks that find nothing in the EM3D runs (up to 32 idle
+// pollers would otherwise dominate the simulation's time): a fault or message waits at most this
+// much longer for its handler.
+constexpr uint64_t kEm3dIdlePauseNs = 100;
+
+using RowFn = std::function<void(const std::string&, const std::string&, unsigned, double,
+                                  const std::string&, double, std::optional<double>)>;
+
+// EM3D (001 section 4.2; 000 Table 3's parameters: 1 K graph nodes, degree 5, 10% remote, span
+// 6, 10 iterations) on Typhoon-1, with the standard protocol and with the custom deferred update
+// protocol: the time per iteration after the first on 1 .. 8 nodes (16 and 32 take too long to
+// simulate for make bench), the speed-up over the standard protocol on one node, then both on 4
+// nodes against the network's latency (001 Fig. 8). Every run's values are checked against the sequential computation.
+void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& row,
+          uint64_t& mismatches) {
+  tb::Em3dParams ep;
+  ep.iterations = o.quick ? 3 : 10;
+  std::vector<uint64_t> e, h;
+  tb::em3d_reference(ep, e, h);
+  tb::DsmConfig cfg;
+  cfg.ts_variant = "dsm";
+  cfg.idle_pause_ns = kEm3dIdlePauseNs;
+  const std::vector<unsigned> counts =
+      o.quick ? std::vector<unsigned>{1, 2, 4} : std::vector<unsigned>{1, 2, 4, 8};
+  auto run = [&](sim::Profile q, unsigned nodes, bool custom) {
+    q.set("nodes", std::to_string(nodes));
+    ep.custom = custom;
+    tb::DsmSystem d(q, tb::em3d_config(cfg, ep));
+    const tb::Em3dResult r = tb::run_em3d(d, ep);
+    if (r.e != e || r.h != h) mismatches++;
+    return r.iteration_ns;
+  };
+  const char* names[2] = {"standard", "custom update"};
+  std::vector<double> t[2];
+  for (unsigned c = 0; c < 2; ++c) {
+    for (unsigned n : counts) t[c].push_back(run(p, n, c == 1));
+  }
+  const double seq = t[0][0];  // the standard protocol on one node: every page local
+  if (!o.json) {
+    std::printf("\nEM3D (001 s4.2; 000 Table 3: %u graph nodes, degree %u, %.0f%% remote, span %u, "
+                "%u iterations), Typhoon-1: us per iteration after the first, speed-up over one "
+                "node; idle protocol cores pause %llu ns between looks\n%8s", ep.graph_nodes,
+                ep.degree, ep.remote * 100, ep.span, ep.iterations,
+                static_cast<unsigned long long>(kEm3dIdlePauseNs), "nodes");
+    for (const char* nm : names) std::printf(" %16s %8s", nm, "speedup");
+    std::printf("\n");
+  }
+  for (unsigned i = 0; i < counts.size(); ++i) {
+    if (!o.json) std::printf("%8u", counts[i]);
+    for (unsigned c = 0; c < 2; ++c) {
+      row("em3d", std::string("Typhoon-1, ") + names[c], counts[i], net_us, "iteration", t[c][i],
+          seq / t[c][i]);
+      if (!o.json) std::printf(" %16.1f %8.3f", t[c][i] / 1000.0, seq / t[c][i]);
+    }
+    if (!o.json) std::printf("\n");
+  }
+  // 001 Fig. 8: the same on 4 nodes as the network slows
+  const unsigned nodes = 4;
+  const double lat_us[] = {0.5, 2.5, 5, 25, 50};
+  if (!o.json) {
+    std::printf("\nEM3D on %u nodes vs network one-way latency (001 Fig. 8): us per iteration, "
+                "slowdown over 0.5 us\n%12s", nodes, "network us");
+    for (const char* nm : names) std::printf(" %16s %8s", nm, "slowdown");
+    std::printf("\n");
+  }
+  double base[2] = {0, 0};
+  for (double us : lat_us) {
+    sim::Profile q = p;
+    const unsigned links = q.get_string("net.topology") == "switch" ? 2 : 1;
+    q.set("net.latency_ns", fmt(us * 1000.0 / links, 1));
+    if (!o.json) std::printf("%12.1f", us);
+    for (unsigned c = 0; c < 2; ++c) {
+      const double ti = run(q, nodes, c == 1);
+      if (base[c] == 0) base[c] = ti;
+      row("em3d-latency", std::string("Typhoon-1, ") + names[c], nodes, us, "iteration", ti,
+          base[c] / ti);
+      if (!o.json) std::printf(" %16.1f %8.2f", ti / 1000.0, ti / base[c]);
+    }
+    if (!o.json) std::printf("\n");
+  }
+}
+
 }  // namespace
 
 int run_dsm(const Options& o) {
@@ -211,15 +296,16 @@ int run_dsm(const Options& o) {
      << "\"samples\":" << samples << ",\"rows\":[";
   bool first = true;
   std::ostringstream csv;
-  csv << "experiment,design,nodes,network_us,step,ns,cycles\n";
-  auto row = [&](const std::string& exp, const std::string& design, double net_us,
-                 const std::string& step, double ns) {
+  csv << "experiment,design,nodes,network_us,step,ns,cycles,speedup\n";
+  auto row = [&](const std::string& exp, const std::string& design, unsigned nodes, double net_us,
+                 const std::string& step, double ns, std::optional<double> speedup = {}) {
     js << (first ? "" : ",") << "{\"experiment\":\"" << exp << "\",\"design\":\"" << design
-       << "\",\"nodes\":2,\"network_us\":" << fmt(net_us, 3) << ",\"step\":\"" << step
-       << "\",\"ns\":" << fmt(ns, 1) << ",\"cycles\":" << fmt(cycles(ns), 1)
-       << ",\"speedup\":null}";
-    csv << exp << ",\"" << design << "\",2," << fmt(net_us, 3) << ",\"" << step << "\","
-        << fmt(ns, 1) << "," << fmt(cycles(ns), 1) << "\n";
+       << "\",\"nodes\":" << nodes << ",\"network_us\":" << fmt(net_us, 3) << ",\"step\":\""
+       << step << "\",\"ns\":" << fmt(ns, 1) << ",\"cycles\":" << fmt(cycles(ns), 1)
+       << ",\"speedup\":" << json_num(speedup) << "}";
+    csv << exp << ",\"" << design << "\"," << nodes << "," << fmt(net_us, 3) << ",\"" << step
+        << "\"," << fmt(ns, 1) << "," << fmt(cycles(ns), 1) << ","
+        << (speedup ? fmt(*speedup, 3) : "") << "\n";
     first = false;
   };
   const double net_us = net_one_way_ns(p, 12 + 12 + 4 + 4) / 1000.0;
@@ -242,11 +328,11 @@ int run_dsm(const Options& o) {
   }
   for (unsigned i = 0; i < kNumPoints; ++i) {
     for (unsigned s = 0; s < kNumSteps; ++s) {
-      row("breakdown", kPoints[i].name, net_us, kSteps[s], stats_of(miss[i].step[s]).median);
+      row("breakdown", kPoints[i].name, 2, net_us, kSteps[s], stats_of(miss[i].step[s]).median);
     }
-    row("breakdown", kPoints[i].name, net_us, "total", stats_of(miss[i].total).median);
+    row("breakdown", kPoints[i].name, 2, net_us, "total", stats_of(miss[i].total).median);
   }
-  row("breakdown", "Simple COMA (model)", net_us, "total", sc);
+  row("breakdown", "Simple COMA (model)", 2, net_us, "total", sc);
   if (!o.json) {
     std::printf("\n%-34s %10s %10s %14s %14s %8s\n", "design", "ns", "cycles", "ratio to SC",
                 "001's ratio", "ours/001");
@@ -272,13 +358,14 @@ int run_dsm(const Options& o) {
                 "ratio");
   }
   for (unsigned i = 0; i < sweep.size(); ++i) {
-    row("latency-sweep", "Typhoon-1", sweep_us[i], "total", sweep[i].first);
-    row("latency-sweep", "Simple COMA (model)", sweep_us[i], "total", sweep[i].second);
+    row("latency-sweep", "Typhoon-1", 2, sweep_us[i], "total", sweep[i].first);
+    row("latency-sweep", "Simple COMA (model)", 2, sweep_us[i], "total", sweep[i].second);
     if (!o.json) {
       std::printf("%12.1f %14.2f %18.2f %10.2f\n", sweep_us[i], sweep[i].first / 1000.0,
                   sweep[i].second / 1000.0, sweep[i].first / sweep[i].second);
     }
   }
+  em3d(o, p, net_us, row, mismatches);
   js << "],\"result_mismatches\":" << mismatches << "}";
   emit_json(o, js.str());
   if (!o.csv_dir.empty()) {

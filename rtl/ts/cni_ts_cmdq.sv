@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The tag store's handler-command intake (docs/tagstore.md, "Handler operations"): the 8-byte
 // register CMD (the low word held, the command queued as the high word is written), the checks
-// made as it is queued (an unknown op, a block outside the region, tag 3, the line flag on
-// another op, a full queue: refused, not queued), and the queue the engine takes commands from,
-// in order.
+// made as it is queued (an unknown op, a block outside the region, tag 3, the line flag on an
+// op other than WRITE, FILL, READ, a full queue: refused, not queued), and the queue the engine
+// takes commands from, in order.
 //
 // Parameters: Lines - blocks of the region; Depth - commands queued.
 // Ports: wr_lo_i, wr_hi_i, wdata_i - a write of CMD's low or high word; refuse_o, cause_o - the
@@ -53,7 +53,8 @@ module cni_ts_cmdq #(
     else if (wdata_i >= 32'(Lines)) cause_o = cni_ts_pkg::CA_BAD_BLOCK;
     else if ((nc_op == cni_ts_pkg::OP_SET_TAG || nc_op == cni_ts_pkg::OP_FILL) && nc_tag == 2'd3)
       cause_o = cni_ts_pkg::CA_BAD_TAG;
-    else if (nc_line && nc_op != cni_ts_pkg::OP_WRITE && nc_op != cni_ts_pkg::OP_FILL)
+    else if (nc_line && nc_op != cni_ts_pkg::OP_WRITE && nc_op != cni_ts_pkg::OP_FILL &&
+             nc_op != cni_ts_pkg::OP_READ)
       cause_o = cni_ts_pkg::CA_BAD_OP;
     else if (!in_ready) cause_o = cni_ts_pkg::CA_FULL;
   end

@@ -47,7 +47,9 @@ module cni_ts_decide (
 
   always_comb begin
     steps_o   = '0;
-    steps_o.ld = line_i;   // (WRITE and FILL only: checked as the command is queued)
+    // the line flag (WRITE, FILL and READ only: checked as the command is queued): WRITE and
+    // FILL take the data from the buffer line, READ hands it over there
+    steps_o.ld = line_i && op_i != cni_ts_pkg::OP_READ;
     tw_o      = {2'b00, tag_i};
     pol_o     = cni_ts_pkg::pol_of(tag_i);
     ans_op_o  = op_i == cni_ts_pkg::OP_NACK ? cni_coh_pkg::CMD_NACK : cni_coh_pkg::CMD_RESUME;
@@ -60,6 +62,7 @@ module cni_ts_decide (
         steps_o.rec    = 1'b1;
         steps_o.rec_dn = !flag_i;
         steps_o.rd     = 1'b1;
+        steps_o.wbl    = line_i;
       end
       cni_ts_pkg::OP_WRITE: begin
         // a block tagged Invalid has no host copy: written at once; else the locked write
@@ -78,7 +81,8 @@ module cni_ts_decide (
         // a decrease recalls what the new tag does not allow
         steps_o.rec    = tag_i < tw_tag;
         steps_o.rec_dn = tag_i == cni_ts_pkg::TAG_RO;
-        steps_o.ans    = flag_i;
+        // a tag change that ends a pending fault answers it (the new tag allows the access)
+        steps_o.ans    = flag_i || (tw_pend && cni_ts_pkg::permits(tag_i, tw_wr));
       end
       cni_ts_pkg::OP_RESUME, cni_ts_pkg::OP_NACK: begin
         tw_o        = {2'b00, tw_tag};   // pending cleared

@@ -108,6 +108,7 @@ module cni_ts_engine #(
   logic                         rec_dn_q;    // the recall is RECALL_DN
   logic                         lockw_q;     // ... followed by a locked write
   logic                         rd_q;        // ... followed by a read into the buffer
+  logic                         wbl_q;       // ... then the buffer into the buffer line
   logic                         wev_q;       // the memory write writes the event (else the buffer)
   logic [3:0]                   tw_q;        // the tag word to write
   logic [cni_coh_pkg::POL_W-1:0] pol_q;
@@ -309,7 +310,7 @@ module cni_ts_engine #(
       st_q <= SInit;
       {init_q, ipol_q, j_line_q, j_blk_q, j_cmd_q, tw_q, pol_q, ans_arg_q} <= '0;
       {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
-      {rec_dn_q, lockw_q, rd_q, wev_q} <= '0;
+      {rec_dn_q, lockw_q, rd_q, wev_q, wbl_q} <= '0;
       ans_op_q <= cni_coh_pkg::CMD_RESUME;
       {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, result_q} <= '0;
       mode_q <= cni_ts_pkg::MODE_LINE;
@@ -373,7 +374,7 @@ module cni_ts_engine #(
         end
         SIdle: begin
           {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
-          {rec_dn_q, lockw_q, rd_q, wev_q} <= '0;
+          {rec_dn_q, lockw_q, rd_q, wev_q, wbl_q} <= '0;
           j_cmd_q <= 1'b0;
           if (go_mode) begin
             // the line's new policy, and no host keeps a copy across the change
@@ -470,8 +471,8 @@ module cni_ts_engine #(
           end else begin
             {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q} <=
                 {d_steps.ld, d_steps.wdir, d_steps.tag, d_steps.pol, d_steps.rec};
-            {rec_dn_q, rd_q, lockw_q, s_ans_q} <=
-                {d_steps.rec_dn, d_steps.rd, d_steps.lockw, d_steps.ans};
+            {rec_dn_q, rd_q, lockw_q, s_ans_q, wbl_q} <=
+                {d_steps.rec_dn, d_steps.rd, d_steps.lockw, d_steps.ans, d_steps.wbl};
             tw_q      <= d_tw;
             pol_q     <= d_pol;
             ans_op_q  <= d_ans_op;
@@ -523,8 +524,9 @@ module cni_ts_engine #(
           if (s_ld_q) begin
             s_ld_q <= 1'b0;
           end else begin
-            s_rec_q <= 1'b0;
-            rd_q    <= 1'b0;
+            // READ with the line flag: then the buffer line's recall and the locked write
+            {s_rec_q, lockw_q, rec_dn_q, rd_q, wbl_q} <= {wbl_q, wbl_q, 3'b000};
+            if (wbl_q) j_line_q <= LineIdxW'(LBuf);
           end
           st_q <= SSeq;
         end
@@ -571,6 +573,7 @@ module cni_ts_engine #(
         R_DISP_ERR: reg_rsp_o <= n_derr_q;
         R_GEOMETRY: reg_rsp_o <= {8'(R + 2), 24'(Lines)};
         R_MSGS:     reg_rsp_o <= n_msgs_q;
+        R_CMD_DEPTH: reg_rsp_o <= 32'(CmdDepth);
         default: begin
           reg_rsp_o <= '0;
           if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin

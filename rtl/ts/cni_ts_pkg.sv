@@ -42,7 +42,7 @@ package cni_ts_pkg;
   // recall (RECALL_DN if rec_dn; then a read into the buffer if rd, or a locked write if lockw),
   // the answer (RESUME or NACK).
   typedef struct packed {
-    logic ld, wdir, tag, pol, rec, rec_dn, rd, lockw, ans;
+    logic ld, wdir, tag, pol, rec, rec_dn, rd, lockw, ans, wbl;
   } steps_t;
 endpackage
 /* verilator lint_on UNUSEDPARAM */

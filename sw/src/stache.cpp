@@ -29,13 +29,15 @@ Stache::Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptio
                                 std::to_string(kMaxNodes) + ")");
   }
   if (opt_.page_blocks == 0) throw std::invalid_argument("Stache: page_blocks is 0");
-  if (opt_.dir_base % lb_ != 0) {
-    throw std::invalid_argument("Stache: the directory's base is not line aligned");
+  if (opt_.dir_base % lb_ != 0 || opt_.mailbox % lb_ != 0) {
+    throw std::invalid_argument("Stache: the directory's base or the mailbox is not line aligned");
   }
   ts_.set_data_path(opt_.data_path);
   tag_.assign(ts_.blocks(), Tag::ReadWrite);  // the engine's tags after reset
   waiting_.resize(ts_.blocks());
   saved_.resize(ts_.blocks());
+  protocol_.assign((ts_.blocks() + opt_.page_blocks - 1) / opt_.page_blocks,
+                   PageProtocol::Standard);
   for (uint16_t m = 0; m < kNum; ++m) {
     ni_.set_handler(uint16_t(opt_.handler_base + m),
                     [this, m](uint16_t src, std::span<const uint8_t> d) {
@@ -52,8 +54,28 @@ void Stache::init() {
       set_tag(b, Tag::Invalid);
     }
   }
+  if (opt_.mailbox) {
+    mem_.store64(opt_.mailbox, 0);
+    mem_.store64(opt_.mailbox + lb_, 0);
+  }
   ts_.sync();
   mem_.barrier();
+}
+
+void Stache::set_protocol(uint32_t page, PageProtocol p) {
+  if (page >= protocol_.size()) {
+    throw std::out_of_range("Stache: page " + std::to_string(page) + " of " +
+                            std::to_string(protocol_.size()));
+  }
+  protocol_[page] = p;
+}
+
+void Stache::request_push(MemoryPort& mem, Addr mailbox, uint32_t first, uint32_t count) {
+  const uint64_t seq = mem.load64(mailbox) + 1;
+  mem.store64(mailbox + 8, first);
+  mem.store64(mailbox + 16, count);
+  mem.store_release64(mailbox, seq);  // after the application's stores of the pages' data
+  while (mem.load_acquire64(mailbox + mem.line_bytes()) != seq) mem.pause_ns(50);
 }
 
 bool Stache::step() {
@@ -70,6 +92,14 @@ bool Stache::step() {
     }
   }
   if (!opt_.messages_in_dispatch && ni_.poll() > 0) found = true;
+  if (opt_.mailbox && push_acks_ == 0) {
+    const uint64_t req = mem_.load_acquire64(opt_.mailbox);
+    if (req != push_seq_) {
+      push_seq_ = req;
+      push(uint32_t(mem_.load64(opt_.mailbox + 8)), uint32_t(mem_.load64(opt_.mailbox + 16)));
+      found = true;
+    }
+  }
   return found;
 }
 
@@ -94,6 +124,17 @@ void Stache::fault(const Fault& f) {
 }
 
 void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
+  if (type == kUpd) {
+    take_updates(src, d);
+    return;
+  }
+  if (type == kUpdAck) {
+    if (push_acks_ == 0) {
+      throw protocol_error("an update acknowledgement nobody waits for", 0, node_);
+    }
+    if (--push_acks_ == 0) mem_.store_release64(opt_.mailbox + lb_, push_seq_);
+    return;
+  }
   if (d.size() < 4) throw protocol_error("a message without a block", 0, node_);
   uint32_t b;
   std::memcpy(&b, d.data(), 4);
@@ -150,8 +191,19 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
     return;
   }
   stats_.requests_served++;
-  if (from == node_ && permits(tag_[b], excl)) {  // a fault of this node already served
-    ts_.resume(b);
+  if (from == node_ && permits(tag_[b], excl)) {
+    return;  // a fault of this node the tag's raise already answered (the engine resumes it)
+  }
+  if (protocol_[b / opt_.page_blocks] == PageProtocol::Update) {
+    // the home keeps writing its copy; a reader becomes a consumer of the pushes
+    if (excl || from == node_) {
+      throw protocol_error("a write to an update page away from its home", b, node_);
+    }
+    send(from, kDataS, b, read_block(b));
+    stats_.replies_with_data++;
+    d.sharers |= bit(from);
+    store_dir(b, d);
+    mark(StacheStep::ReplySent, b);
     return;
   }
   switch (d.state) {
@@ -281,27 +333,61 @@ void Stache::finish(uint32_t b, Dir& d, std::span<const uint8_t> data) {
   }
 }
 
+void Stache::push(uint32_t first, uint32_t count) {
+  stats_.pushes++;
+  std::vector<std::vector<uint8_t>> out(nodes_);  // per consumer: (block, data) entries
+  for (uint32_t b = first; b < blocks() && b - first < count; ++b) {
+    if (home_of(b) != node_ || protocol_[b / opt_.page_blocks] != PageProtocol::Update) continue;
+    const Dir d = load_dir(b);
+    if (d.sharers == 0) continue;
+    const std::vector<uint8_t> line = read_block(b);
+    for (unsigned n = 0; n < nodes_; ++n) {
+      if (!(d.sharers & bit(n))) continue;
+      const size_t at = out[n].size();
+      out[n].resize(at + 4 + lb_);
+      std::memcpy(out[n].data() + at, &b, 4);
+      std::memcpy(out[n].data() + at + 4, line.data(), lb_);
+    }
+  }
+  for (unsigned n = 0; n < nodes_; ++n) {
+    if (out[n].empty()) continue;
+    push_acks_++;
+    stats_.update_messages++;
+    ni_.send(uint16_t(n), uint16_t(opt_.handler_base + kUpd), out[n]);
+  }
+  if (push_acks_ == 0) mem_.store_release64(opt_.mailbox + lb_, push_seq_);
+}
+
+void Stache::take_updates(unsigned src, std::span<const uint8_t> d) {
+  if (d.empty() || d.size() % (4 + lb_) != 0) throw protocol_error("a torn update", 0, node_);
+  for (size_t at = 0; at < d.size(); at += 4 + lb_) {
+    uint32_t b;
+    std::memcpy(&b, d.data() + at, 4);
+    if (b >= blocks() || home_of(b) != src || tag_[b] != Tag::ReadOnly) {
+      throw protocol_error("an update of a block this node does not consume from its sender", b,
+                           node_);
+    }
+    ts_.write(b, d.subspan(at + 4, lb_));
+    stats_.blocks_updated++;
+  }
+  ts_.sync();  // written (the host copies taken back first) before the home hears of it
+  const uint32_t none = 0;
+  ni_.send(uint16_t(src), uint16_t(opt_.handler_base + kUpdAck),
+           std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&none), 4));
+}
+
+// Through the engine (READ), never with a load of the block itself: a host access of this node
+// parked on the block holds the line, and the handler's own load would be answered Retry until
+// the park timer ran out.
 std::vector<uint8_t> Stache::read_block(uint32_t b) {
   std::vector<uint8_t> line(lb_);
-  if (opt_.data_path == TagStore::DataPath::Registers) {
-    ts_.read(b, line);
-  } else {
-    ts_.sync();  // commands that write the block have run
-    mem_.load(block_addr(b), line.data(), lb_);
-  }
+  ts_.read(b, line);
   return line;
 }
 
 std::vector<uint8_t> Stache::take_block(uint32_t b, Tag to) {
-  if (opt_.data_path == TagStore::DataPath::Registers) {
-    set_tag(b, to);
-    return read_block(b);
-  }
-  // a cached load needs a tag that allows it: down to ReadOnly first, then the load, then on
-  if (tag_[b] == Tag::ReadWrite) set_tag(b, Tag::ReadOnly);
-  std::vector<uint8_t> line = read_block(b);
-  if (to != tag_[b]) set_tag(b, to);
-  return line;
+  set_tag(b, to);
+  return read_block(b);
 }
 
 void Stache::send(unsigned dst, Msg type, uint32_t b, std::span<const uint8_t> data) {

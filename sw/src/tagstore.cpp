@@ -16,6 +16,7 @@ constexpr unsigned kMode = 0x18;
 constexpr unsigned kEvt0 = 0x20, kEvt1 = 0x28;
 constexpr unsigned kRefused = 0x40;  // REFUSED | DONE << 32
 constexpr unsigned kGeometry = 0x50;
+constexpr unsigned kCmdDepth = 0x58;
 constexpr unsigned kBuf = 0x80;
 enum : unsigned { kRead = 1, kWrite = 2, kSetTag = 3, kResume = 4, kNack = 5, kGetTag = 6, kFill = 7 };
 
@@ -30,6 +31,8 @@ TagStore::TagStore(MemoryPort& mem, Addr region) : mem_(mem), region_(region), l
                              std::to_string(g) + ")");
   }
   mode_ = DispatchMode(reg(kMode) & 3);
+  depth_ = unsigned(reg(kCmdDepth) & 0xFFFFFFFF);
+  if (depth_ == 0) throw std::runtime_error("TagStore: the engine's command queue has no room");
 }
 
 Addr TagStore::block_addr(uint32_t b) const {
@@ -99,7 +102,11 @@ void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ac
   check_block(b);
   const uint64_t w = op | (tag << 4) | (unsigned(flag) << 6) | (unsigned(ack) << 7) |
                      (unsigned(from_line) << 8);
+  // a full queue refuses a command (FULL): with depth_ issued since the queue was last seen
+  // empty, wait for it first
+  if (queued_ >= depth_) sync();
   set_reg(kCmd, w | uint64_t(b) << 32);
+  queued_++;
 }
 
 // The engine has one line buffer and one buffer line: a command still queued that reads them must
@@ -141,6 +148,17 @@ void TagStore::write(uint32_t b, std::span<const uint8_t> line) {
 
 void TagStore::read(uint32_t b, std::span<uint8_t> line, bool invalidate) {
   if (line.size() != lb_) throw std::invalid_argument("TagStore: a block is one line");
+  if (path_ == DataPath::BufferLine) {
+    // the engine writes the block into the buffer line (taken back from this core first): one
+    // cached load fetches it
+    if (buf_queued_) sync();
+    command(kRead, b, 0, invalidate, false, true);
+    sync();
+    mem_.barrier_load();  // the line's load after STATUS said the READ is done (ARMv8 would
+                          // otherwise let it be satisfied first, from the old copy)
+    mem_.load(buffer_line(), line.data(), lb_);
+    return;
+  }
   command(kRead, b, 0, invalidate, false);
   sync();
   for (unsigned i = 0; i < lb_; i += 8) {
@@ -161,6 +179,7 @@ void TagStore::sync() {
   while (reg(kStatus) & 1) {
   }
   buf_queued_ = false;
+  queued_ = 0;
 }
 
 uint32_t TagStore::refused() { return uint32_t(reg(kRefused)); }

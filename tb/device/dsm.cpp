@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "device/dsm.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,8 +10,12 @@
 namespace cni::tb {
 namespace {
 
-// This node's directory, in its host memory beside the CNI16Qm receive queue's place.
+// This node's directory and the protocol core's mailbox, in its host memory beside the CNI16Qm
+// receive queue's place.
 constexpr drv::Addr kDirOffset = 0x400000;
+constexpr drv::Addr kMailboxOffset = 0x800000;
+
+drv::Addr mailbox_addr() { return sim::HostSystem::dram_base(0) + kMailboxOffset; }
 
 }  // namespace
 
@@ -47,6 +52,8 @@ DsmSystem::DsmSystem(const sim::Profile& profile, const DsmConfig& cfg) : cfg_(c
   const unsigned lb = ts_device(0).geometry().line_bytes;
   blocks_ = ts_device(0).geometry().regions[DeviceGeometry::kTs].lines - (256 / lb + 2);
   stats_.resize(nodes_);
+  const unsigned links = p.get_string("net.topology") == "switch" ? 2 : 1;
+  barrier_ns_ = uint64_t(links * p.get_double("net.latency_ns"));
 }
 
 DsmSystem::~DsmSystem() = default;
@@ -78,11 +85,17 @@ void DsmSystem::run(const App& app) {
       o.messages_in_dispatch = !t0 && !cfg_.poll_ni;
       o.data_path = t0 ? drv::TagStore::DataPath::Registers : drv::TagStore::DataPath::BufferLine;
       o.idle_pause_ns = cfg_.idle_pause_ns;
+      o.mailbox = mailbox_addr();
       drv::Stache st(m, ts, ni, o);
       if (on_step) {
         st.on_step = [this, n, &m](drv::StacheStep s, uint32_t b) { on_step(n, s, b, m.now_ns()); };
       }
       st.init();
+      if (cfg_.protocol) {
+        for (uint32_t pg = 0; pg * cfg_.page_blocks < blocks_; ++pg) {
+          st.set_protocol(pg, cfg_.protocol(pg));
+        }
+      }
       ready++;
       st.serve([&done, apps] { return done == apps; });
       stats_[n] = st.stats();
@@ -97,6 +110,26 @@ void DsmSystem::run(const App& app) {
     }
   }
   sys_->run_programs();
+}
+
+void DsmSystem::push(drv::MemoryPort& m, uint32_t first, uint32_t count) {
+  drv::Stache::request_push(m, mailbox_addr(), first, count);
+}
+
+void DsmSystem::barrier(drv::MemoryPort& m) {
+  m.barrier();  // the core's stores performed before it arrives (a barrier is a fence)
+  const unsigned gen = bar_gen_;
+  bar_last_ = std::max(bar_last_, m.now_ns());
+  if (++bar_count_ == nodes_ * cfg_.app_cores) {
+    bar_count_ = 0;
+    bar_release_ = bar_last_ + barrier_ns_;
+    bar_last_ = 0;
+    bar_gen_++;
+  }
+  while (bar_gen_ == gen) m.pause_ns(20);
+  const uint64_t now = m.now_ns();
+  if (now < bar_release_) m.pause_ns(bar_release_ - now);
+  m.barrier();  // and no later access performed before the release
 }
 
 }  // namespace cni::tb

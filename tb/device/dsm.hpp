@@ -36,6 +36,8 @@ struct DsmConfig {
   // Typhoon-1: the protocol core also polls the NI's receive queue itself (a cached load that
   // hits until a message lands) instead of waiting for the dispatch register's message event.
   bool poll_ni = false;
+  // Each page's protocol (unset: every page Standard).
+  std::function<drv::PageProtocol(uint32_t page)> protocol;
 };
 
 class DsmSystem {
@@ -57,6 +59,16 @@ class DsmSystem {
   // its tags; returns when every application is done (the protocol cores stop then).
   using App = std::function<void(unsigned node, unsigned core, drv::MemoryPort& m)>;
   void run(const App& app);
+  // For an application core during run(): asks its node's protocol core to push the blocks
+  // first .. first + count - 1 of its update pages to their consumers and waits until they are
+  // written (drv::Stache::request_push).
+  void push(drv::MemoryPort& m, uint32_t first, uint32_t count);
+  // A barrier of every application core, as 001's simulated machine has in hardware (a CM-5's):
+  // released one network latency (the profile's one-way wire latency) after the last arrival;
+  // a full memory barrier on each side.
+  void barrier(drv::MemoryPort& m);
+  // Private host memory of each node's application (beside the directory and the mailbox).
+  static drv::Addr private_base() { return sim::HostSystem::dram_base(0) + 0x1000000; }
 
   const drv::StacheStats& stats(unsigned node) const { return stats_.at(node); }
   // Called at each step of every miss the handlers see, with the simulated time (ns).
@@ -68,6 +80,9 @@ class DsmSystem {
   uint32_t blocks_ = 0;
   std::unique_ptr<System> sys_;
   std::vector<drv::StacheStats> stats_;
+  uint64_t barrier_ns_ = 0;
+  unsigned bar_count_ = 0, bar_gen_ = 0;
+  uint64_t bar_last_ = 0, bar_release_ = 0;
 };
 
 }  // namespace cni::tb

@@ -375,6 +375,41 @@ TEST_F(TagStore, FillFromTheBufferLineTakesTheHandlersDirtyCopy) {
   EXPECT_EQ(reg(kRefused), 1u);
 }
 
+// A handler reads a block through the buffer line: READ with the line flag pulls the block's
+// dirty copy (RECALL_DN), reads it, then takes the buffer line back from the handler's core and
+// writes the data into it (the locked write), so the handler fetches it with one load. A write
+// parked on the block is answered Retry by the recall, so the block is read with no host
+// request of the handler's waiting behind it.
+TEST_F(TagStore, ReadThroughTheBufferLinePullsTheDirtyCopyAndHandsItOver) {
+  acquire(kHost1, blk(4));
+  acquire(kHost2, bufl());
+  set_reg(kCmd, cmd_word(kRead, 0, false, false, true));
+  set_reg(kCmd + 4, 4);
+  Msg f = expect(Op::FwdDown, kHost1, blk(4));
+  ep->send(snoop_answer(f, true, pattern(7)));
+  Msg g = expect(Op::FwdInv, kHost2, bufl());
+  ep->send(snoop_answer(g, false, pattern(0)));
+  wait_done();
+  EXPECT_EQ(reg(kRefused), 0u);
+  ep->send(req(Op::RdS, kHost2, bufl(), 9));
+  EXPECT_EQ(bytes(expect(Op::DataE, kHost2, bufl()).data), bytes(pattern(7)));
+  EXPECT_EQ(tag_of(4), unsigned(kRW)) << "READ leaves the tag";
+}
+
+// A tag raised without the resume flag that allows a pending fault's access answers it: the
+// parked read is not left to its park timer.
+TEST_F(TagStore, ARaiseThatAllowsThePendingAccessAnswersIt) {
+  set_tag(5, kI);
+  ep->send(req(Op::RdS, kHost1, blk(5), 8));
+  Event e = take_fault(5, false, kI, kHost1);
+  command(kSetTag, 5, kRO);
+  EXPECT_EQ(expect(Op::DataS, kHost1, blk(5)).tag, 8);
+  wait_done();
+  EXPECT_FALSE(pending(5));
+  ack(e.seq);
+  EXPECT_EQ(reg(kRefused), 0u);
+}
+
 TEST_F(TagStore, WriteFaultOnReadOnlyIsResumedExclusiveAfterTheTagIsRaised) {
   set_tag(9, kRO);
   ep->send(req(Op::RdX, kHost1, blk(9), 4));

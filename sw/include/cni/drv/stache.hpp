@@ -27,16 +27,32 @@ struct StacheOptions {
   // This node's directory: one 8-byte word per block of the region (the words of the blocks it
   // homes are used), in host memory, line aligned; init() clears it.
   Addr dir_base = 0;
-  uint16_t handler_base = 0x40;  // the CNI handler ids Stache takes: handler_base .. + 7
+  uint16_t handler_base = 0x40;  // the CNI handler ids Stache takes: handler_base .. + 9
   // Where message arrivals are seen: true, through the tag store's dispatch register (the CNI
   // engine beside the tag store signals them: Typhoon-1); false, by polling the NI beside the
   // dispatch register (a separate NI: Typhoon-0).
   bool messages_in_dispatch = true;
-  // How the handlers move a block's data: BufferLine, the cachable buffer line for fills and
-  // cached loads of the block for reads (Typhoon-1); Registers, the engine's line-buffer
-  // registers both ways (uncached: Typhoon-0's block buffer).
+  // How the handlers move a block's data: BufferLine, the cachable buffer line both ways
+  // (Typhoon-1); Registers, the engine's line-buffer registers both ways (uncached: Typhoon-0's
+  // block buffer).
   TagStore::DataPath data_path = TagStore::DataPath::BufferLine;
   uint64_t idle_pause_ns = 0;  // between looks that find nothing
+  // A line of this node's host memory through which its application cores ask the protocol core
+  // to push updates (request_push); 0: none. Its words are the request's number, first block and
+  // block count; the next line's first word is the answer (the number served); init() clears
+  // both.
+  Addr mailbox = 0;
+};
+
+// A page's protocol (001 section 2.2's custom protocols on the same mechanism).
+enum class PageProtocol : uint8_t {
+  Standard,  // the invalidation protocol above
+  // A deferred update protocol for a producer-consumer page (001's EM3D): only its home writes
+  // it; a consumer's read fault fetches a read-only copy and makes it a consumer, and the home's
+  // writes do not invalidate the copies: when the home's application asks (request_push), the
+  // protocol core sends each consumer every block of its update pages that it holds, in one
+  // message, and answers when every consumer has written them.
+  Update,
 };
 
 // The steps of a miss as the handlers see them (hooks for a latency breakdown).
@@ -53,6 +69,7 @@ struct StacheStats {
   uint64_t faults = 0, requests_sent = 0, requests_served = 0, requests_deferred = 0;
   uint64_t invalidations = 0, downgrades = 0, replies_with_data = 0, upgrades = 0;
   uint64_t events = 0, message_events = 0;
+  uint64_t pushes = 0, update_messages = 0, blocks_updated = 0;
 };
 
 class Stache {
@@ -72,8 +89,16 @@ class Stache {
   // Sets the node's tags (the blocks it homes ReadWrite, the others Invalid) and clears its
   // directory. Every node runs init() before any node's application touches the shared space.
   void init();
-  // Handles what one look at the dispatch register (and, with a separate NI, at the NI) finds;
-  // whether it found anything.
+  // The protocol of page p (every node sets the same, after init() and before the application
+  // touches the page; the home acts on it).
+  void set_protocol(uint32_t page, PageProtocol p);
+  // An application core's request to the node's protocol core: push the blocks `first` ..
+  // first + count - 1 of its update pages to their consumers; returns when they have all been
+  // written (`mailbox`: the options'). One application core of a node asks at a time.
+  static void request_push(MemoryPort& mem, Addr mailbox, uint32_t first, uint32_t count);
+
+  // Handles what one look at the dispatch register (and, with a separate NI, at the NI, and at
+  // the mailbox) finds; whether it found anything.
   bool step();
   // Runs step() until `stop()` holds (checked between looks).
   void serve(const std::function<bool()>& stop);
@@ -82,7 +107,9 @@ class Stache {
   std::function<void(StacheStep, uint32_t block)> on_step;  // called at each step, if set
 
  private:
-  enum Msg : uint16_t { kGetS = 0, kGetX, kInv, kDown, kInvAck, kDownAck, kDataS, kDataX, kNum };
+  enum Msg : uint16_t {
+    kGetS = 0, kGetX, kInv, kDown, kInvAck, kDownAck, kDataS, kDataX, kUpd, kUpdAck, kNum
+  };
   enum DirState : unsigned { kHome = 0, kShared = 1, kExcl = 2 };
   struct Dir {  // one directory word (docs/dsm.md, "Directory")
     unsigned state = kHome, owner = 0, requester = 0, acks = 0;
@@ -100,7 +127,9 @@ class Stache {
   void request(uint32_t b, unsigned from, bool excl);
   void finish(uint32_t b, Dir& d, std::span<const uint8_t> data);
   void ack(uint32_t b, unsigned from, std::span<const uint8_t> data);
-  // The block's data at this node (its tag allows reads; with the Registers data path, any tag).
+  void push(uint32_t first, uint32_t count);     // the home: updates to every consumer
+  void take_updates(unsigned src, std::span<const uint8_t> d);  // a consumer
+  // The block's data at this node, read by the engine (TagStore::read).
   std::vector<uint8_t> read_block(uint32_t b);
   // The tag lowered to `to` (every host copy it does not allow taken back), and the block's data
   // as of then.
@@ -121,6 +150,9 @@ class Stache {
   std::vector<Tag> tag_;                  // this node's tags, as last set
   std::vector<std::deque<Req>> waiting_;  // the home: requests behind a busy block
   std::vector<std::vector<uint8_t>> saved_;  // the home: the owner's data, until the grant
+  std::vector<PageProtocol> protocol_;       // per page
+  uint64_t push_seq_ = 0;                    // the last push request served
+  unsigned push_acks_ = 0;                   // consumers still to answer the push
   StacheStats stats_;
 };
 

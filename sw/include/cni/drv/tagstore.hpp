@@ -47,9 +47,10 @@ class TagStore {
   Addr dispatch_line() const { return region_ + uint64_t(first_ - 2) * lb_; }
   Addr buffer_line() const { return region_ + uint64_t(first_ - 1) * lb_; }
 
-  // How fill() and write() hand the block's data to the engine: with cached stores into the
-  // engine's buffer line (the engine recalls it: one line over the link), or with 8-byte uncached
-  // stores into its line buffer registers (one round trip each).
+  // How fill() and write() hand the block's data to the engine, and read() takes it: through the
+  // engine's buffer line (cached stores, or a cached load, of one line: the engine recalls the
+  // line and reads or writes it), or through its line buffer registers (8-byte uncached stores
+  // or loads, one round trip each).
   enum class DataPath : uint8_t { BufferLine, Registers };
   void set_data_path(DataPath p) { path_ = p; }
 
@@ -65,7 +66,9 @@ class TagStore {
   void ack(const Fault& f);
 
   // Handler commands, queued in the engine and run in order (their effects follow one another
-  // as issued). A command the engine refuses is counted in refused().
+  // as issued). A command the engine refuses is counted in refused(). The driver never
+  // overfills the queue: with as many commands issued as it holds since it was last seen empty,
+  // the next waits for it (sync()).
   // The block's data (a line) written, its tag set, and the suspended access resumed.
   void fill(uint32_t b, std::span<const uint8_t> line, Tag t, bool ack = false);
   // The tag set (a decrease takes back the host copies it no longer allows); resume: then the
@@ -105,6 +108,8 @@ class TagStore {
   uint32_t last_seq_ = 0;
   DataPath path_ = DataPath::BufferLine;
   bool buf_queued_ = false;  // a queued command reads the line buffer or the buffer line
+  unsigned depth_ = 1;       // commands the engine's queue holds (CMD_DEPTH)
+  unsigned queued_ = 0;      // commands issued since the queue was last seen empty
 };
 
 }  // namespace cni::drv
