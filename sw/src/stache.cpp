@@ -199,11 +199,7 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
     if (excl || from == node_) {
       throw protocol_error("a write to an update page away from its home", b, node_);
     }
-    send(from, kDataS, b, read_block(b));
-    stats_.replies_with_data++;
-    d.sharers |= bit(from);
-    store_dir(b, d);
-    mark(StacheStep::ReplySent, b);
+    share(b, d, from);
     return;
   }
   switch (d.state) {
@@ -223,11 +219,7 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
       return;
     case kShared:
       if (!excl) {
-        send(from, kDataS, b, read_block(b));
-        stats_.replies_with_data++;
-        d.sharers |= bit(from);
-        store_dir(b, d);
-        mark(StacheStep::ReplySent, b);
+        share(b, d, from);
         return;
       }
       d.busy = true;
@@ -259,6 +251,14 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
   } else {
     store_dir(b, d);
   }
+}
+
+void Stache::share(uint32_t b, Dir& d, unsigned to) {
+  send(to, kDataS, b, read_block(b));
+  stats_.replies_with_data++;
+  d.sharers |= bit(to);
+  store_dir(b, d);
+  mark(StacheStep::ReplySent, b);
 }
 
 void Stache::ack(uint32_t b, unsigned from, std::span<const uint8_t> data) {

@@ -126,6 +126,8 @@ class Stache {
   // The home's side.
   void request(uint32_t b, unsigned from, bool excl);
   void finish(uint32_t b, Dir& d, std::span<const uint8_t> data);
+  // The home's copy (read-only or read-write here) to `to`, which becomes a sharer.
+  void share(uint32_t b, Dir& d, unsigned to);
   void ack(uint32_t b, unsigned from, std::span<const uint8_t> data);
   void push(uint32_t first, uint32_t count);     // the home: updates to every consumer
   void take_updates(unsigned src, std::span<const uint8_t> d);  // a consumer
