@@ -100,6 +100,15 @@ inline void emit_json(const Options& o, const std::string& json) {
   }
 }
 
+// A suite's CSV table: into <--csv DIR>/<name>.csv if --csv was given.
+inline void emit_csv(const Options& o, const std::string& name, const std::string& csv) {
+  if (o.csv_dir.empty()) return;
+  const std::string path = o.csv_dir + "/" + name + ".csv";
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f << csv;
+}
+
 // Each suite: runs with the options, prints its tables, returns the exit status.
 int run_device(const Options& o);
 int run_nodes(const Options& o);

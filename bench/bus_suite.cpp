@@ -285,12 +285,7 @@ int run_bus(const Options& o) {
   }
   js << "]}";
   emit_json(o, js.str());
-  if (!o.csv_dir.empty()) {
-    const std::string path = o.csv_dir + "/bus.csv";
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f << csv.str();
-  }
+  emit_csv(o, "bus", csv.str());
   return 0;
 }
 

@@ -599,12 +599,7 @@ int run_cni(const Options& o) {
                 "round trip and every streamed message is checked byte for byte\n");
   }
   emit_json(o, js.str());
-  if (!o.csv_dir.empty()) {
-    const std::string path = o.csv_dir + "/cni.csv";
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f << csv.str();
-  }
+  emit_csv(o, "cni", csv.str());
   return 0;
 }
 

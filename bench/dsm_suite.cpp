@@ -368,12 +368,7 @@ int run_dsm(const Options& o) {
   em3d(o, p, net_us, row, mismatches);
   js << "],\"result_mismatches\":" << mismatches << "}";
   emit_json(o, js.str());
-  if (!o.csv_dir.empty()) {
-    const std::string path = o.csv_dir + "/dsm.csv";
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f << csv.str();
-  }
+  emit_csv(o, "dsm", csv.str());
   if (!o.json) std::printf("\nevery loaded line checked: %llu mismatches\n",
                            static_cast<unsigned long long>(mismatches));
   return mismatches == 0 ? 0 : 1;
