@@ -135,10 +135,7 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
 // The one-way network latency of a frame of `bytes` (store-and-forward over the topology's
 // links, each with its latency and serialization at the line rate, gap included).
 double net_one_way_ns(const sim::Profile& p, unsigned bytes) {
-  const unsigned links = p.get_string("net.topology") == "switch" ? 2 : 1;
-  const double gbit_s = p.get_double("net.bandwidth_gbit_s");  // 0: no serialization
-  const double wire = gbit_s > 0 ? (bytes + p.get_double("net.gap_bytes")) * 8.0 / gbit_s : 0;
-  return links * (p.get_double("net.latency_ns") + wire);
+  return sim::to_ns(sim::NetParams::from_profile(p).one_way(bytes));
 }
 
 // Simple COMA (001 section 3: an idealized hardware Stache, zero handler cost, one cycle per
@@ -243,8 +240,7 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
   double base[2] = {0, 0};
   for (double us : lat_us) {
     sim::Profile q = p;
-    const unsigned links = q.get_string("net.topology") == "switch" ? 2 : 1;
-    q.set("net.latency_ns", fmt(us * 1000.0 / links, 1));
+    q.set("net.latency_ns", fmt(us * 1000.0 / sim::NetParams::from_profile(q).hops(), 1));
     if (!o.json) std::printf("%12.1f", us);
     for (unsigned c = 0; c < 2; ++c) {
       const double ti = run(q, nodes, c == 1);

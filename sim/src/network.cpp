@@ -79,6 +79,12 @@ NetParams NetParams::from_profile(const Profile& p) {
   return n;
 }
 
+Time NetParams::serialization(size_t bytes) const {
+  if (bandwidth_gbit_s <= 0.0) return 0;
+  return static_cast<Time>(
+      std::llround(static_cast<double>(bytes + gap_bytes) * 8000.0 / bandwidth_gbit_s));
+}
+
 void NetParams::validate() const {
   auto bad = [](const std::string& what) {
     throw std::invalid_argument("network parameters: " + what);
@@ -301,11 +307,7 @@ void Network::pump(Link& l) {
     if (it.via == nullptr) port_space(it.f.src);
 
     const size_t size = it.f.bytes.size();
-    const Time ser =
-        params_.bandwidth_gbit_s > 0.0
-            ? static_cast<Time>(std::llround(static_cast<double>(size + params_.gap_bytes) *
-                                             8000.0 / params_.bandwidth_gbit_s))
-            : 0;
+    const Time ser = params_.serialization(size);
     l.busy_until = k_.now() + ser;
     l.stats.frames++;
     l.stats.bytes += size;

@@ -52,8 +52,8 @@ DsmSystem::DsmSystem(const sim::Profile& profile, const DsmConfig& cfg) : cfg_(c
   const unsigned lb = ts_device(0).geometry().line_bytes;
   blocks_ = ts_device(0).geometry().regions[DeviceGeometry::kTs].lines - (256 / lb + 2);
   stats_.resize(nodes_);
-  const unsigned links = p.get_string("net.topology") == "switch" ? 2 : 1;
-  barrier_ns_ = uint64_t(links * p.get_double("net.latency_ns"));
+  const sim::NetParams net = sim::NetParams::from_profile(p);
+  barrier_ns_ = uint64_t(sim::to_ns(net.hops() * net.latency));
 }
 
 DsmSystem::~DsmSystem() = default;

@@ -47,6 +47,12 @@ struct NetParams {
   static NetParams from_profile(const Profile& p);
   // Throws std::invalid_argument naming the bad parameter and its value.
   void validate() const;
+  // A frame of `bytes` on one link: its serialization (gap included; 0 at unlimited bandwidth).
+  Time serialization(size_t bytes) const;
+  // Links a frame crosses from one node to another (the switch's two, otherwise one), and its
+  // one-way transit on an idle network (store-and-forward: each link's serialization and latency).
+  unsigned hops() const { return topology == NetTopology::Switch ? 2 : 1; }
+  Time one_way(size_t bytes) const { return hops() * (serialization(bytes) + latency); }
 };
 
 // Counters of one link direction.
