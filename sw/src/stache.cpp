@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cni/drv/stache.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -36,8 +37,10 @@ Stache::Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptio
   tag_.assign(ts_.blocks(), Tag::ReadWrite);  // the engine's tags after reset
   waiting_.resize(ts_.blocks());
   saved_.resize(ts_.blocks());
-  protocol_.assign((ts_.blocks() + opt_.page_blocks - 1) / opt_.page_blocks,
-                   PageProtocol::Standard);
+  const uint32_t pages = (ts_.blocks() + opt_.page_blocks - 1) / opt_.page_blocks;
+  protocol_.assign(pages, PageProtocol::Standard);
+  for (uint32_t pg = 0; pg < pages; ++pg) home_.push_back(uint8_t(pg % nodes_));
+  placed_.assign(pages, opt_.homes == HomePolicy::RoundRobin);
   for (uint16_t m = 0; m < kNum; ++m) {
     ni_.set_handler(uint16_t(opt_.handler_base + m),
                     [this, m](uint16_t src, std::span<const uint8_t> d) {
@@ -47,12 +50,10 @@ Stache::Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptio
 }
 
 void Stache::init() {
+  const bool first_touch = opt_.homes == HomePolicy::FirstTouch;
   for (uint32_t b = 0; b < blocks(); ++b) {
-    if (home_of(b) == node_) {
-      mem_.store64(opt_.dir_base + 8 * uint64_t(b), 0);
-    } else {
-      set_tag(b, Tag::Invalid);
-    }
+    if (home_of(b) == node_) store_dir(b, Dir{});
+    if (first_touch || home_of(b) != node_) set_tag(b, Tag::Invalid);
   }
   if (opt_.mailbox) {
     mem_.store64(opt_.mailbox, 0);
@@ -66,6 +67,9 @@ void Stache::set_protocol(uint32_t page, PageProtocol p) {
   if (page >= protocol_.size()) {
     throw std::out_of_range("Stache: page " + std::to_string(page) + " of " +
                             std::to_string(protocol_.size()));
+  }
+  if (opt_.homes == HomePolicy::FirstTouch && p != PageProtocol::Standard) {
+    throw std::logic_error("Stache: a custom protocol on a page homed by first touch");
   }
   protocol_[page] = p;
 }
@@ -113,14 +117,18 @@ void Stache::fault(const Fault& f) {
   const uint32_t b = f.block;
   stats_.faults++;
   mark(StacheStep::FaultTaken, b);
+  ask(b, f.write);
+  mark(StacheStep::RequestSent, b);
+}
+
+void Stache::ask(uint32_t b, bool excl) {
   const unsigned home = home_of(b);
   if (home == node_) {
-    request(b, node_, f.write);
+    request(b, node_, excl);
   } else {
-    send(home, f.write ? kGetX : kGetS, b);
+    send(home, excl ? kGetX : kGetS, b);
     stats_.requests_sent++;
   }
-  mark(StacheStep::RequestSent, b);
 }
 
 void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
@@ -135,10 +143,20 @@ void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
     if (--push_acks_ == 0) mem_.store_release64(opt_.mailbox + lb_, push_seq_);
     return;
   }
+  if (type == kPage) {
+    take_page(d);
+    return;
+  }
   if (d.size() < 4) throw protocol_error("a message without a block", 0, node_);
   uint32_t b;
   std::memcpy(&b, d.data(), 4);
   if (b >= blocks()) throw protocol_error("a message for a block outside the region", b, node_);
+  if (type == kMoved) {  // first touch: the page has a new home; ask it
+    if (d.size() != 6 || d[4] >= nodes_) throw protocol_error("a torn redirection", b, node_);
+    home_[b / opt_.page_blocks] = d[4];
+    ask(b, d[5] != 0);
+    return;
+  }
   const std::span<const uint8_t> line = d.subspan(4);
   if (!line.empty() && line.size() != lb_) throw protocol_error("a partial block", b, node_);
   switch (type) {
@@ -183,7 +201,22 @@ void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
 }
 
 void Stache::request(uint32_t b, unsigned from, bool excl) {
-  if (home_of(b) != node_) throw protocol_error("a request for a block homed elsewhere", b, node_);
+  const uint32_t pg = b / opt_.page_blocks;
+  if (home_[pg] != node_) {
+    // first touch: the page moved away (or is on its way here); the requester asks the home
+    // this node knows of
+    if (opt_.homes != HomePolicy::FirstTouch || from == node_) {
+      throw protocol_error("a request for a block homed elsewhere", b, node_);
+    }
+    const uint8_t where[2] = {home_[pg], uint8_t(excl)};
+    send(from, kMoved, b, where);
+    stats_.redirects++;
+    return;
+  }
+  if (!placed_[pg]) {
+    place(b, from);  // either access: the new home holds every block ReadWrite
+    return;
+  }
   Dir d = load_dir(b);
   if (d.busy) {
     waiting_[b].push_back({from, excl});
@@ -251,6 +284,53 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
   } else {
     store_dir(b, d);
   }
+}
+
+// First touch: no node holds a copy of an unplaced page (every tag Invalid, this node's too),
+// so it moves whole: here, by raising this node's tags (the raise answers the pending access),
+// or to the requester with its data. Requests that reach this node later are redirected.
+void Stache::place(uint32_t b, unsigned from) {
+  const uint32_t pg = b / opt_.page_blocks, first = pg * opt_.page_blocks;
+  const uint32_t last = std::min<uint32_t>(first + opt_.page_blocks, blocks());
+  placed_[pg] = true;
+  stats_.pages_placed++;
+  if (from == node_) {
+    for (uint32_t k = first; k < last; ++k) set_tag(k, Tag::ReadWrite);
+    mark(StacheStep::ReplySent, b);
+    return;
+  }
+  std::vector<uint8_t> m(4 + size_t(last - first) * lb_);
+  std::memcpy(m.data(), &first, 4);
+  for (uint32_t k = first; k < last; ++k) {
+    const std::vector<uint8_t> line = read_block(k);
+    std::memcpy(m.data() + 4 + size_t(k - first) * lb_, line.data(), lb_);
+  }
+  home_[pg] = uint8_t(from);
+  ni_.send(uint16_t(from), uint16_t(opt_.handler_base + kPage), m);
+  mark(StacheStep::ReplySent, b);
+}
+
+void Stache::take_page(std::span<const uint8_t> d) {
+  uint32_t first = 0;
+  if (d.size() >= 4) std::memcpy(&first, d.data(), 4);
+  const uint32_t pg = first / opt_.page_blocks;
+  const uint32_t last = std::min<uint32_t>(first + opt_.page_blocks, blocks());
+  if (d.size() < 4 || first >= blocks() || first % opt_.page_blocks != 0 ||
+      d.size() != 4 + size_t(last - first) * lb_ || placed_[pg]) {
+    throw protocol_error("a torn or unexpected page", first, node_);
+  }
+  mark(StacheStep::ReplyAtRequester, first);
+  for (uint32_t k = first; k < last; ++k) {
+    ts_.write(k, d.subspan(4 + size_t(k - first) * lb_, lb_));
+    store_dir(k, Dir{});
+  }
+  // then the tags (the engine runs its commands in order): the raises answer this node's
+  // pending accesses of the page
+  for (uint32_t k = first; k < last; ++k) set_tag(k, Tag::ReadWrite);
+  home_[pg] = uint8_t(node_);
+  placed_[pg] = true;
+  stats_.pages_moved_in++;
+  mark(StacheStep::Filled, first);
 }
 
 void Stache::share(uint32_t b, Dir& d, unsigned to) {

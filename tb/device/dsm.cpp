@@ -11,9 +11,12 @@ namespace cni::tb {
 namespace {
 
 // This node's directory and the protocol core's mailbox, in its host memory beside the CNI16Qm
-// receive queue's place.
+// receive queue's place, a quarter of a megabyte apart modulo 1 MB (and the application's
+// private memory, DsmSystem::private_base(), half a megabyte), so that in typhoon-1998's
+// direct-mapped 1 MB cache the protocol core's look at the mailbox does not evict the directory
+// (it did: every handler's directory access missed and wrote the line back).
 constexpr drv::Addr kDirOffset = 0x400000;
-constexpr drv::Addr kMailboxOffset = 0x800000;
+constexpr drv::Addr kMailboxOffset = 0x840000;
 
 drv::Addr mailbox_addr() { return sim::HostSystem::dram_base(0) + kMailboxOffset; }
 
@@ -81,6 +84,7 @@ void DsmSystem::run(const App& app) {
       ts.set_mode(t0 ? drv::DispatchMode::StatusBit : drv::DispatchMode::Line);
       drv::StacheOptions o;
       o.page_blocks = cfg_.page_blocks;
+      o.homes = cfg_.homes;
       o.dir_base = sim::HostSystem::dram_base(0) + kDirOffset;
       o.messages_in_dispatch = !t0 && !cfg_.poll_ni;
       o.data_path = t0 ? drv::TagStore::DataPath::Registers : drv::TagStore::DataPath::BufferLine;

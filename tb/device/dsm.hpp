@@ -29,7 +29,8 @@ const char* dsm_design_name(DsmDesign d);
 struct DsmConfig {
   DsmDesign design = DsmDesign::Typhoon1;
   unsigned app_cores = 1;     // cores 0 .. app_cores-1 run the application, the next one serves
-  unsigned page_blocks = 4;   // blocks per page (homes round-robin by page)
+  unsigned page_blocks = 4;   // blocks per page (first homes round-robin by page)
+  drv::HomePolicy homes = drv::HomePolicy::RoundRobin;
   std::string ts_variant;     // the device model carrying the tag store (this build's)
   std::string ni_variant;     // Typhoon-0: the NI's model (device 0)
   uint64_t idle_pause_ns = 0; // the protocol core's pause between looks that find nothing
@@ -50,6 +51,7 @@ class DsmSystem {
   System& system() { return *sys_; }
   unsigned nodes() { return sys_->num_nodes(); }
   uint32_t blocks() const { return blocks_; }
+  // The block's first home (round-robin by page; under first touch its page moves once).
   unsigned home_of(uint32_t b) const { return (b / cfg_.page_blocks) % nodes_; }
   // The host address of block b at node n (every node maps the whole shared space).
   drv::Addr block_addr(unsigned node, uint32_t b);
@@ -68,7 +70,7 @@ class DsmSystem {
   // a full memory barrier on each side.
   void barrier(drv::MemoryPort& m);
   // Private host memory of each node's application (beside the directory and the mailbox).
-  static drv::Addr private_base() { return sim::HostSystem::dram_base(0) + 0x1000000; }
+  static drv::Addr private_base() { return sim::HostSystem::dram_base(0) + 0x1080000; }
 
   const drv::StacheStats& stats(unsigned node) const { return stats_.at(node); }
   // Called at each step of every miss the handlers see, with the simulated time (ns).

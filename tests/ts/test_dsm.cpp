@@ -91,9 +91,11 @@ TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
 // passing: its data word, then (store-release) its flag word in a block of another home; a
 // reader that sees the flag (load-acquire) must see the data at least as new.
 void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned ops,
-               const char* profile = "enzian-eci") {
+               const char* profile = "enzian-eci",
+               drv::HomePolicy homes = drv::HomePolicy::RoundRobin) {
   DsmConfig cfg = chk_config(app_cores);
   cfg.design = design;
+  cfg.homes = homes;
   DsmSystem d(dsm_profile(nodes, profile), cfg);
   const unsigned lb = 64, words = d.blocks() * lb / 8;
   std::vector<uint64_t> issued(words, 0);  // the last value stored to each word
@@ -167,16 +169,28 @@ void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned op
     EXPECT_TRUE(d.system().checker(n).errors().empty()) << "node " << n;
     EXPECT_EQ(refused(d, n), 0u) << "node " << n << ": no handler command refused";
   }
-  uint64_t faults = 0, inv = 0;
+  uint64_t faults = 0, inv = 0, placed = 0, moved = 0, redirects = 0;
   for (unsigned n = 0; n < nodes; ++n) {
     faults += d.stats(n).faults;
     inv += d.stats(n).invalidations + d.stats(n).downgrades;
+    placed += d.stats(n).pages_placed;
+    moved += d.stats(n).pages_moved_in;
+    redirects += d.stats(n).redirects;
   }
   std::printf("Stache, %s, %u nodes x %u cores, %u accesses each: %llu faults, %llu "
-              "invalidations and downgrades\n",
+              "invalidations and downgrades; first touch: %llu pages placed, %llu moved, %llu "
+              "requests redirected\n",
               tb::dsm_design_name(design), nodes, app_cores, ops,
-              static_cast<unsigned long long>(faults), static_cast<unsigned long long>(inv));
+              static_cast<unsigned long long>(faults), static_cast<unsigned long long>(inv),
+              static_cast<unsigned long long>(placed), static_cast<unsigned long long>(moved),
+              static_cast<unsigned long long>(redirects));
   EXPECT_GT(inv, 0u);
+  if (homes == drv::HomePolicy::FirstTouch) {  // every page placed once, wherever
+    EXPECT_EQ(placed, d.blocks() / 4);
+    EXPECT_LE(moved, placed);
+  } else {
+    EXPECT_EQ(placed + moved + redirects, 0u);
+  }
   EXPECT_EQ(errors, 0u);
 }
 
@@ -192,6 +206,61 @@ TEST(Dsm, RandomAccessesOfFourNodesOnTyphoon1998AreSequentiallyConsistent) {
 
 TEST(Dsm, RandomAccessesOnTyphoon0AreSequentiallyConsistent) {
   random_sc(DsmDesign::Typhoon0, 2, 1, 100);
+}
+
+// First touch (migrate once): pages race to be placed by whichever node's access faults first
+// (the first homes' own accesses fault too), requests reaching an old home are redirected.
+TEST(Dsm, RandomAccessesWithFirstTouchHomesAreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon1, 3, 2, 200, "enzian-eci", drv::HomePolicy::FirstTouch);
+}
+
+// Node n first touches page (n + 1) % 4, every block of it: one fault, the page moves to n whole
+// (its first home placed it and sent it), and n's accesses to its other blocks do not fault.
+// Then every node reads every value, and node n writes its page again without a fault.
+TEST(Dsm, UnderFirstTouchEachPageMovesOnceToTheNodeThatTouchesItFirst) {
+  const unsigned nodes = 4;
+  DsmConfig cfg = chk_config();
+  cfg.homes = drv::HomePolicy::FirstTouch;
+  DsmSystem d(dsm_profile(nodes), cfg);
+  ASSERT_EQ(d.blocks(), 16u);  // 4 pages of 4 blocks
+  const unsigned pb = 4;
+  unsigned phase = 0;
+  std::vector<unsigned> faults(nodes, 0);
+  d.on_step = [&](unsigned n, drv::StacheStep s, uint32_t, uint64_t) {
+    if (s == drv::StacheStep::FaultTaken && phase != 1) faults[n]++;
+  };
+  auto value = [](unsigned n, unsigned k) { return uint64_t(0x100 * (n + 1) + k); };
+  std::vector<unsigned> wrong(nodes, 0);
+  d.run([&](unsigned n, unsigned, drv::MemoryPort& m) {
+    const unsigned page = (n + 1) % nodes;
+    for (unsigned k = 0; k < pb; ++k) {
+      m.store64(d.block_addr(n, page * pb + k) + 8 * k, value(n, k));
+      m.barrier();  // the first store performed (the page here) before the next is issued
+    }
+    d.barrier(m);
+    if (n == 0) phase = 1;  // reads fault as the protocol needs
+    d.barrier(m);
+    for (unsigned w = 0; w < nodes; ++w) {
+      const unsigned pg = (w + 1) % nodes;
+      for (unsigned k = 0; k < pb; ++k) {
+        if (m.load64(d.block_addr(n, pg * pb + k) + 8 * k) != value(w, k)) wrong[n]++;
+      }
+    }
+    d.barrier(m);
+    if (n == 0) phase = 2;
+    d.barrier(m);
+    // the readers' copies are invalidated again, and the home's write does not ask anyone
+    for (unsigned k = 0; k < pb; ++k) m.store64(d.block_addr(n, page * pb + k), value(n, k));
+  });
+  for (unsigned n = 0; n < nodes; ++n) {
+    EXPECT_EQ(wrong[n], 0u) << "node " << n;
+    EXPECT_EQ(d.stats(n).pages_placed, 1u) << "node " << n << " placed its first page";
+    EXPECT_EQ(d.stats(n).pages_moved_in, 1u) << "node " << n;
+    EXPECT_EQ(faults[n], 1u + pb) << "node " << n << ": one fault to place its page, one per "
+                                   << "block of it to take back the readers' copies";
+    EXPECT_TRUE(d.system().checker(n).errors().empty()) << "node " << n;
+    EXPECT_EQ(refused(d, n), 0u) << "node " << n;
+  }
 }
 
 // EM3D (128 graph nodes, degree 5, 10% remote, span 6, 3 iterations: the 16 blocks of the

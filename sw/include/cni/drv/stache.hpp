@@ -22,12 +22,22 @@
 
 namespace cni::drv {
 
+// Where a page's home is (001 section 2.1: "round-robin or first-touch").
+enum class HomePolicy : uint8_t {
+  RoundRobin,  // page p's home is node p % nodes, for good
+  // Migrate once: page p starts at node p % nodes with every block Invalid there too, and the
+  // first node whose access faults on it (its first reference after init(), the initial home's
+  // included) becomes its home for good; the data moves with it.
+  FirstTouch,
+};
+
 struct StacheOptions {
-  unsigned page_blocks = 4;  // blocks of a page; page p's home is node p % nodes
+  unsigned page_blocks = 4;  // blocks of a page; page p's first home is node p % nodes
+  HomePolicy homes = HomePolicy::RoundRobin;
   // This node's directory: one 8-byte word per block of the region (the words of the blocks it
   // homes are used), in host memory, line aligned; init() clears it.
   Addr dir_base = 0;
-  uint16_t handler_base = 0x40;  // the CNI handler ids Stache takes: handler_base .. + 9
+  uint16_t handler_base = 0x40;  // the CNI handler ids Stache takes: handler_base .. + 11
   // Where message arrivals are seen: true, through the tag store's dispatch register (the CNI
   // engine beside the tag store signals them: Typhoon-1); false, by polling the NI beside the
   // dispatch register (a separate NI: Typhoon-0).
@@ -70,6 +80,9 @@ struct StacheStats {
   uint64_t invalidations = 0, downgrades = 0, replies_with_data = 0, upgrades = 0;
   uint64_t events = 0, message_events = 0;
   uint64_t pushes = 0, update_messages = 0, blocks_updated = 0;
+  uint64_t pages_placed = 0;    // first touch: pages this node placed (here or sent away)
+  uint64_t pages_moved_in = 0;  // first touch: pages that moved to this node
+  uint64_t redirects = 0;       // first touch: requests answered with the page's new home
 };
 
 class Stache {
@@ -83,14 +96,17 @@ class Stache {
   unsigned node() const { return node_; }
   unsigned nodes() const { return nodes_; }
   uint32_t blocks() const { return ts_.blocks(); }
-  unsigned home_of(uint32_t block) const { return (block / opt_.page_blocks) % nodes_; }
+  // The block's home as this node knows it (first touch: it learns of a move when it asks).
+  unsigned home_of(uint32_t block) const { return home_[block / opt_.page_blocks]; }
   Addr block_addr(uint32_t b) const { return ts_.block_addr(b); }
 
-  // Sets the node's tags (the blocks it homes ReadWrite, the others Invalid) and clears its
-  // directory. Every node runs init() before any node's application touches the shared space.
+  // Sets the node's tags (the blocks it homes ReadWrite, the others Invalid; first touch: every
+  // block Invalid) and clears its directory. Every node runs init() before any node's
+  // application touches the shared space.
   void init();
   // The protocol of page p (every node sets the same, after init() and before the application
-  // touches the page; the home acts on it).
+  // touches the page; the home acts on it). std::logic_error for a custom protocol under first
+  // touch (a custom protocol's home is where the application put its data).
   void set_protocol(uint32_t page, PageProtocol p);
   // An application core's request to the node's protocol core: push the blocks `first` ..
   // first + count - 1 of its update pages to their consumers; returns when they have all been
@@ -108,7 +124,8 @@ class Stache {
 
  private:
   enum Msg : uint16_t {
-    kGetS = 0, kGetX, kInv, kDown, kInvAck, kDownAck, kDataS, kDataX, kUpd, kUpdAck, kNum
+    kGetS = 0, kGetX, kInv, kDown, kInvAck, kDownAck, kDataS, kDataX, kUpd, kUpdAck, kMoved,
+    kPage, kNum
   };
   enum DirState : unsigned { kHome = 0, kShared = 1, kExcl = 2 };
   struct Dir {  // one directory word (docs/dsm.md, "Directory")
@@ -131,6 +148,10 @@ class Stache {
   void ack(uint32_t b, unsigned from, std::span<const uint8_t> data);
   void push(uint32_t first, uint32_t count);     // the home: updates to every consumer
   void take_updates(unsigned src, std::span<const uint8_t> d);  // a consumer
+  // First touch: the first request for an unplaced page places it at the requester.
+  void place(uint32_t b, unsigned from);
+  void take_page(std::span<const uint8_t> d);  // the page's new home: its blocks, ReadWrite
+  void ask(uint32_t b, bool excl);             // a request to the block's home (or served here)
   // The block's data at this node, read by the engine (TagStore::read).
   std::vector<uint8_t> read_block(uint32_t b);
   // The tag lowered to `to` (every host copy it does not allow taken back), and the block's data
@@ -153,6 +174,8 @@ class Stache {
   std::vector<std::deque<Req>> waiting_;  // the home: requests behind a busy block
   std::vector<std::vector<uint8_t>> saved_;  // the home: the owner's data, until the grant
   std::vector<PageProtocol> protocol_;       // per page
+  std::vector<uint8_t> home_;                // per page: its home as this node knows it
+  std::vector<bool> placed_;                 // per page: no longer waiting for its first touch
   uint64_t push_seq_ = 0;                    // the last push request served
   unsigned push_acks_ = 0;                   // consumers still to answer the push
   StacheStats stats_;
