@@ -27,7 +27,8 @@ struct Options {
   std::vector<std::string> sets;
   uint64_t seed = 1;
   unsigned iterations = 1000;
-  bool single = true, latency = true, throughput = true;
+  bool single = true, latency = true, throughput = true;  // pio's experiments
+  bool miss = true, sweep = true, em3d = true;               // dsm's experiments
   bool quick = false, json = false, trace = false;
   std::string csv_dir;
   std::string json_out;

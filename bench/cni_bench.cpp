@@ -54,15 +54,17 @@ suites:
                  CNI512Q with its send lines pulled early (EarlyPull) at 64 and 256 bytes
   dsm            seed 001's remote read miss on Stache, the DSM on the tag store, between two
                  nodes at 64-byte lines on typhoon-1998 (or --profile): its steps on Typhoon-1
-                 and Typhoon-0 beside a Simple COMA model and 001's ratios, then swept over
-                 the network's latency
+                 and Typhoon-0 beside a Simple COMA model and 001's ratios (miss), swept over
+                 the network's latency (sweep); EM3D with the standard and a custom update
+                 protocol on 1 to 8 nodes and against the network's latency (em3d)
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
   --set KEY=VALUE       override one profile parameter (repeatable), e.g. --set link.one_way_ns=500
   --seed N              seed of payloads and of the model's random parts (default 1)
   --iterations N        invocations per single-line variant (default 1000)
-  --experiments LIST    comma list of single-line,latency,throughput (default all)
+  --experiments LIST    the suite's experiments to run, a comma list (default all): pio:
+                        single-line,latency,throughput; dsm: miss,sweep,em3d
   --quick               few iterations and payloads (a smoke run)
   --json                print one JSON object on stdout instead of tables
   --json-out FILE       also write that JSON object to FILE
@@ -95,6 +97,7 @@ uint64_t parse_uint(const std::string& flag, const std::string& v) {
 
 Options parse_args(int argc, char** argv) {
   Options o;
+  std::string experiments;
   std::vector<std::string> args(argv + 1, argv + argc);
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -118,14 +121,7 @@ Options parse_args(int argc, char** argv) {
       o.iterations = static_cast<unsigned>(parse_uint(a, value()));
       if (o.iterations == 0) usage_error("--iterations must be at least 1");
     } else if (a == "--experiments") {
-      o.single = o.latency = o.throughput = false;
-      std::stringstream ss(value());
-      for (std::string e; std::getline(ss, e, ',');) {
-        if (e == "single-line") o.single = true;
-        else if (e == "latency") o.latency = true;
-        else if (e == "throughput") o.throughput = true;
-        else usage_error("unknown experiment '" + e + "'");
-      }
+      experiments = value();
     } else if (a == "--quick") {
       o.quick = true;
     } else if (a == "--json") {
@@ -150,6 +146,22 @@ Options parse_args(int argc, char** argv) {
   if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus" &&
       o.suite != "cni" && o.suite != "dsm") {
     usage_error("unknown suite '" + o.suite + "'");
+  }
+  if (!experiments.empty()) {
+    if (o.suite != "pio" && o.suite != "dsm") usage_error("--experiments: the pio and dsm suites");
+    o.single = o.latency = o.throughput = o.miss = o.sweep = o.em3d = false;
+    std::stringstream ss(experiments);
+    for (std::string e; std::getline(ss, e, ',');) {
+      bool* on = nullptr;
+      if (o.suite == "pio") {
+        on = e == "single-line" ? &o.single : e == "latency" ? &o.latency
+           : e == "throughput" ? &o.throughput : nullptr;
+      } else {
+        on = e == "miss" ? &o.miss : e == "sweep" ? &o.sweep : e == "em3d" ? &o.em3d : nullptr;
+      }
+      if (!on) usage_error("unknown " + o.suite + " experiment '" + e + "'");
+      *on = true;
+    }
   }
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
   return o;

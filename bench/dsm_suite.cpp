@@ -18,9 +18,11 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "cni/sim/bus_carrier.hpp"
 #include "cni/sim/profile.hpp"
 #include "device/dsm.hpp"
 #include "device/em3d.hpp"
+#include "msg_trace.hpp"
 
 namespace cni::bench {
 namespace {
@@ -62,11 +64,27 @@ constexpr unsigned kNumSteps = 7;
 struct Miss {
   std::vector<double> total;
   std::vector<std::vector<double>> step = std::vector<std::vector<double>>(kNumSteps);
+  // Transactions on the two nodes' memory buses in each step and in all (none on a profile
+  // whose coherence fabric is not a bus).
+  std::vector<std::vector<double>> bus = std::vector<std::vector<double>>(kNumSteps + 1);
   uint64_t mismatches = 0;
 };
 
-// `samples` remote read misses of node 1 on blocks homed at node 0.
-Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
+// Bus tenures granted so far on the memory buses of nodes 0 and 1 (0 without a bus).
+uint64_t bus_transactions(tb::DsmSystem& d) {
+  uint64_t n = 0;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (sim::BusCarrier* b = d.system().node(i).host().bus()) {
+      n += b->memory_bus().stats().transactions;
+    }
+  }
+  return n;
+}
+
+// `samples` remote read misses of node 1 on blocks homed at node 0; with --msg-trace, the
+// coherence messages from the last miss's start on go to the trace file.
+Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples,
+                   TraceFile* tf = nullptr) {
   tb::DsmConfig cfg;
   cfg.design = pt.design;
   cfg.poll_ni = pt.poll_ni;
@@ -80,18 +98,24 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
   Miss r;
   bool measuring = false;
   uint64_t t[kNumSteps + 1] = {};
+  uint64_t tx[kNumSteps + 1] = {};  // bus transactions so far at each step's start
   d.on_step = [&](unsigned node, StacheStep s, uint32_t, uint64_t ns) {
     if (!measuring) return;
     const bool requester = node == 1;
+    int k = -1;
     switch (s) {
-      case StacheStep::FaultTaken: if (requester) t[1] = ns; break;
-      case StacheStep::RequestSent: if (requester) t[2] = ns; break;
-      case StacheStep::RequestAtHome: if (!requester) t[3] = ns; break;
-      case StacheStep::ReplySent: if (!requester) t[4] = ns; break;
-      case StacheStep::ReplyAtRequester: if (requester) t[5] = ns; break;
-      case StacheStep::Filled: if (requester) t[6] = ns; break;
+      case StacheStep::FaultTaken: if (requester) k = 1; break;
+      case StacheStep::RequestSent: if (requester) k = 2; break;
+      case StacheStep::RequestAtHome: if (!requester) k = 3; break;
+      case StacheStep::ReplySent: if (!requester) k = 4; break;
+      case StacheStep::ReplyAtRequester: if (requester) k = 5; break;
+      case StacheStep::Filled: if (requester) k = 6; break;
     }
+    if (k < 0) return;
+    t[k] = ns;
+    tx[k] = bus_transactions(d);
   };
+  std::optional<tb::MessageTrace> trace;
   unsigned phase = 0;  // 2i + 1: sample i written by the home; 2i + 2: read by node 1
   const unsigned lb = 64;
   auto pattern = [&](unsigned i) {
@@ -111,11 +135,14 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
       } else {
         while (phase != 2 * i + 1) m.pause_ns(100);
         m.pause_ns(5000);  // every handler idle again
+        if (tf && i + 1 == samples) trace = tf->start(d.system());
         std::vector<uint8_t> got(lb);
         measuring = true;
         t[0] = m.now_ns();
+        tx[0] = bus_transactions(d);
         m.load(d.block_addr(1, b), got.data(), lb);
         const uint64_t end = m.now_ns();
+        const uint64_t tx_end = bus_transactions(d);
         measuring = false;
         if (got != pattern(i)) r.mismatches++;
         r.total.push_back(double(end - t[0]));
@@ -124,11 +151,14 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples) {
           const uint64_t at = s + 1 < kNumSteps ? t[s + 1] : end;
           r.step[s].push_back(double(at - prev));
           prev = at;
+          r.bus[s].push_back(double((s + 1 < kNumSteps ? tx[s + 1] : tx_end) - tx[s]));
         }
+        r.bus[kNumSteps].push_back(double(tx_end - tx[0]));
         phase = 2 * i + 2;
       }
     }
   });
+  if (tf) tf->write(trace, std::string("dsm ") + p.name() + " " + pt.name + " remote read miss");
   return r;
 }
 
@@ -182,9 +212,10 @@ using RowFn = std::function<void(const std::string&, const std::string&, unsigne
 
 // EM3D (001 section 4.2; 000 Table 3's parameters: 1 K graph nodes, degree 5, 10% remote, span
 // 6, 10 iterations) on Typhoon-1, with the standard protocol and with the custom deferred update
-// protocol: the time per iteration after the first on 1 .. 8 nodes (16 and 32 take too long to
-// simulate for make bench), the speed-up over the standard protocol on one node, then both on 4
-// nodes against the network's latency (001 Fig. 8). Every run's values are checked against the sequential computation.
+// protocol: the time per iteration after the first on 1 .. 32 nodes (the `dsm` model's CNI
+// engine keeps windows for 32), the speed-up over the standard protocol on one node, then both
+// on 4 nodes against the network's latency (001 Fig. 8). Every run's values are checked against the
+// sequential computation.
 void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& row,
           uint64_t& mismatches) {
   tb::Em3dParams ep;
@@ -195,7 +226,7 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
   cfg.ts_variant = "dsm";
   cfg.idle_pause_ns = kEm3dIdlePauseNs;
   const std::vector<unsigned> counts =
-      o.quick ? std::vector<unsigned>{1, 2, 4} : std::vector<unsigned>{1, 2, 4, 8};
+      o.quick ? std::vector<unsigned>{1, 2, 4} : std::vector<unsigned>{1, 2, 4, 8, 16, 32};
   auto run = [&](sim::Profile q, unsigned nodes, bool custom) {
     q.set("nodes", std::to_string(nodes));
     ep.custom = custom;
@@ -207,7 +238,12 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
   const char* names[2] = {"standard", "custom update"};
   std::vector<double> t[2];
   for (unsigned c = 0; c < 2; ++c) {
-    for (unsigned n : counts) t[c].push_back(run(p, n, c == 1));
+    std::fprintf(stderr, "[cni-bench] dsm: %s, EM3D %s, nodes", p.name().c_str(), names[c]);
+    for (unsigned n : counts) {
+      std::fprintf(stderr, " %u", n);
+      t[c].push_back(run(p, n, c == 1));
+    }
+    std::fprintf(stderr, "\n");
   }
   const double seq = t[0][0];  // the standard protocol on one node: every page local
   if (!o.json) {
@@ -238,7 +274,10 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
     std::printf("\n");
   }
   double base[2] = {0, 0};
+  std::fprintf(stderr, "[cni-bench] dsm: %s, EM3D on %u nodes, network us", p.name().c_str(),
+               nodes);
   for (double us : lat_us) {
+    std::fprintf(stderr, " %g", us);
     sim::Profile q = p;
     q.set("net.latency_ns", fmt(us * 1000.0 / sim::NetParams::from_profile(q).hops(), 1));
     if (!o.json) std::printf("%12.1f", us);
@@ -251,6 +290,7 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
     }
     if (!o.json) std::printf("\n");
   }
+  std::fprintf(stderr, "\n");
 }
 
 }  // namespace
@@ -269,8 +309,12 @@ int run_dsm(const Options& o) {
   const double sc = simple_coma_ns(p, local_ns, fetch_ns);
   std::vector<Miss> miss;
   uint64_t mismatches = 0;
+  TraceFile tf(o.msg_trace);
   for (const Point& pt : kPoints) {
-    miss.push_back(remote_misses(p, pt, samples));
+    if (!o.miss) break;
+    std::fprintf(stderr, "[cni-bench] dsm: %s, remote read misses, %s\n", p.name().c_str(),
+                 pt.name);
+    miss.push_back(remote_misses(p, pt, samples, &tf));
     mismatches += miss.back().mismatches;
   }
 
@@ -278,7 +322,12 @@ int run_dsm(const Options& o) {
   // points (the nodes on one link)
   const double sweep_us[] = {0.5, 2.5, 5, 25, 50};
   std::vector<std::pair<double, double>> sweep;  // (Typhoon-1, Simple COMA) medians, ns
+  if (o.sweep) {
+    std::fprintf(stderr, "[cni-bench] dsm: %s, remote read misses vs network latency\n",
+                 p.name().c_str());
+  }
   for (double us : sweep_us) {
+    if (!o.sweep) break;
     sim::Profile q = p;
     q.set("net.topology", "p2p");
     q.set("net.latency_ns", fmt(us * 1000.0, 1));
@@ -292,62 +341,91 @@ int run_dsm(const Options& o) {
      << "\"samples\":" << samples << ",\"rows\":[";
   bool first = true;
   std::ostringstream csv;
-  csv << "experiment,design,nodes,network_us,step,ns,cycles,speedup\n";
+  csv << "experiment,design,nodes,network_us,step,ns,cycles,speedup,bus_transactions\n";
   auto row = [&](const std::string& exp, const std::string& design, unsigned nodes, double net_us,
-                 const std::string& step, double ns, std::optional<double> speedup = {}) {
+                 const std::string& step, double ns, std::optional<double> speedup = {},
+                 std::optional<double> bus = {}) {
     js << (first ? "" : ",") << "{\"experiment\":\"" << exp << "\",\"design\":\"" << design
        << "\",\"nodes\":" << nodes << ",\"network_us\":" << fmt(net_us, 3) << ",\"step\":\""
        << step << "\",\"ns\":" << fmt(ns, 1) << ",\"cycles\":" << fmt(cycles(ns), 1)
-       << ",\"speedup\":" << json_num(speedup) << "}";
+       << ",\"speedup\":" << json_num(speedup) << ",\"bus_transactions\":" << json_num(bus)
+       << "}";
     csv << exp << ",\"" << design << "\"," << nodes << "," << fmt(net_us, 3) << ",\"" << step
         << "\"," << fmt(ns, 1) << "," << fmt(cycles(ns), 1) << ","
-        << (speedup ? fmt(*speedup, 3) : "") << "\n";
+        << (speedup ? fmt(*speedup, 3) : "") << "," << (bus ? fmt(*bus, 0) : "") << "\n";
     first = false;
   };
   const double net_us = net_one_way_ns(p, 12 + 12 + 4 + 4) / 1000.0;
   if (!o.json) {
     std::printf("OpenCNI cni-bench dsm: profile %s at 64-byte lines (001: 32-byte blocks; compared "
-                "by ratios), 2 nodes, %u samples per design, processor cycles at %.0f MHz\n\n",
+                "by ratios); the remote miss between 2 nodes, %u samples per design; processor "
+                "cycles at %.0f MHz\n\n",
                 p.name().c_str(), samples, cpu_mhz);
-    std::printf("Remote read miss (001 section 4.1, Table 1): median per step, ns (cycles)\n");
-    std::printf("%-28s", "step");
-    for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
-    std::printf("\n");
-    for (unsigned s = 0; s < kNumSteps; ++s) {
-      std::printf("%-28s", kSteps[s]);
-      for (unsigned i = 0; i < kNumPoints; ++i) {
-        const double v = stats_of(miss[i].step[s]).median;
-        std::printf(" %13.0f (%6.0f)", v, cycles(v));
-      }
+  }
+  if (o.miss) {
+    const bool has_bus = p.has("bus.model") && p.get_string("bus.model") != "none";
+    if (!o.json) {
+      std::printf("Remote read miss (001 section 4.1, Table 1): median per step, ns (cycles)\n");
+      std::printf("%-28s", "step");
+      for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
       std::printf("\n");
+      for (unsigned s = 0; s < kNumSteps; ++s) {
+        std::printf("%-28s", kSteps[s]);
+        for (unsigned i = 0; i < kNumPoints; ++i) {
+          const double v = stats_of(miss[i].step[s]).median;
+          std::printf(" %13.0f (%6.0f)", v, cycles(v));
+        }
+        std::printf("\n");
+      }
+      if (has_bus) {
+        std::printf("\nBus transactions per step (median; both nodes' memory buses; 001 section "
+                    "4.1: the latency \"correlates with ... the number of bus transactions\")\n");
+        std::printf("%-28s", "step");
+        for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
+        std::printf("\n");
+        for (unsigned s = 0; s <= kNumSteps; ++s) {
+          std::printf("%-28s", s < kNumSteps ? kSteps[s] : "total");
+          for (unsigned i = 0; i < kNumPoints; ++i) {
+            std::printf(" %22.0f", stats_of(miss[i].bus[s]).median);
+          }
+          std::printf("\n");
+        }
+      }
     }
-  }
-  for (unsigned i = 0; i < kNumPoints; ++i) {
-    for (unsigned s = 0; s < kNumSteps; ++s) {
-      row("breakdown", kPoints[i].name, 2, net_us, kSteps[s], stats_of(miss[i].step[s]).median);
-    }
-    row("breakdown", kPoints[i].name, 2, net_us, "total", stats_of(miss[i].total).median);
-  }
-  row("breakdown", "Simple COMA (model)", 2, net_us, "total", sc);
-  if (!o.json) {
-    std::printf("\n%-34s %10s %10s %14s %14s %8s\n", "design", "ns", "cycles", "ratio to SC",
-                "001's ratio", "ours/001");
-    std::printf("%-34s %10.0f %10.0f %14s %14s %8s\n", "Simple COMA (model, see docs/dsm.md)",
-                sc, cycles(sc), "1.00", "1.00 (301 cyc)", "");
     for (unsigned i = 0; i < kNumPoints; ++i) {
-      const double t = stats_of(miss[i].total).median;
-      const double pr = kPoints[i].paper_ratio;
-      std::printf("%-34s %10.0f %10.0f %14.2f %14s %8s\n", kPoints[i].name, t, cycles(t), t / sc,
-                  pr > 0 ? fmt(pr, 2).c_str() : "-", pr > 0 ? fmt(t / sc / pr, 2).c_str() : "-");
+      auto bus = [&](unsigned s) {
+        return has_bus ? std::optional<double>(stats_of(miss[i].bus[s]).median) : std::nullopt;
+      };
+      for (unsigned s = 0; s < kNumSteps; ++s) {
+        row("breakdown", kPoints[i].name, 2, net_us, kSteps[s], stats_of(miss[i].step[s]).median,
+            {}, bus(s));
+      }
+      row("breakdown", kPoints[i].name, 2, net_us, "total", stats_of(miss[i].total).median, {},
+          bus(kNumSteps));
     }
-    std::printf("(001's ratios are derived from its text: Typhoon 1.33 x Simple COMA's %.0f "
-                "cycles, Typhoon-1 about 2 x Typhoon, Typhoon-0 about 2 x Typhoon-1)\n",
-                kPaperSc);
-    std::printf("Simple COMA model: a measured miss to device memory %.0f ns + request and reply "
-                "network transits + the home's measured fetch %.0f ns + a device cycle per "
-                "message = %.0f processor cycles (001 Table 1: %.0f at 200 MHz; ours / 001 = "
-                "%.2f)\n\n",
-                local_ns, fetch_ns, cycles(sc), kPaperSc, cycles(sc) / kPaperSc);
+    row("breakdown", "Simple COMA (model)", 2, net_us, "total", sc);
+    if (!o.json) {
+      std::printf("\n%-34s %10s %10s %14s %14s %8s\n", "design", "ns", "cycles", "ratio to SC",
+                  "001's ratio", "ours/001");
+      std::printf("%-34s %10.0f %10.0f %14s %14s %8s\n", "Simple COMA (model, see docs/dsm.md)",
+                  sc, cycles(sc), "1.00", "1.00 (301 cyc)", "");
+      for (unsigned i = 0; i < kNumPoints; ++i) {
+        const double t = stats_of(miss[i].total).median;
+        const double pr = kPoints[i].paper_ratio;
+        std::printf("%-34s %10.0f %10.0f %14.2f %14s %8s\n", kPoints[i].name, t, cycles(t), t / sc,
+                    pr > 0 ? fmt(pr, 2).c_str() : "-", pr > 0 ? fmt(t / sc / pr, 2).c_str() : "-");
+      }
+      std::printf("(001's ratios are derived from its text: Typhoon 1.33 x Simple COMA's %.0f "
+                  "cycles, Typhoon-1 about 2 x Typhoon, Typhoon-0 about 2 x Typhoon-1)\n",
+                  kPaperSc);
+      std::printf("Simple COMA model: a measured miss to device memory %.0f ns + request and reply "
+                  "network transits + the home's measured fetch %.0f ns + a device cycle per "
+                  "message = %.0f processor cycles (001 Table 1: %.0f at 200 MHz; ours / 001 = "
+                  "%.2f)\n\n",
+                  local_ns, fetch_ns, cycles(sc), kPaperSc, cycles(sc) / kPaperSc);
+    }
+  }
+  if (o.sweep && !o.json) {
     std::printf("Remote read miss vs network one-way latency (001 Fig. 8's points; nodes on one "
                 "link), Typhoon-1\n");
     std::printf("%12s %14s %18s %10s\n", "network us", "Typhoon-1 us", "Simple COMA us",
@@ -361,7 +439,7 @@ int run_dsm(const Options& o) {
                   sweep[i].second / 1000.0, sweep[i].first / sweep[i].second);
     }
   }
-  em3d(o, p, net_us, row, mismatches);
+  if (o.em3d) em3d(o, p, net_us, row, mismatches);
   js << "],\"result_mismatches\":" << mismatches << "}";
   emit_json(o, js.str());
   emit_csv(o, "dsm", csv.str());

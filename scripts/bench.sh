@@ -30,5 +30,5 @@ python3 scripts/plot_dsm.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
   "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
-  "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm-$PROFILE.txt," \
-  "dsm-$PROFILE.json)"
+  "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm_em3d.png," \
+  "dsm_em3d_latency.png, dsm-$PROFILE.txt, dsm-$PROFILE.json)"
