@@ -88,6 +88,19 @@ rtl_of() {
   done
 }
 
+# The packages of rtl/ (beside the ones above) that FILE... name, to read before the modules:
+# e.g. the tag store's cni_ts_pkg.
+pkgs_of() {
+  local m g
+  for m in $(cd "$root" && grep -oh '\bcni_[a-z0-9_]*_pkg\b' "$@" | sort -u); do
+    for g in "$root"/rtl/*/"$m".sv; do
+      g=${g#"$root"/}
+      [ -f "$root/$g" ] && [[ " ${pkgs[*]} " != *" $g "* ]] && echo "$g"
+    done
+  done
+  return 0
+}
+
 # abc_bmc DIR DEPTH: ABC's bmc3 on DIR/model.aig for DEPTH steps (0 to DEPTH - 1): the
 # constraints folded into the outputs, the logic rewritten (dc2), then one SAT instance per step,
 # up to the first output that fails.
@@ -131,7 +144,7 @@ print(len(frames))' > steps &&
 
 # Runs one check; prints one summary line; returns 0 when the result is the expected one.
 run_check() {
-  local row=$1 name harness top params defines mutation mode depth expect
+  local row=$1 name harness top params defines mutation mode depth expect xpkgs
   name=$(field "$row" 1); harness=$(field "$row" 2); top=$(field "$row" 3)
   params=$(field "$row" 4); defines=$(field "$row" 5); mutation=$(field "$row" 6)
   mode=$(field "$row" 7); expect=$(field "$row" 10)
@@ -143,10 +156,13 @@ run_check() {
   local dir=$out/$name rtl
   rm -rf "$dir"; mkdir -p "$dir/src"
   mapfile -t rtl < <(rtl_of "$harness")
-  rtl=("${pkgs[@]}" "${rtl[@]}")
+  mapfile -t xpkgs < <(pkgs_of "$harness" "${rtl[@]}")
+  rtl=("${pkgs[@]}" "${xpkgs[@]}" "${rtl[@]}")
   # The pinned Yosys runs in a sandbox that sees only its working directory: copy the sources.
   (cd "$root" && cp --parents "${rtl[@]}" "$harness" "$dir/src/")
   mkdir -p "$dir/src/gen/rtl"; cp "$gen/cni_amap_pkg.sv" "$dir/src/gen/rtl/"
+  # (the engines' register offsets, which their modules include)
+  cp "$gen"/cni_engine_*_consts.svh "$dir/src/gen/rtl/"
   (cd "$root" && cp --parents rtl/*/*.svh "$dir/src/")
   rtl=(gen/rtl/cni_amap_pkg.sv "${rtl[@]}")
   local t0=$SECONDS ys=$dir/model.ys bitlevel=0 use_abc=0
@@ -155,7 +171,7 @@ run_check() {
   {
     local d dflags=""
     for d in $defines; do dflags+=" -D$d"; done
-    echo "read_verilog -sv -formal$dflags -Isrc/rtl/common ${rtl[*]/#/src/} src/$harness"
+    echo "read_verilog -sv -formal$dflags -Isrc/rtl/common -Isrc/gen/rtl ${rtl[*]/#/src/} src/$harness"
     local p
     for p in $params; do echo "chparam -set ${p%%=*} ${p#*=} $top"; done
     echo "hierarchy -check -top $top"
