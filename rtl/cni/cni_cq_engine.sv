@@ -33,6 +33,8 @@
 //                         a power of two >= 2 slots)
 //   FifoMsgs            - NI2w, CNI4: messages of the largest size each hardware queue holds
 //   MaxNodes, Window    - network side (cni_cq_net)
+//   Retransmit          - 1: go-back-N retransmission built (cni_cq_net; CTRL.retransmit turns
+//                         it on)
 //   NetBytes            - bytes per beat of the network port
 //   CacheIdW            - id width of the caching agent's request port
 //   EarlyPull           - CQ configurations: 1 pulls a send line when the CPU asks to own the
@@ -59,6 +61,7 @@ module cni_cq_engine #(
   parameter int NetBytes  = 64,
   parameter int CacheIdW  = 4,
   parameter int EarlyPull = 0,
+  parameter int Retransmit = 0,
   parameter int ParkMax   = 24
 ) (
   input  wire logic                                                 clk_i,
@@ -132,6 +135,7 @@ module cni_cq_engine #(
   // word, with the low word kept from the access before.
   logic [31:0] wlo_q;
   logic        open_q;
+  logic        retx_en_q;   // CTRL.retransmit (0 unless built with Retransmit)
   logic [7:0]  nodes_q;
   logic [15:0] vp_backoff_q, rq_poll_q;
   logic [31:0] retx_q;
@@ -175,6 +179,7 @@ module cni_cq_engine #(
     if (!rst_ni) begin
       wlo_q        <= '0;
       open_q       <= 1'b0;
+      retx_en_q    <= 1'b0;
       nodes_q      <= 8'(MaxNodes);
       vp_backoff_q <= 16'd16;
       rq_poll_q    <= 16'd64;
@@ -189,7 +194,8 @@ module cni_cq_engine #(
       end
       if (rx_err) err_q <= 1'b1;
       if (w_ctrl) begin
-        open_q  <= wval[0];
+        open_q    <= wval[0];
+        retx_en_q <= Retransmit != 0 && wval[1];
         nodes_q <= (32'(wval[15:8]) > 32'(MaxNodes) || wval[15:8] == '0) ? 8'(MaxNodes)
                                                                           : wval[15:8];
       end
@@ -213,7 +219,8 @@ module cni_cq_engine #(
         unique case ({rq.addr[7:3], 3'b000})
           cni_cq_pkg::R_ID: reg_rsp_o <= rq.addr[2] ? {16'(NR), 16'(NS)}
                                                : {net_rsp.node_id, 8'(Window), 8'(Config)};
-          cni_cq_pkg::R_CTRL: reg_rsp_o <= rq.addr[2] ? '0 : {16'd0, nodes_q, 7'd0, open_q};
+          cni_cq_pkg::R_CTRL: reg_rsp_o <= rq.addr[2] ? '0
+                                                      : {16'd0, nodes_q, 6'd0, retx_en_q, open_q};
           cni_cq_pkg::R_TIMERS: reg_rsp_o <= rq.addr[2] ? retx_q : {rq_poll_q, vp_backoff_q};
           cni_cq_pkg::R_STATUS: reg_rsp_o <= rq.addr[2]
                                                  ? {12'd0, st_rx_ready, st_tx_open, err_q, open_q,
@@ -252,8 +259,10 @@ module cni_cq_engine #(
   logic [MsgBits-1:0] rmsg_img;
   logic [NC-1:0]     net_cnt;
   logic              net_idle;
-  cni_cq_net #(.MaxNodes (MaxNodes), .Window (Window), .NetBytes (NetBytes)) u_net (
+  cni_cq_net #(.MaxNodes (MaxNodes), .Window (Window), .NetBytes (NetBytes),
+               .Retransmit (Retransmit)) u_net (
     .clk_i, .rst_ni, .open_i (open_q), .nodes_i (nodes_q), .node_id_i (net_rsp.node_id),
+    .retx_en_i (retx_en_q), .retx_timeout_i (retx_q),
     .msg_valid_i (txm_q), .msg_ready_o (txm_take), .msg_i (txm_img_q),
     .rmsg_valid_o (rmsg_valid), .rmsg_ready_i (rmsg_ready), .rmsg_o (rmsg_img),
     .cnt_o (net_cnt), .gap_o (gap),

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CNI engine's network side (docs/cni.md section 6): data frames out under a sliding window
 // per destination, cumulative acks in and out, data frames in checked and handed to the receive
-// front end in order per source. No retransmission (Retransmit = 0): under loss delivery is at
-// most once, in order, and a gap is counted. A message to this node does not use the network:
-// it goes straight into the receive register (local delivery: no window, no frame, no ack).
+// front end in order per source. Without retransmission (Retransmit = 0, or CTRL.retransmit
+// clear) delivery under loss is at most once, in order, and a gap is counted; with it, go-back-N
+// (a copy of each frame outstanding, a timer per destination) makes it exactly once, in order.
+// A message to this node does not use the network: it goes straight into the receive register
+// (local delivery: no window, no frame, no ack).
 //
 // Messages cross this block as slot images (docs/cni.md, "Message layout in a slot"): byte 1
 // flags, bytes 2-3 len, 4-5 node (the destination going out, the source coming in), 6-7 handler,
@@ -22,22 +24,35 @@
 //     message offered, outstanding = Window     -> held (counted once: C_WIN_WAITS)
 //     ACK(a), 0 <= a - una < outstanding        -> una = a + 1
 //     ACK otherwise                             -> C_ACK_STALE
+//   go-back-N (Retransmit, retx_en_i): each data frame sent is kept in store[d][seq mod Window];
+//   timer[d] counts cycles while d has frames outstanding, from 0 at the first one sent and at
+//   each ack that moves una
+//     timer[d] >= retx_timeout_i, no round under way -> a round for d (the lowest such d):
+//                                                  store[d][una .. next-1] sent again in order
+//                                                  (after owed acks, before new frames; each
+//                                                  C_RETX), then timer[d] from 0; the round ends
+//                                                  early when acks cover the rest
 //   receiver, per source s: exp[s], owe[s]
 //     FCS failed / longer than a message        -> dropped, C_RX_BAD_FCS (no field trusted)
 //     src >= NODES or this node, len > MAX_LEN, size != 12 + len, unknown type -> C_RX_BAD
 //     closed                                    -> dropped; seq = exp: exp + 1, owe; C_RX_CLOSED
 //     seq = exp, the receive register free      -> taken, exp + 1, owe
-//     seq ahead (a lost frame)                  -> C_RX_GAP += seq - exp, then as seq = exp
+//     seq ahead (a lost frame), go-back-N       -> dropped, owe (the ack says what is missing),
+//                                                  C_RX_SEQ
+//     seq ahead (a lost frame), otherwise       -> C_RX_GAP += seq - exp, then as seq = exp
 //     seq behind (a duplicate)                  -> dropped, owe, C_RX_DUP
 //     the receive register full                 -> the frame waits (tready low), C_ROOM_WAITS once
 //   output: an owed ack first (lowest source), then a data frame; ACK(exp[s] - 1)
 //
 // Parameters:
-//   MaxNodes - nodes the window and sequence state is kept for
-//   Window   - data frames outstanding per destination (<= 2^15)
-//   NetBytes - bytes per beat of the network stream
+//   MaxNodes   - nodes the window and sequence state is kept for
+//   Window     - data frames outstanding per destination (<= 2^15; a power of two with
+//                Retransmit)
+//   NetBytes   - bytes per beat of the network stream
+//   Retransmit - 1: go-back-N built (a store of MaxNodes * Window frames, a timer per node)
 // Ports:
 //   open_i, nodes_i, node_id_i - CTRL.open, CTRL.NODES, this node
+//   retx_en_i, retx_timeout_i  - CTRL.retransmit, TIMERS.RETX_TIMEOUT (cycles; Retransmit only)
 //   msg_*                      - a message to send (held until taken; msg_ready_o depends on
 //                                the message's destination)
 //   rmsg_*                     - a message received (held until taken)
@@ -47,9 +62,10 @@
 `default_nettype none
 
 module cni_cq_net #(
-  parameter int MaxNodes = 16,
-  parameter int Window   = 4,
-  parameter int NetBytes = 64,
+  parameter int MaxNodes   = 16,
+  parameter int Window     = 4,
+  parameter int NetBytes   = 64,
+  parameter int Retransmit = 0,
   localparam int MsgBits = cni_cq_pkg::MSG_BYTES * 8,
   localparam int NetW    = NetBytes * 8,
   localparam int NW      = (MaxNodes > 1) ? $clog2(MaxNodes) : 1
@@ -59,6 +75,8 @@ module cni_cq_net #(
   input  wire logic                           open_i,
   input  wire logic [7:0]                     nodes_i,
   input  wire logic [15:0]                    node_id_i,
+  input  wire logic                           retx_en_i,
+  input  wire logic [31:0]                    retx_timeout_i,
   input  wire logic                           msg_valid_i,
   output logic                                msg_ready_o,
   /* verilator lint_off UNUSEDSIGNAL */
@@ -88,6 +106,8 @@ module cni_cq_net #(
 
   if (MaxNodes < 2 || MaxNodes > 256) $error("cni_cq_net: MaxNodes must be 2..256");
   if (Window < 1 || Window > 32768) $error("cni_cq_net: Window must be 1..2^15");
+  if (Retransmit != 0 && (Window & (Window - 1)) != 0)
+    $error("cni_cq_net: Retransmit needs a Window that is a power of two");
 
   logic [15:0]       next_q [MaxNodes];
   logic [15:0]       una_q  [MaxNodes];
@@ -116,12 +136,18 @@ module cni_cq_net #(
 
   logic tx_busy, tx_idle;
   logic rmsg_q, rx_contend, turn_q;
+  // go-back-N (g_retx below): a round under way, the frame it sends next, and its start
+  wire               gbn = Retransmit != 0 && retx_en_i;
+  logic              x_busy, x_ready, x_any_out;
+  logic [NW-1:0]     x_d;
+  logic [MsgBits-1:0] x_frame;
   // A local message and a data frame that wants the receive register (or, closed, the
   // C_RX_CLOSED pulse) take turns: the local one goes when no frame contends or turn_q says so.
   wire  loc_turn = turn_q || !rx_contend;
-  assign msg_ready_o = !m_local ? !tx_busy && !ack_owed && win_open
+  assign msg_ready_o = !m_local ? !tx_busy && !ack_owed && !x_busy && win_open
                                 : loc_turn && (!open_i || !rmsg_q);
   wire send_ack   = !tx_busy && ack_owed;
+  wire send_retx  = !tx_busy && !ack_owed && x_ready;
   wire send_data  = msg_valid_i && msg_ready_o && !m_local;
   wire loc_go     = msg_valid_i && msg_ready_o && m_local;
   wire send_local = loc_go && open_i;
@@ -130,14 +156,16 @@ module cni_cq_net #(
                                  m_len, node_id_i, m_dst};
   wire [HdrBits-1:0] ack_hdr  = {16'd0, exp_q[ack_s] - 16'd1, 8'd0, cni_cq_pkg::NET_TYPE_ACK,
                                  16'd0, node_id_i, 16'(ack_s)};
-  wire [MsgBits-1:0] tx_frame = send_ack ? MsgBits'(ack_hdr)
-                                         : {msg_i[MsgBits-1:HdrBits], data_hdr};
-  wire [15:0] tx_bytes = send_ack ? 16'(cni_cq_pkg::HDR_BYTES)
-                                  : 16'(cni_cq_pkg::HDR_BYTES) + m_len;
+  wire [MsgBits-1:0] data_frame = {msg_i[MsgBits-1:HdrBits], data_hdr};
+  wire [MsgBits-1:0] tx_frame = send_ack ? MsgBits'(ack_hdr) : send_retx ? x_frame : data_frame;
+  wire [15:0] tx_bytes = send_ack  ? 16'(cni_cq_pkg::HDR_BYTES)
+                       : send_retx ? 16'(cni_cq_pkg::HDR_BYTES) + x_frame[32 +: 16]
+                                   : 16'(cni_cq_pkg::HDR_BYTES) + m_len;
+  wire [15:0] tx_dest  = send_ack ? 16'(ack_s) : send_retx ? 16'(x_d) : m_dst;
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(cni_cq_pkg::MSG_BYTES)) u_tx (
     .clk_i, .rst_ni,
-    .start_i (send_ack || send_data), .frame_i (tx_frame), .bytes_i (tx_bytes),
-    .dest_i (send_ack ? 16'(ack_s) : m_dst), .busy_o (tx_busy),
+    .start_i (send_ack || send_retx || send_data), .frame_i (tx_frame), .bytes_i (tx_bytes),
+    .dest_i (tx_dest), .busy_o (tx_busy),
     .tx_tvalid_o (ntx_valid_o), .tx_tready_i (ntx_ready_i), .tx_tdata_o (ntx_data_o),
     .tx_tkeep_o (ntx_keep_o), .tx_tlast_o (ntx_last_o), .tx_tdest_o (ntx_dest_o),
     .idle_o (tx_idle)
@@ -177,8 +205,9 @@ module cni_cq_net #(
   wire          a_good  = a_rel < next_q[f_s] - una_q[f_s];
 
   logic [MsgBits-1:0] rmsg_img_q;
+  wire  f_ahead    = f_diff != '0 && !f_dup;
   wire  rx_data    = rx_valid && !rx_bad && f_ok && is_data;
-  wire  rx_deliver = rx_data && open_i && !f_dup;
+  wire  rx_deliver = rx_data && open_i && !f_dup && !(gbn && f_ahead);
   assign rx_contend = rx_deliver || (rx_data && !open_i);
   wire  rx_take_data = rx_deliver && !rmsg_q && !loc_go;
   // Every frame is dropped or taken at once but one that waits for the receive register or for
@@ -188,7 +217,8 @@ module cni_cq_net #(
   always_comb begin
     cnt_o = '0;
     gap_o = '0;
-    cnt_o[cni_cq_pkg::C_TX_FRAMES] = send_data;
+    cnt_o[cni_cq_pkg::C_TX_FRAMES] = send_data || send_retx;
+    cnt_o[cni_cq_pkg::C_RETX]      = send_retx;
     cnt_o[cni_cq_pkg::C_ACKS_TX]   = send_ack;
     cnt_o[cni_cq_pkg::C_WIN_WAITS] = msg_valid_i && !m_local && !win_open && !wwait_q;
     cnt_o[cni_cq_pkg::C_LOCAL]     = send_local;
@@ -201,6 +231,7 @@ module cni_cq_net #(
         cnt_o[cni_cq_pkg::C_ACK_STALE] = !a_good;
       end else if (!open_i) cnt_o[cni_cq_pkg::C_RX_CLOSED] = 1'b1;  // (or the local drop's)
       else if (f_dup) cnt_o[cni_cq_pkg::C_RX_DUP] = 1'b1;
+      else if (gbn && f_ahead) cnt_o[cni_cq_pkg::C_RX_SEQ] = 1'b1;
       else if (rx_take_data) begin
         cnt_o[cni_cq_pkg::C_RX_FRAMES] = 1'b1;
         cnt_o[cni_cq_pkg::C_RX_GAP]    = f_diff != '0;
@@ -236,7 +267,7 @@ module cni_cq_net #(
         end else if (!open_i) begin
           if (f_diff == '0) exp_q[f_s] <= exp_q[f_s] + 16'd1;
           owe_q[f_s] <= 1'b1;
-        end else if (f_dup) begin
+        end else if (f_dup || (gbn && f_ahead)) begin
           owe_q[f_s] <= 1'b1;
         end else if (rx_take_data) begin
           exp_q[f_s] <= f_seq[15:0] + 16'd1;
@@ -261,9 +292,96 @@ module cni_cq_net #(
   assign rmsg_valid_o = rmsg_q;
   assign rmsg_o       = rmsg_img_q;
 
+  // ---- go-back-N ----------------------------------------------------------------------------
+  if (Retransmit != 0) begin : g_retx
+    localparam int WW = Window > 1 ? $clog2(Window) : 1;
+    localparam int SW = $clog2(MaxNodes * Window);
+    logic [31:0]        tmr_q [MaxNodes];
+    logic [MaxNodes-1:0] out, due;
+    logic [NW-1:0]      due_d;
+    typedef enum logic [1:0] { XIdle, XRead, XSend } xst_e;
+    xst_e               xs_q;
+    logic [NW-1:0]      xd_q;
+    logic [15:0]        xseq_q;
+
+    // store[d][seq mod Window] (lo: the sequence number's low bits)
+    function automatic logic [SW-1:0] slot(input logic [NW-1:0] d, input logic [WW-1:0] lo);
+      slot = SW'(32'(d) * Window + (32'(lo) & (Window - 1)));
+    endfunction
+
+    always_comb begin
+      due_d = '0;
+      for (int i = 0; i < MaxNodes; i++) begin
+        out[i] = next_q[i] != una_q[i];
+        due[i] = out[i] && tmr_q[i] >= retx_timeout_i;
+      end
+      for (int i = MaxNodes - 1; i >= 0; i--) if (due[i]) due_d = NW'(i);
+    end
+    // the round's next frame is still outstanding (acks may have covered the rest)
+    wire x_live = xseq_q - una_q[xd_q] < next_q[xd_q] - una_q[xd_q];
+    assign x_busy    = xs_q != XIdle;
+    assign x_ready   = xs_q == XSend && x_live;
+    assign x_d       = xd_q;
+    assign x_any_out = out != '0;
+
+    // The store: each data frame written as it is sent (port a), read in XRead for XSend (port
+    // b; no frame is sent during a round, so the ports never meet on one word).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [MsgBits-1:0] st_a_rd;
+    /* verilator lint_on UNUSEDSIGNAL */
+    cni_dpram #(.Width (MsgBits), .Words (MaxNodes * Window)) u_store (
+      .clk_i,
+      .a_en_i (send_data), .a_we_i (1'b1), .a_addr_i (slot(m_d, next_q[m_d][WW-1:0])),
+      .a_wd_i (data_frame), .a_rd_o (st_a_rd),
+      .b_en_i (xs_q == XRead), .b_we_i (1'b0), .b_addr_i (slot(xd_q, xseq_q[WW-1:0])),
+      .b_wd_i ('0), .b_rd_o (x_frame)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int i = 0; i < MaxNodes; i++) tmr_q[i] <= '0;
+        xs_q   <= XIdle;
+        xd_q   <= '0;
+        xseq_q <= '0;
+      end else begin
+        for (int i = 0; i < MaxNodes; i++) begin
+          if (out[i] && !(x_busy && xd_q == NW'(i)) && tmr_q[i] != '1) tmr_q[i] <= tmr_q[i] + 1;
+        end
+        if (send_data && !out[m_d]) tmr_q[m_d] <= '0;
+        if (rx_valid && rx_ack && !rx_bad && f_ok && is_ack && a_good) tmr_q[f_s] <= '0;
+        unique case (xs_q)
+          XIdle: if (gbn && due != '0) begin
+            xs_q   <= XRead;
+            xd_q   <= due_d;
+            xseq_q <= una_q[due_d];
+          end
+          XRead: xs_q <= XSend;
+          XSend: begin
+            if (!x_live || !gbn) begin
+              xs_q        <= XIdle;
+              tmr_q[xd_q] <= '0;
+            end else if (send_retx) begin
+              xseq_q <= xseq_q + 16'd1;
+              xs_q   <= XRead;
+            end
+          end
+          default: xs_q <= XIdle;
+        endcase
+      end
+    end
+  end else begin : g_no_retx
+    assign x_busy    = 1'b0;
+    assign x_ready   = 1'b0;
+    assign x_d       = '0;
+    assign x_frame   = '0;
+    assign x_any_out = 1'b0;
+    wire unused_retx = ^retx_timeout_i;
+  end
+
   // Idle: nothing leaving, no ack owed, no message that could go now, no frame arriving or to
-  // process (one that waits for the receive register waits for the front end).
+  // process (one that waits for the receive register waits for the front end); with go-back-N
+  // on, no frame outstanding (a timer runs).
   assign idle_o = tx_idle && !ack_owed && !(msg_valid_i && msg_ready_o) &&
-                  (rx_idle || (rx_valid && !rx_ack));
+                  (rx_idle || (rx_valid && !rx_ack)) && !x_busy && !(gbn && x_any_out);
 
 endmodule

@@ -109,6 +109,7 @@ package cni_cq_pkg;
   localparam int C_RX_FRAMES  = 2;   // data frames accepted
   localparam int C_ACKS_TX    = 3;   // acks sent
   localparam int C_ACKS_RX    = 4;   // acks received (that moved the window)
+  localparam int C_RETX       = 5;   // data frames retransmitted (Retransmit)
   localparam int C_TX_CLOSED  = 6;   // a send while closed
   localparam int C_TX_BAD_LEN = 7;   // length above MAX_LEN, or a message cut short (NI2w)
   localparam int C_TX_BAD_DST = 8;   // destination not below NODES
@@ -121,6 +122,7 @@ package cni_cq_pkg;
   localparam int C_RX_BAD_FCS = 13;  // frame whose FCS check failed (or longer than a message)
   localparam int C_RX_BAD     = 14;  // malformed frame, or an RQ_HEAD value past the tail
   localparam int C_RX_DUP     = 15;  // duplicate data frame
+  localparam int C_RX_SEQ     = 16;  // data frame ahead of the one expected, dropped (Retransmit)
   localparam int C_RX_GAP     = 17;  // frames skipped by a sequence gap (lost frames)
   localparam int C_RX_CLOSED  = 18;  // data frame dropped while closed
   localparam int C_RX_STRAY   = 19;  // a read of RX_DATA with no message

@@ -80,7 +80,16 @@ CniEndpoint::CniEndpoint(MemoryPort& mem, const CniOptions& opt) : mem_(mem), op
     rq_head_ = ptr_of(mem_.load64(rq_head_line()), nr_);
     mem_.barrier();
   }
-  mem_.uncached_store64(reg(kCtrl), 1u | uint64_t(nodes_) << 8);
+  if (opt.retx_timeout) {
+    const uint64_t t = mem_.uncached_load64(reg(kTimers));
+    mem_.uncached_store64(reg(kTimers), uint32_t(t) | uint64_t(*opt.retx_timeout) << 32);
+  }
+  mem_.uncached_store64(reg(kCtrl), 1u | (opt.retransmit ? 2u : 0u) | uint64_t(nodes_) << 8);
+  if (opt.retransmit && !(mem_.uncached_load64(reg(kCtrl)) & 2)) {
+    mem_.uncached_store64(reg(kCtrl), uint64_t(nodes_) << 8);
+    throw std::runtime_error("CniEndpoint: retransmission asked for, but the device's CNI engine "
+                             "is built without it (Retransmit = 0)");
+  }
   if (cfg_ == CniConfig::Ni2w || cfg_ == CniConfig::Cni4)
     tx_words_ = unsigned(mem_.uncached_load64(reg(kStatus)) & 0xffff);
   open_ = true;

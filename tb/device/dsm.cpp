@@ -78,7 +78,9 @@ void DsmSystem::run(const App& app) {
   for (unsigned n = 0; n < nodes_; ++n) {
     sim::HostSystem& host = sys_->node(n).host();
     host.spawn(cfg_.app_cores, [this, n, t0, &ready, &done, apps](drv::MemoryPort& m) {
-      drv::CniEndpoint ni(m, cni_options(sys_->device(n, 0), nodes_));
+      drv::CniOptions co = cni_options(sys_->device(n, 0), nodes_);
+      co.retransmit = cfg_.retransmit;
+      drv::CniEndpoint ni(m, co);
       SimDevice& tsd = ts_device(n);
       drv::TagStore ts(m, tsd.host_addr(tsd.geometry().base(DeviceGeometry::kTs)));
       ts.set_mode(t0 ? drv::DispatchMode::StatusBit : drv::DispatchMode::Line);

@@ -37,6 +37,9 @@ struct DsmConfig {
   // Typhoon-1: the protocol core also polls the NI's receive queue itself (a cached load that
   // hits until a message lands) instead of waiting for the dispatch register's message event.
   bool poll_ni = false;
+  // The CNI engines' go-back-N retransmission on (a model built with it: the checking build's
+  // `ts`), for a network that loses frames (net.loss_rate, net.corrupt_rate).
+  bool retransmit = false;
   // Each page's protocol (unset: every page Standard).
   std::function<drv::PageProtocol(uint32_t page)> protocol;
 };

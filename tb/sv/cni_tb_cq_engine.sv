@@ -3,8 +3,8 @@
 // engine records (cni_engine_types.svh) on a port of its own, so the block tests' harness drives
 // and reads the fields by name. Wiring only.
 //
-// Parameters: Config, LineBytes, LineIdxW, Base, EarlyPull - as cni_cq_engine's (the rest at its
-// defaults: NetBytes 64, CacheIdW 4).
+// Parameters: Config, LineBytes, LineIdxW, Base, EarlyPull, Retransmit - as cni_cq_engine's (the
+// rest at its defaults: NetBytes 64, CacheIdW 4).
 // Ports: clk_i, rst_ni, idle_o - the engine's; the fields of its records: evt_valid_i/
 // evt_ready_o and evt_kind_i, evt_line_i, evt_op_i, evt_src_i; cmd_valid_o/cmd_ready_i and
 // cmd_op_o, cmd_arg_o, cmd_line_o; mem_en_o, mem_we_o, mem_addr_o, mem_wdata_o, mem_gnt_i,
@@ -18,6 +18,7 @@ module cni_tb_cq_engine #(
   parameter int LineIdxW  = 12,
   parameter int Base      = 0,
   parameter int EarlyPull = 0,
+  parameter int Retransmit = 0,
   localparam int NetBytes = 64,
   localparam int CacheIdW = 4,
   localparam int LineBits = LineBytes * 8,
@@ -141,7 +142,8 @@ module cni_tb_cq_engine #(
 
   cni_cq_engine #(
     .Config (Config), .LineBytes (LineBytes), .LineIdxW (LineIdxW), .NetBytes (NetBytes),
-    .CacheIdW (CacheIdW), .Base (Base), .EarlyPull (EarlyPull)
+    .CacheIdW (CacheIdW), .Base (Base), .EarlyPull (EarlyPull),
+    .Retransmit (Retransmit)
   ) u_dut (
     .clk_i, .rst_ni,
     .evt_req_i (evt), .evt_rsp_o (evt_s), .cmd_req_o (cmd), .cmd_rsp_i (cmd_s),

@@ -35,6 +35,12 @@ struct CniOptions {
   // CNI4: the virtual-polling back-off (TIMERS.VP_BACKOFF, device cycles from a TX CDR's grant to
   // its pull; 000's "system programmable back-off interval"); unset: the device's setting.
   std::optional<uint16_t> vp_backoff;
+  // Go-back-N retransmission (CTRL.retransmit; docs/cni.md section 6): exactly once, in order,
+  // under network loss. std::runtime_error at open when the engine is built without it.
+  bool retransmit = false;
+  // Its timeout (TIMERS.RETX_TIMEOUT, device cycles from the oldest unacknowledged frame's send,
+  // or the last ack, to a resend); unset: the device's setting.
+  std::optional<uint32_t> retx_timeout;
 };
 
 // Run by poll()/recv()/try_recv() once per complete message, in the order messages completed.
@@ -43,7 +49,8 @@ using CniHandler = std::function<void(uint16_t src, std::span<const uint8_t> dat
 enum class SendResult { Sent, Queued, WouldBlock };
 
 // The engine's counters (docs/cni.md section 4), 32-bit and wrapping; CniEndpoint::counter reads
-// one. Retransmissions and PULL_STALL read 0 (not built), early pulls only with EarlyPull.
+// one. Retransmissions and RX_SEQ count only with go-back-N on (Retransmit, CTRL.retransmit),
+// early pulls only with EarlyPull; PULL_STALL reads 0 (not built).
 enum class CniCounter : unsigned {
   TxMessages = 0, TxFrames = 1, RxFrames = 2, AcksSent = 3, AcksReceived = 4, Retransmits = 5,
   TxClosed = 6, TxBadLen = 7, TxBadDst = 8, TxBadSense = 9, TxOverrun = 10, TxStray = 11,
