@@ -67,6 +67,7 @@ struct Miss {
   // Transactions on the two nodes' memory buses in each step and in all (none on a profile
   // whose coherence fabric is not a bus).
   std::vector<std::vector<double>> bus = std::vector<std::vector<double>>(kNumSteps + 1);
+  bool has_bus = false;  // the nodes' coherence fabric is a bus
   uint64_t mismatches = 0;
 };
 
@@ -96,6 +97,7 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples,
     if (d.home_of(b) == 0) home0.push_back(b);
   }
   Miss r;
+  r.has_bus = d.system().node(0).host().bus() != nullptr;
   bool measuring = false;
   uint64_t t[kNumSteps + 1] = {};
   uint64_t tx[kNumSteps + 1] = {};  // bus transactions so far at each step's start
@@ -363,7 +365,7 @@ int run_dsm(const Options& o) {
                 p.name().c_str(), samples, cpu_mhz);
   }
   if (o.miss) {
-    const bool has_bus = p.has("bus.model") && p.get_string("bus.model") != "none";
+    const bool has_bus = miss[0].has_bus;
     if (!o.json) {
       std::printf("Remote read miss (001 section 4.1, Table 1): median per step, ns (cycles)\n");
       std::printf("%-28s", "step");
