@@ -60,6 +60,7 @@ tops=(
   "cni_endpoint|-set MemLines 64 -set TtEntries 16 -set TtReserve 4 $engines_test"
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
+  "cni_nic_datapath|-set RxBeats 256 -set TxBeats 256 -set Frames 16"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

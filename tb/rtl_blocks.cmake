@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The small shared blocks under unit test (tests/blocks): checking builds of cni_fifo,
-# cni_pipe_reg, cni_assert_hold, cni_ca_arb, cni_net_switch and cni_engine_bus, one model per parameter set,
+# cni_pipe_reg, cni_assert_hold, cni_ca_arb, cni_net_switch, cni_engine_bus and the NIC
+# datapath, one model per parameter set,
 # Vcni_<block>_<set>. Each set is given once, as <SV parameter>:<value> entries; the tests read
 # the values as compile definitions CNI_BLK_<block>_<set>_<SV parameter> (cni_sv_params), so a
 # set the tests name and the build lacks does not compile. (A parameter given as a wide sized
@@ -137,6 +138,13 @@ foreach(m "full;full;128;11" "small;small;64;4")
     PARAMS RegionLines:${bits}'h${hex} LineBytes:${lb} LineIdxW:${iw})
   list(APPEND CNI_BLK_DEFS CNI_BLK_engine_bus_${set}_Lines=${lines})
 endforeach()
+
+# cni_nic_datapath (rtl/nic): the 512-bit datapath with buffers of 16 KiB each way (one frame
+# of the longest length and more), a frame table of 16.
+cni_block_model(nic_datapath b64
+  SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_datapath.sv
+  PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596)
 
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code

@@ -107,6 +107,7 @@ Tlp completion_error(const Tlp& req, uint16_t completer, CplStatus s) {
   // A configuration request's completion counts 4 bytes, a zero-length read's 1.
   const bool cfg = req.kind == TlpKind::CfgRd0 || req.kind == TlpKind::CfgWr0;
   c.byte_count = static_cast<uint16_t>((cfg ? 4 : std::max(req.enabled_bytes(), 1u)) & 0xFFF);
+  if (!cfg) c.lower_addr = static_cast<uint8_t>(first_byte(req) & 0x7F);
   return c;
 }
 
@@ -199,15 +200,18 @@ void PcieParams::validate() const {
   if (!pow2(mps) || mps < 128 || mps > 4096) bad("max payload bytes", mps);
   if (!pow2(mrrs) || mrrs < 128 || mrrs > 4096) bad("max read request bytes", mrrs);
   if (rcb != 64 && rcb != 128) bad("read completion boundary", rcb);
-  if (rc_cpl_bytes % rcb != 0 || rc_cpl_bytes > mps) bad("root complex completion bytes",
-                                                         rc_cpl_bytes);
+  if (rc_cpl_bytes < rcb || rc_cpl_bytes % rcb != 0 || rc_cpl_bytes > mps) {
+    bad("root complex completion bytes", rc_cpl_bytes);
+  }
   if (tags == 0 || tags > 256) bad("tags", tags);
   if (ack_every == 0) bad("ack_every", ack_every);
-  if (wc_bytes < 8 || wc_bytes > 4096 || !pow2(wc_bytes)) bad("write-combining bytes", wc_bytes);
+  if (wc_bytes < 8 || wc_bytes > mps || !pow2(wc_bytes)) bad("write-combining bytes", wc_bytes);
   if (load_bytes < 8 || load_bytes > 4096 || !pow2(load_bytes)) bad("load bytes", load_bytes);
   if (rc_lines == 0 || rc_lines > 255) bad("root complex lines in flight", rc_lines);
   if (msi_base % k4K != 0) bad("MSI window base", msi_base);
-  if (credits.ph == 1 && credits.pd == 0) bad("posted header credits", credits.ph);
+  // A data credit limit must take the largest TLP of its class (0: infinite).
+  if (credits.pd != 0 && credits.pd < mps / 16) bad("posted data credits", credits.pd);
+  if (credits.cpld != 0 && credits.cpld < mps / 16) bad("completion data credits", credits.cpld);
 }
 
 PcieParams PcieParams::from_profile(const Profile& p) {
@@ -264,9 +268,15 @@ Link::Link(Kernel& k, const PcieParams& p, std::string name)
   rc_.down_ = true;
 }
 
-void Link::Port::send(Tlp t) {
+void Link::Port::send(Tlp t, std::function<void()> sent) {
   (void)encode(t);  // the specification's rules, checked where the packet is made
-  q_.push_back(std::move(t));
+  const auto c = static_cast<unsigned>(fc_class(t.kind));
+  const unsigned lim_d[3] = {limit_.pd, limit_.npd, limit_.cpld};
+  if (lim_d[c] != 0 && data_credits(t) > lim_d[c]) {
+    throw TlpError(link_->name_ + ": " + t.str() + " needs " + std::to_string(data_credits(t)) +
+                   " data credits, the receiver advertises " + std::to_string(lim_d[c]));
+  }
+  q_.push_back({std::move(t), std::move(sent)});
   kick();
 }
 
@@ -293,7 +303,7 @@ void Link::Port::transmit() {
   Kernel& k = link_->k_;
   const PcieParams& p = link_->p_;
   unsigned wire = 0;
-  std::function<void()> arrive;
+  std::function<void()> arrive, sent;
   if (!dllp_q_.empty()) {
     const Dllp d = dllp_q_.front();
     dllp_q_.pop_front();
@@ -308,19 +318,20 @@ void Link::Port::transmit() {
     auto pick = q_.end();
     std::set<std::pair<uint16_t, uint8_t>> held;  // requests with a completion held back
     for (auto it = q_.begin(); it != q_.end(); ++it) {
-      const FcClass c = fc_class(it->kind);
+      const FcClass c = fc_class(it->t.kind);
       const bool same_request_held =
-          c == FcClass::Cpl && held.count({it->requester, it->tag}) != 0;
-      if (!same_request_held && fits(*it)) {
+          c == FcClass::Cpl && held.count({it->t.requester, it->t.tag}) != 0;
+      if (!same_request_held && fits(it->t)) {
         pick = it;
         break;
       }
       if (it == q_.begin()) ++st_.credit_waits;
       if (c == FcClass::P) break;
-      if (c == FcClass::Cpl) held.insert({it->requester, it->tag});
+      if (c == FcClass::Cpl) held.insert({it->t.requester, it->t.tag});
     }
     if (pick == q_.end()) return;  // credits_back() kicks again
-    Tlp t = std::move(*pick);
+    Tlp t = std::move(pick->t);
+    sent = std::move(pick->sent);
     q_.erase(pick);
     const auto c = static_cast<unsigned>(fc_class(t.kind));
     ++used_hdr_[c];
@@ -337,6 +348,7 @@ void Link::Port::transmit() {
   st_.busy += dur;
   free_at_ = k.now() + dur;
   if (arrive) k.at(free_at_ + p.latency, std::move(arrive));
+  if (sent) k.at(free_at_, std::move(sent));
   if (!dllp_q_.empty() || !q_.empty()) kick();
 }
 
@@ -368,7 +380,9 @@ void Link::Port::credits_back(const Dllp& d) {
 // ---- root complex ------------------------------------------------------------------------------
 
 struct RootComplex::Impl {
-  enum class LineOp : uint8_t { Read, Write, Merge };
+  // Barrier: not a line operation but a request that must not pass the writes before it (an
+  // MSI, a zero-length read); it runs when it reaches the front with nothing open.
+  enum class LineOp : uint8_t { Read, Write, Merge, Barrier };
   // A read of host memory by the endpoint, completed in address order as its lines arrive.
   struct DmaRead {
     Tlp req;
@@ -385,6 +399,7 @@ struct RootComplex::Impl {
     std::array<uint8_t, proto::kMaxLineBytes> data{};
     std::array<bool, proto::kMaxLineBytes> mask{};
     bool wb_sent = false;                 // Merge: in MI, the WB on its way
+    std::function<void()> run;            // Barrier
   };
 
   Impl(RootComplex& o, Kernel& k, Fabric& f, Link::Port& port, const PcieParams& p,
@@ -397,7 +412,10 @@ struct RootComplex::Impl {
         from_device(t, release);
       });
     });
-    f.on_send([this](const Msg& m, Time) { observe(m); });
+    // The fabric keeps its observers: this one checks that the root complex still exists.
+    f.on_send([this, alive = std::weak_ptr<bool>(alive)](const Msg& m, Time) {
+      if (!alive.expired()) observe(m);
+    });
   }
   ~Impl() { k.cancel(wc_timer); }
 
@@ -481,6 +499,7 @@ struct RootComplex::Impl {
   void cfg(uint64_t addr, bool write, uint32_t value, std::function<void(uint32_t)> done) {
     wc_flush(false);
     const auto reg = static_cast<uint16_t>(((addr >> 3) & 0x3FF) * 4);
+    if (!cpu_reads.tag_free()) throw std::logic_error(name + ": 256 CPU reads in flight");
     const uint8_t tag = cpu_reads.open(
         0, write ? 0 : 4, [this, write, reg, done = std::move(done)](CplStatus s, auto bytes) {
           uint32_t v = ~uint32_t{0};
@@ -539,11 +558,13 @@ struct RootComplex::Impl {
     const uint64_t a = first_byte(t);
     const unsigned n = t.enabled_bytes();
     if (a >= p.msi_base && a < p.msi_base + k4K) {
-      release();
-      ++o.st_.msis;
+      // An interrupt: after the writes before it are visible (a handler reads what they wrote).
       uint32_t data = 0;
       std::memcpy(&data, t.data.data(), std::min<size_t>(4, t.data.size()));
-      if (o.msi_) o.msi_(data);
+      barrier([this, data] {
+        ++o.st_.msis;
+        if (o.msi_) o.msi_(data);
+      }, release);
       return;
     }
     if (!host_memory(a, n)) {
@@ -564,8 +585,19 @@ struct RootComplex::Impl {
       for (uint64_t i = lo; i < hi; ++i) op.mask[i - line] = true;
       op.op = (lo == line && hi == line + lb) ? LineOp::Write : LineOp::Merge;
       ops.push_back(std::move(op));
+      ++pushed;
     }
-    waiting_release.push_back({ops.size(), release});
+    waiting_release.push_back({pushed, release});
+    issue();
+  }
+  // Queue `fn` behind every line operation queued or open.
+  void barrier(std::function<void()> fn, const std::function<void()>& release) {
+    Op1 op;
+    op.op = LineOp::Barrier;
+    op.run = std::move(fn);
+    ops.push_back(std::move(op));
+    ++pushed;
+    waiting_release.push_back({pushed, release});
     issue();
   }
   void dma_read(const Tlp& t, const std::function<void()>& release) {
@@ -587,7 +619,7 @@ struct RootComplex::Impl {
     rd->n = n;
     rd->buf.assign(n, 0);
     rd->line0 = a - a % lb;
-    if (n == 0) {  // a zero-length read: one completion of one double word, a flush
+    if (n == 0) {  // a zero-length read, a flush: answered once the writes before it are done
       Tlp c;
       c.kind = TlpKind::CplD;
       c.requester = t.requester;
@@ -597,8 +629,7 @@ struct RootComplex::Impl {
       c.lower_addr = static_cast<uint8_t>(t.addr & 0x7F);
       c.length_dw = 1;
       c.data.assign(4, 0);
-      release();
-      out(std::move(c));
+      barrier([this, c = std::move(c)]() mutable { out(std::move(c)); }, release);
       return;
     }
     const uint64_t last = a + n - 1;
@@ -609,16 +640,28 @@ struct RootComplex::Impl {
       op.line = line;
       op.rd = rd;
       ops.push_back(std::move(op));
+      ++pushed;
     }
-    waiting_release.push_back({ops.size(), release});
+    waiting_release.push_back({pushed, release});
     issue();
   }
-  // Start the queued line operations in order, while there is room and the home is the same.
+  // Start the queued line operations in order, while there is room, the home is the same and no
+  // operation on the line is open (the home would take a second request of ours for the line as
+  // coming from its owner).
   void issue() {
     while (!ops.empty() && open.size() < p.rc_lines) {
       Op1& op = ops.front();
+      if (op.op == LineOp::Barrier) {
+        if (!open.empty()) break;
+        auto run = std::move(op.run);
+        ops.pop_front();
+        ++issued;
+        run();
+        continue;
+      }
       const proto::AgentId home = f.home_of(op.line);
       if (!open.empty() && home != open_home) break;
+      if (open_lines.count(op.line)) break;
       open_home = home;
       while (open.count(next_tag)) ++next_tag;
       const uint8_t tag = next_tag++;
@@ -642,7 +685,10 @@ struct RootComplex::Impl {
           m.op = Op::RdX;
           ++o.st_.line_merges;
           break;
+        case LineOp::Barrier:
+          throw std::logic_error(name + ": a barrier reached the line requests");
       }
+      ++open_lines[op.line];
       open.emplace(tag, std::move(op));
       ops.pop_front();
       ++issued;
@@ -717,6 +763,7 @@ struct RootComplex::Impl {
       f.send(wb);
       return;
     }
+    if (--open_lines[op.line] == 0) open_lines.erase(op.line);
     open.erase(it);
     issue();
   }
@@ -755,6 +802,7 @@ struct RootComplex::Impl {
     }
   }
 
+  std::shared_ptr<bool> alive = std::make_shared<bool>(true);
   RootComplex& o;
   Kernel& k;
   Fabric& f;
@@ -774,8 +822,10 @@ struct RootComplex::Impl {
   std::map<uint8_t, Op1> open;
   proto::AgentId open_home = 0;
   uint8_t next_tag = 0;
-  uint64_t issued = 0;  // line operations started
-  // A TLP's credits return once its last line operation has started.
+  std::map<uint64_t, unsigned> open_lines;
+  uint64_t pushed = 0;  // operations queued since the start
+  uint64_t issued = 0;  // operations started
+  // A TLP's credits return once its last operation has started (the count `pushed` reached).
   std::deque<std::pair<uint64_t, std::function<void()>>> waiting_release;
 };
 
@@ -827,8 +877,10 @@ struct Endpoint::Impl {
       });
     });
   }
-  void out(Tlp t) {
-    k.after(p.ep_time, [this, t = std::move(t)]() mutable { port.send(std::move(t)); });
+  void out(Tlp t, std::function<void()> sent = {}) {
+    k.after(p.ep_time, [this, t = std::move(t), sent = std::move(sent)]() mutable {
+      port.send(std::move(t), std::move(sent));
+    });
   }
   void from_link(const Tlp& t, const std::function<void()>& release) {
     release();
@@ -989,7 +1041,9 @@ void Endpoint::dma_write(uint64_t addr, std::vector<uint8_t> data, std::function
     return;
   }
   ++st_.dma_writes;
-  for (const auto& [a, n] : split(addr, data.size(), cfg_.max_payload())) {
+  const auto parts = split(addr, data.size(), cfg_.max_payload());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto [a, n] = parts[i];
     Tlp t;
     t.kind = TlpKind::MWr;
     t.requester = kEndpointId;
@@ -997,9 +1051,8 @@ void Endpoint::dma_write(uint64_t addr, std::vector<uint8_t> data, std::function
     t.data.assign(t.length_dw * 4u, 0);
     std::memcpy(t.data.data() + (a & 3), data.data() + (a - addr), n);
     ++st_.write_requests;
-    impl_->out(std::move(t));
+    impl_->out(std::move(t), i + 1 == parts.size() ? std::move(done) : std::function<void()>{});
   }
-  if (done) impl_->k.after(impl_->p.ep_time, std::move(done));
 }
 
 void Endpoint::msi(unsigned vector) {

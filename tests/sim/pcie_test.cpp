@@ -262,11 +262,14 @@ TEST_F(Pcie, DmaIsCoherentWithTheCpuCachesReadsPullDirtyLinesWritesInvalidate) {
   ASSERT_EQ(sys->state_of(1, line), CacheState::M);
   std::vector<uint8_t> got;
   bool done = false;
-  ep->dma_read(line, 16, [&](CplStatus, std::vector<uint8_t> b) {
+  CplStatus st = CplStatus::CA;
+  ep->dma_read(line, 16, [&](CplStatus s, std::vector<uint8_t> b) {
+    st = s;
     got = std::move(b);
     done = true;
   });
   run_until([&] { return done; });
+  EXPECT_EQ(st, CplStatus::SC);
   uint64_t w = 0;
   std::memcpy(&w, got.data() + 8, 8);
   EXPECT_EQ(w, 0xABCDEFu);
@@ -277,10 +280,8 @@ TEST_F(Pcie, DmaIsCoherentWithTheCpuCachesReadsPullDirtyLinesWritesInvalidate) {
   });
   sys->run_programs();
   const auto v = pattern(128 + 40, 5);
-  done = false;
-  ep->dma_write(line, v, [&] { done = true; });
-  run_until([&] { return done; });
-  k->run_until(k->now() + ns(3000));
+  ep->dma_write(line, v);
+  run_until([&] { return rc->stats().line_merges == 1 && rc->lines_open() == 0; });
   EXPECT_EQ(sys->state_of(2, line), CacheState::I);
   EXPECT_EQ(sys->state_of(2, line + 128), CacheState::I);
   EXPECT_EQ(rc->stats().line_writes, 1u);
@@ -314,6 +315,111 @@ TEST_F(Pcie, TheDevicesWritesBecomeVisibleInOrderDataBeforeItsFlag) {
   ep->dma_write(flag, one);
   sys->run_programs();
   EXPECT_EQ(bad, 0u);
+}
+
+// With two sockets the data goes to one home and the flag to the other: the flag's write waits
+// until the data's lines are answered.
+TEST_F(Pcie, WritesToTwoHomesBecomeVisibleInOrder) {
+  build({"host.sockets=2"});
+  checker->watch(HostSystem::dram_base(1), 1 << 20);
+  enumerate();
+  const uint64_t data = HostSystem::dram_base(1) + 0x30000;
+  const uint64_t flag = HostSystem::dram_base(0) + 0x38000;
+  unsigned bad = 0;
+  const auto v = pattern(2048, 4);
+  sys->spawn(0, [&](drv::MemoryPort& m) {  // core 0 is on socket 0, beside the flag
+    (void)m.load64(data);
+    while (m.load64(flag) != 1) m.pause_ns(10);
+    std::vector<uint8_t> seen(v.size());
+    m.load(data, seen.data(), seen.size());
+    bad = static_cast<unsigned>(seen != v);
+  });
+  k->run_until(k->now() + ns(2000));
+  ep->dma_write(data, v);
+  std::vector<uint8_t> one(8, 0);
+  one[0] = 1;
+  ep->dma_write(flag, one);
+  sys->run_programs();
+  EXPECT_EQ(bad, 0u);
+}
+
+// Writes of one line one after the other (an unaligned write over MPS merges its shared line
+// twice), then a read of it: the root complex waits for each before the next, so the home
+// never sees a second request of ours for a line we still own.
+TEST_F(Pcie, OperationsOnOneLineWaitForEachOther) {
+  build();
+  enumerate();
+  const uint64_t a = HostSystem::dram_base(0) + 0x50000;
+  const auto v = pattern(300, 8);
+  ep->dma_write(a + 8, v);                           // TLPs of 248 and 52 bytes
+  ep->dma_write(a + 400, std::vector<uint8_t>(8, 0x5A));
+  std::vector<uint8_t> got;
+  bool done = false;
+  ep->dma_read(a, 512, [&](CplStatus s, std::vector<uint8_t> b) {
+    EXPECT_EQ(s, CplStatus::SC);
+    got = std::move(b);
+    done = true;
+  });
+  run_until([&] { return done && rc->lines_open() == 0; });
+  ASSERT_EQ(got.size(), 512u);
+  EXPECT_TRUE(std::equal(v.begin(), v.end(), got.begin() + 8));
+  EXPECT_EQ(got[400], 0x5A);
+  EXPECT_EQ(got[407], 0x5A);
+  EXPECT_GE(rc->stats().line_merges, 4u);
+  EXPECT_EQ(sys->home(0).stats().errors, 0u);
+}
+
+// An MSI after a DMA write is delivered once the write is visible: its handler reads the data.
+TEST_F(Pcie, AnInterruptFollowsTheWritesBeforeIt) {
+  build({"pcie.rc_lines_in_flight=4"});
+  enumerate();
+  const uint64_t a = HostSystem::dram_base(0) + 0x60000;
+  sys->spawn(1, [&](drv::MemoryPort& m) {  // the lines dirty in a core's cache
+    for (unsigned i = 0; i < 8192; i += 128) m.store64(a + i, 0xDEAD);
+  });
+  sys->run_programs();
+  const auto v = pattern(8192, 6);
+  bool seen = false;
+  rc->on_msi([&](uint32_t) {
+    std::vector<uint8_t> mem(v.size());
+    sys->home(0).read_memory(a, mem.data(), mem.size());
+    EXPECT_EQ(mem, v);
+    EXPECT_EQ(rc->lines_open(), 0u);
+    seen = true;
+  });
+  ep->dma_write(a, v);
+  ep->msi(0);
+  run_until([&] { return seen; });
+}
+
+// A root complex that keeps one line operation open takes TLPs only as it starts their
+// operations: the device's writes wait for posted credits, and the root complex queues no more
+// than its credits let in.
+TEST_F(Pcie, ABusyRootComplexHoldsTheDeviceBackByItsCredits) {
+  build({"pcie.rc_lines_in_flight=1"});
+  enumerate();
+  const uint64_t waits0 = link->ep().stats().credit_waits;
+  ep->dma_write(HostSystem::dram_base(0) + 0x80000, pattern(64 * 1024, 3));
+  size_t most = 0;
+  run_until([&] {
+    most = std::max(most, rc->lines_open());
+    return rc->stats().line_writes == 512 && rc->lines_open() == 0;
+  });
+  EXPECT_GT(link->ep().stats().credit_waits, waits0);
+  // 32 posted header credits of 2 lines each, and the TLP whose operations are starting.
+  EXPECT_LE(most, 32u * 2 + 2);
+}
+
+TEST_F(Pcie, ParametersTheLinkCannotCarryAreRefused) {
+  Profile pr = Profile::load("enzian-eci");
+  pr.set("pcie.credits_pd=8");  // less than one 256-byte write
+  EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
+  pr = Profile::load("enzian-eci");
+  pr.set("pcie.rc_completion_bytes=0");
+  EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
+  pr = Profile::load("enzian-eci");
+  pr.set("pcie.wc_bytes=512");  // above MPS
+  EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
 }
 
 TEST_F(Pcie, PostedCreditsHoldWritesUntilTheReceiverReturnsThemByUpdateFc) {

@@ -102,8 +102,9 @@ class Link {
 
   class Port {
    public:
-    // Queue a TLP for the other end (throws TlpError on one encode() rejects).
-    void send(Tlp t);
+    // Queue a TLP for the other end; `sent` runs when its last byte has left. Throws TlpError on
+    // one encode() rejects or one whose data the receiver's credit limit can never take.
+    void send(Tlp t, std::function<void()> sent = {});
     void set_receiver(Receiver r) { rx_ = std::move(r); }
     const DirStats& stats() const { return st_; }
     size_t queued() const { return q_.size(); }
@@ -125,7 +126,11 @@ class Link {
     Port* peer_ = nullptr;
     bool down_ = false;               // root complex -> endpoint
     Receiver rx_;
-    std::deque<Tlp> q_;
+    struct Queued {
+      Tlp t;
+      std::function<void()> sent;
+    };
+    std::deque<Queued> q_;
     std::deque<Dllp> dllp_q_;
     Credits limit_;                    // what the peer's receiver advertised
     unsigned used_hdr_[3] = {0, 0, 0}, used_data_[3] = {0, 0, 0};
@@ -252,7 +257,7 @@ class Endpoint {
   // or at the first failed or missing one (the bytes then are not meaningful).
   void dma_read(uint64_t addr, unsigned len,
                 std::function<void(CplStatus, std::vector<uint8_t>)> done);
-  // DMA write (posted): done once every TLP of it is on the link.
+  // DMA write (posted): done once the last TLP of it has left for the link.
   void dma_write(uint64_t addr, std::vector<uint8_t> data, std::function<void()> done = {});
   // Message-signalled interrupt `vector` (< the vectors enabled): a memory write of the
   // programmed data | vector to the programmed address; masked (counted) while MSI is off.
