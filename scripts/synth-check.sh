@@ -21,6 +21,7 @@ ALLOW=(
   'Replacing memory \\(wst|wline|vic)_q with list of registers\. See rtl/coh/cni_ca_tags\.sv :: caching agent tags: per-way state and line, per-set victim pointers, reset and searched in parallel by the set lookups, so flip-flops by design; the line data is in cni_dpram'
   'Replacing memory \\wbl_q with list of registers\. See rtl/coh/cni_ca_wbuf\.sv :: caching agent write-back buffer lines: reset and searched in parallel by the buffer scans, so flip-flops by design'
   'Replacing memory \\(mph|mmode|mid|maddr|mway|mbe|mtmr)_q with list of registers\. See rtl/coh/cni_ca_mshr\.sv :: caching agent MSHR fields: reset and searched in parallel (MSHR scans, back-off timers), so flip-flops by design'
+  'Replacing memory \\rx_slot_q with list of registers\. See rtl/nic/cni_nic_pio\.sv :: NIC PIO receive slot words: reset, and all read together as one register beat, so flip-flops by design (the frames are in cni_dpram)'
 )
 
 # check_log LOG LABEL: prints every warning not on the allow-list; fails if there is one.
@@ -60,7 +61,7 @@ tops=(
   "cni_endpoint|-set MemLines 64 -set TtEntries 16 -set TtReserve 4 $engines_test"
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
-  "cni_nic_datapath|-set RxBeats 256 -set TxBeats 256 -set Frames 16"
+  "cni_nic_pcie|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set SlotBeats 256"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

@@ -145,6 +145,14 @@ cni_block_model(nic_datapath b64
   SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
           ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_datapath.sv
   PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596)
+# cni_nic_pcie: the datapath with the PCIe PIO interface, four slots of 16 KiB each way.
+cni_block_model(nic_pcie s4
+  SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+          ${PROJECT_SOURCE_DIR}/rtl/common/cni_sdpram_be.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_datapath.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pio.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pcie.sv
+  PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 Slots:4
+         SlotBeats:256)
 
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code
