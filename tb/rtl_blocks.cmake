@@ -171,3 +171,11 @@ set_target_properties(cni_rtl_blocks PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE 
 target_compile_options(cni_rtl_blocks PRIVATE -O1)
 target_compile_definitions(cni_rtl_blocks PUBLIC ${CNI_BLK_DEFS})
 target_link_libraries(cni_rtl_blocks PUBLIC gen_hdr)  # cni/engines.hpp: engines, regions, types
+
+# The NIC as a PCIe device in the host simulation (tb/nic): the nic_pcie_s4 model behind the
+# PCIe endpoint model, its MAC on the network model (the system tests of tests/nic).
+add_library(cni_nic_dev STATIC ${PROJECT_SOURCE_DIR}/tb/nic/nic_pcie_device.cpp)
+target_include_directories(cni_nic_dev PUBLIC ${PROJECT_SOURCE_DIR}/tb/nic
+                           PRIVATE ${PROJECT_SOURCE_DIR}/tb)
+target_link_libraries(cni_nic_dev PUBLIC cni_sim PRIVATE cni_rtl_blocks)
+cni_warnings(cni_nic_dev)

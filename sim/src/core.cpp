@@ -406,6 +406,35 @@ uint64_t Core::uncached_load64(drv::Addr addr) {
   return value;
 }
 
+void Core::uncached_load128(drv::Addr addr, void* dst) {
+  self("uncached_load128");
+  if (addr % 16 != 0) {
+    throw std::invalid_argument(name_ + ": uncached_load128 of an address not 16-byte aligned");
+  }
+  ++stats_.uncached;
+  UncachedTarget& t = uncached_.target(addr);
+  const Time issued = k_.now();
+  bool got = false;
+  t.read128(addr, [this, &got, dst](const uint8_t* bytes) {
+    std::memcpy(dst, bytes, 16);
+    got = true;
+    poke();
+  });
+  wait_until([&] { return got; });
+  note_issue(issued);
+}
+
+void UncachedTarget::read128(proto::Addr addr, std::function<void(const uint8_t*)> done) {
+  read64(addr, [this, addr, done = std::move(done)](uint64_t lo) {
+    read64(addr + 8, [lo, done](uint64_t hi) {
+      uint8_t b[16];
+      std::memcpy(b, &lo, 8);
+      std::memcpy(b + 8, &hi, 8);
+      done(b);
+    });
+  });
+}
+
 void Core::uncached_store64(drv::Addr addr, uint64_t value) {
   self("uncached_store64");
   check_word(addr, "uncached_store64");

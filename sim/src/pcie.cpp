@@ -474,20 +474,21 @@ struct RootComplex::Impl {
     std::fill(wc_mask.begin() + off, wc_mask.begin() + off + 8, true);
     if (std::all_of(wc_mask.begin(), wc_mask.end(), [](bool b) { return b; })) wc_flush(false);
   }
-  void cpu_read(uint64_t addr, std::function<void(uint64_t)> done) {
+  // A CPU load at `addr` (8 or 16 bytes, inside one pcie.load_bytes block): one read request of
+  // the block; `done` gets the bytes from `addr` on.
+  void cpu_read(uint64_t addr, std::function<void(const uint8_t*)> done) {
     wc_flush(false);  // a read does not pass the writes before it
     const uint64_t base = addr - addr % p.load_bytes;
     if (!cpu_reads.tag_free()) throw std::logic_error(name + ": 256 CPU reads in flight");
     const uint8_t tag = cpu_reads.open(
-        base, p.load_bytes, [this, addr, base, done = std::move(done)](CplStatus s, auto bytes) {
-          uint64_t v = ~uint64_t{0};
-          if (s == CplStatus::SC) {
-            std::memcpy(&v, bytes.data() + (addr - base), 8);
-          } else {
+        base, p.load_bytes,
+        [this, addr, base, done = std::move(done)](CplStatus s, std::vector<uint8_t> bytes) {
+          if (s != CplStatus::SC) {
             ++o.st_.cpu_errors;
             error("CPU load at " + hex(addr) + " answered " + status_name(s) + ": all ones");
+            bytes.assign(p.load_bytes, 0xFF);
           }
-          done(v);  // the completion already paid the root complex's time (from_device)
+          done(bytes.data() + (addr - base));  // the completion paid the root complex's time
         });
     Tlp t;
     t.kind = TlpKind::MRd;
@@ -840,6 +841,19 @@ void RootComplex::deliver(const Msg& m) { impl_->deliver(m); }
 size_t RootComplex::lines_open() const { return impl_->ops.size() + impl_->open.size(); }
 
 void RootComplex::BarWindow::read64(proto::Addr addr, std::function<void(uint64_t)> done) {
+  ++rc_.st_.cpu_reads;
+  rc_.impl_->cpu_read(addr, [done = std::move(done)](const uint8_t* b) {
+    uint64_t v = 0;
+    std::memcpy(&v, b, 8);
+    done(v);
+  });
+}
+
+void RootComplex::BarWindow::read128(proto::Addr addr, std::function<void(const uint8_t*)> done) {
+  if (rc_.impl_->p.load_bytes < 16) {
+    UncachedTarget::read128(addr, std::move(done));
+    return;
+  }
   ++rc_.st_.cpu_reads;
   rc_.impl_->cpu_read(addr, std::move(done));
 }

@@ -68,6 +68,14 @@ uint64_t MappedMemory::uncached_load64(Addr addr) {
   return *reinterpret_cast<const volatile uint64_t*>(addr);
 }
 
+// Two 8-byte loads: portable C++ has no 16-byte volatile load (a platform with one, such as
+// AArch64's LDP, may put it here).
+void MappedMemory::uncached_load128(Addr addr, void* dst) {
+  const auto* p = reinterpret_cast<const volatile uint64_t*>(addr);
+  const uint64_t w[2] = {p[0], p[1]};
+  std::memcpy(dst, w, 16);
+}
+
 void MappedMemory::uncached_store64(Addr addr, uint64_t value) {
   *reinterpret_cast<volatile uint64_t*>(addr) = value;
 }

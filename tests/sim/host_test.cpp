@@ -279,6 +279,27 @@ TEST_F(Host, UncachedAccessesReachTheMappedTarget) {
   EXPECT_EQ(regs.writes[0], std::make_pair(proto::Addr{0x8000'0010}, uint64_t{77}));
 }
 
+// A 16-byte uncached load of a target without a wider read: two 8-byte reads, one after the
+// other; an address not 16-byte aligned is refused.
+TEST_F(Host, AWideUncachedLoadIsTwoReadsOfANarrowTarget) {
+  build();
+  FakeRegisters regs(*k, ns(1000));
+  sys->map_uncached(0x8000'0000, 0x1000, regs);
+  uint64_t w[2] = {};
+  Time took = 0;
+  sys->spawn(0, [&](drv::MemoryPort& port) {
+    const Time t0 = k->now();
+    port.uncached_load128(0x8000'0020, w);
+    took = k->now() - t0;
+  });
+  sys->run_programs();
+  EXPECT_EQ(w[0], 0x8000'0020ull ^ 0xff);
+  EXPECT_EQ(w[1], 0x8000'0028ull ^ 0xff);
+  EXPECT_EQ(took, ns(2000));
+  sys->spawn(0, [&](drv::MemoryPort& port) { port.uncached_load128(0x8000'0008, w); });
+  EXPECT_THROW(sys->run_programs(), std::invalid_argument);
+}
+
 TEST_F(Host, UnmappedUncachedAccessFailsNamingTheAddress) {
   build();
   sys->spawn(0, [](drv::MemoryPort& port) { (void)port.uncached_load64(0x9000'0000); });

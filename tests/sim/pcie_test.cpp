@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cni/drv/pcie.hpp"
 #include "cni/sim/host.hpp"
 #include "coherence_checker.hpp"
 
@@ -82,42 +83,14 @@ class Pcie : public testing::Test {
       EXPECT_TRUE(checker->errors().empty()) << checker->errors()[0];
     }
   }
-  static uint64_t slot(uint16_t reg) { return kCfgBase + reg / 4 * 8; }
-  // The host's enumeration, as firmware does it: size and assign the BARs, enable memory
-  // space and bus mastering, program Max_Payload_Size and Max_Read_Request_Size, MSI.
+  // The host's enumeration (drv::pcie_enumerate) by core 0 through the configuration window.
   void enumerate() {
     sys->spawn(0, [&](drv::MemoryPort& m) {
-      uint64_t next = kBarWin;
-      for (uint16_t b = 0; b < 6; ++b) {
-        const uint16_t reg = kCfgBar0 + 4 * b;
-        m.uncached_store64(slot(reg), 0xFFFFFFFF);
-        const auto lo = static_cast<uint32_t>(m.uncached_load64(slot(reg)));
-        if (lo == 0) continue;
-        const bool is64 = ((lo >> 1) & 3) == 2;
-        uint64_t mask = lo & ~uint64_t{0xF};
-        if (is64) {
-          m.uncached_store64(slot(reg + 4), 0xFFFFFFFF);
-          mask |= uint64_t{static_cast<uint32_t>(m.uncached_load64(slot(reg + 4)))} << 32;
-        } else {
-          mask |= 0xFFFFFFFF00000000ull;
-        }
-        const uint64_t size = ~mask + 1;
-        sizes.push_back(size);
-        next = (next + size - 1) / size * size;
-        m.uncached_store64(slot(reg), static_cast<uint32_t>(next));
-        if (is64) m.uncached_store64(slot(reg + 4), next >> 32);
-        bases.push_back(next);
-        next += size;
-        if (is64) ++b;
+      const drv::PcieSetup s{p.mps, p.mrrs, p.msi_base, 0x40};
+      for (const drv::PcieBar& b : drv::pcie_enumerate(m, kCfgBase, kBarWin, 1ull << 30, s)) {
+        sizes.push_back(b.size);
+        bases.push_back(b.base);
       }
-      m.uncached_store64(slot(kCfgCommand), kCmdMemory | kCmdBusMaster);
-      const unsigned mps = static_cast<unsigned>(std::log2(p.mps)) - 7;
-      const unsigned mrrs = static_cast<unsigned>(std::log2(p.mrrs)) - 7;
-      m.uncached_store64(slot(kCfgDevCtl), (mps << 5) | (mrrs << 12));
-      m.uncached_store64(slot(kCfgMsiAddrLo), static_cast<uint32_t>(p.msi_base));
-      m.uncached_store64(slot(kCfgMsiAddrHi), p.msi_base >> 32);
-      m.uncached_store64(slot(kCfgMsiData), 0x40);
-      m.uncached_store64(slot(kCfgMsiCap), (1u << 16) | (2u << 20));  // enable, 4 vectors
     });
     sys->run_programs();
   }

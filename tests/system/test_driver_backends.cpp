@@ -37,6 +37,11 @@ TEST(MappedMemory, LoadsStoresAndUncachedWordsTouchMemory) {
   EXPECT_EQ(std::memcmp(buf.p + 3, odd, 5), 0);
   m.uncached_store64(buf.addr(64), 42);
   EXPECT_EQ(m.uncached_load64(buf.addr(64)), 42u);
+  m.uncached_store64(buf.addr(72), 43);
+  uint64_t pair[2] = {};
+  m.uncached_load128(buf.addr(64), pair);
+  EXPECT_EQ(pair[0], 42u);
+  EXPECT_EQ(pair[1], 43u);
   m.prefetch(buf.addr(256), true);
   m.barrier();
   uint64_t t0 = m.now_ns();

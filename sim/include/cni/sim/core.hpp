@@ -72,6 +72,8 @@ class UncachedTarget {
   virtual ~UncachedTarget() = default;
   virtual void read64(proto::Addr addr, std::function<void(uint64_t)> done) = 0;
   virtual void write64(proto::Addr addr, uint64_t value, std::function<void()> done) = 0;
+  // A 16-byte read (addr 16-byte aligned); by default two 8-byte reads, one after the other.
+  virtual void read128(proto::Addr addr, std::function<void(const uint8_t* bytes)> done);
 };
 
 // Address ranges of uncached targets.
@@ -122,6 +124,7 @@ class Core : public drv::MemoryPort {
   void load_dep(drv::Addr addr, void* dst, size_t n) override;
   void prefetch(drv::Addr addr, bool exclusive) override;
   uint64_t uncached_load64(drv::Addr addr) override;
+  void uncached_load128(drv::Addr addr, void* dst) override;
   void uncached_store64(drv::Addr addr, uint64_t value) override;
   uint64_t now_ns() override;
   void pause_ns(uint64_t ns) override;

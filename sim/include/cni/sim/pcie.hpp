@@ -204,6 +204,8 @@ class RootComplex : public Agent {
     explicit BarWindow(RootComplex& rc) : rc_(rc) {}
     void read64(proto::Addr addr, std::function<void(uint64_t)> done) override;
     void write64(proto::Addr addr, uint64_t value, std::function<void()> done) override;
+    // One read request when pcie.load_bytes is at least 16.
+    void read128(proto::Addr addr, std::function<void(const uint8_t*)> done) override;
 
    private:
     RootComplex& rc_;

@@ -21,6 +21,7 @@ class MappedMemory final : public MemoryPort {
   void load_dep(Addr addr, void* dst, size_t n) override;
   void prefetch(Addr addr, bool exclusive) override;
   uint64_t uncached_load64(Addr addr) override;
+  void uncached_load128(Addr addr, void* dst) override;
   void uncached_store64(Addr addr, uint64_t value) override;
   uint64_t now_ns() override;
   void pause_ns(uint64_t ns) override;

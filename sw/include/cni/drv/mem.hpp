@@ -42,6 +42,9 @@ class MemoryPort {
   virtual void prefetch(Addr addr, bool exclusive) = 0;
   // Uncached (device-register) accesses, 8 B each.
   virtual uint64_t uncached_load64(Addr addr) = 0;
+  // An uncached load of the 16 bytes at `addr` (16-byte aligned) into `dst`: one access where
+  // the core's device bus is that wide (ThunderX-1's peripheral bus is 128 bits, seed 002 §3).
+  virtual void uncached_load128(Addr addr, void* dst) = 0;
   virtual void uncached_store64(Addr addr, uint64_t value) = 0;
   // A timestamp in nanoseconds (simulated time in simulation, a monotonic clock on hardware).
   virtual uint64_t now_ns() = 0;
