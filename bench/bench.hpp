@@ -116,5 +116,6 @@ int run_nodes(const Options& o);
 int run_bus(const Options& o);
 int run_cni(const Options& o);
 int run_dsm(const Options& o);
+int run_nic(const Options& o);
 
 }  // namespace cni::bench

@@ -57,6 +57,8 @@ suites:
                  and Typhoon-0 beside a Simple COMA model and 001's ratios (miss), swept over
                  the network's latency (sweep); EM3D with the standard and a custom update
                  protocol on 1 to 8 nodes and against the network's latency (em3d)
+  nic            seed 002's NIC latencies (Table 1, Fig. 10) through the Verilated NIC on the
+                 interfaces built (PCIe PIO), receive and transmit, beside 002's figures
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -144,7 +146,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.suite.empty()) usage_error("no suite given");
   if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus" &&
-      o.suite != "cni" && o.suite != "dsm") {
+      o.suite != "cni" && o.suite != "dsm" && o.suite != "nic") {
     usage_error("unknown suite '" + o.suite + "'");
   }
   if (!experiments.empty()) {
@@ -727,6 +729,7 @@ int main(int argc, char** argv) {
     else if (o.suite == "bus") rc = run_bus(o);
     else if (o.suite == "cni") rc = run_cni(o);
     else if (o.suite == "dsm") rc = run_dsm(o);
+    else if (o.suite == "nic") rc = run_nic(o);
     else rc = run_pio(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cni-bench: %s\n", e.what());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the default benchmark suites on a profile (pio, device, nodes), seed 000's bus
 # operations and microbenchmarks on its two machines (bus, cni), and seed 001's remote read miss
-# on its machine and on the profile (dsm); tables on stdout and in
+# on its machine and on the profile (dsm), seed 002's NIC latencies (nic); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
 set -euo pipefail
 BUILD=${1:-build}
@@ -27,8 +27,12 @@ python3 scripts/plot_cni.py "$RESULTS"
 python3 scripts/plot_dsm.py "$RESULTS"
 "$BUILD/bench/cni-bench" dsm --profile "$PROFILE" --json-out "$RESULTS/dsm-$PROFILE.json" |
   tee "$RESULTS/dsm-$PROFILE.txt"
+"$BUILD/bench/cni-bench" nic --csv "$RESULTS" --json-out "$RESULTS/nic.json" |
+  tee "$RESULTS/nic.txt"
+python3 scripts/plot_nic.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
   "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
   "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm_em3d.png," \
-  "dsm_em3d_latency.png, dsm-$PROFILE.txt, dsm-$PROFILE.json)"
+  "dsm_em3d_latency.png, dsm-$PROFILE.txt, dsm-$PROFILE.json, nic.txt, nic.json, nic.csv," \
+  "nic_latency.png)"

@@ -105,3 +105,6 @@ pcie.load_bytes = 16             # 002 s3: the ThunderX-1 peripheral read bus is
 pcie.rc_lines_in_flight = 32     # model parameter, not from the paper: host line requests the root complex keeps open
 pcie.completion_timeout_us = 50000  # PCIe: the completion timeout's default range ends at 50 ms
 pcie.msi_base = 549755813888     # model parameter: the root complex's MSI window at 0x80_0000_0000, above every host DRAM range and device window
+
+# NIC (docs/nic.md): the datapath and its host interfaces
+nic.freq_mhz = 250               # 002 s5.2: the NIC logic is clocked at 250 MHz

@@ -154,8 +154,8 @@ class Reads {
     const unsigned bc = c.byte_count == 0 ? 4096u : c.byte_count;
     if (c.kind != TlpKind::CplD || bc != left || c.lower_addr != (at & 0x7F)) {
       finish(c.tag, CplStatus::CA);
-      return "completion " + c.str() + " does not continue the request (" +
-             std::to_string(left) + " bytes left at " + hex(at) + ")";
+      return "completion " + c.str() + " does not continue the request (" + std::to_string(left) +
+             " bytes left at " + hex(at) + ")";
     }
     const unsigned skip = static_cast<unsigned>(at & 3);
     const unsigned n = std::min<unsigned>(left, static_cast<unsigned>(c.data.size()) - skip);
@@ -217,9 +217,9 @@ void PcieParams::validate() const {
 PcieParams PcieParams::from_profile(const Profile& p) {
   auto u = [&](const char* key) {
     const int64_t v = p.get_int(key);
-    if (v < 0 || v > 1'000'000'000) throw ProfileError("profile " + p.name() + ": " + key +
-                                                       " = " + std::to_string(v) +
-                                                       " is out of range");
+    if (v < 0 || v > 1'000'000'000)
+      throw ProfileError("profile " + p.name() + ": " + key + " = " + std::to_string(v) +
+                         " is out of range");
     return static_cast<unsigned>(v);
   };
   PcieParams r;
@@ -389,7 +389,7 @@ struct RootComplex::Impl {
     uint64_t addr = 0;
     unsigned n = 0, ready = 0, sent = 0;  // bytes: asked, arrived in order, completed
     std::vector<uint8_t> buf;
-    std::vector<bool> have;               // per line
+    std::vector<bool> have;  // per line
     uint64_t line0 = 0;
   };
   struct Op1 {
@@ -398,19 +398,24 @@ struct RootComplex::Impl {
     std::shared_ptr<DmaRead> rd;
     std::array<uint8_t, proto::kMaxLineBytes> data{};
     std::array<bool, proto::kMaxLineBytes> mask{};
-    bool wb_sent = false;                 // Merge: in MI, the WB on its way
-    std::function<void()> run;            // Barrier
+    bool wb_sent = false;       // Merge: in MI, the WB on its way
+    std::function<void()> run;  // Barrier
   };
 
   Impl(RootComplex& o, Kernel& k, Fabric& f, Link::Port& port, const PcieParams& p,
        std::string name)
-      : o(o), k(k), f(f), port(port), p(p), name(std::move(name)), lb(f.line_bytes()),
+      : o(o),
+        k(k),
+        f(f),
+        port(port),
+        p(p),
+        name(std::move(name)),
+        lb(f.line_bytes()),
         cpu_reads(k, 256, p.cpl_timeout) {
     p.validate();
     port.set_receiver([this](const Tlp& t, std::function<void()> release) {
-      this->k.after(this->p.rc_time, [this, t, release = std::move(release)] {
-        from_device(t, release);
-      });
+      this->k.after(this->p.rc_time,
+                    [this, t, release = std::move(release)] { from_device(t, release); });
     });
     // The fabric keeps its observers: this one checks that the root complex still exists.
     f.on_send([this, alive = std::weak_ptr<bool>(alive)](const Msg& m, Time) {
@@ -507,8 +512,8 @@ struct RootComplex::Impl {
           if (s == CplStatus::SC && !write) std::memcpy(&v, bytes.data(), 4);
           if (s != CplStatus::SC) {
             ++o.st_.cpu_errors;
-            error(std::string("configuration ") + (write ? "write" : "read") + " of " +
-                  hex(reg) + " answered " + status_name(s));
+            error(std::string("configuration ") + (write ? "write" : "read") + " of " + hex(reg) +
+                  " answered " + status_name(s));
           }
           done(v);
         });
@@ -550,8 +555,9 @@ struct RootComplex::Impl {
       default:
         release();
         ++o.st_.unsupported;
-        error(std::string(kind_name(t.kind)) + " from the endpoint: not a request a root "
-                                               "complex takes");
+        error(std::string(kind_name(t.kind)) +
+              " from the endpoint: not a request a root "
+              "complex takes");
         return;
     }
   }
@@ -562,10 +568,12 @@ struct RootComplex::Impl {
       // An interrupt: after the writes before it are visible (a handler reads what they wrote).
       uint32_t data = 0;
       std::memcpy(&data, t.data.data(), std::min<size_t>(4, t.data.size()));
-      barrier([this, data] {
-        ++o.st_.msis;
-        if (o.msi_) o.msi_(data);
-      }, release);
+      barrier(
+          [this, data] {
+            ++o.st_.msis;
+            if (o.msi_) o.msi_(data);
+          },
+          release);
       return;
     }
     if (!host_memory(a, n)) {
@@ -858,8 +866,7 @@ void RootComplex::BarWindow::read128(proto::Addr addr, std::function<void(const 
   rc_.impl_->cpu_read(addr, std::move(done));
 }
 
-void RootComplex::BarWindow::write64(proto::Addr addr, uint64_t value,
-                                     std::function<void()> done) {
+void RootComplex::BarWindow::write64(proto::Addr addr, uint64_t value, std::function<void()> done) {
   ++rc_.st_.cpu_writes;
   rc_.impl_->cpu_write(addr, value);
   done();  // posted
@@ -870,8 +877,7 @@ void RootComplex::CfgWindow::read64(proto::Addr addr, std::function<void(uint64_
   rc_.impl_->cfg(addr, false, 0, [done = std::move(done)](uint32_t v) { done(v); });
 }
 
-void RootComplex::CfgWindow::write64(proto::Addr addr, uint64_t value,
-                                     std::function<void()> done) {
+void RootComplex::CfgWindow::write64(proto::Addr addr, uint64_t value, std::function<void()> done) {
   ++rc_.st_.cfg_writes;
   rc_.impl_->cfg(addr, true, static_cast<uint32_t>(value),
                  [done = std::move(done)](uint32_t) { done(); });
@@ -882,13 +888,17 @@ void RootComplex::CfgWindow::write64(proto::Addr addr, uint64_t value,
 struct Endpoint::Impl {
   Impl(Endpoint& o, Kernel& k, Link::Port& port, const PcieParams& p, BarTarget& bars,
        std::string name)
-      : o(o), k(k), port(port), p(p), bars(bars), name(std::move(name)),
+      : o(o),
+        k(k),
+        port(port),
+        p(p),
+        bars(bars),
+        name(std::move(name)),
         reads(k, p.tags, p.cpl_timeout) {
     p.validate();
     port.set_receiver([this](const Tlp& t, std::function<void()> release) {
-      this->k.after(this->p.ep_time, [this, t, release = std::move(release)] {
-        from_link(t, release);
-      });
+      this->k.after(this->p.ep_time,
+                    [this, t, release = std::move(release)] { from_link(t, release); });
     });
   }
   void out(Tlp t, std::function<void()> sent = {}) {
@@ -934,7 +944,8 @@ struct Endpoint::Impl {
         const unsigned n = t.enabled_bytes();
         const auto hit = o.cfg_.decode(a);
         const bool inside =
-            hit && (n == 0 || (o.cfg_.decode(a + n - 1) && o.cfg_.decode(a + n - 1)->bar == hit->bar));
+            hit &&
+            (n == 0 || (o.cfg_.decode(a + n - 1) && o.cfg_.decode(a + n - 1)->bar == hit->bar));
         if (!inside) {
           ++o.st_.unsupported;
           o.cfg_.set_unsupported_request();
@@ -976,18 +987,18 @@ struct Endpoint::Impl {
       Piece pc = std::move(pieces.front());
       pieces.pop_front();
       auto job = pc.job;
-      const uint8_t tag = reads.open(pc.addr, pc.n, [this, job, off = pc.off](CplStatus s,
-                                                                            auto bytes) {
-        if (job->failed) return;
-        if (s != CplStatus::SC) {
-          job->failed = true;
-          ++o.st_.dma_errors;
-          job->done(s, {});
-          return;
-        }
-        std::memcpy(job->buf.data() + off, bytes.data(), bytes.size());
-        if (--job->left == 0) job->done(CplStatus::SC, std::move(job->buf));
-      });
+      const uint8_t tag =
+          reads.open(pc.addr, pc.n, [this, job, off = pc.off](CplStatus s, auto bytes) {
+            if (job->failed) return;
+            if (s != CplStatus::SC) {
+              job->failed = true;
+              ++o.st_.dma_errors;
+              job->done(s, {});
+              return;
+            }
+            std::memcpy(job->buf.data() + off, bytes.data(), bytes.size());
+            if (--job->left == 0) job->done(CplStatus::SC, std::move(job->buf));
+          });
       Tlp t;
       t.kind = TlpKind::MRd;
       t.requester = kEndpointId;

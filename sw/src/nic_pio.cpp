@@ -21,8 +21,8 @@ NicPio::NicPio(MemoryPort& m, Addr bar, uint64_t bar_bytes) : m_(m), bar_(bar) {
   slot_bytes_ = beats * bytes;
   ring_bytes_ = slots_ * slot_bytes_;
   if (slots_ == 0 || bytes != 64 || 4 * ring_bytes_ != bar_bytes) {
-    throw std::runtime_error("NicPio: GEOMETRY " + std::to_string(g) + " does not describe a BAR of " +
-                             std::to_string(bar_bytes) + " bytes");
+    throw std::runtime_error("NicPio: GEOMETRY " + std::to_string(g) +
+                             " does not describe a BAR of " + std::to_string(bar_bytes) + " bytes");
   }
 }
 

@@ -14,14 +14,14 @@ unsigned code_of(const char* what, unsigned bytes) {
   for (unsigned c = 0; c <= 5; ++c) {
     if (bytes == 128u << c) return c;
   }
-  throw std::invalid_argument(std::string("pcie_enumerate: ") + what + " " +
-                              std::to_string(bytes) + " is not a power of two in 128..4096");
+  throw std::invalid_argument(std::string("pcie_enumerate: ") + what + " " + std::to_string(bytes) +
+                              " is not a power of two in 128..4096");
 }
 
 }  // namespace
 
-std::vector<PcieBar> pcie_enumerate(MemoryPort& m, Addr cfg, Addr bar_window,
-                                    uint64_t window_bytes, const PcieSetup& s) {
+std::vector<PcieBar> pcie_enumerate(MemoryPort& m, Addr cfg, Addr bar_window, uint64_t window_bytes,
+                                    const PcieSetup& s) {
   constexpr unsigned kBar0 = 0x10, kCommand = 0x04, kDevCtl = 0x48, kMsiCap = 0x80;
   const unsigned mps = code_of("max payload", s.max_payload);
   const unsigned mrrs = code_of("max read request", s.max_read_request);
@@ -44,7 +44,8 @@ std::vector<PcieBar> pcie_enumerate(MemoryPort& m, Addr cfg, Addr bar_window,
     }
     bar.size = ~mask + 1;
     next = (next + bar.size - 1) / bar.size * bar.size;
-    if (next + bar.size > bar_window + window_bytes || (!bar.is64 && next + bar.size > (1ull << 32))) {
+    if (next + bar.size > bar_window + window_bytes ||
+        (!bar.is64 && next + bar.size > (1ull << 32))) {
       throw std::runtime_error("pcie_enumerate: BAR " + std::to_string(b) + " of " +
                                std::to_string(bar.size) + " bytes does not fit the window");
     }

@@ -64,8 +64,11 @@ struct NicPcieDevice::Impl {
 
   Impl(NicPcieDevice& outer, sim::Kernel& k, sim::pcie::Link::Port& port,
        const sim::pcie::PcieParams& p, sim::NetPort& mac, double freq_mhz, uint64_t seed)
-      : k(k), mac(mac), ctx(make_context(seed, false)),
-        m(std::make_unique<Model>(ctx.get(), "nic")), clk(k, "nic", freq_mhz),
+      : k(k),
+        mac(mac),
+        ctx(make_context(seed, false)),
+        m(std::make_unique<Model>(ctx.get(), "nic")),
+        clk(k, "nic", freq_mhz),
         ep(k, port, p, config(), outer, "nic-ep") {
     geo.slots = kSlots;
     geo.slot_bytes = uint64_t{kSlotBeats} * kB;
@@ -204,7 +207,8 @@ struct NicPcieDevice::Impl {
     f.src = mac.node();
     f.dst = bytes.size() >= sim::kFrameHeaderBytes ? sim::parse_header(bytes).dst : mac.node();
     const uint32_t fcs = sim::crc32(bytes);
-    for (unsigned i = 0; i < sim::kFcsBytes; ++i) bytes.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
+    for (unsigned i = 0; i < sim::kFcsBytes; ++i)
+      bytes.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
     f.bytes = std::move(bytes);
     if (!mac.try_send(f)) {
       held = std::move(f);

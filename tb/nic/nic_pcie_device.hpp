@@ -23,25 +23,31 @@
 namespace cni::tb {
 
 struct NicPcieGeometry {
-  unsigned slots = 0;        // frame slots per ring
+  unsigned slots = 0;  // frame slots per ring
   uint64_t slot_bytes = 0;
-  uint64_t ring_bytes = 0;   // the receive ring at BAR offset 0, the transmit ring after it
-  uint64_t regs = 0;         // the registers' BAR offset
-  uint64_t bar_bytes = 0;    // BAR 0's size
-  unsigned max_bytes = 0;    // the longest frame on the MAC's streams (its FCS not counted)
+  uint64_t ring_bytes = 0;  // the receive ring at BAR offset 0, the transmit ring after it
+  uint64_t regs = 0;        // the registers' BAR offset
+  uint64_t bar_bytes = 0;   // BAR 0's size
+  unsigned max_bytes = 0;   // the longest frame on the MAC's streams (its FCS not counted)
 };
 
 // The registers, by their word index at NicPcieGeometry::regs (docs/nic.md).
-enum class NicReg : unsigned { RxHead = 0, RxTail = 1, TxPost = 2, TxTail = 3, Geometry = 4,
-                               Errors = 5 };
+enum class NicReg : unsigned {
+  RxHead = 0,
+  RxTail = 1,
+  TxPost = 2,
+  TxTail = 3,
+  Geometry = 4,
+  Errors = 5
+};
 // RX_SLOT[i] is at regs + kNicRxSlot + 8 i.
 inline constexpr uint64_t kNicRxSlot = 64;
 
 struct NicPcieStats {
   uint64_t rx_frames = 0, rx_runt = 0, rx_oversize = 0, rx_bad_fcs = 0, rx_overflow = 0;
   uint64_t tx_frames = 0;
-  uint64_t axi_errors = 0;   // write bursts answered SLVERR and read beats answered SLVERR
-  uint64_t cycles = 0;       // device cycles clocked
+  uint64_t axi_errors = 0;  // write bursts answered SLVERR and read beats answered SLVERR
+  uint64_t cycles = 0;      // device cycles clocked
 };
 
 class NicPcieDevice : public sim::pcie::BarTarget {

@@ -135,13 +135,12 @@ class NicBench : public BlockBench<Nic_b64> {
     }
     if (m.host_tx_tvalid_i && !m.host_tx_tready_o) ++tx_held;
     if (m.host_rx_tvalid_o && m.host_rx_tready_i) {
-      host_rx.beat(cycle_, get(m.host_rx_tdata_o, 0, kB * 8), m.host_rx_tkeep_o,
-                   m.host_rx_tlast_o, m.host_rx_len_o);
+      host_rx.beat(cycle_, get(m.host_rx_tdata_o, 0, kB * 8), m.host_rx_tkeep_o, m.host_rx_tlast_o,
+                   m.host_rx_len_o);
     }
     if (mac_tx.in_frame && !m.mac_tx_tvalid_o && m.mac_tx_tready_i) ++mac_tx.gaps;
     if (m.mac_tx_tvalid_o && m.mac_tx_tready_i) {
-      mac_tx.beat(cycle_, get(m.mac_tx_tdata_o, 0, kB * 8), m.mac_tx_tkeep_o, m.mac_tx_tlast_o,
-                  -1);
+      mac_tx.beat(cycle_, get(m.mac_tx_tdata_o, 0, kB * 8), m.mac_tx_tkeep_o, m.mac_tx_tlast_o, -1);
     }
     rx.frames += m.rx_cnt_frames_o;
     rx.runt += m.rx_cnt_runt_o;
@@ -204,19 +203,19 @@ TEST_F(NicBench, EveryLengthPassesBothWaysAtABeatACycleAndTheLineRateItHolds) {
   EXPECT_EQ(rx.frames, sent.size());
   EXPECT_EQ(tx.frames, sent.size());
   EXPECT_EQ(mac_tx.gaps, 0u);
-  EXPECT_EQ(rx_in_last.back() + 1 - rx_in_last.front(),
-            [&] {
-              uint64_t n = 0;
-              for (size_t i = 1; i < sent.size(); ++i) n += beats(sent[i].size());
-              return n + 1;
-            }())
-      << "the receive side did not take a beat every cycle";
+  EXPECT_EQ(rx_in_last.back() + 1 - rx_in_last.front(), [&] {
+    uint64_t n = 0;
+    for (size_t i = 1; i < sent.size(); ++i) n += beats(sent[i].size());
+    return n + 1;
+  }()) << "the receive side did not take a beat every cycle";
   unsigned late = 0, bubbles = 0;
-  for (const auto& [out, in] : {std::pair{&host_rx, &rx_in_last}, std::pair{&mac_tx, &tx_in_last}}) {
+  for (const auto& [out, in] :
+       {std::pair{&host_rx, &rx_in_last}, std::pair{&mac_tx, &tx_in_last}}) {
     const uint64_t lat = out->starts[0] - (*in)[0];  // the first frame: last beat in -> out
     EXPECT_LE(lat, 4u);
     for (size_t i = 1; i < sent.size(); ++i) {
-      const uint64_t want = std::max(out->starts[i - 1] + beats(sent[i - 1].size()), (*in)[i] + lat);
+      const uint64_t want =
+          std::max(out->starts[i - 1] + beats(sent[i - 1].size()), (*in)[i] + lat);
       late += out->starts[i] != want;
       bubbles += want != out->starts[i - 1] + beats(sent[i - 1].size());
     }

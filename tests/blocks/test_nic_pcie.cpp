@@ -89,7 +89,8 @@ class NicPcieBench : public BlockBench<NicPcie_s4> {
     if (m.mac_tx_tvalid_o && m.mac_tx_tready_i) {
       const Bits d = get(m.mac_tx_tdata_o, 0, kB * 8);
       for (unsigned i = 0; i < kB; ++i) {
-        if ((m.mac_tx_tkeep_o >> i) & 1) tx_cur.push_back(static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8))));
+        if ((m.mac_tx_tkeep_o >> i) & 1)
+          tx_cur.push_back(static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8))));
       }
       if (m.mac_tx_tlast_o) {
         mac_tx.push_back(std::move(tx_cur));
@@ -168,7 +169,8 @@ class NicPcieBench : public BlockBench<NicPcie_s4> {
     const unsigned len = static_cast<unsigned>(w >> 32);
     const auto beats = read(s * kSlot, (len + kB - 1) / kB);
     Bytes f(len);
-    for (unsigned i = 0; i < len; ++i) f[i] = static_cast<uint8_t>(beats[i / kB][(i % kB) / 8] >> (8 * (i % 8)));
+    for (unsigned i = 0; i < len; ++i)
+      f[i] = static_cast<uint8_t>(beats[i / kB][(i % kB) / 8] >> (8 * (i % 8)));
     EXPECT_EQ(write64(kRegs + 8 * RxTail, n + 1), kOkay);
     return f;
   }
@@ -287,23 +289,23 @@ TEST_F(NicPcieBench, RefusedAccessesAreAnsweredSlvErrCountedAndChangeNothing) {
   unsigned want = 0;
   EXPECT_EQ(write(0, frame(64)), kSlvErr);  // the receive ring is read-only
   ++want;
-  (void)read(kRing, 1);                     // the transmit ring is write-only
+  (void)read(kRing, 1);  // the transmit ring is write-only
   EXPECT_EQ(last_rresp, kSlvErr);
   ++want;
   Bytes half(4, 0xFF);
   EXPECT_EQ(write(kRegs + 8 * RxTail, half), kSlvErr);  // a register written in part
   ++want;
-  EXPECT_EQ(write64(kRegs + 8 * RxHead, 5), kSlvErr);   // a read-only register
+  EXPECT_EQ(write64(kRegs + 8 * RxHead, 5), kSlvErr);  // a read-only register
   ++want;
-  EXPECT_EQ(write64(kRegs + 8 * RxTail, 1), kSlvErr);   // freeing a frame not received
+  EXPECT_EQ(write64(kRegs + 8 * RxTail, 1), kSlvErr);  // freeing a frame not received
   ++want;
-  EXPECT_EQ(write64(kRegs + 8 * TxPost, 0), kSlvErr);   // an empty frame
+  EXPECT_EQ(write64(kRegs + 8 * TxPost, 0), kSlvErr);  // an empty frame
   ++want;
   EXPECT_EQ(write64(kRegs + 8 * TxPost, NicPcie_s4::kMax + 1), kSlvErr);  // over the slot
   ++want;
-  EXPECT_EQ(write(kRing, frame(128), 5), kSlvErr);       // a narrow burst
+  EXPECT_EQ(write(kRing, frame(128), 5), kSlvErr);  // a narrow burst
   ++want;
-  EXPECT_EQ(write(kRing, frame(128), 6, 0), kSlvErr);    // a FIXED burst
+  EXPECT_EQ(write(kRing, frame(128), 6, 0), kSlvErr);  // a FIXED burst
   ++want;
   EXPECT_EQ(write(kRing, frame(192), 6, 1, true), kSlvErr);  // WLAST before AWLEN's last beat
   ++want;
@@ -312,10 +314,12 @@ TEST_F(NicPcieBench, RefusedAccessesAreAnsweredSlvErrCountedAndChangeNothing) {
   ++want;
   // Posting every slot, then one more, with the MAC holding everything back.
   mac_tx_stall = 1.0;
-  for (unsigned n = 0; n < NicPcie_s4::kSlots; ++n) EXPECT_EQ(write64(kRegs + 8 * TxPost, 100), kOkay);
+  for (unsigned n = 0; n < NicPcie_s4::kSlots; ++n)
+    EXPECT_EQ(write64(kRegs + 8 * TxPost, 100), kOkay);
   for (unsigned c = 0; c < 2000; ++c) cycle();
   // The datapath's transmit buffer took some frames: post until every slot is held.
-  while (reg(TxPost) - reg(TxTail) < NicPcie_s4::kSlots) EXPECT_EQ(write64(kRegs + 8 * TxPost, 100), kOkay);
+  while (reg(TxPost) - reg(TxTail) < NicPcie_s4::kSlots)
+    EXPECT_EQ(write64(kRegs + 8 * TxPost, 100), kOkay);
   const uint64_t posted = reg(TxPost);
   EXPECT_EQ(write64(kRegs + 8 * TxPost, 100), kSlvErr);
   ++want;

@@ -24,7 +24,6 @@ namespace {
 
 constexpr uint64_t kCfgBase = 0x3F'0000'0000;
 constexpr uint64_t kBarWin = 0x40'0000'0000;
-constexpr double kNicMHz = 250.0;  // 002 s5.2: the NIC logic is clocked at 250 MHz
 
 class NicPcieSystem : public testing::Test {
  protected:
@@ -37,8 +36,8 @@ class NicPcieSystem : public testing::Test {
     checker = std::make_unique<tb::CoherenceChecker>(128);
     sys->set_observer(checker.get());
     link = std::make_unique<pcie::Link>(*k, p, "pcie");
-    const auto id = static_cast<proto::AgentId>(sys->num_sockets() + sys->num_cores() +
-                                                sys->num_devices());
+    const auto id =
+        static_cast<proto::AgentId>(sys->num_sockets() + sys->num_cores() + sys->num_devices());
     rc = std::make_unique<pcie::RootComplex>(*k, *f, id, link->rc(), p, "rc");
     f->attach(*rc, sys->socket_node(0));
     rc->set_observer(checker.get());
@@ -47,7 +46,8 @@ class NicPcieSystem : public testing::Test {
     np.nodes = 1;
     net = std::make_unique<Network>(*k, np);
     port = std::make_unique<NetPort>(*net, 0);
-    nic = std::make_unique<tb::NicPcieDevice>(*k, link->ep(), p, *port, kNicMHz, 1);
+    nic = std::make_unique<tb::NicPcieDevice>(*k, link->ep(), p, *port,
+                                              profile.get_double("nic.freq_mhz"), 1);
     sys->map_uncached(kCfgBase, 8192, rc->config_window());
     sys->map_uncached(kBarWin, 1ull << 30, rc->bar_window());
     sys->spawn(0, [&](drv::MemoryPort& m) {

@@ -68,8 +68,8 @@ class Pcie : public testing::Test {
     cfg.bars[2] = BarSpec{kBar0Size, true, true};
     cfg.msi_vectors = 4;
     // The agent id after the sockets', the cores' and the device slots'.
-    const auto id = static_cast<proto::AgentId>(sys->num_sockets() + sys->num_cores() +
-                                                sys->num_devices());
+    const auto id =
+        static_cast<proto::AgentId>(sys->num_sockets() + sys->num_cores() + sys->num_devices());
     rc = std::make_unique<RootComplex>(*k, *f, id, link->rc(), p, "rc");
     f->attach(*rc, sys->socket_node(0));
     rc->set_observer(checker.get());
@@ -324,7 +324,7 @@ TEST_F(Pcie, OperationsOnOneLineWaitForEachOther) {
   enumerate();
   const uint64_t a = HostSystem::dram_base(0) + 0x50000;
   const auto v = pattern(300, 8);
-  ep->dma_write(a + 8, v);                           // TLPs of 248 and 52 bytes
+  ep->dma_write(a + 8, v);  // TLPs of 248 and 52 bytes
   ep->dma_write(a + 400, std::vector<uint8_t>(8, 0x5A));
   std::vector<uint8_t> got;
   bool done = false;

@@ -60,24 +60,24 @@ struct Credits {
 };
 
 struct PcieParams {
-  unsigned gen = 3;                 // pcie.gen
-  unsigned lanes = 8;               // pcie.lanes
-  Time latency = 0;                 // pcie.latency_ns: one way, end of serialization to arrival
-  unsigned mps = 256;               // pcie.max_payload_bytes (Device Control, programmed)
-  unsigned mrrs = 512;              // pcie.max_read_request_bytes (Device Control, programmed)
-  unsigned rcb = 64;                // pcie.rcb_bytes: read completion boundary, 64 or 128
-  unsigned rc_cpl_bytes = 64;       // pcie.rc_completion_bytes: a multiple of rcb, <= mps
-  unsigned tags = 32;               // pcie.tags: a requester's non-posted requests in flight
-  Credits credits;                  // pcie.credits_{ph,pd,nph,npd,cplh,cpld}, both receivers
-  unsigned ack_every = 4;           // pcie.ack_every: TLPs received per Ack DLLP
-  Time rc_time = 0;                 // pcie.rc_ns: root complex, TLP <-> host request, each way
-  Time ep_time = 0;                 // pcie.ep_ns: endpoint hard IP, TLP <-> device, each way
-  unsigned wc_bytes = 64;           // pcie.wc_bytes: CPU stores combined up to this chunk
-  Time wc_timeout = 0;              // pcie.wc_timeout_ns: a partial chunk leaves after this
-  unsigned load_bytes = 16;         // pcie.load_bytes: a CPU load's read request size
-  unsigned rc_lines = 32;           // pcie.rc_lines_in_flight
-  Time cpl_timeout = 0;             // pcie.completion_timeout_us: a requester's wait for a
-                                    // completion (then: error, all ones to a CPU load)
+  unsigned gen = 3;            // pcie.gen
+  unsigned lanes = 8;          // pcie.lanes
+  Time latency = 0;            // pcie.latency_ns: one way, end of serialization to arrival
+  unsigned mps = 256;          // pcie.max_payload_bytes (Device Control, programmed)
+  unsigned mrrs = 512;         // pcie.max_read_request_bytes (Device Control, programmed)
+  unsigned rcb = 64;           // pcie.rcb_bytes: read completion boundary, 64 or 128
+  unsigned rc_cpl_bytes = 64;  // pcie.rc_completion_bytes: a multiple of rcb, <= mps
+  unsigned tags = 32;          // pcie.tags: a requester's non-posted requests in flight
+  Credits credits;             // pcie.credits_{ph,pd,nph,npd,cplh,cpld}, both receivers
+  unsigned ack_every = 4;      // pcie.ack_every: TLPs received per Ack DLLP
+  Time rc_time = 0;            // pcie.rc_ns: root complex, TLP <-> host request, each way
+  Time ep_time = 0;            // pcie.ep_ns: endpoint hard IP, TLP <-> device, each way
+  unsigned wc_bytes = 64;      // pcie.wc_bytes: CPU stores combined up to this chunk
+  Time wc_timeout = 0;         // pcie.wc_timeout_ns: a partial chunk leaves after this
+  unsigned load_bytes = 16;    // pcie.load_bytes: a CPU load's read request size
+  unsigned rc_lines = 32;      // pcie.rc_lines_in_flight
+  Time cpl_timeout = 0;        // pcie.completion_timeout_us: a requester's wait for a
+                               // completion (then: error, all ones to a CPU load)
   uint64_t msi_base = uint64_t{1} << 39;  // pcie.msi_base: the MSI window (4 KiB)
   // Throws ProfileError naming the key on a value out of range.
   static PcieParams from_profile(const Profile& p);
@@ -86,12 +86,12 @@ struct PcieParams {
 };
 
 struct DirStats {
-  uint64_t tlps[3] = {0, 0, 0};     // by FcClass
+  uint64_t tlps[3] = {0, 0, 0};  // by FcClass
   uint64_t payload_bytes = 0;
-  uint64_t wire_bytes = 0;          // TLPs and DLLPs
+  uint64_t wire_bytes = 0;  // TLPs and DLLPs
   uint64_t dllps = 0;
-  uint64_t credit_waits = 0;        // times a TLP at the head of its class waited for credits
-  Time busy = 0;                    // serializer time
+  uint64_t credit_waits = 0;  // times a TLP at the head of its class waited for credits
+  Time busy = 0;              // serializer time
 };
 
 class Link {
@@ -124,7 +124,7 @@ class Link {
 
     Link* link_ = nullptr;
     Port* peer_ = nullptr;
-    bool down_ = false;               // root complex -> endpoint
+    bool down_ = false;  // root complex -> endpoint
     Receiver rx_;
     struct Queued {
       Tlp t;
@@ -132,9 +132,9 @@ class Link {
     };
     std::deque<Queued> q_;
     std::deque<Dllp> dllp_q_;
-    Credits limit_;                    // what the peer's receiver advertised
+    Credits limit_;  // what the peer's receiver advertised
     unsigned used_hdr_[3] = {0, 0, 0}, used_data_[3] = {0, 0, 0};
-    unsigned unacked_ = 0;             // TLPs received since the last Ack sent
+    unsigned unacked_ = 0;  // TLPs received since the last Ack sent
     Time free_at_ = 0;
     bool scheduled_ = false;
     DirStats st_;
@@ -165,14 +165,14 @@ inline constexpr uint16_t kRootId = 0x0000;      // the root complex's requester
 inline constexpr uint16_t kEndpointId = 0x0100;  // bus 1, device 0, function 0
 
 struct RcStats {
-  uint64_t cpu_reads = 0, cpu_writes = 0;         // CPU loads and stores of the BAR window
-  uint64_t wc_flushes = 0, wc_timeouts = 0;       // posted writes made, of them by timeout
+  uint64_t cpu_reads = 0, cpu_writes = 0;    // CPU loads and stores of the BAR window
+  uint64_t wc_flushes = 0, wc_timeouts = 0;  // posted writes made, of them by timeout
   uint64_t cfg_reads = 0, cfg_writes = 0;
-  uint64_t dma_reads = 0, dma_writes = 0;         // the endpoint's memory requests
+  uint64_t dma_reads = 0, dma_writes = 0;  // the endpoint's memory requests
   uint64_t dma_read_bytes = 0, dma_write_bytes = 0;
   uint64_t line_reads = 0, line_writes = 0, line_merges = 0;  // RdNA, WrInv, RdX + WB
   uint64_t msis = 0;
-  uint64_t unsupported = 0;    // requests to no host memory (answered UR or dropped)
+  uint64_t unsupported = 0;  // requests to no host memory (answered UR or dropped)
   uint64_t bad_completions = 0, cpl_timeouts = 0, cpu_errors = 0;  // CPU loads answered ~0
 };
 
@@ -244,9 +244,9 @@ struct EpStats {
   uint64_t bar_reads = 0, bar_writes = 0, cfg_accesses = 0;
   uint64_t dma_reads = 0, dma_writes = 0, read_requests = 0, write_requests = 0;
   uint64_t completions = 0, msis = 0, msis_masked = 0;
-  uint64_t unsupported = 0;     // requests to no BAR, or with memory space off: UR / dropped
-  uint64_t dma_errors = 0;      // DMA reads answered other than successful, or timed out
-  uint64_t refused = 0;         // DMA or MSI asked with Bus Master Enable off
+  uint64_t unsupported = 0;  // requests to no BAR, or with memory space off: UR / dropped
+  uint64_t dma_errors = 0;   // DMA reads answered other than successful, or timed out
+  uint64_t refused = 0;      // DMA or MSI asked with Bus Master Enable off
 };
 
 class Endpoint {

@@ -21,9 +21,9 @@ struct PcieBar {
 };
 
 struct PcieSetup {
-  unsigned max_payload = 256;        // bytes, 128 .. 4096
-  unsigned max_read_request = 512;   // bytes, 128 .. 4096
-  uint64_t msi_address = 0;          // 0: MSI left off
+  unsigned max_payload = 256;       // bytes, 128 .. 4096
+  unsigned max_read_request = 512;  // bytes, 128 .. 4096
+  uint64_t msi_address = 0;         // 0: MSI left off
   uint16_t msi_data = 0;
 };
 
