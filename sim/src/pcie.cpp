@@ -961,6 +961,11 @@ struct Endpoint::Impl {
         const Tlp req = t;
         bars.bar_read(hit->bar, hit->offset, std::max(n, 1u),
                       [this, req, a, n](const uint8_t* data) {
+                        if (data == nullptr) {
+                          ++o.st_.aborted;
+                          out(completion_error(req, kEndpointId, CplStatus::CA));
+                          return;
+                        }
                         for (Tlp& c : completions(req, kEndpointId, a, std::max(n, 1u), data,
                                                   std::min(o.cfg_.max_payload(), 4096u))) {
                           out(std::move(c));

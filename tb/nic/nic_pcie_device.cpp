@@ -57,6 +57,7 @@ struct NicPcieDevice::Impl {
     uint64_t beat = 0;
     unsigned beats = 0;
     unsigned skip = 0, n = 0;  // the bytes asked: from `skip` in the first beat, n of them
+    bool refused = false;      // a beat was answered SLVERR
     std::vector<uint8_t> got;
     bool ar_done = false;
     std::function<void(const uint8_t*)> done;
@@ -185,11 +186,14 @@ struct NicPcieDevice::Impl {
       get_bytes(d.s_axi_rdata_o, b);
       RdJob& j = rd.front();
       j.got.insert(j.got.end(), b, b + kB);
-      if (d.s_axi_rresp_o != 0) ++st.axi_errors;
+      if (d.s_axi_rresp_o != 0) {
+        ++st.axi_errors;
+        j.refused = true;
+      }
       if (d.s_axi_rlast_o) {
         RdJob done = std::move(j);
         rd.pop_front();
-        done.done(done.got.data() + done.skip);
+        done.done(done.refused ? nullptr : done.got.data() + done.skip);  // SLVERR: CA
       }
     }
     st.rx_frames += d.rx_cnt_frames_o;

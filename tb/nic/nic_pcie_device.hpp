@@ -5,7 +5,8 @@
 //
 // The endpoint's BAR accesses become AXI4 bursts on the model's slave, a beat a cycle, in the
 // order they came (the hard IP's bypass master: one write and one read burst at a time); a read
-// burst's beats return the bytes asked. Frames the network delivers enter the model's MAC
+// burst's beats return the bytes asked (a burst with a beat answered SLVERR: the endpoint answers
+// the read Completer Abort). Frames the network delivers enter the model's MAC
 // receive stream a beat a cycle, without their FCS (tuser: the FCS check failed); frames the
 // model sends leave for the network with their FCS appended, to the node their header names.
 // The model's clock sleeps while it is idle and nothing waits for it.

@@ -60,7 +60,7 @@ class NicPcieSystem : public testing::Test {
   }
   void TearDown() override {
     EXPECT_TRUE(checker->errors().empty()) << checker->errors()[0];
-    EXPECT_EQ(nic->stats().axi_errors, 0u);
+    EXPECT_EQ(nic->stats().axi_errors, expected_axi_errors);
   }
   // A frame of `wire` bytes on the line (its FCS included): the network's header, a payload
   // of the rest, as the MAC's stream carries it (without the FCS).
@@ -85,6 +85,7 @@ class NicPcieSystem : public testing::Test {
   std::unique_ptr<NetPort> port;
   std::unique_ptr<tb::NicPcieDevice> nic;
   std::vector<drv::PcieBar> bars;
+  uint64_t expected_axi_errors = 0;
 };
 
 // The driver's receive, given up (the test fails) after `limit_us` of simulated time.
@@ -101,6 +102,20 @@ std::vector<uint8_t> receive_within(drv::MemoryPort& m, drv::NicPio& d, uint64_t
 }
 
 }  // namespace
+
+// A load of the write-only transmit ring: the NIC's AXI slave answers SLVERR, the endpoint
+// Completer Abort, the root complex all ones to the core; nothing hangs, everything is counted.
+TEST_F(NicPcieSystem, ARefusedBarReadIsACompleterAbortAndAllOnes) {
+  uint64_t v = 0;
+  sys->spawn(1, [&](drv::MemoryPort& m) {
+    v = m.uncached_load64(bars[0].base + nic->geometry().ring_bytes);
+  });
+  sys->run_programs();
+  EXPECT_EQ(v, ~uint64_t{0});
+  EXPECT_EQ(nic->endpoint().stats().aborted, 1u);
+  EXPECT_EQ(rc->stats().cpu_errors, 1u);
+  expected_axi_errors = 1;
+}
 
 // One core sends frames of three lengths while another receives them back through the loopback,
 // the sender keeping at most four frames ahead of the receiver (the receive ring's slots; PCIe

@@ -235,7 +235,8 @@ class BarTarget {
  public:
   virtual ~BarTarget() = default;
   virtual void bar_write(unsigned bar, uint64_t offset, const uint8_t* data, unsigned n) = 0;
-  // Calls done with n bytes, at once or later.
+  // Calls done with n bytes, at once or later; with nullptr when the device refuses the read
+  // (an AXI SLVERR), which the endpoint answers Completer Abort.
   virtual void bar_read(unsigned bar, uint64_t offset, unsigned n,
                         std::function<void(const uint8_t* data)> done) = 0;
 };
@@ -245,6 +246,7 @@ struct EpStats {
   uint64_t dma_reads = 0, dma_writes = 0, read_requests = 0, write_requests = 0;
   uint64_t completions = 0, msis = 0, msis_masked = 0;
   uint64_t unsupported = 0;  // requests to no BAR, or with memory space off: UR / dropped
+  uint64_t aborted = 0;      // BAR reads the device refused: answered Completer Abort
   uint64_t dma_errors = 0;   // DMA reads answered other than successful, or timed out
   uint64_t refused = 0;      // DMA or MSI asked with Bus Master Enable off
 };
