@@ -169,6 +169,59 @@ class Rig {
     return us;
   }
 
+  // Transmit throughput: `m` frames of `wire` bytes sent back to back by one core; the time (ns)
+  // from the first send to the last frame's last beat out of the MAC.
+  double transmit_stream(unsigned wire, unsigned m) {
+    sink_.clear();
+    sink_seen_ = 0;
+    tx_out_.clear();
+    for (unsigned i = 0; i < m; ++i) sink_.push_back(frame(wire, 0, 1, i));
+    Time t0 = 0;
+    sys_->spawn(1, [&](drv::MemoryPort& mp) {
+      if (!tx_drv_) tx_drv_ = std::make_unique<drv::NicPio>(mp, bars_[0].base, bars_[0].size);
+      t0 = k_.now();
+      for (unsigned i = 0; i < m; ++i) tx_drv_->send(sink_[i].data(), sink_[i].size());
+      while (sink_seen_ < m) mp.pause_ns(100);
+    });
+    sys_->run_programs();
+    return sim::to_ns(tx_out_.at(m - 1) - t0);
+  }
+
+  // Receive throughput: `m` frames of `wire` bytes from node 1, which keeps as many frames ahead
+  // of the receiving core as the receive ring has slots (so none is dropped); the time (ns) from
+  // the first frame's injection to the last one in the CPU.
+  double receive_stream(unsigned wire, unsigned m, unsigned ahead) {
+    std::vector<std::vector<uint8_t>> frames;
+    for (unsigned i = 0; i < m; ++i) frames.push_back(frame(wire, 1, 0, i));
+    rx_in_.clear();
+    unsigned sent = 0;
+    auto inject = [&] {
+      sim::Frame f;
+      f.src = 1;
+      f.dst = 0;
+      f.bytes = frames[sent++];
+      const uint32_t fcs = sim::crc32(f.bytes);
+      for (unsigned b = 0; b < sim::kFcsBytes; ++b) {
+        f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * b)));
+      }
+      if (!peer_->try_send(f)) throw std::runtime_error("nic: the generator's port is full");
+    };
+    const Time t0 = k_.now();
+    while (sent < std::min(m, ahead)) inject();
+    Time t1 = 0;
+    sys_->spawn(2, [&](drv::MemoryPort& mp) {
+      if (!rx_drv_) rx_drv_ = std::make_unique<drv::NicPio>(mp, bars_[0].base, bars_[0].size);
+      for (unsigned i = 0; i < m; ++i) {
+        if (rx_drv_->receive() != frames[i]) ++mismatches_;
+        if (sent < m) inject();
+      }
+      t1 = k_.now();
+    });
+    sys_->run_programs();
+    return sim::to_ns(t1 - t0);
+  }
+
+  unsigned slots() const { return nic_->geometry().slots; }
   uint64_t mismatches() const { return mismatches_; }
   uint64_t coherence_errors() const { return checker_->errors().size(); }
   const tb::NicPcieStats& nic_stats() const { return nic_->stats(); }
@@ -211,7 +264,11 @@ struct Result {
   unsigned size = 0;
   Pct pct;
   const double* paper = nullptr;  // Table 1's four figures, where it has the size
+  double gbit_s = -1, mpps = -1;  // throughput rows
 };
+
+// 100 Gb/s Ethernet: a frame of `wire` bytes (FCS included) and 20 of preamble and gap.
+double line_rate_mpps(unsigned wire) { return 100e3 / ((wire + 20) * 8.0); }
 
 }  // namespace
 
@@ -244,9 +301,28 @@ int run_nic(const Options& o) {
   }
   std::fprintf(stderr, "\n");
 
+  // Throughput, one core each way.
+  const std::vector<unsigned> tsizes = o.quick
+                                           ? std::vector<unsigned>{64, 9600}
+                                           : std::vector<unsigned>{64, 256, 1024, 1536, 4096, 9600};
+  const unsigned frames = o.quick ? 8 : 100;
+  std::fprintf(stderr, "[cni-bench] nic: throughput, %u frames per size:", frames);
+  for (unsigned s : tsizes) {
+    std::fprintf(stderr, " %u", s);
+    for (const char* dir : {"rx", "tx"}) {
+      const double t = dir[0] == 'r' ? rig.receive_stream(s, frames, rig.slots())
+                                     : rig.transmit_stream(s, frames);
+      Result r{"throughput", dir, s, {}, nullptr};
+      r.gbit_s = frames * s * 8.0 / t;
+      r.mpps = frames * 1e3 / t;
+      rows.push_back(r);
+    }
+  }
+  std::fprintf(stderr, "\n");
+
   std::ostringstream csv;
   csv << "experiment,interface,direction,size_bytes,p50_us,p95_us,p99_us,p100_us,"
-         "paper_p50_us,paper_p95_us,paper_p99_us,paper_p100_us\n";
+         "paper_p50_us,paper_p95_us,paper_p99_us,paper_p100_us,gbit_s,mpps\n";
   std::ostringstream js;
   js << "{\"suite\":\"nic\",\"profile\":\"" << prof.name()
      << "\",\"nic_mhz\":" << fmt(rig.nic_mhz(), 2) << ",\"iterations\":" << iters << ",\"rows\":[";
@@ -256,17 +332,25 @@ int run_nic(const Options& o) {
        << "\",\"interface\":\"pcie-pio\",\"direction\":\"" << r.direction
        << "\",\"size_bytes\":" << r.size;
     const char* names[4] = {"p50_us", "p95_us", "p99_us", "p100_us"};
-    for (int q = 0; q < 4; ++q) js << ",\"" << names[q] << "\":" << fmt(r.pct.p[q], 3);
-    js << ",\"gbit_s\":null,\"mpps\":null";
+    for (int q = 0; q < 4; ++q) {
+      js << ",\"" << names[q] << "\":" << (r.gbit_s >= 0 ? "null" : fmt(r.pct.p[q], 3));
+    }
+    if (r.gbit_s >= 0) {
+      js << ",\"gbit_s\":" << fmt(r.gbit_s, 4) << ",\"mpps\":" << fmt(r.mpps, 5)
+         << ",\"line_rate_mpps\":" << fmt(line_rate_mpps(r.size), 4);
+    } else {
+      js << ",\"gbit_s\":null,\"mpps\":null";
+    }
     if (r.paper) {
       js << ",\"paper_p50_us\":" << fmt(r.paper[0], 2)
          << ",\"ratio_p50\":" << fmt(r.pct.p[0] / r.paper[0], 3);
     }
     js << "}";
     csv << r.experiment << ",pcie-pio," << r.direction << "," << r.size;
-    for (int q = 0; q < 4; ++q) csv << "," << fmt(r.pct.p[q], 3);
+    for (int q = 0; q < 4; ++q) csv << "," << (r.gbit_s >= 0 ? "" : fmt(r.pct.p[q], 3));
     for (int q = 0; q < 4; ++q) csv << "," << (r.paper ? fmt(r.paper[q], 2) : "");
-    csv << "\n";
+    csv << "," << (r.gbit_s >= 0 ? fmt(r.gbit_s, 4) : "") << ","
+        << (r.mpps >= 0 ? fmt(r.mpps, 5) : "") << "\n";
   }
   const uint64_t bad = rig.mismatches() + rig.coherence_errors();
   js << "],\"frames_dropped\":" << rig.nic_stats().rx_overflow
@@ -295,6 +379,15 @@ int run_nic(const Options& o) {
     for (size_t i = 0; i < rows.size(); i += 2) {
       if (rows[i].experiment != "sweep") continue;
       std::printf("  %6u %10.2f %10.2f\n", rows[i].size, rows[i].pct.p[0], rows[i + 1].pct.p[0]);
+    }
+    std::printf(
+        "Throughput, one core, %u frames back to back (receive: node 1 keeping %u "
+        "frames ahead of the core, the ring's slots):\n  %6s %9s %9s %9s %9s %12s\n",
+        frames, rig.slots(), "bytes", "rx Gb/s", "rx Mpps", "tx Gb/s", "tx Mpps", "100G Mpps");
+    for (size_t i = 0; i + 1 < rows.size(); ++i) {
+      if (rows[i].experiment != "throughput" || rows[i].direction != "rx") continue;
+      std::printf("  %6u %9.3f %9.4f %9.3f %9.4f %12.3f\n", rows[i].size, rows[i].gbit_s,
+                  rows[i].mpps, rows[i + 1].gbit_s, rows[i + 1].mpps, line_rate_mpps(rows[i].size));
     }
     std::printf(
         "frames checked: every one; mismatches %llu, coherence errors %llu, receive drops "
