@@ -6,7 +6,8 @@
 //
 // Parameters:
 //   Bytes    - bytes per beat
-//   Beats    - packet buffer words (a power of two, at least MaxBytes / Bytes rounded up)
+//   Beats    - packet buffer words (a power of two, more than MaxBytes / Bytes: an oversize
+//              frame is seen as such before it fills the buffer)
 //   Frames   - frames held at most (the frame table)
 //   MinBytes, MaxBytes - frame lengths accepted
 //   DropFull - 1: in_tready_o is always 1 and a frame without room is dropped (a MAC's receive
@@ -56,7 +57,7 @@ module cni_nic_fifo #(
 );
 
   `CNI_ASSERT_INIT(Params_A, Beats >= 2 && (Beats & (Beats - 1)) == 0 &&
-                   Beats * Bytes >= MaxBytes && Frames >= 1 && MinBytes >= 1 &&
+                   Beats * Bytes >= MaxBytes + Bytes && Frames >= 1 && MinBytes >= 1 &&
                    MaxBytes >= MinBytes && MaxBytes <= 65535 - Bytes && Bytes >= 2 &&
                    (Bytes & (Bytes - 1)) == 0, "cni_nic_fifo: bad parameters")
 

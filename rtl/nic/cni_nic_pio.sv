@@ -81,7 +81,8 @@ module cni_nic_pio #(
 
   `CNI_ASSERT_INIT(Params_A, (Slots == 2 || Slots == 4 || Slots == 8) && Bytes >= 64 &&
                    (Bytes & (Bytes - 1)) == 0 && (SlotBeats & (SlotBeats - 1)) == 0 &&
-                   SlotBeats * Bytes >= MaxBytes && MaxBytes < 65536,
+                   SlotBeats >= 2 && SlotBeats < 65536 && SlotBeats * Bytes >= MaxBytes &&
+                   MaxBytes <= 65535 - Bytes,
                    "cni_nic_pio: bad parameters")
 
   localparam logic [1:0] OKAY = 2'b00, SLVERR = 2'b10, INCR = 2'b01;
@@ -128,8 +129,13 @@ module cni_nic_pio #(
   logic [7:0]    w_left_q;  // beats after this one, by AWLEN
   wire aw_take = s_axi_awvalid_i && s_axi_awready_o;
   wire w_take  = s_axi_wvalid_i && s_axi_wready_o;
+  // A beat of the register beat waits while a read of the receive ring is under way, so a store
+  // to RX_TAIL that frees a slot never lets a new frame into it before an earlier read of the
+  // slot has returned (AXI does not order reads and writes; PCIe lets a posted write pass a
+  // read).
+  logic rx_read_busy;
   assign s_axi_awready_o = !w_act_q && !b_pend_q;
-  assign s_axi_wready_o  = w_act_q;
+  assign s_axi_wready_o  = w_act_q && !(w_reg0 && rx_read_busy);
   assign s_axi_bvalid_o  = b_pend_q;
   assign s_axi_bresp_o   = b_err_q ? SLVERR : OKAY;
 
@@ -141,25 +147,36 @@ module cni_nic_pio #(
   function automatic logic full_word(input logic [Bytes-1:0] s, input int i);
     full_word = &s[8*i +: 8];
   endfunction
-  // Register writes of this beat: RX_TAIL (word 1) and TX_POST (word 2), each all eight bytes.
-  wire wr_tail = w_take && !w_err_q && w_reg0 && full_word(s_axi_wstrb_i, 1);
-  wire wr_post = w_take && !w_err_q && w_reg0 && full_word(s_axi_wstrb_i, 2);
-  wire [63:0] tail_v = word(s_axi_wdata_i, 1);
-  wire [63:0] post_v = word(s_axi_wdata_i, 2);
-  wire tail_ok = tail_v <= 64'(rx_head_q) && tail_v >= 64'(rx_tail_q);
+  // The register beat takes RX_TAIL (word 1) and TX_POST (word 2), each written whole. The
+  // counters are 32-bit and wrap: RX_TAIL may move to any count from itself to RX_HEAD, taken
+  // modulo 2^32 (the word's upper half is not looked at).
+  wire        st_tail = full_word(s_axi_wstrb_i, 1);
+  wire        st_post = full_word(s_axi_wstrb_i, 2);
+  wire [31:0] tail_v  = s_axi_wdata_i[64 +: 32];
+  wire [63:0] post_v  = word(s_axi_wdata_i, 2);
+  wire tail_ok = tail_v - rx_tail_q <= rx_head_q - rx_tail_q;
   logic post_room;
   wire post_ok = post_v != '0 && post_v <= 64'(MaxBytes) && post_room;
-  // Strobes on bytes that take no write.
-  logic [Bytes-1:0] reg_strb_ok;
+  logic [Bytes-1:0] reg_strb;  // the strobes the register beat takes
   always_comb begin
-    reg_strb_ok = '0;
-    reg_strb_ok[8 +: 8]  = {8{wr_tail && tail_ok}};
-    reg_strb_ok[16 +: 8] = {8{wr_post && post_ok}};
+    reg_strb = '0;
+    reg_strb[8 +: 8]  = '1;
+    reg_strb[16 +: 8] = '1;
   end
-  // A beat is refused for its burst's attributes, for WLAST where AWLEN does not put it, or for
-  // strobes on bytes that take no write.
-  wire w_beat_bad = w_err_q || s_axi_wlast_i != (w_left_q == '0) ||
-                    (w_tx ? 1'b0 : (s_axi_wstrb_i & ~(w_reg0 ? reg_strb_ok : '0)) != '0);
+  // A beat is refused for its burst's attributes, for WLAST where AWLEN does not put it (and so
+  // is every later beat of the burst), for strobes on bytes that take no write (the receive ring,
+  // read-only registers, part of a register, beyond the registers), or for a register value its
+  // register does not take. A refused beat changes nothing; the beats of its burst before it
+  // are written.
+  wire w_frame_bad = w_err_q || s_axi_wlast_i != (w_left_q == '0);
+  wire w_beat_bad  = w_frame_bad || (w_tx ? 1'b0 : w_reg0 ?
+                       ((s_axi_wstrb_i & ~reg_strb) != '0 ||
+                        (s_axi_wstrb_i[8 +: 8] != '0 && !st_tail) ||
+                        (s_axi_wstrb_i[16 +: 8] != '0 && !st_post) ||
+                        (st_tail && !tail_ok) || (st_post && !post_ok)) :
+                       s_axi_wstrb_i != '0);
+  wire wr_tail = w_take && !w_beat_bad && w_reg0 && st_tail;
+  wire wr_post = w_take && !w_beat_bad && w_reg0 && st_post;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -181,6 +198,7 @@ module cni_nic_pio #(
         w_addr_q <= w_addr_q + 1'b1;
         w_left_q <= w_left_q - 1'b1;
         if (w_beat_bad) b_err_q <= 1'b1;
+        if (w_frame_bad) w_err_q <= 1'b1;
         if (s_axi_wlast_i) begin
           w_act_q  <= 1'b0;
           b_pend_q <= 1'b1;
@@ -196,7 +214,7 @@ module cni_nic_pio #(
   logic [DW-1:0] tram_rd;
   cni_sdpram_be #(.Bytes(Bytes), .Words(RB)) u_tx_ram (
     .clk_i,
-    .w_en_i  (w_take && !w_err_q && w_tx),
+    .w_en_i  (w_take && !w_beat_bad && w_tx),
     .w_be_i  (s_axi_wstrb_i),
     .w_addr_i(w_addr_q[RAW-1:0]),
     .w_wd_i  (s_axi_wdata_i),
@@ -212,7 +230,7 @@ module cni_nic_pio #(
   logic [$clog2(Slots + 1)-1:0] post_count;
   cni_fifo #(.Width(16), .Depth(Slots)) u_posts (
     .clk_i, .rst_ni,
-    .in_valid_i (wr_post && post_ok),
+    .in_valid_i (wr_post),
     .in_ready_o (post_room),
     .in_data_i  (post_v[15:0]),
     .out_valid_o(post_valid),
@@ -282,6 +300,7 @@ module cni_nic_pio #(
     end
   end
   wire r_beat_bad = r_err_q || !(r_rx || r_reg0 || r_reg1);
+  assign rx_read_busy = (r_act_q && r_rx) || (rv_q && r_fromram_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -346,8 +365,8 @@ module cni_nic_pio #(
           rx_head_q          <= rx_head_q + 1'b1;
         end
       end
-      if (wr_tail && tail_ok) rx_tail_q <= tail_v[31:0];
-      if (wr_post && post_ok) tx_post_q <= tx_post_q + 1'b1;
+      if (wr_tail) rx_tail_q <= tail_v;
+      if (wr_post) tx_post_q <= tx_post_q + 1'b1;
       tinfl_q <= tram_ren;
       if (tram_ren) begin
         tbeat_q <= tlast_beat ? '0 : tbeat_q + 1'b1;

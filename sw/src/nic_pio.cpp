@@ -31,8 +31,9 @@ void NicPio::send(const uint8_t* frame, size_t n) {
     throw std::invalid_argument("NicPio::send: a frame of " + std::to_string(n) +
                                 " bytes (slots hold " + std::to_string(slot_bytes_) + ")");
   }
-  while (tx_n_ - tx_tail_ >= slots_) {
-    tx_tail_ = m_.uncached_load64(bar_ + regs_ + 8 * kTxTail);
+  // The device's counts are 32 bits and wrap: compare modulo 2^32.
+  while (static_cast<uint32_t>(tx_n_ - tx_tail_) >= slots_) {
+    tx_tail_ = static_cast<uint32_t>(m_.uncached_load64(bar_ + regs_ + 8 * kTxTail));
     ++st_.tail_reads;
   }
   const Addr slot = bar_ + ring_bytes_ + (tx_n_ % slots_) * slot_bytes_;

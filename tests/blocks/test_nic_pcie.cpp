@@ -329,4 +329,80 @@ TEST_F(NicPcieBench, RefusedAccessesAreAnsweredSlvErrCountedAndChangeNothing) {
   EXPECT_EQ(reg(RxTail), 0u);
 }
 
+// A store to RX_TAIL that frees a slot waits while a read of the receive ring is under way: the
+// read of frame 0 returns frame 0, although frame 4 waits for its slot and the store came first.
+TEST_F(NicPcieBench, FreeingASlotWaitsForAReadOfTheRingUnderWay) {
+  reset();
+  std::vector<Bytes> sent;
+  for (unsigned i = 0; i < NicPcie_s4::kSlots + 1; ++i) {
+    sent.push_back(frame(256));
+    mac_receive(sent.back());
+  }
+  run([&] { return mac_rx_q.empty(); });
+  for (unsigned c = 0; c < 200; ++c) cycle();
+  ASSERT_EQ(reg(RxHead), NicPcie_s4::kSlots);
+  // A read of slot 0's four beats, held after its first beat.
+  rready_stall = 1.0;
+  r_addr = 0;
+  r_len = 3;
+  r_data.clear();
+  r_resp = 0;
+  r_done = false;
+  ar_pending = true;
+  for (unsigned c = 0; c < 20; ++c) cycle();
+  // RX_TAIL = 1 (frees slot 0) while the read is held: the write waits.
+  Bytes tail(8, 0);
+  tail[0] = 1;
+  const uint64_t at = kRegs + 8 * RxTail;
+  w_beats.clear();
+  WBeat b;
+  b.data[1] = 1;
+  b.strb = uint64_t{0xFF} << 8;
+  w_beats.push_back(b);
+  w_addr = at - at % kB;
+  w_len = 0;
+  w_size = 6;
+  w_burst = 1;
+  w_bad_last = false;
+  aw_pending = true;
+  b_resp = -1;
+  for (unsigned c = 0; c < 50; ++c) cycle();
+  EXPECT_EQ(b_resp, -1) << "the store did not wait for the read";
+  rready_stall = 0.0;
+  run([&] { return r_done && b_resp >= 0; });
+  EXPECT_EQ(static_cast<unsigned>(b_resp), kOkay);
+  Bytes got;
+  for (const Bits& beat : r_data) {
+    for (unsigned i = 0; i < kB; ++i)
+      got.push_back(static_cast<uint8_t>(beat[i / 8] >> (8 * (i % 8))));
+  }
+  EXPECT_TRUE(std::equal(sent[0].begin(), sent[0].end(), got.begin())) << "frame 0 overwritten";
+  run([&] { return reg(RxHead) == NicPcie_s4::kSlots + 1; });
+  EXPECT_EQ(receive(1), sent[1]);
+}
+
+// A refused beat changes nothing: a beat writing a read-only register and a good RX_TAIL value
+// leaves RX_TAIL alone; in a transmit-ring burst whose WLAST comes early, the beat with it and
+// any after it are not written (the beat before it is).
+TEST_F(NicPcieBench, ARefusedBeatChangesNothing) {
+  reset();
+  mac_receive(frame(100));
+  run([&] { return mac_rx_q.empty(); });
+  for (unsigned c = 0; c < 100; ++c) cycle();
+  ASSERT_EQ(reg(RxHead), 1u);
+  Bytes two(16, 0);
+  two[0] = 7;  // RX_HEAD (read-only)
+  two[8] = 1;  // RX_TAIL = 1, a value it would take
+  EXPECT_EQ(write(kRegs, two), kSlvErr);
+  EXPECT_EQ(reg(RxTail), 0u);
+  const Bytes f = frame(3 * kB);
+  EXPECT_EQ(write(kRing, f, 6, 1, true), kSlvErr);  // WLAST on the second of three beats
+  EXPECT_EQ(write64(kRegs + 8 * TxPost, 2 * kB), kOkay);
+  run([&] { return mac_tx.size() == 1; });
+  ASSERT_EQ(mac_tx[0].size(), 2 * kB);
+  EXPECT_TRUE(std::equal(f.begin(), f.begin() + kB, mac_tx[0].begin()));
+  EXPECT_FALSE(std::equal(f.begin() + kB, f.begin() + 2 * kB, mac_tx[0].begin() + kB))
+      << "the beat with the early WLAST was written";
+}
+
 }  // namespace cni::tb::blocks

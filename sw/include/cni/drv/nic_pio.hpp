@@ -45,7 +45,8 @@ class NicPio {
   Addr bar_;
   unsigned slots_ = 0;
   uint64_t slot_bytes_ = 0, ring_bytes_ = 0, regs_ = 0;
-  uint64_t tx_n_ = 0, tx_tail_ = 0, rx_n_ = 0;
+  uint64_t tx_n_ = 0, rx_n_ = 0;  // frames sent and received
+  uint32_t tx_tail_ = 0;          // TX_TAIL as last read (the device counts modulo 2^32)
   NicPioStats st_;
 };
 
