@@ -33,6 +33,7 @@ struct Options {
   std::string csv_dir;
   std::string json_out;
   std::string msg_trace;  // every coherence message of every run, appended to this file
+  std::string tlp_trace;  // nic: every TLP on the PCIe link, in the wire layout
 };
 
 // --msg-trace FILE: every run's coherence messages and frames, appended under a line naming the

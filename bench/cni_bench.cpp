@@ -75,6 +75,8 @@ options:
   --msg-trace FILE      write every coherence message of the runs to FILE (time, node, header,
                         data digest): two runs that must agree compare line by line, e.g. with
                         --set device.skip_idle=false
+  --tlp-trace FILE      nic: write every TLP on the PCIe link to FILE in the PCI Express Base
+                        Specification's wire layout, with its time (scripts/tlp-decode.py reads it)
   -h, --help            this text
 )";
 
@@ -136,6 +138,8 @@ Options parse_args(int argc, char** argv) {
       o.trace = true;
     } else if (a == "--msg-trace") {
       o.msg_trace = value();
+    } else if (a == "--tlp-trace") {
+      o.tlp_trace = value();
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else if (o.suite.empty()) {

@@ -65,13 +65,17 @@ Pct percentiles(std::vector<double> v) {
 // and a two-node network (node 0: the NIC's MAC, node 1: the generator and sink).
 class Rig {
  public:
-  Rig(const sim::Profile& prof, uint64_t seed) : rng_(seed) {
+  Rig(const sim::Profile& prof, uint64_t seed, const std::string& tlp_trace) : rng_(seed) {
     p_ = sim::pcie::PcieParams::from_profile(prof);
     f_ = std::make_unique<sim::Fabric>(k_, static_cast<unsigned>(prof.get_int("line_bytes")));
     sys_ = std::make_unique<sim::HostSystem>(k_, *f_, prof);
     checker_ = std::make_unique<tb::CoherenceChecker>(f_->line_bytes());
     sys_->set_observer(checker_.get());
     link_ = std::make_unique<sim::pcie::Link>(k_, p_, "pcie");
+    if (!tlp_trace.empty()) {
+      trace_ = std::make_unique<sim::pcie::TlpTrace>(tlp_trace);
+      link_->set_trace(trace_.get());
+    }
     const auto id =
         static_cast<proto::AgentId>(sys_->num_sockets() + sys_->num_cores() + sys_->num_devices());
     rc_ = std::make_unique<sim::pcie::RootComplex>(k_, *f_, id, link_->rc(), p_, "rc");
@@ -245,6 +249,7 @@ class Rig {
   std::unique_ptr<sim::Fabric> f_;
   std::unique_ptr<sim::HostSystem> sys_;
   std::unique_ptr<tb::CoherenceChecker> checker_;
+  std::unique_ptr<sim::pcie::TlpTrace> trace_;  // declared before the link that records into it
   std::unique_ptr<sim::pcie::Link> link_;
   std::unique_ptr<sim::pcie::RootComplex> rc_;
   std::unique_ptr<sim::Network> net_;
@@ -276,7 +281,7 @@ int run_nic(const Options& o) {
   sim::Profile prof = sim::Profile::load(o.profile);
   for (const auto& s : o.sets) prof.set(s);
   prof.set("sim.seed", std::to_string(o.seed));
-  Rig rig(prof, o.seed);
+  Rig rig(prof, o.seed, o.tlp_trace);
   const unsigned iters = o.quick ? 10 : std::min(o.iterations, 200u);
   std::vector<Result> rows;
   const unsigned table_sizes[] = {64, 1536, 9600};
