@@ -38,11 +38,10 @@ void get_bytes(const W& port, uint8_t* dst) {
   }
 }
 
+// A beat of an AXI write burst: its data and byte strobes.
 struct Beat {
   std::array<uint8_t, kB> data{};
   uint64_t keep = 0;
-  bool last = false;
-  bool user = false;
 };
 
 }  // namespace
@@ -105,18 +104,12 @@ struct NicPcieDevice::Impl {
     return c;
   }
 
+  // The frame without its FCS, cut into beats (the MAC checks and strips the FCS).
   void from_network(const sim::Frame& f) {
     if (f.bytes.size() <= sim::kFcsBytes) return;
-    const size_t n = f.bytes.size() - sim::kFcsBytes;
-    for (size_t at = 0; at < n; at += kB) {
-      Beat b;
-      const size_t c = std::min<size_t>(kB, n - at);
-      std::memcpy(b.data.data(), f.bytes.data() + at, c);
-      b.keep = c == kB ? ~uint64_t{0} : (uint64_t{1} << c) - 1;
-      b.last = at + kB >= n;
-      b.user = b.last && f.tuser;
-      rx.push_back(b);
-    }
+    sim::Frame body = f;
+    body.bytes.resize(f.bytes.size() - sim::kFcsBytes);
+    for (sim::AxisBeat& b : sim::to_beats(body, kB)) rx.push_back(std::move(b));
     clk.wake();
   }
 
@@ -124,10 +117,10 @@ struct NicPcieDevice::Impl {
     Model& d = *m;
     d.mac_rx_tvalid_i = !rx.empty();
     if (!rx.empty()) {
-      set_bytes(d.mac_rx_tdata_i, rx.front().data.data());
-      d.mac_rx_tkeep_i = rx.front().keep;
-      d.mac_rx_tlast_i = rx.front().last;
-      d.mac_rx_tuser_i = rx.front().user;
+      set_bytes(d.mac_rx_tdata_i, rx.front().tdata.data());
+      d.mac_rx_tkeep_i = rx.front().tkeep;
+      d.mac_rx_tlast_i = rx.front().tlast;
+      d.mac_rx_tuser_i = rx.front().tuser;
     }
     d.mac_tx_tready_i = !tx_held;
     d.s_axi_awvalid_i = !wr.empty() && !wr.front().aw_done;
@@ -156,9 +149,9 @@ struct NicPcieDevice::Impl {
   void sample() {
     Model& d = *m;
     if (d.mac_rx_tvalid_i) {
-      rx_cur.insert(rx_cur.end(), rx.front().data.begin(),
-                    rx.front().data.begin() + std::popcount(rx.front().keep));
-      if (rx.front().last) {
+      rx_cur.insert(rx_cur.end(), rx.front().tdata.begin(),
+                    rx.front().tdata.begin() + std::popcount(rx.front().tkeep));
+      if (rx.front().tlast) {
         if (rx_obs) rx_obs(rx_cur, k.now());
         rx_cur.clear();
       }
@@ -241,7 +234,7 @@ struct NicPcieDevice::Impl {
   sim::pcie::Endpoint ep;
   NicPcieGeometry geo;
   NicPcieStats st;
-  std::deque<Beat> rx;
+  std::deque<sim::AxisBeat> rx;
   std::vector<uint8_t> rx_cur, tx_cur;
   std::deque<WrJob> wr;
   std::deque<RdJob> rd;
