@@ -267,6 +267,13 @@ void Endpoint::set_net_tx_ready(std::function<bool()> ready) {
 }
 std::deque<std::vector<uint8_t>>& Endpoint::pa_messages() { return d_->pa_done; }
 void Endpoint::set_pa_ready(std::function<bool()> ready) { d_->pa_ready = std::move(ready); }
+void Endpoint::set_pb_source(std::function<bool(PioBeat&)> source, std::function<void()> taken) {
+  d_->pb_source = std::move(source);
+  d_->pb_taken = std::move(taken);
+}
+void Endpoint::set_pa_sink(std::function<void(const PioBeat&)> sink) {
+  d_->pa_sink = std::move(sink);
+}
 
 bool Endpoint::quiescent() const {
   const Impl& d = *d_;

@@ -227,6 +227,18 @@ class Endpoint {
   // PIO (a) stream: messages the device delivered; pa_ready is driven by `ready` each cycle.
   std::deque<std::vector<uint8_t>>& pa_messages();
   void set_pa_ready(std::function<bool()> ready);
+  // The PIO streams beat by beat, for device logic outside the core (a NIC datapath): `source`
+  // offers the (b) stream's next beat each cycle (false: none; its data stays valid until the
+  // cycle's end), `taken` runs when the core took it; `sink` gets every (a) beat the core gives
+  // (pa_ready_i as set_pa_ready drives it). With a source, pb_push's queue is not used; with a
+  // sink, pa_messages() stays empty.
+  struct PioBeat {
+    const uint8_t* data = nullptr;  // line_bytes bytes
+    uint16_t len = 0;               // the message's length (pb: sampled on the first beat)
+    bool last = false;
+  };
+  void set_pb_source(std::function<bool(PioBeat&)> source, std::function<void()> taken);
+  void set_pa_sink(std::function<void(const PioBeat&)> sink);
 
   // Quiescence (docs/endpoint.md, "Quiescence"), as of the last cycle clocked: the core said
   // quiet_o in it, nothing entered it then, and nothing waits to enter (link messages, credits,

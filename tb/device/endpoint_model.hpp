@@ -89,6 +89,9 @@ struct Endpoint::Impl {
   std::deque<std::vector<uint8_t>> pa_done;
   std::vector<uint8_t> pa_cur;
   std::function<bool()> pa_ready = [] { return true; };
+  std::function<bool(Endpoint::PioBeat&)> pb_source;
+  std::function<void()> pb_taken;
+  std::function<void(const Endpoint::PioBeat&)> pa_sink;
 
   // CSR transaction in progress.
   bool ar_pending = false, r_wait = false, aw_pending = false, b_wait = false;
@@ -167,8 +170,18 @@ struct Endpoint::Model final : Endpoint::Impl {
     t.tx_rsp_credit_i = credit(Chan::Rsp);
     t.tx_dat_credit_i = credit(Chan::Dat);
     // PIO (b) stream
-    t.pb_valid_i = !pb_queue.empty();
-    if (!pb_queue.empty()) {
+    Endpoint::PioBeat pbb;
+    if (pb_source) {
+      t.pb_valid_i = pb_source(pbb);
+      if (t.pb_valid_i) {
+        set_line(t.pb_data_i.data(), pbb.data);
+        t.pb_len_i = pbb.len;
+        t.pb_last_i = pbb.last;
+      }
+    } else {
+      t.pb_valid_i = !pb_queue.empty();
+    }
+    if (!pb_source && !pb_queue.empty()) {
       const auto& msg = pb_queue.front();
       std::vector<uint8_t> beat(line_bytes, 0);
       size_t off = pb_beat * line_bytes;
@@ -293,7 +306,9 @@ struct Endpoint::Model final : Endpoint::Impl {
         }
       }
     }
-    if (t.pb_valid_i && t.pb_ready_o) {
+    if (t.pb_valid_i && t.pb_ready_o && pb_source) {
+      pb_taken();
+    } else if (t.pb_valid_i && t.pb_ready_o) {
       ++pb_beat;
       if (t.pb_last_i) {
         pb_queue.pop_front();
@@ -303,11 +318,15 @@ struct Endpoint::Model final : Endpoint::Impl {
     if (t.pa_valid_o && t.pa_ready_i) {
       size_t len = t.pa_len_o;
       const auto* bytes = reinterpret_cast<const uint8_t*>(t.pa_data_o.data());
-      pa_cur.insert(pa_cur.end(), bytes, bytes + line_bytes);
-      if (t.pa_last_o) {
-        pa_cur.resize(len);
-        pa_done.push_back(std::move(pa_cur));
-        pa_cur.clear();
+      if (pa_sink) {
+        pa_sink(Endpoint::PioBeat{bytes, static_cast<uint16_t>(len), t.pa_last_o != 0});
+      } else {
+        pa_cur.insert(pa_cur.end(), bytes, bytes + line_bytes);
+        if (t.pa_last_o) {
+          pa_cur.resize(len);
+          pa_done.push_back(std::move(pa_cur));
+          pa_cur.clear();
+        }
       }
     }
     if (ar_pending && t.s_axil_arready_o) {

@@ -349,4 +349,15 @@ drv::PioChannelLayout SimDevice::pio_layout() const {
   return l;
 }
 
+drv::PioStreamLayout SimDevice::pio_stream_layout() const {
+  const auto& g = ep_.geometry();
+  drv::PioStreamLayout l;
+  l.a_base = host_addr(g.a0());
+  l.b_base = host_addr(g.b0());
+  l.novf_a = g.novfa;
+  l.novf_b = g.novfb;
+  l.line_bytes = g.line_bytes;
+  return l;
+}
+
 }  // namespace cni::tb

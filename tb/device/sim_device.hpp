@@ -20,6 +20,7 @@
 
 #include "cache_port.hpp"
 #include "cni/drv/pio.hpp"
+#include "cni/drv/pio_stream.hpp"
 #include "cni/sim/coherence.hpp"
 #include "cni/sim/fabric.hpp"
 #include "cni/sim/kernel.hpp"
@@ -86,6 +87,11 @@ class SimDevice : public sim::Agent {
   uint64_t clocked_cycles() const { return ep_.clocked(); }
   // Layout of the PIO (c) channel (host addresses), for cni::drv::PioChannel.
   drv::PioChannelLayout pio_layout() const;
+  // Layout of the PIO (a) and (b) channels (host addresses), for cni::drv::PioStream.
+  drv::PioStreamLayout pio_stream_layout() const;
+  // Wakes the core's clock: device logic outside the core has something for it (a (b) beat
+  // offered through Endpoint::set_pb_source).
+  void wake() { clk_.wake(); }
 
   // The caching agent's engine port (CachePort::submit; `addr` a host-homed line): requests
   // enter the endpoint in order as engine ids are free, `done` runs when the response leaves.

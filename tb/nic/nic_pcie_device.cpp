@@ -19,24 +19,6 @@ using Model = Vcni_nic_pcie_s4;
 constexpr unsigned kB = CNI_BLK_nic_pcie_s4_Bytes;
 constexpr unsigned kSlots = CNI_BLK_nic_pcie_s4_Slots;
 constexpr unsigned kSlotBeats = CNI_BLK_nic_pcie_s4_SlotBeats;
-static_assert(kB == 64, "the adapter drives 64-byte beats (tkeep in one QData)");
-
-// A wide port's bytes (Verilator keeps them in 32-bit words, least significant first).
-template <class W>
-void set_bytes(W& port, const uint8_t* src) {
-  for (unsigned w = 0; w < kB / 4; ++w) {
-    uint32_t v = 0;
-    std::memcpy(&v, src + 4 * w, 4);
-    port[w] = v;
-  }
-}
-template <class W>
-void get_bytes(const W& port, uint8_t* dst) {
-  for (unsigned w = 0; w < kB / 4; ++w) {
-    const uint32_t v = port[w];
-    std::memcpy(dst + 4 * w, &v, 4);
-  }
-}
 
 // A beat of an AXI write burst: its data and byte strobes.
 struct Beat {
@@ -63,12 +45,12 @@ struct NicPcieDevice::Impl {
   };
 
   Impl(NicPcieDevice& outer, sim::Kernel& k, sim::pcie::Link::Port& port,
-       const sim::pcie::PcieParams& p, sim::NetPort& mac, double freq_mhz, uint64_t seed)
+       const sim::pcie::PcieParams& p, sim::NetPort& port_net, double freq_mhz, uint64_t seed)
       : k(k),
-        mac(mac),
         ctx(make_context(seed, false)),
         m(std::make_unique<Model>(ctx.get(), "nic")),
         clk(k, "nic", freq_mhz),
+        mac(k, port_net, st, [this] { clk.wake(); }),
         ep(k, port, p, config(), outer, "nic-ep") {
     geo.slots = kSlots;
     geo.slot_bytes = uint64_t{kSlotBeats} * kB;
@@ -88,8 +70,6 @@ struct NicPcieDevice::Impl {
     }
     m->rst_ni = 1;
     m->eval();
-    mac.on_receive([this](const sim::Frame& f) { from_network(f); });
-    mac.on_space([this] { clk.wake(); });
     clk.on_rising([this](uint64_t) { edge(); });
     clk.start();
   }
@@ -104,25 +84,9 @@ struct NicPcieDevice::Impl {
     return c;
   }
 
-  // The frame without its FCS, cut into beats (the MAC checks and strips the FCS).
-  void from_network(const sim::Frame& f) {
-    if (f.bytes.size() <= sim::kFcsBytes) return;
-    sim::Frame body = f;
-    body.bytes.resize(f.bytes.size() - sim::kFcsBytes);
-    for (sim::AxisBeat& b : sim::to_beats(body, kB)) rx.push_back(std::move(b));
-    clk.wake();
-  }
-
   void drive() {
     Model& d = *m;
-    d.mac_rx_tvalid_i = !rx.empty();
-    if (!rx.empty()) {
-      set_bytes(d.mac_rx_tdata_i, rx.front().tdata.data());
-      d.mac_rx_tkeep_i = rx.front().tkeep;
-      d.mac_rx_tlast_i = rx.front().tlast;
-      d.mac_rx_tuser_i = rx.front().tuser;
-    }
-    d.mac_tx_tready_i = !tx_held;
+    mac.drive(d);
     d.s_axi_awvalid_i = !wr.empty() && !wr.front().aw_done;
     d.s_axi_wvalid_i = !wr.empty() && wr.front().aw_done;
     if (!wr.empty()) {
@@ -131,7 +95,7 @@ struct NicPcieDevice::Impl {
       d.s_axi_awlen_i = static_cast<uint8_t>(j.beats.size() - 1);
       d.s_axi_awsize_i = 6;
       d.s_axi_awburst_i = 1;
-      set_bytes(d.s_axi_wdata_i, j.beats.front().data.data());
+      nic_set_bytes<kB>(d.s_axi_wdata_i, j.beats.front().data.data());
       d.s_axi_wstrb_i = j.beats.front().keep;
       d.s_axi_wlast_i = j.beats.size() == 1;
     }
@@ -148,25 +112,7 @@ struct NicPcieDevice::Impl {
 
   void sample() {
     Model& d = *m;
-    if (d.mac_rx_tvalid_i) {
-      rx_cur.insert(rx_cur.end(), rx.front().tdata.begin(),
-                    rx.front().tdata.begin() + std::popcount(rx.front().tkeep));
-      if (rx.front().tlast) {
-        if (rx_obs) rx_obs(rx_cur, k.now());
-        rx_cur.clear();
-      }
-      rx.pop_front();
-    }
-    if (d.mac_tx_tvalid_o && d.mac_tx_tready_i) {
-      uint8_t b[kB];
-      get_bytes(d.mac_tx_tdata_o, b);
-      tx_cur.insert(tx_cur.end(), b, b + std::popcount(static_cast<uint64_t>(d.mac_tx_tkeep_o)));
-      if (d.mac_tx_tlast_o) {
-        if (tx_obs) tx_obs(tx_cur, k.now());
-        to_network(std::move(tx_cur));
-        tx_cur.clear();
-      }
-    }
+    mac.sample(d);
     if (d.s_axi_awvalid_i && d.s_axi_awready_o) wr.front().aw_done = true;
     if (d.s_axi_wvalid_i && d.s_axi_wready_o) {
       wr.front().beats.erase(wr.front().beats.begin());
@@ -176,7 +122,7 @@ struct NicPcieDevice::Impl {
     if (d.s_axi_arvalid_i && d.s_axi_arready_o) rd.front().ar_done = true;
     if (d.s_axi_rvalid_o && d.s_axi_rready_i) {
       uint8_t b[kB];
-      get_bytes(d.s_axi_rdata_o, b);
+      nic_get_bytes<kB>(d.s_axi_rdata_o, b);
       RdJob& j = rd.front();
       j.got.insert(j.got.end(), b, b + kB);
       if (d.s_axi_rresp_o != 0) {
@@ -189,58 +135,30 @@ struct NicPcieDevice::Impl {
         done.done(done.refused ? nullptr : done.got.data() + done.skip);  // SLVERR: CA
       }
     }
-    st.rx_frames += d.rx_cnt_frames_o;
-    st.rx_runt += d.rx_cnt_runt_o;
-    st.rx_oversize += d.rx_cnt_oversize_o;
-    st.rx_bad_fcs += d.rx_cnt_bad_fcs_o;
-    st.rx_overflow += d.rx_cnt_overflow_o;
-    st.tx_frames += d.tx_cnt_frames_o;
-  }
-
-  // A frame leaves with its FCS, to the node its header names; held (the MAC not ready) while
-  // the port's buffer is full.
-  void to_network(std::vector<uint8_t> bytes) {
-    sim::Frame f;
-    f.src = mac.node();
-    f.dst = bytes.size() >= sim::kFrameHeaderBytes ? sim::parse_header(bytes).dst : mac.node();
-    const uint32_t fcs = sim::crc32(bytes);
-    for (unsigned i = 0; i < sim::kFcsBytes; ++i)
-      bytes.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
-    f.bytes = std::move(bytes);
-    if (!mac.try_send(f)) {
-      held = std::move(f);
-      tx_held = true;
-    }
   }
 
   void edge() {
     make_current(ctx.get());
     ++st.cycles;
-    if (tx_held && mac.try_send(held)) tx_held = false;
     drive();
     m->clk_i = 0;
     m->eval();
     sample();
     m->clk_i = 1;
     m->eval();
-    if (rx.empty() && wr.empty() && rd.empty() && !tx_held && m->idle_o) clk.sleep();
+    if (mac.idle() && wr.empty() && rd.empty() && m->idle_o) clk.sleep();
   }
 
   sim::Kernel& k;
-  sim::NetPort& mac;
+  NicPcieStats st;
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Model> m;
   sim::ClockDomain clk;
+  NicMac<Model, kB> mac;
   sim::pcie::Endpoint ep;
   NicPcieGeometry geo;
-  NicPcieStats st;
-  std::deque<sim::AxisBeat> rx;
-  std::vector<uint8_t> rx_cur, tx_cur;
   std::deque<WrJob> wr;
   std::deque<RdJob> rd;
-  sim::Frame held;
-  bool tx_held = false;
-  FrameObserver rx_obs, tx_obs;
 };
 
 NicPcieDevice::NicPcieDevice(sim::Kernel& k, sim::pcie::Link::Port& port,
@@ -253,8 +171,8 @@ NicPcieDevice::~NicPcieDevice() = default;
 sim::pcie::Endpoint& NicPcieDevice::endpoint() { return impl_->ep; }
 const NicPcieGeometry& NicPcieDevice::geometry() const { return impl_->geo; }
 const NicPcieStats& NicPcieDevice::stats() const { return impl_->st; }
-void NicPcieDevice::on_mac_rx(FrameObserver fn) { impl_->rx_obs = std::move(fn); }
-void NicPcieDevice::on_mac_tx(FrameObserver fn) { impl_->tx_obs = std::move(fn); }
+void NicPcieDevice::on_mac_rx(FrameObserver fn) { impl_->mac.on_rx(std::move(fn)); }
+void NicPcieDevice::on_mac_tx(FrameObserver fn) { impl_->mac.on_tx(std::move(fn)); }
 
 void NicPcieDevice::bar_write(unsigned bar, uint64_t offset, const uint8_t* data, unsigned n) {
   if (bar != 0) throw std::logic_error("nic: a write to BAR " + std::to_string(bar));

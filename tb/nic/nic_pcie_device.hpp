@@ -20,6 +20,7 @@
 #include "cni/sim/kernel.hpp"
 #include "cni/sim/network.hpp"
 #include "cni/sim/pcie.hpp"
+#include "nic/nic_mac.hpp"
 
 namespace cni::tb {
 
@@ -44,17 +45,14 @@ enum class NicReg : unsigned {
 // RX_SLOT[i] is at regs + kNicRxSlot + 8 i.
 inline constexpr uint64_t kNicRxSlot = 64;
 
-struct NicPcieStats {
-  uint64_t rx_frames = 0, rx_runt = 0, rx_oversize = 0, rx_bad_fcs = 0, rx_overflow = 0;
-  uint64_t tx_frames = 0;
+struct NicPcieStats : NicMacStats {
   uint64_t axi_errors = 0;  // write bursts answered SLVERR and read beats answered SLVERR
   uint64_t cycles = 0;      // device cycles clocked
 };
 
 class NicPcieDevice : public sim::pcie::BarTarget {
  public:
-  // Called with a frame's bytes on the MAC's stream (no FCS) when its last beat passes.
-  using FrameObserver = std::function<void(const std::vector<uint8_t>& frame, sim::Time t)>;
+  using FrameObserver = NicFrameObserver;
 
   NicPcieDevice(sim::Kernel& k, sim::pcie::Link::Port& port, const sim::pcie::PcieParams& p,
                 sim::NetPort& mac, double freq_mhz, uint64_t seed);

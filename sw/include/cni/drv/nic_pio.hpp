@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cni/drv/mem.hpp"
+#include "cni/drv/packet.hpp"
 
 namespace cni::drv {
 
@@ -21,7 +22,7 @@ struct NicPioStats {
   uint64_t tail_reads = 0;  // TX_TAIL loads (every slot was posted)
 };
 
-class NicPio {
+class NicPio : public PacketPort {
  public:
   // `bar`, `bar_bytes`: BAR 0's address (mapped for uncached accesses) and size, which is four
   // rings, the registers at its middle. Reads GEOMETRY; throws std::runtime_error when it does
@@ -30,11 +31,13 @@ class NicPio {
 
   // Sends `n` bytes (the frame on the MAC's stream: header and payload, no FCS); waits for a
   // free slot. Throws std::invalid_argument when n is 0 or over the slot.
-  void send(const uint8_t* frame, size_t n);
+  void send(const uint8_t* frame, size_t n) override;
   // One poll: true, with the frame in `out`, when the next frame has arrived.
   bool try_receive(std::vector<uint8_t>& out);
-  // Polls until the next frame arrives, pausing `pause_ns` between polls.
-  std::vector<uint8_t> receive(uint64_t pause_ns = 0);
+  // Polls until the next frame arrives, pausing `pause_ns` between polls (PacketPort's receive:
+  // none).
+  std::vector<uint8_t> receive(uint64_t pause_ns);
+  std::vector<uint8_t> receive() override { return receive(0); }
 
   unsigned slots() const { return slots_; }
   uint64_t slot_bytes() const { return slot_bytes_; }
