@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// cni-bench nic: seed 002's NIC latencies (Table 1, Fig. 10) on the interfaces built so far --
-// PCIe PIO (docs/nic.md) -- on the profile's host and PCIe link, the Verilated NIC
-// (cni_nic_pcie) at nic.freq_mhz. Node 1 of a two-node network is a traffic generator and sink.
+// cni-bench nic: seed 002's NIC latencies (Table 1, Fig. 10) and throughput on the host
+// interfaces built so far, each on the profile's host and link with the Verilated NIC datapath at
+// nic.freq_mhz (docs/nic.md): PCIe PIO (cni_nic_pcie behind the PCIe link and root complex) and
+// coherent PIO (the datapath joined to the device core's PIO engine, protocols (a) and (b), over
+// the coherent link). Node 1 of a two-node network is a traffic generator and sink.
 // Receive: node 1 sends one frame at a time, a random 0..2 us after the host has the one before,
 // into the NIC; the latency runs from its last beat into the MAC's receive stream to the frame in
-// the CPU's hands (a core polling all along). Transmit: a core sends one frame at a time, a
-// random 0..2 us after the one before has reached node 1; the latency runs from the driver's
-// send to the frame's last beat out of the MAC's transmit stream. Every frame's bytes are
-// checked where they arrive.
+// the CPU's hands (a core waiting all along: polling over PCIe, its read of the trigger line
+// parked over the coherent link). Transmit: a core sends one frame at a time, a random 0..2 us
+// after the one before has reached node 1; the latency runs from the driver's send to the frame's
+// last beat out of the MAC's transmit stream. Every frame's bytes are checked where they arrive.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,10 +23,13 @@
 #include "bench.hpp"
 #include "cni/drv/nic_pio.hpp"
 #include "cni/drv/pcie.hpp"
+#include "cni/drv/pio_stream.hpp"
 #include "cni/sim/frame.hpp"
 #include "cni/sim/host.hpp"
 #include "cni/sim/profile.hpp"
 #include "coherence_checker.hpp"
+#include "device/system.hpp"
+#include "nic/nic_coh_device.hpp"
 #include "nic/nic_pcie_device.hpp"
 
 namespace cni::bench {
@@ -35,7 +40,7 @@ using sim::Time;
 constexpr uint64_t kCfgBase = 0x3F'0000'0000;
 constexpr uint64_t kBarWin = 0x40'0000'0000;
 
-// 002 Table 1, PCIe PIO: P50, P95, P99, P100 in us.
+// 002 Table 1: P50, P95, P99, P100 in us, per interface.
 struct PaperRow {
   unsigned size;
   double rx[4], tx[4];
@@ -44,6 +49,11 @@ constexpr PaperRow kTable1PciePio[] = {
     {64, {3.25, 3.26, 3.27, 3.39}, {0.34, 0.36, 0.38, 4.80}},
     {1536, {72.89, 72.93, 72.96, 73.05}, {1.82, 1.84, 1.86, 6.40}},
     {9600, {450.28, 450.35, 450.38, 451.10}, {9.91, 10.01, 10.07, 10.14}},
+};
+constexpr PaperRow kTable1EciPio[] = {
+    {64, {1.05, 1.06, 1.07, 1.17}, {1.06, 1.12, 1.14, 1.18}},
+    {1536, {7.24, 7.29, 7.39, 7.43}, {3.09, 3.26, 3.50, 3.59}},
+    {9600, {39.43, 39.48, 39.50, 39.55}, {9.07, 9.19, 9.65, 9.95}},
 };
 
 struct Pct {
@@ -61,44 +71,152 @@ Pct percentiles(std::vector<double> v) {
   return r;
 }
 
-// A host from the profile with the root complex on socket 0, the PCIe link, the NIC behind it,
-// and a two-node network (node 0: the NIC's MAC, node 1: the generator and sink).
+// The measurements, on any host interface: a derived rig builds the host, the NIC and its MAC on
+// port 0 of a two-node network (node 1: the generator and sink), then calls attach().
 class Rig {
  public:
-  Rig(const sim::Profile& prof, uint64_t seed, const std::string& tlp_trace) : rng_(seed) {
-    p_ = sim::pcie::PcieParams::from_profile(prof);
-    f_ = std::make_unique<sim::Fabric>(k_, static_cast<unsigned>(prof.get_int("line_bytes")));
-    sys_ = std::make_unique<sim::HostSystem>(k_, *f_, prof);
-    checker_ = std::make_unique<tb::CoherenceChecker>(f_->line_bytes());
-    sys_->set_observer(checker_.get());
-    link_ = std::make_unique<sim::pcie::Link>(k_, p_, "pcie");
-    if (!tlp_trace.empty()) {
-      trace_ = std::make_unique<sim::pcie::TlpTrace>(tlp_trace);
-      link_->set_trace(trace_.get());
+  virtual ~Rig() = default;
+  virtual const char* interface() const = 0;
+  virtual const char* title() const = 0;
+  virtual const PaperRow* paper() const = 0;
+  virtual sim::HostSystem& host() = 0;
+  virtual const tb::NicMacStats& nic_stats() const = 0;
+  virtual uint64_t coherence_errors() const = 0;
+  // Frames of `wire` bytes node 1 may send ahead of the receiving core without overrunning the
+  // interface's receive buffering.
+  virtual unsigned rx_ahead(unsigned wire) const = 0;
+
+  // Receive latencies (us) of `iters` frames of `wire` bytes.
+  std::vector<double> receive(unsigned wire, unsigned iters) {
+    std::vector<std::vector<uint8_t>> frames;
+    for (unsigned i = 0; i < iters; ++i) frames.push_back(frame(wire, 1, 0, i));
+    rx_in_.clear();
+    std::vector<Time> got(iters, 0);
+    std::uniform_int_distribution<uint64_t> gap(0, 2000);
+    inject(frames[0]);
+    host().spawn(2, [&](drv::MemoryPort& m) {
+      drv::PacketPort& d = rx_driver(m);
+      for (unsigned i = 0; i < iters; ++i) {
+        const std::vector<uint8_t> f = d.receive();
+        got[i] = kern_->now();
+        if (f != frames[i]) ++mismatches_;
+        if (i + 1 < iters) {
+          kern_->after(sim::ns(static_cast<double>(gap(rng_))), [&, i] { inject(frames[i + 1]); });
+        }
+      }
+    });
+    host().run_programs();
+    std::vector<double> us;
+    for (unsigned i = 0; i < iters; ++i) us.push_back(sim::to_ns(got[i] - rx_in_.at(i)) / 1000.0);
+    return us;
+  }
+
+  // Transmit latencies (us) of `iters` frames of `wire` bytes.
+  std::vector<double> transmit(unsigned wire, unsigned iters) {
+    sink_.clear();
+    sink_seen_ = 0;
+    tx_out_.clear();
+    std::vector<Time> start(iters, 0);
+    std::uniform_int_distribution<uint64_t> gap(0, 2000);
+    host().spawn(1, [&](drv::MemoryPort& m) {
+      drv::PacketPort& d = tx_driver(m);
+      for (unsigned i = 0; i < iters; ++i) {
+        sink_.push_back(frame(wire, 0, 1, i));
+        m.pause_ns(gap(rng_));
+        start[i] = kern_->now();
+        d.send(sink_.back().data(), sink_.back().size());
+        while (sink_seen_ <= i) m.pause_ns(100);
+      }
+    });
+    host().run_programs();
+    std::vector<double> us;
+    for (unsigned i = 0; i < iters; ++i) {
+      us.push_back(sim::to_ns(tx_out_.at(i) - start[i]) / 1000.0);
     }
-    const auto id =
-        static_cast<proto::AgentId>(sys_->num_sockets() + sys_->num_cores() + sys_->num_devices());
-    rc_ = std::make_unique<sim::pcie::RootComplex>(k_, *f_, id, link_->rc(), p_, "rc");
-    f_->attach(*rc_, sys_->socket_node(0));
-    rc_->set_observer(checker_.get());
+    return us;
+  }
+
+  // Transmit throughput: `m` frames of `wire` bytes sent back to back by one core; the time (ns)
+  // from the first send to the last frame's last beat out of the MAC.
+  double transmit_stream(unsigned wire, unsigned m) {
+    sink_.clear();
+    sink_seen_ = 0;
+    tx_out_.clear();
+    for (unsigned i = 0; i < m; ++i) sink_.push_back(frame(wire, 0, 1, i));
+    Time t0 = 0;
+    host().spawn(1, [&](drv::MemoryPort& mp) {
+      drv::PacketPort& d = tx_driver(mp);
+      t0 = kern_->now();
+      for (unsigned i = 0; i < m; ++i) d.send(sink_[i].data(), sink_[i].size());
+      while (sink_seen_ < m) mp.pause_ns(100);
+    });
+    host().run_programs();
+    return sim::to_ns(tx_out_.at(m - 1) - t0);
+  }
+
+  // Receive throughput: `m` frames of `wire` bytes from node 1, which keeps rx_ahead(wire) frames
+  // ahead of the receiving core (so none is dropped); the time (ns) from the first frame's
+  // injection to the last one in the CPU.
+  double receive_stream(unsigned wire, unsigned m) {
+    std::vector<std::vector<uint8_t>> frames;
+    for (unsigned i = 0; i < m; ++i) frames.push_back(frame(wire, 1, 0, i));
+    rx_in_.clear();
+    unsigned sent = 0;
+    const Time t0 = kern_->now();
+    while (sent < std::min(m, rx_ahead(wire))) inject(frames[sent++]);
+    Time t1 = 0;
+    host().spawn(2, [&](drv::MemoryPort& mp) {
+      drv::PacketPort& d = rx_driver(mp);
+      for (unsigned i = 0; i < m; ++i) {
+        if (d.receive() != frames[i]) ++mismatches_;
+        if (sent < m) inject(frames[sent++]);
+      }
+      t1 = kern_->now();
+    });
+    host().run_programs();
+    return sim::to_ns(t1 - t0);
+  }
+
+  uint64_t mismatches() const { return mismatches_; }
+  double nic_mhz() const { return nic_mhz_; }
+
+ protected:
+  Rig(const sim::Profile& prof, uint64_t seed)
+      : rng_(seed), nic_mhz_(prof.get_double("nic.freq_mhz")) {}
+
+  // The network on `k` (point to point, two nodes) and its two ports.
+  void make_network(sim::Kernel& k, const sim::Profile& prof) {
+    kern_ = &k;
     sim::NetParams np = sim::NetParams::from_profile(prof);
     np.topology = sim::NetTopology::PointToPoint;
     np.nodes = 2;
-    net_ = std::make_unique<sim::Network>(k_, np);
+    net_ = std::make_unique<sim::Network>(k, np);
     mac_ = std::make_unique<sim::NetPort>(*net_, 0);
     peer_ = std::make_unique<sim::NetPort>(*net_, 1);
-    nic_mhz_ = prof.get_double("nic.freq_mhz");
-    nic_ = std::make_unique<tb::NicPcieDevice>(k_, link_->ep(), p_, *mac_, nic_mhz_, seed);
-    sys_->map_uncached(kCfgBase, 8192, rc_->config_window());
-    sys_->map_uncached(kBarWin, 1ull << 30, rc_->bar_window());
-    sys_->spawn(0, [&](drv::MemoryPort& m) {
-      const drv::PcieSetup s{p_.mps, p_.mrrs, 0, 0};
-      bars_ = drv::pcie_enumerate(m, kCfgBase, kBarWin, 1ull << 30, s);
-    });
-    sys_->run_programs();
-    nic_->on_mac_rx([this](const std::vector<uint8_t>&, Time t) { rx_in_.push_back(t); });
-    nic_->on_mac_tx([this](const std::vector<uint8_t>&, Time t) { tx_out_.push_back(t); });
     peer_->on_receive([this](const sim::Frame& f) { at_sink(f); });
+  }
+  // Before the kernel goes (the derived rig's destructor, once its NIC is gone).
+  void release_network() {
+    peer_.reset();
+    mac_.reset();
+    net_.reset();
+  }
+  // The NIC's MAC events, as its adapter reports them.
+  void on_mac_rx(const std::vector<uint8_t>&, Time t) { rx_in_.push_back(t); }
+  void on_mac_tx(const std::vector<uint8_t>&, Time t) { tx_out_.push_back(t); }
+  // The drivers of the receiving core (2) and the sending core (1), made on first use.
+  virtual std::unique_ptr<drv::PacketPort> make_driver(drv::MemoryPort& m) = 0;
+
+  sim::NetPort& mac() { return *mac_; }
+
+ private:
+  drv::PacketPort& rx_driver(drv::MemoryPort& m) {
+    if (!rx_drv_) rx_drv_ = make_driver(m);
+    return *rx_drv_;
+  }
+  drv::PacketPort& tx_driver(drv::MemoryPort& m) {
+    if (!tx_drv_) tx_drv_ = make_driver(m);
+    return *tx_drv_;
   }
 
   // The frame with number `n` of `wire` bytes on the line (FCS included), from node `src` to
@@ -115,123 +233,19 @@ class Rig {
     return f.bytes;
   }
 
-  // Receive latencies (us) of `iters` frames of `wire` bytes.
-  std::vector<double> receive(unsigned wire, unsigned iters) {
-    std::vector<std::vector<uint8_t>> frames;
-    for (unsigned i = 0; i < iters; ++i) frames.push_back(frame(wire, 1, 0, i));
-    rx_in_.clear();
-    std::vector<Time> got(iters, 0);
-    auto inject = [this, &frames](unsigned i) {
-      sim::Frame f;
-      f.src = 1;
-      f.dst = 0;
-      f.bytes = frames[i];
-      const uint32_t fcs = sim::crc32(f.bytes);
-      for (unsigned b = 0; b < sim::kFcsBytes; ++b)
-        f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * b)));
-      if (!peer_->try_send(f)) throw std::runtime_error("nic: the generator's port is full");
-    };
-    std::uniform_int_distribution<uint64_t> gap(0, 2000);
-    inject(0);
-    sys_->spawn(2, [&](drv::MemoryPort& m) {
-      if (!rx_drv_) rx_drv_ = std::make_unique<drv::NicPio>(m, bars_[0].base, bars_[0].size);
-      for (unsigned i = 0; i < iters; ++i) {
-        const std::vector<uint8_t> f = rx_drv_->receive();
-        got[i] = k_.now();
-        if (f != frames[i]) ++mismatches_;
-        if (i + 1 < iters)
-          k_.after(sim::ns(static_cast<double>(gap(rng_))), [&, i] { inject(i + 1); });
-      }
-    });
-    sys_->run_programs();
-    std::vector<double> us;
-    for (unsigned i = 0; i < iters; ++i) us.push_back(sim::to_ns(got[i] - rx_in_.at(i)) / 1000.0);
-    return us;
+  // Node 1 sends `bytes` (the MAC's stream) to node 0, with its FCS.
+  void inject(const std::vector<uint8_t>& bytes) {
+    sim::Frame f;
+    f.src = 1;
+    f.dst = 0;
+    f.bytes = bytes;
+    const uint32_t fcs = sim::crc32(f.bytes);
+    for (unsigned b = 0; b < sim::kFcsBytes; ++b) {
+      f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * b)));
+    }
+    if (!peer_->try_send(f)) throw std::runtime_error("nic: the generator's port is full");
   }
 
-  // Transmit latencies (us) of `iters` frames of `wire` bytes.
-  std::vector<double> transmit(unsigned wire, unsigned iters) {
-    sink_.clear();
-    sink_seen_ = 0;
-    tx_out_.clear();
-    std::vector<Time> start(iters, 0);
-    std::uniform_int_distribution<uint64_t> gap(0, 2000);
-    sys_->spawn(1, [&](drv::MemoryPort& m) {
-      if (!tx_drv_) tx_drv_ = std::make_unique<drv::NicPio>(m, bars_[0].base, bars_[0].size);
-      for (unsigned i = 0; i < iters; ++i) {
-        sink_.push_back(frame(wire, 0, 1, i));
-        m.pause_ns(gap(rng_));
-        start[i] = k_.now();
-        tx_drv_->send(sink_.back().data(), sink_.back().size());
-        while (sink_seen_ <= i) m.pause_ns(100);
-      }
-    });
-    sys_->run_programs();
-    std::vector<double> us;
-    for (unsigned i = 0; i < iters; ++i)
-      us.push_back(sim::to_ns(tx_out_.at(i) - start[i]) / 1000.0);
-    return us;
-  }
-
-  // Transmit throughput: `m` frames of `wire` bytes sent back to back by one core; the time (ns)
-  // from the first send to the last frame's last beat out of the MAC.
-  double transmit_stream(unsigned wire, unsigned m) {
-    sink_.clear();
-    sink_seen_ = 0;
-    tx_out_.clear();
-    for (unsigned i = 0; i < m; ++i) sink_.push_back(frame(wire, 0, 1, i));
-    Time t0 = 0;
-    sys_->spawn(1, [&](drv::MemoryPort& mp) {
-      if (!tx_drv_) tx_drv_ = std::make_unique<drv::NicPio>(mp, bars_[0].base, bars_[0].size);
-      t0 = k_.now();
-      for (unsigned i = 0; i < m; ++i) tx_drv_->send(sink_[i].data(), sink_[i].size());
-      while (sink_seen_ < m) mp.pause_ns(100);
-    });
-    sys_->run_programs();
-    return sim::to_ns(tx_out_.at(m - 1) - t0);
-  }
-
-  // Receive throughput: `m` frames of `wire` bytes from node 1, which keeps as many frames ahead
-  // of the receiving core as the receive ring has slots (so none is dropped); the time (ns) from
-  // the first frame's injection to the last one in the CPU.
-  double receive_stream(unsigned wire, unsigned m, unsigned ahead) {
-    std::vector<std::vector<uint8_t>> frames;
-    for (unsigned i = 0; i < m; ++i) frames.push_back(frame(wire, 1, 0, i));
-    rx_in_.clear();
-    unsigned sent = 0;
-    auto inject = [&] {
-      sim::Frame f;
-      f.src = 1;
-      f.dst = 0;
-      f.bytes = frames[sent++];
-      const uint32_t fcs = sim::crc32(f.bytes);
-      for (unsigned b = 0; b < sim::kFcsBytes; ++b) {
-        f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * b)));
-      }
-      if (!peer_->try_send(f)) throw std::runtime_error("nic: the generator's port is full");
-    };
-    const Time t0 = k_.now();
-    while (sent < std::min(m, ahead)) inject();
-    Time t1 = 0;
-    sys_->spawn(2, [&](drv::MemoryPort& mp) {
-      if (!rx_drv_) rx_drv_ = std::make_unique<drv::NicPio>(mp, bars_[0].base, bars_[0].size);
-      for (unsigned i = 0; i < m; ++i) {
-        if (rx_drv_->receive() != frames[i]) ++mismatches_;
-        if (sent < m) inject();
-      }
-      t1 = k_.now();
-    });
-    sys_->run_programs();
-    return sim::to_ns(t1 - t0);
-  }
-
-  unsigned slots() const { return nic_->geometry().slots; }
-  uint64_t mismatches() const { return mismatches_; }
-  uint64_t coherence_errors() const { return checker_->errors().size(); }
-  const tb::NicPcieStats& nic_stats() const { return nic_->stats(); }
-  double nic_mhz() const { return nic_mhz_; }
-
- private:
   void at_sink(const sim::Frame& f) {
     std::vector<uint8_t> b = f.bytes;
     if (f.tuser || b.size() < sim::kFcsBytes) {
@@ -244,6 +258,69 @@ class Rig {
   }
 
   std::mt19937_64 rng_;
+  double nic_mhz_ = 0;
+  sim::Kernel* kern_ = nullptr;
+  std::unique_ptr<sim::Network> net_;
+  std::unique_ptr<sim::NetPort> mac_, peer_;
+  std::unique_ptr<drv::PacketPort> rx_drv_, tx_drv_;
+  std::vector<Time> rx_in_, tx_out_;
+  std::vector<std::vector<uint8_t>> sink_;
+  size_t sink_seen_ = 0;
+  uint64_t mismatches_ = 0;
+};
+
+// PCIe PIO (002 Fig. 9b): a host from the profile with the root complex on socket 0, the PCIe
+// link and the NIC behind it (cni_nic_pcie); firmware's enumeration first.
+class PciePioRig final : public Rig {
+ public:
+  PciePioRig(const sim::Profile& prof, uint64_t seed, const std::string& tlp_trace)
+      : Rig(prof, seed) {
+    p_ = sim::pcie::PcieParams::from_profile(prof);
+    f_ = std::make_unique<sim::Fabric>(k_, static_cast<unsigned>(prof.get_int("line_bytes")));
+    sys_ = std::make_unique<sim::HostSystem>(k_, *f_, prof);
+    checker_ = std::make_unique<tb::CoherenceChecker>(f_->line_bytes());
+    sys_->set_observer(checker_.get());
+    link_ = std::make_unique<sim::pcie::Link>(k_, p_, "pcie");
+    if (!tlp_trace.empty()) {
+      trace_ = std::make_unique<sim::pcie::TlpTrace>(tlp_trace);
+      link_->set_trace(trace_.get());
+    }
+    const auto id =
+        static_cast<proto::AgentId>(sys_->num_sockets() + sys_->num_cores() + sys_->num_devices());
+    rc_ = std::make_unique<sim::pcie::RootComplex>(k_, *f_, id, link_->rc(), p_, "rc");
+    f_->attach(*rc_, sys_->socket_node(0));
+    rc_->set_observer(checker_.get());
+    make_network(k_, prof);
+    nic_ = std::make_unique<tb::NicPcieDevice>(k_, link_->ep(), p_, mac(), nic_mhz(), seed);
+    sys_->map_uncached(kCfgBase, 8192, rc_->config_window());
+    sys_->map_uncached(kBarWin, 1ull << 30, rc_->bar_window());
+    sys_->spawn(0, [&](drv::MemoryPort& m) {
+      const drv::PcieSetup s{p_.mps, p_.mrrs, 0, 0};
+      bars_ = drv::pcie_enumerate(m, kCfgBase, kBarWin, 1ull << 30, s);
+    });
+    sys_->run_programs();
+    nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
+    nic_->on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+  }
+  ~PciePioRig() override {
+    nic_.reset();
+    release_network();
+  }
+
+  const char* interface() const override { return "pcie-pio"; }
+  const char* title() const override { return "PCIe PIO"; }
+  const PaperRow* paper() const override { return kTable1PciePio; }
+  sim::HostSystem& host() override { return *sys_; }
+  const tb::NicMacStats& nic_stats() const override { return nic_->stats(); }
+  uint64_t coherence_errors() const override { return checker_->errors().size(); }
+  // The receive ring's slots.
+  unsigned rx_ahead(unsigned) const override { return nic_->geometry().slots; }
+
+ private:
+  std::unique_ptr<drv::PacketPort> make_driver(drv::MemoryPort& m) override {
+    return std::make_unique<drv::NicPio>(m, bars_[0].base, bars_[0].size);
+  }
+
   sim::Kernel k_;
   sim::pcie::PcieParams p_;
   std::unique_ptr<sim::Fabric> f_;
@@ -252,20 +329,52 @@ class Rig {
   std::unique_ptr<sim::pcie::TlpTrace> trace_;  // declared before the link that records into it
   std::unique_ptr<sim::pcie::Link> link_;
   std::unique_ptr<sim::pcie::RootComplex> rc_;
-  std::unique_ptr<sim::Network> net_;
-  std::unique_ptr<sim::NetPort> mac_, peer_;
   std::unique_ptr<tb::NicPcieDevice> nic_;
-  std::unique_ptr<drv::NicPio> rx_drv_, tx_drv_;
   std::vector<drv::PcieBar> bars_;
-  std::vector<Time> rx_in_, tx_out_;
-  std::vector<std::vector<uint8_t>> sink_;
-  size_t sink_seen_ = 0;
-  uint64_t mismatches_ = 0;
-  double nic_mhz_ = 0;
+};
+
+// Coherent PIO (002 Fig. 9c): the profile's node 0 with its device core (the fast build, the
+// benchmark geometry: 76 overflow lines a channel), the datapath joined to its PIO engine.
+class CoherentPioRig final : public Rig {
+ public:
+  CoherentPioRig(const sim::Profile& prof, uint64_t seed) : Rig(prof, seed) {
+    sys_ = std::make_unique<tb::System>(prof);
+    make_network(sys_->kernel(), prof);
+    nic_ = std::make_unique<tb::NicCohDevice>(sys_->kernel(), sys_->device(0, 0), mac(), nic_mhz(),
+                                              seed);
+    layout_ = sys_->device(0, 0).pio_stream_layout();
+    nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
+    nic_->on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+  }
+  ~CoherentPioRig() override {
+    nic_.reset();  // before the device it is joined to
+    release_network();
+  }
+
+  const char* interface() const override { return "coherent-pio"; }
+  const char* title() const override { return "coherent PIO"; }
+  const PaperRow* paper() const override { return kTable1EciPio; }
+  sim::HostSystem& host() override { return sys_->node(0).host(); }
+  const tb::NicMacStats& nic_stats() const override { return nic_->stats(); }
+  uint64_t coherence_errors() const override { return sys_->checker(0).errors().size(); }
+  // What the datapath's receive buffer holds (its frames and its 64-byte words).
+  unsigned rx_ahead(unsigned wire) const override {
+    const unsigned beats = (wire - sim::kFcsBytes + 63) / 64;
+    return std::max(1u, std::min(nic_->rx_buffer_frames(), nic_->rx_buffer_beats() / beats));
+  }
+
+ private:
+  std::unique_ptr<drv::PacketPort> make_driver(drv::MemoryPort& m) override {
+    return std::make_unique<drv::PioStream>(m, layout_);
+  }
+
+  std::unique_ptr<tb::System> sys_;
+  std::unique_ptr<tb::NicCohDevice> nic_;
+  drv::PioStreamLayout layout_;
 };
 
 struct Result {
-  std::string experiment, direction;
+  std::string interface, experiment, direction;
   unsigned size = 0;
   Pct pct;
   const double* paper = nullptr;  // Table 1's four figures, where it has the size
@@ -275,67 +384,144 @@ struct Result {
 // 100 Gb/s Ethernet: a frame of `wire` bytes (FCS included) and 20 of preamble and gap.
 double line_rate_mpps(unsigned wire) { return 100e3 / ((wire + 20) * 8.0); }
 
-}  // namespace
+const Result* find(const std::vector<Result>& rows, const std::string& iface,
+                   const std::string& exp, const std::string& dir, unsigned size) {
+  for (const Result& r : rows) {
+    if (r.interface == iface && r.experiment == exp && r.direction == dir && r.size == size) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
 
-int run_nic(const Options& o) {
-  sim::Profile prof = sim::Profile::load(o.profile);
-  for (const auto& s : o.sets) prof.set(s);
-  prof.set("sim.seed", std::to_string(o.seed));
-  Rig rig(prof, o.seed, o.tlp_trace);
-  const unsigned iters = o.quick ? 10 : std::min(o.iterations, 200u);
-  std::vector<Result> rows;
+// One of 002 Table 1's shape claims (docs/nic.md), as this run's figures bear it out.
+struct Shape {
+  std::string claim;
+  double ours = 0, need = 0;  // the run's figure, the bound it must meet (ours >= need)
+  bool holds() const { return ours >= need; }
+};
+
+struct Counts {
+  uint64_t mismatches = 0, coherence_errors = 0, drops = 0;
+};
+
+// Every measurement of one interface, appended to `rows`.
+void measure(Rig& rig, const Options& o, unsigned iters, std::vector<Result>& rows,
+             unsigned& sweep_iters, unsigned& frames, Counts& c) {
+  const std::string i = rig.interface();
   const unsigned table_sizes[] = {64, 1536, 9600};
-  std::fprintf(stderr, "[cni-bench] nic: PCIe PIO, %u frames per size:", iters);
+  std::fprintf(stderr, "[cni-bench] nic: %s, %u frames per size:", rig.title(), iters);
   for (unsigned r = 0; r < 3; ++r) {
     const unsigned s = table_sizes[r];
     std::fprintf(stderr, " %u", s);
-    rows.push_back({"latency", "rx", s, percentiles(rig.receive(s, iters)), kTable1PciePio[r].rx});
-    rows.push_back({"latency", "tx", s, percentiles(rig.transmit(s, iters)), kTable1PciePio[r].tx});
+    rows.push_back({i, "latency", "rx", s, percentiles(rig.receive(s, iters)), rig.paper()[r].rx});
+    rows.push_back({i, "latency", "tx", s, percentiles(rig.transmit(s, iters)), rig.paper()[r].tx});
   }
   std::fprintf(stderr, "\n");
   // Fig. 10: latency against the frame's size.
   const std::vector<unsigned> sweep =
       o.quick ? std::vector<unsigned>{64, 1024, 9600}
               : std::vector<unsigned>{64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192, 9600};
-  const unsigned sweep_iters = o.quick ? 3 : 20;
-  std::fprintf(stderr, "[cni-bench] nic: sweep, %u frames per size:", sweep_iters);
+  sweep_iters = o.quick ? 3 : 20;
+  std::fprintf(stderr, "[cni-bench] nic: %s sweep, %u frames per size:", rig.title(), sweep_iters);
   for (unsigned s : sweep) {
     std::fprintf(stderr, " %u", s);
-    rows.push_back({"sweep", "rx", s, percentiles(rig.receive(s, sweep_iters)), nullptr});
-    rows.push_back({"sweep", "tx", s, percentiles(rig.transmit(s, sweep_iters)), nullptr});
+    rows.push_back({i, "sweep", "rx", s, percentiles(rig.receive(s, sweep_iters)), nullptr});
+    rows.push_back({i, "sweep", "tx", s, percentiles(rig.transmit(s, sweep_iters)), nullptr});
   }
   std::fprintf(stderr, "\n");
-
   // Throughput, one core each way.
   const std::vector<unsigned> tsizes = o.quick
                                            ? std::vector<unsigned>{64, 9600}
                                            : std::vector<unsigned>{64, 256, 1024, 1536, 4096, 9600};
-  const unsigned frames = o.quick ? 8 : 100;
-  std::fprintf(stderr, "[cni-bench] nic: throughput, %u frames per size:", frames);
+  frames = o.quick ? 8 : 100;
+  std::fprintf(stderr, "[cni-bench] nic: %s throughput, %u frames per size:", rig.title(), frames);
   for (unsigned s : tsizes) {
     std::fprintf(stderr, " %u", s);
     for (const char* dir : {"rx", "tx"}) {
-      const double t = dir[0] == 'r' ? rig.receive_stream(s, frames, rig.slots())
-                                     : rig.transmit_stream(s, frames);
-      Result r{"throughput", dir, s, {}, nullptr};
+      const double t =
+          dir[0] == 'r' ? rig.receive_stream(s, frames) : rig.transmit_stream(s, frames);
+      Result r{i, "throughput", dir, s, {}, nullptr};
       r.gbit_s = frames * s * 8.0 / t;
       r.mpps = frames * 1e3 / t;
       rows.push_back(r);
     }
   }
   std::fprintf(stderr, "\n");
+  c.mismatches += rig.mismatches();
+  c.coherence_errors += rig.coherence_errors();
+  c.drops += rig.nic_stats().rx_overflow;
+}
+
+// Table 1's shape (002 s5.2): coherent PIO receives at least 5x faster than PCIe PIO at 1536 and
+// 9600 B; PCIe PIO transmits a 64-byte frame no slower than coherent PIO; coherent PIO has the
+// smallest P100 - P50 spread. The DMA interface's claim (nearly flat latency) waits for it.
+std::vector<Shape> shapes(const std::vector<Result>& rows) {
+  std::vector<Shape> v;
+  for (unsigned s : {1536u, 9600u}) {
+    const Result* p = find(rows, "pcie-pio", "latency", "rx", s);
+    const Result* e = find(rows, "coherent-pio", "latency", "rx", s);
+    if (p && e) {
+      v.push_back({"rx " + std::to_string(s) + " B: PCIe PIO P50 / coherent PIO P50 >= 5",
+                   p->pct.p[0] / e->pct.p[0], 5.0});
+    }
+  }
+  const Result* p = find(rows, "pcie-pio", "latency", "tx", 64);
+  const Result* e = find(rows, "coherent-pio", "latency", "tx", 64);
+  if (p && e) {
+    v.push_back({"tx 64 B: coherent PIO P50 / PCIe PIO P50 >= 1", e->pct.p[0] / p->pct.p[0], 1.0});
+  }
+  for (const char* dir : {"rx", "tx"}) {
+    for (unsigned s : {64u, 1536u, 9600u}) {
+      p = find(rows, "pcie-pio", "latency", dir, s);
+      e = find(rows, "coherent-pio", "latency", dir, s);
+      if (!p || !e) continue;
+      // spread(PCIe) - spread(coherent) >= 0
+      v.push_back({std::string(dir) + " " + std::to_string(s) +
+                       " B: P100 - P50 spread, PCIe PIO - coherent PIO (us) >= 0",
+                   (p->pct.p[3] - p->pct.p[0]) - (e->pct.p[3] - e->pct.p[0]), 0.0});
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+int run_nic(const Options& o) {
+  sim::Profile prof = sim::Profile::load(o.profile);
+  for (const auto& s : o.sets) prof.set(s);
+  prof.set("sim.seed", std::to_string(o.seed));
+  const unsigned iters = o.quick ? 10 : std::min(o.iterations, 200u);
+  std::vector<Result> rows;
+  unsigned sweep_iters = 0, frames = 0;
+  Counts c;
+  std::vector<std::string> ifaces;
+  std::vector<unsigned> aheads;
+  double nic_mhz = 0;
+  {
+    PciePioRig rig(prof, o.seed, o.tlp_trace);
+    measure(rig, o, iters, rows, sweep_iters, frames, c);
+    ifaces.push_back(rig.interface());
+    aheads.push_back(rig.rx_ahead(64));
+    nic_mhz = rig.nic_mhz();
+  }
+  {
+    CoherentPioRig rig(prof, o.seed);
+    measure(rig, o, iters, rows, sweep_iters, frames, c);
+    ifaces.push_back(rig.interface());
+  }
+  const std::vector<Shape> shape = shapes(rows);
 
   std::ostringstream csv;
   csv << "experiment,interface,direction,size_bytes,p50_us,p95_us,p99_us,p100_us,"
          "paper_p50_us,paper_p95_us,paper_p99_us,paper_p100_us,gbit_s,mpps\n";
   std::ostringstream js;
-  js << "{\"suite\":\"nic\",\"profile\":\"" << prof.name()
-     << "\",\"nic_mhz\":" << fmt(rig.nic_mhz(), 2) << ",\"iterations\":" << iters << ",\"rows\":[";
+  js << "{\"suite\":\"nic\",\"profile\":\"" << prof.name() << "\",\"nic_mhz\":" << fmt(nic_mhz, 2)
+     << ",\"iterations\":" << iters << ",\"rows\":[";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Result& r = rows[i];
-    js << (i ? "," : "") << "{\"experiment\":\"" << r.experiment
-       << "\",\"interface\":\"pcie-pio\",\"direction\":\"" << r.direction
-       << "\",\"size_bytes\":" << r.size;
+    js << (i ? "," : "") << "{\"experiment\":\"" << r.experiment << "\",\"interface\":\""
+       << r.interface << "\",\"direction\":\"" << r.direction << "\",\"size_bytes\":" << r.size;
     const char* names[4] = {"p50_us", "p95_us", "p99_us", "p100_us"};
     for (int q = 0; q < 4; ++q) {
       js << ",\"" << names[q] << "\":" << (r.gbit_s >= 0 ? "null" : fmt(r.pct.p[q], 3));
@@ -351,55 +537,79 @@ int run_nic(const Options& o) {
          << ",\"ratio_p50\":" << fmt(r.pct.p[0] / r.paper[0], 3);
     }
     js << "}";
-    csv << r.experiment << ",pcie-pio," << r.direction << "," << r.size;
+    csv << r.experiment << "," << r.interface << "," << r.direction << "," << r.size;
     for (int q = 0; q < 4; ++q) csv << "," << (r.gbit_s >= 0 ? "" : fmt(r.pct.p[q], 3));
     for (int q = 0; q < 4; ++q) csv << "," << (r.paper ? fmt(r.paper[q], 2) : "");
     csv << "," << (r.gbit_s >= 0 ? fmt(r.gbit_s, 4) : "") << ","
         << (r.mpps >= 0 ? fmt(r.mpps, 5) : "") << "\n";
   }
-  const uint64_t bad = rig.mismatches() + rig.coherence_errors();
-  js << "],\"frames_dropped\":" << rig.nic_stats().rx_overflow
-     << ",\"coherence_errors\":" << rig.coherence_errors()
-     << ",\"result_mismatches\":" << rig.mismatches() << "}";
+  js << "],\"shape\":[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    js << (i ? "," : "") << "{\"claim\":\"" << shape[i].claim
+       << "\",\"ours\":" << fmt(shape[i].ours, 3)
+       << ",\"holds\":" << (shape[i].holds() ? "true" : "false") << "}";
+  }
+  const uint64_t bad = c.mismatches + c.coherence_errors;
+  js << "],\"frames_dropped\":" << c.drops << ",\"coherence_errors\":" << c.coherence_errors
+     << ",\"result_mismatches\":" << c.mismatches << "}";
   emit_csv(o, "nic", csv.str());
   if (o.json || !o.json_out.empty()) emit_json(o, js.str());
   if (!o.json) {
     std::printf(
-        "NIC latency over PCIe PIO (002 Table 1 and Fig. 10): profile %s, NIC at %.0f MHz,"
-        " %u frames per size, one at a time\n",
-        prof.name().c_str(), rig.nic_mhz(), iters);
+        "NIC latency (002 Table 1 and Fig. 10): profile %s, NIC datapath at %.0f MHz, %u frames "
+        "per size, one at a time\n",
+        prof.name().c_str(), nic_mhz, iters);
     std::printf(
-        "  receive: last beat into the MAC -> frame in the CPU (a core polling); transmit:"
+        "  receive: last beat into the MAC -> frame in the CPU (a core waiting); transmit:"
         " the driver's send -> last beat out of the MAC\n");
-    std::printf("  %-3s %6s  %9s %9s %9s %9s   %9s %9s %9s %9s   %6s\n", "dir", "bytes", "P50",
-                "P95", "P99", "P100", "002 P50", "P95", "P99", "P100", "P50 x");
+    std::printf("  %-13s %-3s %6s  %9s %9s %9s %9s   %9s %9s %9s %9s   %6s\n", "interface", "dir",
+                "bytes", "P50", "P95", "P99", "P100", "002 P50", "P95", "P99", "P100", "P50 x");
     for (const Result& r : rows) {
       if (r.experiment != "latency") continue;
-      std::printf("  %-3s %6u  %9.2f %9.2f %9.2f %9.2f   %9.2f %9.2f %9.2f %9.2f   %6.2f\n",
-                  r.direction.c_str(), r.size, r.pct.p[0], r.pct.p[1], r.pct.p[2], r.pct.p[3],
-                  r.paper[0], r.paper[1], r.paper[2], r.paper[3], r.pct.p[0] / r.paper[0]);
+      std::printf("  %-13s %-3s %6u  %9.2f %9.2f %9.2f %9.2f   %9.2f %9.2f %9.2f %9.2f   %6.2f\n",
+                  r.interface.c_str(), r.direction.c_str(), r.size, r.pct.p[0], r.pct.p[1],
+                  r.pct.p[2], r.pct.p[3], r.paper[0], r.paper[1], r.paper[2], r.paper[3],
+                  r.pct.p[0] / r.paper[0]);
     }
-    std::printf("Latency against the frame's size (P50 of %u frames, us):\n  %6s %10s %10s\n",
-                sweep_iters, "bytes", "rx", "tx");
-    for (size_t i = 0; i < rows.size(); i += 2) {
-      if (rows[i].experiment != "sweep") continue;
-      std::printf("  %6u %10.2f %10.2f\n", rows[i].size, rows[i].pct.p[0], rows[i + 1].pct.p[0]);
+    std::printf("Latency against the frame's size (P50 of %u frames, us):\n  %6s", sweep_iters,
+                "bytes");
+    for (const auto& i : ifaces)
+      std::printf(" %16s %16s", (i + " rx").c_str(), (i + " tx").c_str());
+    std::printf("\n");
+    for (const Result& r : rows) {
+      if (r.experiment != "sweep" || r.interface != ifaces[0] || r.direction != "rx") continue;
+      std::printf("  %6u", r.size);
+      for (const auto& i : ifaces) {
+        const Result* rx = find(rows, i, "sweep", "rx", r.size);
+        const Result* tx = find(rows, i, "sweep", "tx", r.size);
+        std::printf(" %16.2f %16.2f", rx ? rx->pct.p[0] : 0.0, tx ? tx->pct.p[0] : 0.0);
+      }
+      std::printf("\n");
     }
     std::printf(
-        "Throughput, one core, %u frames back to back (receive: node 1 keeping %u "
-        "frames ahead of the core, the ring's slots):\n  %6s %9s %9s %9s %9s %12s\n",
-        frames, rig.slots(), "bytes", "rx Gb/s", "rx Mpps", "tx Gb/s", "tx Mpps", "100G Mpps");
-    for (size_t i = 0; i + 1 < rows.size(); ++i) {
-      if (rows[i].experiment != "throughput" || rows[i].direction != "rx") continue;
-      std::printf("  %6u %9.3f %9.4f %9.3f %9.4f %12.3f\n", rows[i].size, rows[i].gbit_s,
-                  rows[i].mpps, rows[i + 1].gbit_s, rows[i + 1].mpps, line_rate_mpps(rows[i].size));
+        "Throughput, one core each way, %u frames back to back (receive: node 1 keeping as many "
+        "frames ahead of the core as the interface buffers: PCIe PIO the ring's %u slots, "
+        "coherent PIO what the datapath's receive buffer holds):\n  %-13s %6s %9s %9s %9s %9s "
+        "%12s\n",
+        frames, aheads[0], "interface", "bytes", "rx Gb/s", "rx Mpps", "tx Gb/s", "tx Mpps",
+        "100G Mpps");
+    for (const Result& r : rows) {
+      if (r.experiment != "throughput" || r.direction != "rx") continue;
+      const Result* tx = find(rows, r.interface, "throughput", "tx", r.size);
+      std::printf("  %-13s %6u %9.3f %9.4f %9.3f %9.4f %12.3f\n", r.interface.c_str(), r.size,
+                  r.gbit_s, r.mpps, tx->gbit_s, tx->mpps, line_rate_mpps(r.size));
+    }
+    std::printf("Table 1's shape (002 s5.2), on this run's figures:\n");
+    for (const Shape& sh : shape) {
+      std::printf("  %-72s %9.2f  %s\n", sh.claim.c_str(), sh.ours,
+                  sh.holds() ? "holds" : "DOES NOT HOLD");
     }
     std::printf(
         "frames checked: every one; mismatches %llu, coherence errors %llu, receive drops "
         "%llu\n",
-        static_cast<unsigned long long>(rig.mismatches()),
-        static_cast<unsigned long long>(rig.coherence_errors()),
-        static_cast<unsigned long long>(rig.nic_stats().rx_overflow));
+        static_cast<unsigned long long>(c.mismatches),
+        static_cast<unsigned long long>(c.coherence_errors),
+        static_cast<unsigned long long>(c.drops));
   }
   return bad == 0 ? 0 : 1;
 }

@@ -19,6 +19,8 @@ def main(d):
     for (iface, direction), style in (
         (("pcie-pio", "rx"), "o-"),
         (("pcie-pio", "tx"), "s-"),
+        (("coherent-pio", "rx"), "^-"),
+        (("coherent-pio", "tx"), "v-"),
     ):
         pts = sorted((int(r["size_bytes"]), float(r["p50_us"])) for r in rows
                      if r["experiment"] == "sweep" and r["interface"] == iface

@@ -180,6 +180,8 @@ NicCohDevice::NicCohDevice(sim::Kernel& k, SimDevice& dev, sim::NetPort& mac, do
 NicCohDevice::~NicCohDevice() = default;
 
 unsigned NicCohDevice::max_bytes() const { return CNI_BLK_nic_datapath_b64_MaxBytes; }
+unsigned NicCohDevice::rx_buffer_frames() const { return CNI_BLK_nic_datapath_b64_Frames; }
+unsigned NicCohDevice::rx_buffer_beats() const { return CNI_BLK_nic_datapath_b64_RxBeats; }
 const NicCohStats& NicCohDevice::stats() const { return impl_->st; }
 void NicCohDevice::on_mac_rx(NicFrameObserver fn) { impl_->mac.on_rx(std::move(fn)); }
 void NicCohDevice::on_mac_tx(NicFrameObserver fn) { impl_->mac.on_tx(std::move(fn)); }

@@ -41,6 +41,9 @@ class NicCohDevice {
 
   // The longest frame on the MAC's streams the datapath takes (its FCS not counted).
   unsigned max_bytes() const;
+  // The datapath's receive buffer: frames and 64-byte words it holds at most.
+  unsigned rx_buffer_frames() const;
+  unsigned rx_buffer_beats() const;
   const NicCohStats& stats() const;
   void on_mac_rx(NicFrameObserver fn);  // the last beat entered the receive stream
   void on_mac_tx(NicFrameObserver fn);  // the last beat left the transmit stream
