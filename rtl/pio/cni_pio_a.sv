@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // PIO protocol (a), CPU -> device (docs/pio.md, "Protocol (a)"): on a TRIGGER of the channel's
-// trigger line, recall the payload control line and every overflow line (the shared
-// recall-and-count block), read the header and the payload lines and stream the message out on
-// pa_* with a fixed 8-byte shift, write the status word into the trigger line, ARM(P),
-// RELEASE(T); the roles of the two control lines swap every message.
+// trigger line, recall the payload control line and the overflow lines the last message used
+// (the shared recall-and-count block), read the header from the control line, recall the
+// overflow lines this message uses and were not asked for, read the payload lines and stream
+// the message out on pa_* with a fixed 8-byte shift, write the status word into the trigger
+// line, ARM(P), RELEASE(T); the roles of the two control lines swap every message.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
@@ -71,15 +72,19 @@ module cni_pio_a #(
   localparam logic [15:0] LB16 = 16'(LineBytes);
 
   typedef enum logic [3:0] {
-    AIdle, ARecall, AHdr, AHdrWait, ARead, AWait, AOut, AStatus, AArm, ARel
+    AIdle, ARecall, AHdr, AHdrWait, AExt, ARcWait, ARead, AWait, AOut, AStatus, AArm, ARel
   } a_state_e;
 
   a_state_e         a_st_q, a_st_d;
   logic             a_par_q, a_par_d;
+  logic             a_pdone;           // the control line's RECALL_DONE is in (the recall block)
   logic             a_dall;            // every RECALL_DONE of the round is in (the recall block)
+  logic             a_rc_on;           // the round's recalls are under way
+  // Overflow lines the message uses (of the last message until the next header is read).
+  logic [RcAW-1:0]  a_nu_q, a_nu_d;
   logic             a_rd_ok;
   logic [RcAW-1:0]  a_b_q, a_b_d;       // beat index
-  logic             a_bend_q, a_bend_d;  // a_b_q >= NOvfA: no overflow line left (a flip-flop)
+  logic             a_bend_q, a_bend_d;  // a_b_q >= a_nu_q: no overflow line left (a flip-flop)
   logic [15:0]      a_len_q, a_len_d;   // message length (clamped)
   logic [15:0]      a_rem_q, a_rem_d;   // bytes from the current beat on
   // Byte i of a beat carries payload if a_rem_q > i: kept as flip-flops beside a_rem_q (one per
@@ -124,6 +129,7 @@ module cni_pio_a #(
     a_par_d    = a_par_q;
     a_b_d      = a_b_q;
     a_bend_d   = a_bend_q;
+    a_nu_d     = a_nu_q;
     a_len_d    = a_len_q;
     a_rem_d    = a_rem_q;
     a_rm_d     = a_rm_q;
@@ -146,7 +152,7 @@ module cni_pio_a #(
     cline_o    = a_p_line;
     unique case (a_st_q)
       AIdle: ;
-      ARecall: if (a_dall) a_st_d = AHdr;
+      ARecall: if (a_pdone) a_st_d = AHdr;
       AHdr: begin
         mreq_o = 1'b1;
         if (mgnt_i) a_st_d = AHdrWait;
@@ -160,12 +166,17 @@ module cni_pio_a #(
           a_rm_d    = LineBytes'(cni_pio_pkg::len_mask(a_hdr_len, CapA, LineBytes));
           a_empty_d = (a_hdr_len == 16'd0);  // CapA > 0: the clamp never empties a message
           a_b_d     = '0;
-          a_bend_d  = NOvfA == 0;
-          a_st_d    = a_empty_d ? AStatus : ARead;
+          a_nu_d    = RcAW'(cni_pio_pkg::ovf_lines(a_len_d, LineBytes));
+          a_bend_d  = a_nu_d == '0;
+          a_st_d    = AExt;
         end
       end
+      // The round takes in the message's own overflow lines, and every RECALL_DONE is awaited:
+      // port B reads only recalled lines, and no RECALL_DONE of this round comes in the next.
+      AExt: a_st_d = ARcWait;
+      ARcWait: if (a_dall) a_st_d = a_empty_q ? AStatus : ARead;
       ARead: begin
-        // Line b+1 holds the tail of beat b; past the last overflow line it is zero.
+        // Line b+1 holds the tail of beat b; past the message's overflow lines it is zero.
         if (!a_bend_q) begin
           mreq_o  = 1'b1;
           maddr_o = LineIdxW'(A_OV + 32'(a_b_q));
@@ -186,7 +197,7 @@ module cni_pio_a #(
             cur_ld      = 1'b1;
             cur_from_rd = a_st_q == AWait;
             a_b_d      = a_b_q + 1'b1;
-            a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(NOvfA);
+            a_bend_d   = 32'(a_b_q) + 32'd1 >= 32'(a_nu_q);
             a_rem_d    = a_rem_q - LB16;
             a_rm_d     = LineBytes'(cni_pio_pkg::next_mask(a_rem_q, 16'(LineBytes)));
             a_st_d     = (a_rem_q <= LB16) ? AStatus : ARead;
@@ -225,7 +236,8 @@ module cni_pio_a #(
       a_st_q     <= AIdle;
       a_par_q    <= 1'b0;
       a_b_q      <= '0;
-      a_bend_q   <= NOvfA == 0;
+      a_bend_q   <= 1'b1;
+      a_nu_q     <= '0;
       a_len_q    <= '0;
       a_rem_q    <= '0;
       a_rm_q     <= '0;
@@ -240,6 +252,7 @@ module cni_pio_a #(
       a_par_q    <= a_par_d;
       a_b_q      <= a_b_d;
       a_bend_q   <= a_bend_d;
+      a_nu_q     <= a_nu_d;
       a_len_q    <= a_len_d;
       a_rem_q    <= a_rem_d;
       a_rm_q     <= a_rm_d;
@@ -263,15 +276,19 @@ module cni_pio_a #(
     if (a_pa_free) pa_data_q <= a_beat_m;
   end
 
-  // The recalls of a round: the payload control line, then every overflow line.
+  // The recalls of a round: the payload control line and the overflow lines the last message
+  // used, then the rest of this message's.
+  assign a_rc_on = a_st_q == ARecall || a_st_q == AHdr || a_st_q == AHdrWait ||
+                   a_st_q == AExt || a_st_q == ARcWait;
   cni_pio_recall #(.LineIdxW(LineIdxW), .Base(ABase), .NOvf(NOvfA)) u_recall (
     .clk_i, .rst_ni,
-    .start_i (a_trig), .p_line_i (LineIdxW'(A_LO + 32'(!a_par_d))),
-    .active_i (a_st_q == ARecall),
+    .start_i (a_trig), .p_line_i (LineIdxW'(A_LO + 32'(!a_par_d))), .pre_i (a_nu_q),
+    .ext_i (a_st_q == AExt), .upto_i (a_nu_q),
+    .active_i (a_rc_on),
     .req_o (rreq_o), .line_o (rline_o), .gnt_i (rgnt_i),
     .done_i (ev_done_i), .done_line_i (ev_line_i), .done_ovf_i (ev_ovf_i),
     .cur_p_line_i (a_p_line),
-    .all_done_o (a_dall)
+    .p_done_o (a_pdone), .all_done_o (a_dall)
   );
 
   cni_pio_rd_wait #(.RdWait(RdWait)) u_rd_wait (
@@ -282,17 +299,20 @@ module cni_pio_a #(
     else cnt_o <= fin_o;
   end
 
-  // Quiescence: idle, or every RECALL of a round asked and its RECALL_DONEs awaited.
-  assign idle_o = (a_st_q == AIdle || (a_st_q == ARecall && !a_dall && !rreq_o)) &&
-                  !pa_valid_q && !cnt_o;
+  // Quiescence: idle, or every RECALL asked so far and the RECALL_DONEs the state waits for
+  // awaited.
+  assign idle_o = (a_st_q == AIdle || (a_st_q == ARecall && !a_pdone && !rreq_o) ||
+                   (a_st_q == ARcWait && !a_dall && !rreq_o)) && !pa_valid_q && !cnt_o;
 
   assign pa_valid_o = pa_valid_q;
   assign pa_data_o  = pa_data_q;
   assign pa_len_o   = pa_len_q;
   assign pa_last_o  = pa_last_q;
 
-  `CNI_ASSERT(OvfFlag_A, a_bend_q == (32'(a_b_q) >= 32'(NOvfA)),
+  `CNI_ASSERT(OvfFlag_A, a_bend_q == (32'(a_b_q) >= 32'(a_nu_q)) ||
+                         !(a_st_q inside {ARead, AWait, AOut}),
               "the overflow flag disagrees with its line count")
+  `CNI_ASSERT(Used_A, 32'(a_nu_q) <= 32'(NOvfA), "a message uses more overflow lines than exist")
   // (After a message's last beat its count wraps, unused until the next header.)
   // bit i of the mask: a_rem_q > i
   `CNI_ASSERT(Mask_A, MLB'(a_rm_q) == cni_pio_pkg::len_mask(a_rem_q, LineBytes, LineBytes) ||

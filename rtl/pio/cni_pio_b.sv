@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // PIO protocol (b), device -> CPU (docs/pio.md, "Protocol (b)"): on a TRIGGER of the channel's
-// trigger line, recall the other control line and every overflow line (the shared
-// recall-and-count block), then take one message from pb_* and write its header and payload
-// (inverse 8-byte shift) into the trigger line and the overflow lines, ARM(P), RELEASE(T); the
-// roles of the two control lines swap every message.
+// trigger line, recall the other control line and the overflow lines the last message used (the
+// shared recall-and-count block); once the message's first beat is offered, recall the overflow
+// lines it uses and were not asked for; then take the message from pb_* and write its header and
+// payload (inverse 8-byte shift) into the trigger line and the overflow lines, ARM(P),
+// RELEASE(T); the roles of the two control lines swap every message.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
@@ -67,11 +68,17 @@ module cni_pio_b #(
   localparam logic [15:0] LB16 = 16'(LineBytes);
   localparam logic [15:0] LB8  = 16'(LineBytes - 8);
 
-  typedef enum logic [2:0] {BIdle, BRecall, BRecv, BTail, BArm, BRel} b_state_e;
+  typedef enum logic [2:0] {BIdle, BLen, BExt, BRcWait, BRecv, BTail, BArm, BRel} b_state_e;
 
   b_state_e         b_st_q, b_st_d;
   logic             b_par_q, b_par_d;
   logic             b_dall;            // every RECALL_DONE of the round is in (the recall block)
+  // (b) never reads its control line: the recall block's flag that it was recalled is not used.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic             b_pdone;
+  /* verilator lint_on UNUSEDSIGNAL */
+  // Overflow lines the message uses (of the last message until the next one's first beat).
+  logic [RcBW-1:0]  b_nu_q, b_nu_d;
   logic [RcBW-1:0]  b_k_q, b_k_d;       // line the next beat completes (0 = trigger line)
   logic             b_kover_q, b_kover_d;  // b_k_q > NOvfB: beats are dropped (a flip-flop)
   logic             b_first_q, b_first_d, b_gotlast_q, b_gotlast_d, b_trunc_q, b_trunc_d;
@@ -132,6 +139,7 @@ module cni_pio_b #(
     b_par_d     = b_par_q;
     b_k_d       = b_k_q;
     b_kover_d   = b_kover_q;
+    b_nu_d      = b_nu_q;
     b_first_d   = b_first_q;
     b_gotlast_d = b_gotlast_q || (b_take && pb_last_i);
     b_trunc_d   = b_trunc_q;
@@ -150,7 +158,16 @@ module cni_pio_b #(
     cline_o     = b_p_line;
     unique case (b_st_q)
       BIdle: ;
-      BRecall: if (b_dall) b_st_d = BRecv;
+      // The first beat is offered (not taken): its length gives the lines the message uses.
+      BLen: begin
+        if (pb_valid_i) begin
+          b_nu_d = RcBW'(cni_pio_pkg::ovf_lines((pb_len_i > 16'(CapB)) ? 16'(CapB) : pb_len_i,
+                                               LineBytes));
+          b_st_d = BExt;
+        end
+      end
+      BExt: b_st_d = BRcWait;
+      BRcWait: if (b_dall) b_st_d = BRecv;
       BRecv: begin
         mreq_o = bin_valid_q && !b_drop;
         if (b_consume) begin
@@ -193,7 +210,7 @@ module cni_pio_b #(
       default: b_st_d = BIdle;
     endcase
     if (b_trig) begin
-      b_st_d      = BRecall;
+      b_st_d      = BLen;
       b_k_d       = '0;
       b_kover_d   = 1'b0;
       b_first_d   = 1'b1;
@@ -207,6 +224,7 @@ module cni_pio_b #(
       b_par_q     <= 1'b0;
       b_k_q       <= '0;
       b_kover_q   <= 1'b0;
+      b_nu_q      <= '0;
       b_first_q   <= 1'b1;
       b_gotlast_q <= 1'b0;
       b_trunc_q   <= 1'b0;
@@ -220,6 +238,7 @@ module cni_pio_b #(
       b_par_q     <= b_par_d;
       b_k_q       <= b_k_d;
       b_kover_q   <= b_kover_d;
+      b_nu_q      <= b_nu_d;
       b_first_q   <= b_first_d;
       b_gotlast_q <= b_gotlast_d;
       b_trunc_q   <= b_trunc_d;
@@ -249,15 +268,17 @@ module cni_pio_b #(
     end
   end
 
-  // The recalls of a round: the other control line, then every overflow line.
+  // The recalls of a round: the other control line and the overflow lines the last message
+  // used, then the rest of this message's.
   cni_pio_recall #(.LineIdxW(LineIdxW), .Base(BBase), .NOvf(NOvfB)) u_recall (
     .clk_i, .rst_ni,
-    .start_i (b_trig), .p_line_i (LineIdxW'(B_LO + 32'(!b_par_d))),
-    .active_i (b_st_q == BRecall),
+    .start_i (b_trig), .p_line_i (LineIdxW'(B_LO + 32'(!b_par_d))), .pre_i (b_nu_q),
+    .ext_i (b_st_q == BExt), .upto_i (b_nu_q),
+    .active_i (b_st_q == BLen || b_st_q == BExt || b_st_q == BRcWait),
     .req_o (rreq_o), .line_o (rline_o), .gnt_i (rgnt_i),
     .done_i (ev_done_i), .done_line_i (ev_line_i), .done_ovf_i (ev_ovf_i),
     .cur_p_line_i (b_p_line),
-    .all_done_o (b_dall)
+    .p_done_o (b_pdone), .all_done_o (b_dall)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -265,11 +286,16 @@ module cni_pio_b #(
     else cnt_o <= fin_o;
   end
 
-  // Quiescence: idle, every RECALL of a round asked and its RECALL_DONEs awaited, or waiting for
-  // a beat of the message (an input).
-  assign idle_o = (b_st_q == BIdle || (b_st_q == BRecall && !b_dall && !rreq_o) ||
+  // Quiescence: idle, every RECALL asked so far and the first beat or the RECALL_DONEs awaited,
+  // or waiting for a beat of the message (inputs).
+  assign idle_o = (b_st_q == BIdle || (b_st_q == BLen && !pb_valid_i && !rreq_o) ||
+                   (b_st_q == BRcWait && !b_dall && !rreq_o) ||
                    (b_st_q == BRecv && !bin_valid_q && !b_gotlast_q)) && !cnt_o;
 
+  `CNI_ASSERT(Used_A, 32'(b_nu_q) <= 32'(NOvfB), "a message uses more overflow lines than exist")
+  `CNI_ASSERT(Written_A, !mreq_o || maddr_o == b_t_line ||
+                         32'(maddr_o) <= B_LO + 32'd1 + 32'(b_nu_q),
+              "a write of an overflow line the message does not use")
   `CNI_ASSERT(OvfFlag_A, b_kover_q == (32'(b_k_q) > 32'(NOvfB)),
               "the overflow flag disagrees with its line count")
   // bit i of the mask: b_rem_q > i

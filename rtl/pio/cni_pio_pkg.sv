@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the PIO engine's (a) and (b) channels share: the byte masks of a message's beats (bit i:
 // byte i of the beat carries payload), kept as flip-flops beside the byte counts, and their
-// expansion to bit masks.
+// expansion to bit masks; the overflow lines a message uses.
 `ifndef CNI_PIO_PKG_SV
 `define CNI_PIO_PKG_SV
 `default_nettype none
@@ -39,6 +39,12 @@ package cni_pio_pkg;
     if ((rem & ~((lb << 1) - 16'd1)) != 16'd0) next_mask = low_ones(8'(lb));
     else if ((rem & lb) != 16'd0)               next_mask = low_ones(8'(rem & (lb - 16'd1)));
     else                                        next_mask = '0;
+  endfunction
+
+  // Overflow lines a message of `len` bytes uses (its 8-byte header and payload fill lines of
+  // `lb` bytes, a power of two, from the control line on): (len + 8 + lb - 1) / lb - 1, a shift.
+  function automatic logic [15:0] ovf_lines(input logic [15:0] len, input int lb);
+    ovf_lines = 16'((17'(len) + 17'd7) >> $clog2(lb));
   endfunction
 
   // The bit mask of a byte mask: byte i of the result is all ones where be[i] (32-bit words at a
