@@ -52,17 +52,7 @@ struct NicCohDevice::Impl {
                                   "-byte lines are not whole 64-byte beats");
     }
     make_current(ctx.get());
-    m->clk_i = 0;
-    m->rst_ni = 0;
-    m->eval();
-    for (int i = 0; i < 2; ++i) {
-      m->clk_i = 1;
-      m->eval();
-      m->clk_i = 0;
-      m->eval();
-    }
-    m->rst_ni = 1;
-    m->eval();
+    nic_reset(*m);
     Endpoint& ep = dev.endpoint();
     ep.set_pa_ready([this] { return tx.size() + per <= kCdcBeats; });
     ep.set_pa_sink([this](const Endpoint::PioBeat& b) { from_pio(b); });

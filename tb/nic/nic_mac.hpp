@@ -47,6 +47,22 @@ void nic_get_bytes(const W& port, uint8_t* dst) {
   }
 }
 
+// Two clock cycles of a NIC model's active-low reset (clk_i, rst_ni), then out of reset.
+template <class Model>
+void nic_reset(Model& m) {
+  m.clk_i = 0;
+  m.rst_ni = 0;
+  m.eval();
+  for (int i = 0; i < 2; ++i) {
+    m.clk_i = 1;
+    m.eval();
+    m.clk_i = 0;
+    m.eval();
+  }
+  m.rst_ni = 1;
+  m.eval();
+}
+
 // Bytes: the MAC streams' beat (64: tkeep in one QData).
 template <class Model, unsigned Bytes>
 class NicMac {

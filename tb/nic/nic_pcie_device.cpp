@@ -59,17 +59,7 @@ struct NicPcieDevice::Impl {
     geo.bar_bytes = 4 * geo.ring_bytes;
     geo.max_bytes = CNI_BLK_nic_pcie_s4_MaxBytes;
     make_current(ctx.get());
-    m->clk_i = 0;
-    m->rst_ni = 0;
-    m->eval();
-    for (int i = 0; i < 2; ++i) {
-      m->clk_i = 1;
-      m->eval();
-      m->clk_i = 0;
-      m->eval();
-    }
-    m->rst_ni = 1;
-    m->eval();
+    nic_reset(*m);
     clk.on_rising([this](uint64_t) { edge(); });
     clk.start();
   }

@@ -16,6 +16,7 @@
 #include "cni/sim/frame.hpp"
 #include "device/system.hpp"
 #include "nic_coh_device.hpp"
+#include "nic_frames.hpp"
 
 using namespace cni;
 using namespace cni::sim;
@@ -45,12 +46,7 @@ class NicCohSystem : public testing::Test {
   }
   // A frame of `n` bytes on the MAC's stream (no FCS): the network's header and a payload.
   static std::vector<uint8_t> frame(size_t n, uint32_t seed) {
-    FrameHeader h;
-    std::vector<uint8_t> payload(n - kFrameHeaderBytes);
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(seed + 29 * i);
-    Frame fr = make_frame(h, payload);
-    fr.bytes.resize(fr.bytes.size() - kFcsBytes);
-    return fr.bytes;
+    return test::nic_frame(n, seed, 29);
   }
 
   // Core 1 sends `frames` by (a) while core 2 receives them by (b) through the loopback, the

@@ -15,6 +15,7 @@
 #include "cni/sim/frame.hpp"
 #include "cni/sim/host.hpp"
 #include "coherence_checker.hpp"
+#include "nic_frames.hpp"
 #include "nic_pcie_device.hpp"
 
 using namespace cni;
@@ -64,13 +65,8 @@ class NicPcieSystem : public testing::Test {
   }
   // A frame of `wire` bytes on the line (its FCS included): the network's header, a payload
   // of the rest, as the MAC's stream carries it (without the FCS).
-  std::vector<uint8_t> frame(unsigned wire, uint8_t seed) {
-    FrameHeader h;
-    std::vector<uint8_t> payload(wire - kMinFrameBytes);
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(seed + 13 * i);
-    Frame fr = make_frame(h, payload);
-    fr.bytes.resize(fr.bytes.size() - kFcsBytes);
-    return fr.bytes;
+  static std::vector<uint8_t> frame(unsigned wire, uint8_t seed) {
+    return test::nic_frame(wire - kFcsBytes, seed, 13);
   }
 
   Profile profile;
