@@ -62,6 +62,7 @@ tops=(
   "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set Pipelined 1"
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
   "cni_nic_pcie|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set SlotBeats 256"
+  "cni_nic_pcie_dma|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set RingW 12"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

@@ -153,6 +153,13 @@ cni_block_model(nic_pcie s4
           ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pio.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pcie.sv
   PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 Slots:4
          SlotBeats:256)
+# cni_nic_pcie_dma: the datapath with the descriptor-ring DMA interface, rings up to 4096 entries.
+cni_block_model(nic_pcie_dma r12
+  SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_datapath.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma_tx.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma_rx.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pcie_dma.sv
+  PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 AddrW:48 RingW:12)
 
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code
