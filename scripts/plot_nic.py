@@ -19,6 +19,8 @@ def main(d):
     for (iface, direction), style in (
         (("pcie-pio", "rx"), "o-"),
         (("pcie-pio", "tx"), "s-"),
+        (("pcie-dma", "rx"), "D-"),
+        (("pcie-dma", "tx"), "d-"),
         (("coherent-pio", "rx"), "^-"),
         (("coherent-pio", "tx"), "v-"),
     ):

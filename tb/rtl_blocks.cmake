@@ -180,10 +180,12 @@ target_compile_definitions(cni_rtl_blocks PUBLIC ${CNI_BLK_DEFS})
 target_link_libraries(cni_rtl_blocks PUBLIC gen_hdr)  # cni/engines.hpp: engines, regions, types
 
 # The NIC's host interfaces in the host simulation (tb/nic), its MAC on the network model (the
-# system tests of tests/nic): the nic_pcie_s4 model behind the PCIe endpoint model, and the
-# nic_datapath_b64 model joined to a device core's PIO engine (whose model, a cni_dev_<flavor>
-# library, the program links: the tests' checking build, the benchmark's fast one).
+# system tests of tests/nic): the nic_pcie_s4 and nic_pcie_dma_r12 models behind the PCIe
+# endpoint model, and the nic_datapath_b64 model joined to a device core's PIO engine (whose
+# model, a cni_dev_<flavor> library, the program links: the tests' checking build, the
+# benchmark's fast one).
 add_library(cni_nic_dev STATIC ${PROJECT_SOURCE_DIR}/tb/nic/nic_pcie_device.cpp
+                               ${PROJECT_SOURCE_DIR}/tb/nic/nic_dma_device.cpp
                                ${PROJECT_SOURCE_DIR}/tb/nic/nic_coh_device.cpp)
 target_include_directories(cni_nic_dev PUBLIC ${PROJECT_SOURCE_DIR}/tb/nic
                            PRIVATE ${PROJECT_SOURCE_DIR}/tb)

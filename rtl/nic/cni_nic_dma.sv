@@ -299,7 +299,9 @@ module cni_nic_dma #(
       end
       if (rd) begin
         rvalid_q <= 1'b1;
-        rresp_q  <= (ri <= R_GEOMETRY && s_axil_araddr_i[2:0] == '0) ? OKAY : SLVERR;
+        // (reserved words read as zero: the host's loads are 16 bytes wide on ThunderX-1, so a
+        // load of the last register reads the word after it too)
+        rresp_q  <= (s_axil_araddr_i[2:0] == '0) ? OKAY : SLVERR;
         unique case (ri)
           R_TX_BASE:  rdata_q <= 64'(tx_base_q);
           R_TX_LOG2:  rdata_q <= 64'(tx_log2_q);

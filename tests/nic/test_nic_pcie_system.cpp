@@ -11,51 +11,21 @@
 #include <vector>
 
 #include "cni/drv/nic_pio.hpp"
-#include "cni/drv/pcie.hpp"
 #include "cni/sim/frame.hpp"
-#include "cni/sim/host.hpp"
-#include "coherence_checker.hpp"
 #include "nic_frames.hpp"
 #include "nic_pcie_device.hpp"
+#include "pcie_host.hpp"
 
 using namespace cni;
 using namespace cni::sim;
 
 namespace {
 
-constexpr uint64_t kCfgBase = 0x3F'0000'0000;
-constexpr uint64_t kBarWin = 0x40'0000'0000;
-
-class NicPcieSystem : public testing::Test {
+class NicPcieSystem : public testing::Test, public test::PcieHost {
  protected:
   void SetUp() override {
-    profile = Profile::load("enzian-eci");
-    p = pcie::PcieParams::from_profile(profile);
-    k = std::make_unique<Kernel>();
-    f = std::make_unique<Fabric>(*k, 128);
-    sys = std::make_unique<HostSystem>(*k, *f, profile);
-    checker = std::make_unique<tb::CoherenceChecker>(128);
-    sys->set_observer(checker.get());
-    link = std::make_unique<pcie::Link>(*k, p, "pcie");
-    const auto id =
-        static_cast<proto::AgentId>(sys->num_sockets() + sys->num_cores() + sys->num_devices());
-    rc = std::make_unique<pcie::RootComplex>(*k, *f, id, link->rc(), p, "rc");
-    f->attach(*rc, sys->socket_node(0));
-    rc->set_observer(checker.get());
-    NetParams np = NetParams::from_profile(profile);
-    np.topology = NetTopology::Loopback;  // 002 s5.2 measures in near-end loopback
-    np.nodes = 1;
-    net = std::make_unique<Network>(*k, np);
-    port = std::make_unique<NetPort>(*net, 0);
-    nic = std::make_unique<tb::NicPcieDevice>(*k, link->ep(), p, *port,
-                                              profile.get_double("nic.freq_mhz"), 1);
-    sys->map_uncached(kCfgBase, 8192, rc->config_window());
-    sys->map_uncached(kBarWin, 1ull << 30, rc->bar_window());
-    sys->spawn(0, [&](drv::MemoryPort& m) {
-      const drv::PcieSetup s{p.mps, p.mrrs, 0, 0};
-      bars = drv::pcie_enumerate(m, kCfgBase, kBarWin, 1ull << 30, s);
-    });
-    sys->run_programs();
+    nic = std::make_unique<tb::NicPcieDevice>(*k, link->ep(), p, *port, nic_mhz(), 1);
+    enumerate();
     ASSERT_EQ(bars.size(), 1u);
     ASSERT_EQ(bars[0].size, nic->geometry().bar_bytes);
   }
@@ -69,18 +39,7 @@ class NicPcieSystem : public testing::Test {
     return test::nic_frame(wire - kFcsBytes, seed, 13);
   }
 
-  Profile profile;
-  pcie::PcieParams p;
-  std::unique_ptr<Kernel> k;
-  std::unique_ptr<Fabric> f;
-  std::unique_ptr<HostSystem> sys;
-  std::unique_ptr<tb::CoherenceChecker> checker;
-  std::unique_ptr<pcie::Link> link;
-  std::unique_ptr<pcie::RootComplex> rc;
-  std::unique_ptr<Network> net;
-  std::unique_ptr<NetPort> port;
   std::unique_ptr<tb::NicPcieDevice> nic;
-  std::vector<drv::PcieBar> bars;
   uint64_t expected_axi_errors = 0;
 };
 
