@@ -208,12 +208,7 @@ struct NicDmaDevice::Impl {
   void edge() {
     make_current(ctx.get());
     ++st.cycles;
-    drive();
-    m->clk_i = 0;
-    m->eval();
-    sample();
-    m->clk_i = 1;
-    m->eval();
+    nic_cycle(*m, [this] { drive(); }, [this] { sample(); });
     if (mac.idle() && regs.empty() && r_id < 0 && !wr_open && bq.empty() && rd[0].empty() &&
         rd[1].empty() && m->idle_o) {
       clk.sleep();

@@ -63,6 +63,18 @@ void nic_reset(Model& m) {
   m.eval();
 }
 
+// One cycle of a NIC model: its inputs driven with the clock low, the handshakes of the coming
+// edge seen once they have settled, then the rising edge.
+template <class Model, class Drive, class Sample>
+void nic_cycle(Model& m, Drive&& drive, Sample&& sample) {
+  drive();
+  m.clk_i = 0;
+  m.eval();
+  sample();
+  m.clk_i = 1;
+  m.eval();
+}
+
 // Bytes: the MAC streams' beat (64: tkeep in one QData).
 template <class Model, unsigned Bytes>
 class NicMac {

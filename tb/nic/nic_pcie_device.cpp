@@ -130,12 +130,7 @@ struct NicPcieDevice::Impl {
   void edge() {
     make_current(ctx.get());
     ++st.cycles;
-    drive();
-    m->clk_i = 0;
-    m->eval();
-    sample();
-    m->clk_i = 1;
-    m->eval();
+    nic_cycle(*m, [this] { drive(); }, [this] { sample(); });
     if (mac.idle() && wr.empty() && rd.empty() && m->idle_o) clk.sleep();
   }
 
