@@ -141,10 +141,10 @@ module cni_nic_dma #(
     w_ok = s_axil_wstrb_i == 8'hFF && s_axil_awaddr_i[2:0] == '0;
     unique case (wi)
       R_TX_BASE: w_ok = w_ok && tx_quiet && base_ok;
-      R_TX_LOG2: w_ok = w_ok && tx_quiet && 32'(s_axil_wdata_i) <= 32'(RingW);
+      R_TX_LOG2: w_ok = w_ok && tx_quiet && s_axil_wdata_i <= 64'(RingW);
       R_TX_TAIL: w_ok = w_ok && tx_tail_ok;
       R_RX_BASE: w_ok = w_ok && rx_quiet && base_ok;
-      R_RX_LOG2: w_ok = w_ok && rx_quiet && 32'(s_axil_wdata_i) <= 32'(RingW);
+      R_RX_LOG2: w_ok = w_ok && rx_quiet && s_axil_wdata_i <= 64'(RingW);
       R_RX_TAIL: w_ok = w_ok && rx_tail_ok;
       R_IRQ: ;
       default: w_ok = 1'b0;
@@ -199,51 +199,76 @@ module cni_nic_dma #(
     .idle_o (rx_idle)
   );
 
-  // Reads: receive (a descriptor, rare) first. Data routed by ID.
-  assign m_axi_arvalid_o = t_arv || r_arv;
-  assign m_axi_arid_o    = r_arv;
-  assign m_axi_araddr_o  = r_arv ? r_ara : t_ara;
-  assign m_axi_arlen_o   = r_arv ? 8'd0 : t_arl;
-  assign r_arr           = m_axi_arready_i;
-  assign t_arr           = m_axi_arready_i && !r_arv;
+  // Reads: receive (a descriptor, rare) first; an address offered and not taken stays offered
+  // (ar_sel_q holds the choice). Data routed by ID.
+  logic [1:0] ar_sel_q, ar_sel;  // 0 none, 1 transmit, 2 receive
+  assign ar_sel          = (ar_sel_q != '0) ? ar_sel_q : r_arv ? 2'd2 : t_arv ? 2'd1 : 2'd0;
+  assign m_axi_arvalid_o = (ar_sel == 2'd2 && r_arv) || (ar_sel == 2'd1 && t_arv);
+  assign m_axi_arid_o    = ar_sel == 2'd2;
+  assign m_axi_araddr_o  = (ar_sel == 2'd2) ? r_ara : t_ara;
+  assign m_axi_arlen_o   = (ar_sel == 2'd2) ? 8'd0 : t_arl;
+  assign r_arr           = ar_sel == 2'd2 && m_axi_arready_i;
+  assign t_arr           = ar_sel == 2'd1 && m_axi_arready_i;
   assign t_rv            = m_axi_rvalid_i && !m_axi_rid_i;
   assign r_rv            = m_axi_rvalid_i && m_axi_rid_i;
   assign m_axi_rready_o  = m_axi_rid_i ? 1'b1 : t_rr;
 
-  // Writes: one burst at a time, its owner holding the channels from the address to the last
-  // beat (w_own_q: 0 none, else 1 + ID); receive first. Responses routed by ID.
-  logic [1:0] w_own_q, w_own_d;
-  logic       own_t, own_r;
-  assign own_r = w_own_q == 2'd2 || (w_own_q == 2'd0 && r_awv);
-  assign own_t = w_own_q == 2'd1 || (w_own_q == 2'd0 && !r_awv && t_awv);
-  assign m_axi_awvalid_o = w_own_q == 2'd0 && (r_awv || t_awv);
-  assign m_axi_awid_o    = r_awv;
-  assign m_axi_awaddr_o  = r_awv ? r_awa : t_awa;
-  assign m_axi_awlen_o   = r_awv ? r_awl : 8'd0;
-  assign r_awr           = w_own_q == 2'd0 && m_axi_awready_i;
-  assign t_awr           = w_own_q == 2'd0 && m_axi_awready_i && !r_awv;
-  assign m_axi_wvalid_o  = (w_own_q == 2'd2 && r_wv) || (w_own_q == 2'd1 && t_wv);
-  assign m_axi_wdata_o   = (w_own_q == 2'd2) ? r_wd : t_wd;
-  assign m_axi_wstrb_o   = (w_own_q == 2'd2) ? r_ws : t_ws;
-  assign m_axi_wlast_o   = (w_own_q == 2'd2) ? r_wl : 1'b1;
-  assign r_wr            = w_own_q == 2'd2 && m_axi_wready_i;
-  assign t_wr            = w_own_q == 2'd1 && m_axi_wready_i;
+  // Writes: one burst at a time. An engine offers a burst's address and its data together (AXI:
+  // neither waits for the other); the first to offer an address owns both channels (receive
+  // first) until the address and the last beat are taken (w_own_q: 0 none, 1 transmit, 2
+  // receive). Responses routed by ID.
+  logic [1:0] w_own_q, w_own_d, w_own;
+  logic       awd_q, awd_d, wld_q, wld_d;  // the owned burst's address, its last beat taken
+  logic       aw_ok, wl_ok;
+  assign w_own = (w_own_q != '0) ? w_own_q : r_awv ? 2'd2 : t_awv ? 2'd1 : 2'd0;
+  assign m_axi_awvalid_o = !awd_q && ((w_own == 2'd2 && r_awv) || (w_own == 2'd1 && t_awv));
+  assign m_axi_awid_o    = w_own == 2'd2;
+  assign m_axi_awaddr_o  = (w_own == 2'd2) ? r_awa : t_awa;
+  assign m_axi_awlen_o   = (w_own == 2'd2) ? r_awl : 8'd0;
+  assign r_awr           = w_own == 2'd2 && !awd_q && m_axi_awready_i;
+  assign t_awr           = w_own == 2'd1 && !awd_q && m_axi_awready_i;
+  assign m_axi_wvalid_o  = (w_own == 2'd2 && r_wv) || (w_own == 2'd1 && t_wv);
+  assign m_axi_wdata_o   = (w_own == 2'd2) ? r_wd : t_wd;
+  assign m_axi_wstrb_o   = (w_own == 2'd2) ? r_ws : t_ws;
+  assign m_axi_wlast_o   = (w_own == 2'd2) ? r_wl : 1'b1;
+  assign r_wr            = w_own == 2'd2 && m_axi_wready_i;
+  assign t_wr            = w_own == 2'd1 && m_axi_wready_i;
   assign m_axi_bready_o  = 1'b1;
   assign t_bv            = m_axi_bvalid_i && !m_axi_bid_i;
   assign r_bv            = m_axi_bvalid_i && m_axi_bid_i;
+  assign aw_ok = awd_q || (m_axi_awvalid_o && m_axi_awready_i);
+  assign wl_ok = wld_q || (m_axi_wvalid_o && m_axi_wready_i && m_axi_wlast_o);
   always_comb begin
     w_own_d = w_own_q;
-    if (m_axi_awvalid_o && m_axi_awready_i) w_own_d = r_awv ? 2'd2 : 2'd1;
-    if (m_axi_wvalid_o && m_axi_wready_i && m_axi_wlast_o) w_own_d = 2'd0;
+    awd_d   = awd_q;
+    wld_d   = wld_q;
+    if (w_own != '0) begin
+      if (aw_ok && wl_ok) begin
+        w_own_d = '0;
+        awd_d   = 1'b0;
+        wld_d   = 1'b0;
+      end else begin
+        w_own_d = w_own;
+        awd_d   = aw_ok;
+        wld_d   = wl_ok;
+      end
+    end
   end
 
   // ---- MSI: one per `coal` frames each way, while enabled ---------------------------------------
+  // A request shown and not taken keeps its vector (msi_hold_q); a vector that falls due in the
+  // cycle its last request is taken stays pending.
   logic [7:0] tx_cnt_q, rx_cnt_q;
-  logic       tx_pend_q, rx_pend_q;
+  logic       tx_pend_q, rx_pend_q, msi_hold_q, msi_vec_q;
+  logic       tx_due, rx_due, tx_take, rx_take;
   logic [7:0] coal;
   assign coal        = (coal_q == '0) ? 8'd1 : coal_q;
   assign msi_valid_o = tx_pend_q || rx_pend_q;
-  assign msi_vec_o   = !tx_pend_q;
+  assign msi_vec_o   = msi_hold_q ? msi_vec_q : !tx_pend_q;
+  assign tx_due      = tx_done && irq_tx_q && tx_cnt_q + 8'd1 >= coal;
+  assign rx_due      = rx_done && irq_rx_q && rx_cnt_q + 8'd1 >= coal;
+  assign tx_take     = msi_valid_o && msi_ready_i && !msi_vec_o;
+  assign rx_take     = msi_valid_o && msi_ready_i && msi_vec_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -268,12 +293,22 @@ module cni_nic_dma #(
       rresp_q   <= OKAY;
       rdata_q   <= '0;
       w_own_q   <= '0;
+      awd_q     <= 1'b0;
+      wld_q     <= 1'b0;
+      ar_sel_q  <= '0;
+      msi_hold_q <= 1'b0;
+      msi_vec_q <= 1'b0;
       tx_cnt_q  <= '0;
       rx_cnt_q  <= '0;
       tx_pend_q <= 1'b0;
       rx_pend_q <= 1'b0;
     end else begin
       w_own_q <= w_own_d;
+      awd_q   <= awd_d;
+      wld_q   <= wld_d;
+      ar_sel_q <= (m_axi_arvalid_o && !m_axi_arready_i) ? ar_sel : 2'd0;
+      msi_hold_q <= msi_valid_o && !msi_ready_i;
+      msi_vec_q  <= msi_vec_o;
       if (wr) begin
         bvalid_q <= 1'b1;
         bresp_q  <= w_ok ? OKAY : SLVERR;
@@ -329,26 +364,10 @@ module cni_nic_dma #(
         e_axi_q <= e_axi_q + 16'd1;
       end
       // MSI
-      if (tx_done && irq_tx_q) begin
-        if (tx_cnt_q + 8'd1 >= coal) begin
-          tx_cnt_q  <= '0;
-          tx_pend_q <= 1'b1;
-        end else begin
-          tx_cnt_q <= tx_cnt_q + 8'd1;
-        end
-      end
-      if (rx_done && irq_rx_q) begin
-        if (rx_cnt_q + 8'd1 >= coal) begin
-          rx_cnt_q  <= '0;
-          rx_pend_q <= 1'b1;
-        end else begin
-          rx_cnt_q <= rx_cnt_q + 8'd1;
-        end
-      end
-      if (msi_valid_o && msi_ready_i) begin
-        if (tx_pend_q) tx_pend_q <= 1'b0;
-        else rx_pend_q <= 1'b0;
-      end
+      if (tx_done && irq_tx_q) tx_cnt_q <= tx_due ? 8'd0 : tx_cnt_q + 8'd1;
+      if (rx_done && irq_rx_q) rx_cnt_q <= rx_due ? 8'd0 : rx_cnt_q + 8'd1;
+      tx_pend_q <= (tx_pend_q && !tx_take) || tx_due;
+      rx_pend_q <= (rx_pend_q && !rx_take) || rx_due;
     end
   end
 
@@ -358,9 +377,11 @@ module cni_nic_dma #(
   assign s_axil_rresp_o  = rresp_q;
   assign s_axil_rdata_o  = rdata_q;
 
-  assign idle_o = tx_idle && rx_idle && !msi_valid_o && w_own_q == '0;
+  assign idle_o = tx_idle && rx_idle && !msi_valid_o && w_own_q == '0 && ar_sel_q == '0;
 
   `CNI_ASSERT_INIT(Params_A, RingW >= 1 && RingW <= 15, "rings of 2 to 32768 entries")
-  `CNI_ASSERT(Owner_A, !(own_t && own_r), "two owners of the write channels")
+  `CNI_ASSERT(ArHold_A, ar_sel_q == '0 || m_axi_arvalid_o, "a read address withdrawn")
+  `CNI_ASSERT(MsiVec_A, !msi_hold_q || (msi_vec_q ? rx_pend_q : tx_pend_q),
+              "the MSI shown lost its pending request")
 
 endmodule

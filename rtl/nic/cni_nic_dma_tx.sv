@@ -12,13 +12,13 @@
 // Ports:
 //   go_i, desc_addr_i - a posted descriptor is waiting; its address (16-byte aligned, held until
 //                       done_o)
-//   done_o, err_o     - the descriptor's write-back leaves (a pulse); and it was refused (a
-//                       frame address not 64-byte aligned, a length of 0 or over MaxBytes, or an
-//                       AXI error on its reads)
+//   done_o, err_o     - the descriptor's write-back is answered (a pulse); and it was refused
+//                       (a frame address not 64-byte aligned or beyond AddrW, a length of 0 or
+//                       over MaxBytes, or an AXI error on its reads)
 //   ar_*, r_*         - read requests (INCR bursts of full beats) and their data (this engine's
 //                       ID's beats only: the caller routes them)
-//   aw_*, w_*, b_*    - the write-back: one beat; the caller holds the write channels for it
-//                       from the address to the beat
+//   aw_*, w_*, b_*    - the write-back: one beat, its address and data offered together; the
+//                       caller holds the write channels for it until both are taken
 //   tx_*              - frames to the datapath (which may stall); tuser on the last beat: a
 //                       read of the frame failed
 `default_nettype none
@@ -64,7 +64,7 @@ module cni_nic_dma_tx #(
 
   localparam int PB = 12 - OB;  // beat address bits in a 4 KiB page
 
-  typedef enum logic [2:0] {TIdle, TDescAr, TDescR, TData, TWbAw, TWbW, TWbB} tx_state_e;
+  typedef enum logic [2:0] {TIdle, TDescAr, TDescR, TData, TWb, TWbB} tx_state_e;
 
   tx_state_e        st_q, st_d;
   logic [AddrW-1:0] fa_q, fa_d;       // frame address (beat aligned)
@@ -73,14 +73,17 @@ module cni_nic_dma_tx #(
   logic [15:0]      arl_q, arl_d;     // beats not asked for yet
   logic             bad_q, bad_d;     // refused, or a read failed
   logic [AddrW-1:0] ara_q, ara_d;     // the next burst's address
+  logic             awd_q, awd_d, wd_q, wd_d;  // the write-back's address, its beat taken
   logic [15:0]      d_len;            // the descriptor in the beat read: length, address
   logic [AddrW-1:0] d_addr;
+  logic [63:0]      d_addr64;          // (bits above AddrW: an address the engine cannot reach)
   logic [PB:0]      to_page;          // beats to the end of the burst's 4 KiB page
   logic [15:0]      burst;            // beats of the next burst
   logic [1:0]       slot;             // the descriptor's 16 bytes in its beat
 
   assign slot    = desc_addr_i[5:4];
-  assign d_addr  = r_data_i[128*slot +: AddrW];
+  assign d_addr64 = r_data_i[128*slot +: 64];
+  assign d_addr  = d_addr64[AddrW-1:0];
   assign d_len   = r_data_i[128*slot + 64 +: 16];
   assign to_page = (PB + 1)'(1 << PB) - (PB + 1)'(ara_q[11:OB]);
   assign burst   = (32'(arl_q) < 32'(to_page)) ? arl_q : 16'(to_page);
@@ -93,6 +96,8 @@ module cni_nic_dma_tx #(
     arl_d = arl_q;
     bad_d = bad_q;
     ara_d = ara_q;
+    awd_d = awd_q;
+    wd_d  = wd_q;
     unique case (st_q)
       TIdle: if (go_i) st_d = TDescAr;
       TDescAr: if (ar_ready_i) st_d = TDescR;
@@ -103,8 +108,9 @@ module cni_nic_dma_tx #(
           len_d = d_len;
           rem_d = d_len;
           arl_d = 16'((32'(d_len) + Bytes - 1) >> OB);
-          bad_d = r_err_i || d_len == '0 || 32'(d_len) > 32'(MaxBytes) || d_addr[OB-1:0] != '0;
-          st_d  = bad_d ? TWbAw : TData;
+          bad_d = r_err_i || d_len == '0 || 32'(d_len) > 32'(MaxBytes) ||
+                  d_addr[OB-1:0] != '0 || (d_addr64 >> AddrW) != '0;
+          st_d  = bad_d ? TWb : TData;
         end
       end
       TData: begin
@@ -115,12 +121,21 @@ module cni_nic_dma_tx #(
         if (r_valid_i && tx_tready_i) begin
           bad_d = bad_q || r_err_i;
           rem_d = (32'(rem_q) > Bytes) ? rem_q - 16'(Bytes) : '0;
-          if (32'(rem_q) <= Bytes) st_d = TWbAw;
+          if (32'(rem_q) <= Bytes) st_d = TWb;
         end
       end
-      TWbAw: if (aw_ready_i) st_d = TWbW;
-      TWbW: if (w_ready_i) st_d = TWbB;
-      TWbB: if (b_valid_i) st_d = TIdle;
+      // The write-back's address and beat are offered together (AXI: a master never waits for
+      // one before the other); the response once both are taken.
+      TWb: begin
+        awd_d = awd_q || aw_ready_i;
+        wd_d  = wd_q || w_ready_i;
+        if (awd_d && wd_d) st_d = TWbB;
+      end
+      TWbB: begin
+        awd_d = 1'b0;
+        wd_d  = 1'b0;
+        if (b_valid_i) st_d = TIdle;
+      end
       default: st_d = TIdle;
     endcase
   end
@@ -134,6 +149,8 @@ module cni_nic_dma_tx #(
       arl_q <= '0;
       bad_q <= 1'b0;
       ara_q <= '0;
+      awd_q <= 1'b0;
+      wd_q  <= 1'b0;
     end else begin
       st_q  <= st_d;
       fa_q  <= fa_d;
@@ -142,6 +159,8 @@ module cni_nic_dma_tx #(
       arl_q <= arl_d;
       bad_q <= bad_d;
       ara_q <= ara_d;
+      awd_q <= awd_d;
+      wd_q  <= wd_d;
     end
   end
 
@@ -161,15 +180,15 @@ module cni_nic_dma_tx #(
   // The write-back: the descriptor with DONE (bit 80) and ERR (bit 81), in its 16 bytes.
   logic [127:0] wb;
   assign wb         = {32'd0, 14'd0, bad_q, 1'b1, len_q, 64'(fa_q)};
-  assign aw_valid_o = st_q == TWbAw;
+  assign aw_valid_o = st_q == TWb && !awd_q;
   assign aw_addr_o  = {desc_addr_i[AddrW-1:OB], OB'(0)};
-  assign w_valid_o  = st_q == TWbW;
+  assign w_valid_o  = st_q == TWb && !wd_q;
   assign w_data_o   = DW'(wb) << (128 * slot);
   assign w_strb_o   = Bytes'(16'hFFFF) << (16 * slot);
 
-  // Done when the write-back leaves (the host may see DONE from then on and reuse the entry);
-  // its response is awaited before the next descriptor (an error response is the AXI count's).
-  assign done_o = st_q == TWbW && w_ready_i;
+  // Done at the write-back's response: the descriptor is in host memory (an error response is
+  // the AXI count's).
+  assign done_o = st_q == TWbB && b_valid_i;
   assign err_o  = done_o && bad_q;
   assign idle_o = st_q == TIdle && !go_i;
 

@@ -24,8 +24,10 @@ void reg(MemoryPort& m, const NicDmaLayout& l, unsigned i, uint64_t v) {
 }
 }  // namespace
 
+// The buffers start at the first 4 KiB boundary after both rings.
 Addr NicDmaLayout::tx_buf(unsigned i) const {
-  return mem + (Addr{16} << tx_log2) + (Addr{16} << rx_log2) + Addr{4096} + Addr{i} * buf_bytes;
+  const Addr rings = (Addr{16} << tx_log2) + (Addr{16} << rx_log2);
+  return mem + (rings + 4095) / 4096 * 4096 + Addr{i} * buf_bytes;
 }
 Addr NicDmaLayout::rx_buf(unsigned i) const {
   return tx_buf(0) + (Addr{buf_bytes} << tx_log2) + Addr{i} * buf_bytes;
@@ -33,8 +35,9 @@ Addr NicDmaLayout::rx_buf(unsigned i) const {
 uint64_t NicDmaLayout::bytes() const { return rx_buf(1u << rx_log2) - mem; }
 
 void NicDma::configure(MemoryPort& m, const NicDmaLayout& l) {
-  if (l.mem % 4096 != 0 || l.buf_bytes % 64 != 0 || l.buf_bytes == 0) {
-    throw std::invalid_argument("NicDma: memory not 4 KiB aligned or buffers not 64-byte ones");
+  if (l.mem % 4096 != 0 || l.buf_bytes % 64 != 0 || l.buf_bytes == 0 || l.buf_bytes > 0xFFC0) {
+    throw std::invalid_argument(
+        "NicDma: memory not 4 KiB aligned, or buffers not a multiple of 64 bytes below 64 KiB");
   }
   const uint64_t g = m.uncached_load64(l.bar + 8 * kGeometry);
   const unsigned beat = g & 0xFFFF, ring_w = (g >> 16) & 0xFFFF, max = (g >> 32) & 0xFFFF;
@@ -93,7 +96,8 @@ bool NicDma::try_receive(std::vector<uint8_t>& out) {
   m_.load(l_.rx_buf(e), out.data(), len);
   last_truncated_ = (flags & kTrunc) != 0;
   if (last_truncated_) ++st_.truncated;
-  if (flags & kErr) ++st_.errors;
+  last_failed_ = (flags & kErr) != 0;
+  if (last_failed_) ++st_.errors;
   put_desc(m_, d, l_.rx_buf(e), static_cast<uint16_t>(l_.buf_bytes));
   m_.barrier();  // the descriptor is posted again before the doorbell says so
   ++rx_n_;
@@ -107,8 +111,10 @@ std::vector<uint8_t> NicDma::receive() {
   std::vector<uint8_t> f;
   while (!try_receive(f)) {
   }
-  if (last_truncated_) {
-    throw std::runtime_error("NicDma::receive: a frame longer than the buffer was truncated");
+  if (last_truncated_ || last_failed_) {
+    throw std::runtime_error(last_failed_
+                                 ? "NicDma::receive: the NIC could not deliver a frame (ERR)"
+                                 : "NicDma::receive: a frame longer than the buffer was truncated");
   }
   return f;
 }

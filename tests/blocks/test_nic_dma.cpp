@@ -31,7 +31,17 @@ namespace {
 constexpr unsigned kB = NicPcieDma_r12::kBytes;
 constexpr unsigned kOkay = 0, kSlvErr = 2;
 enum Reg : unsigned {
-  TxBase = 0, TxLog2, TxTail, TxHead, RxBase, RxLog2, RxTail, RxHead, Irq, Errors, Geometry
+  TxBase = 0,
+  TxLog2,
+  TxTail,
+  TxHead,
+  RxBase,
+  RxLog2,
+  RxTail,
+  RxHead,
+  Irq,
+  Errors,
+  Geometry
 };
 // Host memory the model answers for; beyond it, SLVERR.
 constexpr uint64_t kMemBase = 0x1'0000'0000, kMemEnd = kMemBase + (16u << 20);
@@ -53,7 +63,26 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
     uint64_t addr = 0;
     unsigned beats = 0, got = 0;
     bool err = false;
+    std::vector<std::pair<uint64_t, uint8_t>> bytes;  // written when the response is sent
   };
+  struct WBeat {
+    Bits data;
+    uint64_t strb = 0;
+    bool last = false;
+  };
+  // What a channel offered and the slave did not take, to be offered unchanged.
+  struct Offer {
+    bool on = false;
+    uint64_t a = 0, b = 0, c = 0;
+  };
+  void hold(Offer& o, bool valid, bool ready, uint64_t a, uint64_t b, uint64_t c,
+            const char* what) {
+    if (o.on) {
+      EXPECT_TRUE(valid) << what << " withdrawn before it was taken";
+      EXPECT_TRUE(o.a == a && o.b == b && o.c == c) << what << " changed before it was taken";
+    }
+    o = Offer{valid && !ready, a, b, c};
+  }
 
   Bytes frame(unsigned n) {
     Bytes f(n);
@@ -161,6 +190,7 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
           tx_cur.push_back(static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8))));
       }
       if (m.mac_tx_tlast_o) {
+        if (loopback) mac_receive(tx_cur);
         mac_tx.push_back(std::move(tx_cur));
         tx_cur.clear();
       }
@@ -173,8 +203,7 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
       reg_rresp = static_cast<int>(m.s_axil_rresp_o);
     }
     if (m.m_axi_arvalid_o && m.m_axi_arready_i) {
-      Burst b{m.m_axi_arid_o != 0, m.m_axi_araddr_o, m.m_axi_arlen_o + 1u, 0,
-              now_ + pick(latency)};
+      Burst b{m.m_axi_arid_o != 0, m.m_axi_araddr_o, m.m_axi_arlen_o + 1u, 0, now_ + pick(latency)};
       check_burst(b.addr, b.beats);
       rd_[b.id].push_back(b);
     }
@@ -186,35 +215,45 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
         rb_hold_ = nullptr;
       }
     }
+    hold(ar_offer_, m.m_axi_arvalid_o, m.m_axi_arready_i, m.m_axi_araddr_o, m.m_axi_arid_o,
+         m.m_axi_arlen_o, "a read address");
+    hold(aw_offer_, m.m_axi_awvalid_o, m.m_axi_awready_i, m.m_axi_awaddr_o, m.m_axi_awid_o,
+         m.m_axi_awlen_o, "a write address");
+    hold(msi_offer_, m.msi_valid_o, m.msi_ready_i, m.msi_vec_o, 0, 0, "an MSI request");
     if (m.m_axi_awvalid_o && m.m_axi_awready_i) {
-      ASSERT_TRUE(wq_.empty() || wq_.back().got == wq_.back().beats)
-          << "a write address before the last burst's data";
-      wq_.push_back({m.m_axi_awid_o != 0, m.m_axi_awaddr_o, m.m_axi_awlen_o + 1u, 0, false});
+      wq_.push_back({m.m_axi_awid_o != 0, m.m_axi_awaddr_o, m.m_axi_awlen_o + 1u, 0, false, {}});
       check_burst(wq_.back().addr, wq_.back().beats);
       ++bursts_w;
     }
+    // Data may come before its address (AXI): beats wait for the address of their burst.
     if (m.m_axi_wvalid_o && m.m_axi_wready_i) {
-      ASSERT_FALSE(wq_.empty()) << "write data before its address";
+      wbeats_.push_back({get(m.m_axi_wdata_o, 0, kB * 8), m.m_axi_wstrb_o, m.m_axi_wlast_o != 0});
+    }
+    while (!wq_.empty() && !wbeats_.empty()) {
       Write& w = wq_.front();
-      const Bits d = get(m.m_axi_wdata_o, 0, kB * 8);
+      const WBeat b = wbeats_.front();
+      wbeats_.pop_front();
       const uint64_t a = w.addr + uint64_t{w.got} * kB;
       for (unsigned i = 0; i < kB; ++i) {
-        if ((m.m_axi_wstrb_o >> i) & 1) {
+        if ((b.strb >> i) & 1) {
           if (mapped(a + i)) {
-            mem(a + i) = static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8)));
+            w.bytes.push_back({a + i, static_cast<uint8_t>(b.data[i / 8] >> (8 * (i % 8)))});
           } else {
             w.err = true;
           }
         }
       }
       ++w.got;
-      EXPECT_EQ(m.m_axi_wlast_o != 0, w.got == w.beats) << "WLAST out of place";
+      EXPECT_EQ(b.last, w.got == w.beats) << "WLAST out of place";
       if (w.got == w.beats) {
         bq_.push_back({now_ + pick(latency), w});
         wq_.pop_front();
       }
     }
-    if (m.m_axi_bvalid_i && m.m_axi_bready_o) bq_.pop_front();
+    if (m.m_axi_bvalid_i && m.m_axi_bready_o) {
+      for (const auto& [a, v] : bq_.front().second.bytes) mem(a) = v;  // performed, then answered
+      bq_.pop_front();
+    }
     if (m.msi_valid_o && m.msi_ready_i) ++msi[m.msi_vec_o];
     tick();
   }
@@ -257,6 +296,8 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
   Burst* rb_hold_ = nullptr;
   bool r_shown_ = false;  // a read beat presented and not taken: presented again
   std::deque<Write> wq_;
+  std::deque<WBeat> wbeats_;
+  Offer ar_offer_, aw_offer_, msi_offer_;
   std::deque<std::pair<uint64_t, Write>> bq_;
   unsigned latency = 20;
   double axi_stall = 0.0, mac_tx_stall = 0.0;
@@ -270,6 +311,7 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
   int reg_b = -1, reg_rresp = -1;
   unsigned msi[2] = {0, 0};
   uint64_t bursts_w = 0;
+  bool loopback = false;  // frames the MAC sends come back on its receive stream
 };
 
 }  // namespace
@@ -307,7 +349,10 @@ TEST_F(NicDmaBench, FramesLeaveFromTheRingInOrderAndDescriptorsAreWrittenBack) {
   mac_tx_stall = 0.2;
   std::vector<Bytes> sent;
   for (unsigned n = 0; n < 40; ++n) {
-    const unsigned len = n == 0 ? 60 : n == 1 ? NicPcieDma_r12::kMax : n == 2 ? 61 : 60 + pick(3000);
+    const unsigned len = n == 0   ? 60
+                         : n == 1 ? NicPcieDma_r12::kMax
+                         : n == 2 ? 61
+                                  : 60 + pick(3000);
     sent.push_back(frame(len));
     const uint64_t buf = kBufs + (n % 16) * 0x4000 + 64 * pick(64);
     while (n - rreg(TxHead) >= 16) cycle();
@@ -334,7 +379,10 @@ TEST_F(NicDmaBench, FramesLandInPostedBuffersInOrder) {
   axi_stall = 0.2;
   constexpr uint64_t kBuf = 0x2800;  // 10 KiB buffers at odd 4 KiB offsets
   auto buf = [&](unsigned n) { return kBufs + (n % 8) * 0x4000 + 0x1C0; };
-  for (unsigned n = 0; n < 8; ++n) put_desc(kRxRing + 16 * n, buf(n), kBuf);
+  for (unsigned n = 0; n < 8; ++n) {
+    mem_write(buf(n), Bytes(kBuf, 0xEE));
+    put_desc(kRxRing + 16 * n, buf(n), kBuf);
+  }
   EXPECT_EQ(wreg(RxTail, 8), kOkay);
   std::vector<Bytes> sent;
   for (unsigned n = 0; n < 30; ++n) {
@@ -351,6 +399,8 @@ TEST_F(NicDmaBench, FramesLandInPostedBuffersInOrder) {
     EXPECT_EQ(d.flags, 1u) << "frame " << n;
     ASSERT_EQ(d.len, sent[n].size()) << "frame " << n;
     EXPECT_EQ(mem_read(buf(n), d.len), sent[n]) << "frame " << n;
+    EXPECT_EQ(mem_read(buf(n) + d.len, kBuf - d.len), Bytes(kBuf - d.len, 0xEE))
+        << "frame " << n << ": written past the frame";
     mem_write(buf(n), Bytes(kBuf, 0xEE));
     put_desc(at, buf(n), kBuf);
     EXPECT_EQ(wreg(RxTail, n + 9), kOkay);
@@ -435,6 +485,58 @@ TEST_F(NicDmaBench, InterruptsAreCoalescedPerDirection) {
   for (unsigned c = 0; c < 200; ++c) cycle();
   EXPECT_EQ(msi[1], 2u) << "nine frames, one MSI per four";
   EXPECT_EQ(msi[0], 5u);
+}
+
+// Both engines at once: frames sent from the transmit ring come back through a MAC loopback into
+// the posted receive buffers while the next ones are read, every channel stalling at random, an
+// MSI per frame each way (the requests stalling too): every frame intact and in order, every
+// address and MSI request held unchanged until taken (the memory model checks), an MSI per
+// frame on each vector, none lost.
+TEST_F(NicDmaBench, BothWaysAtOnceThroughALoopback) {
+  reset();
+  rings(3, 3);
+  axi_stall = 0.4;
+  loopback = true;
+  EXPECT_EQ(wreg(Irq, 0x3 | (1u << 8)), kOkay);
+  auto rx_buf = [&](unsigned n) { return kBufs + 0x40'0000 + (n % 8) * 0x4000; };
+  for (unsigned n = 0; n < 8; ++n) put_desc(kRxRing + 16 * n, rx_buf(n), 0x4000);
+  EXPECT_EQ(wreg(RxTail, 8), kOkay);
+  std::vector<Bytes> sent;
+  unsigned got = 0;
+  for (unsigned n = 0; n < 24; ++n) {
+    sent.push_back(frame(n % 3 == 0 ? 60 : 60 + pick(2500)));
+    const uint64_t buf = kBufs + (n % 8) * 0x4000 + 64 * pick(32);
+    for (unsigned spin = 0; n - rreg(TxHead) >= 8 || n >= got + 6; ++spin) {
+      ASSERT_LT(spin, 200000u) << "no progress at frame " << n;
+      // take the received frames meanwhile, re-posting their buffers
+      const uint64_t at = kRxRing + 16 * (got % 8);
+      if (get_desc(at).flags & 1) {
+        EXPECT_EQ(mem_read(rx_buf(got), get_desc(at).len), sent[got]) << "frame " << got;
+        put_desc(at, rx_buf(got), 0x4000);
+        EXPECT_EQ(wreg(RxTail, got + 9), kOkay);
+        ++got;
+      } else {
+        cycle();
+      }
+    }
+    mem_write(buf, sent.back());
+    put_desc(kTxRing + 16 * (n % 8), buf, static_cast<uint16_t>(sent.back().size()));
+    EXPECT_EQ(wreg(TxTail, n + 1), kOkay);
+  }
+  while (got < sent.size()) {
+    const uint64_t at = kRxRing + 16 * (got % 8);
+    run([&] { return (get_desc(at).flags & 1) != 0; });
+    EXPECT_EQ(mem_read(rx_buf(got), get_desc(at).len), sent[got]) << "frame " << got;
+    put_desc(at, rx_buf(got), 0x4000);
+    EXPECT_EQ(wreg(RxTail, got + 9), kOkay);
+    ++got;
+  }
+  run([&] { return msi[0] == sent.size() && msi[1] == sent.size(); });
+  for (unsigned c = 0; c < 500; ++c) cycle();
+  EXPECT_EQ(msi[0], sent.size());
+  EXPECT_EQ(msi[1], sent.size());
+  EXPECT_TRUE(mac_tx == sent);
+  EXPECT_EQ(rreg(Errors), 0u);
 }
 
 }  // namespace cni::tb::blocks

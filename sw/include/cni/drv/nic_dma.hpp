@@ -21,7 +21,8 @@ struct NicDmaLayout {
   Addr bar = 0;  // BAR 0 (mapped for uncached accesses)
   Addr mem = 0;  // host memory for the rings and buffers (cached; 4 KiB aligned)
   unsigned tx_log2 = 6, rx_log2 = 6;  // entries per ring: 2^log2
-  unsigned buf_bytes = 9664;          // per buffer (a multiple of 64, at least the longest frame)
+  // Per buffer: a multiple of 64 below 64 KiB, at least the longest frame.
+  unsigned buf_bytes = 9664;
   Addr tx_ring() const { return mem; }
   Addr rx_ring() const { return mem + (Addr{16} << tx_log2); }
   Addr tx_buf(unsigned i) const;
@@ -63,7 +64,8 @@ class NicDma : public PacketPort {
   // One poll of the next receive descriptor: true, with the frame in `out` and its buffer
   // posted again, when it is DONE.
   bool try_receive(std::vector<uint8_t>& out);
-  // Polls until a frame arrives; throws std::runtime_error when it was truncated.
+  // Polls until a frame arrives; throws std::runtime_error when it was truncated or the NIC
+  // flagged it ERR (its buffer refused, a write failed: the frame is lost).
   std::vector<uint8_t> receive() override;
 
   const NicDmaStats& stats() const { return st_; }
@@ -73,7 +75,7 @@ class NicDma : public PacketPort {
   NicDmaLayout l_;
   NicDmaCosts c_;
   uint64_t tx_n_ = 0, tx_done_ = 0, rx_n_ = 0;
-  bool last_truncated_ = false;
+  bool last_truncated_ = false, last_failed_ = false;
   NicDmaStats st_;
 };
 
