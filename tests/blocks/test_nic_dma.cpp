@@ -15,6 +15,7 @@
 
 #include "Vcni_nic_pcie_dma_r12.h"
 #include "block_bench.hpp"
+#include "nic_mac_bench.hpp"
 
 namespace cni::tb::blocks {
 
@@ -121,27 +122,11 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
     r.flags = d[10] | (d[11] << 8);
     return r;
   }
-  void mac_receive(const Bytes& f) {
-    for (size_t at = 0; at < f.size(); at += kB) {
-      std::pair<Bits, uint64_t> b{Bits(kB / 8, 0), 0};
-      const size_t n = std::min<size_t>(kB, f.size() - at);
-      for (size_t i = 0; i < n; ++i) b.first[i / 8] |= uint64_t{f[at + i]} << (8 * (i % 8));
-      b.second = n == kB ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-      mac_rx_q.push_back({b, at + kB >= f.size()});
-    }
-  }
 
   void cycle() {
     M& m = *m_;
     ++now_;
-    m.mac_rx_tvalid_i = !mac_rx_q.empty();
-    if (!mac_rx_q.empty()) {
-      put(m.mac_rx_tdata_i, 0, kB * 8, mac_rx_q.front().first.first);
-      m.mac_rx_tkeep_i = mac_rx_q.front().first.second;
-      m.mac_rx_tlast_i = mac_rx_q.front().second;
-      m.mac_rx_tuser_i = 0;
-    }
-    m.mac_tx_tready_i = !chance(mac_tx_stall);
+    mac.drive(m, !chance(mac_tx_stall));
     // registers
     m.s_axil_awvalid_i = reg_w_pending;
     m.s_axil_wvalid_i = reg_w_pending;
@@ -182,19 +167,7 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
     }
     m.msi_ready_i = !chance(axi_stall);
     settle();
-    if (m.mac_rx_tvalid_i) mac_rx_q.pop_front();
-    if (m.mac_tx_tvalid_o && m.mac_tx_tready_i) {
-      const Bits d = get(m.mac_tx_tdata_o, 0, kB * 8);
-      for (unsigned i = 0; i < kB; ++i) {
-        if ((m.mac_tx_tkeep_o >> i) & 1)
-          tx_cur.push_back(static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8))));
-      }
-      if (m.mac_tx_tlast_o) {
-        if (loopback) mac_receive(tx_cur);
-        mac_tx.push_back(std::move(tx_cur));
-        tx_cur.clear();
-      }
-    }
+    mac.sample(m);
     if (m.s_axil_awvalid_i && m.s_axil_awready_o) reg_w_pending = false;
     if (m.s_axil_bvalid_o && m.s_axil_bready_i) reg_b = static_cast<int>(m.s_axil_bresp_o);
     if (m.s_axil_arvalid_i && m.s_axil_arready_o) reg_r_pending = false;
@@ -302,16 +275,13 @@ class NicDmaBench : public BlockBench<NicPcieDma_r12> {
   unsigned latency = 20;
   double axi_stall = 0.0, mac_tx_stall = 0.0;
   uint64_t fail_read_at = 0;
-  std::deque<std::pair<std::pair<Bits, uint64_t>, bool>> mac_rx_q;
-  std::vector<Bytes> mac_tx;
-  Bytes tx_cur;
+  NicMacStreams<kB> mac;
   bool reg_w_pending = false, reg_r_pending = false;
   uint8_t reg_w_addr = 0, reg_r_addr = 0, reg_w_strb = 0xFF;
   uint64_t reg_w_data = 0, reg_r = 0;
   int reg_b = -1, reg_rresp = -1;
   unsigned msi[2] = {0, 0};
   uint64_t bursts_w = 0;
-  bool loopback = false;  // frames the MAC sends come back on its receive stream
 };
 
 }  // namespace
@@ -360,8 +330,8 @@ TEST_F(NicDmaBench, FramesLeaveFromTheRingInOrderAndDescriptorsAreWrittenBack) {
     put_desc(kTxRing + 16 * (n % 16), buf, static_cast<uint16_t>(len));
     EXPECT_EQ(wreg(TxTail, n + 1), kOkay);
   }
-  run([&] { return mac_tx.size() == sent.size() && rreg(TxHead) == sent.size(); });
-  EXPECT_TRUE(mac_tx == sent);
+  run([&] { return mac.tx.size() == sent.size() && rreg(TxHead) == sent.size(); });
+  EXPECT_TRUE(mac.tx == sent);
   for (unsigned e = 0; e < 16; ++e) {
     const Desc d = get_desc(kTxRing + 16 * e);
     EXPECT_EQ(d.flags, 1u) << "entry " << e << ": DONE, no error";
@@ -392,7 +362,7 @@ TEST_F(NicDmaBench, FramesLandInPostedBuffersInOrder) {
   // datapath's 16 KiB buffer holds whatever their lengths (its overflow drops are its own tests').
   unsigned in = 0;
   for (unsigned n = 0; n < sent.size(); ++n) {
-    while (in < sent.size() && in < n + 3) mac_receive(sent[in++]);
+    while (in < sent.size() && in < n + 3) mac.receive(sent[in++]);
     const uint64_t at = kRxRing + 16 * (n % 8);
     run([&] { return (get_desc(at).flags & 1) != 0; });
     const Desc d = get_desc(at);
@@ -420,8 +390,8 @@ TEST_F(NicDmaBench, AShortBufferTakesWhatFitsAndIsFlagged) {
   put_desc(kRxRing + 16, kBufs + 0x4000, 2048);
   EXPECT_EQ(wreg(RxTail, 2), kOkay);
   const Bytes a = frame(300), b = frame(200);
-  mac_receive(a);
-  mac_receive(b);
+  mac.receive(a);
+  mac.receive(b);
   run([&] { return rreg(RxHead) == 2; });
   const Desc d = get_desc(kRxRing);
   EXPECT_EQ(d.flags, 1u | 4u) << "DONE and TRUNC";
@@ -452,10 +422,10 @@ TEST_F(NicDmaBench, RefusedDescriptorsAndFailedReadsAreFlaggedAndNothingBadLeave
   run([&] { return rreg(TxHead) == 5; });
   for (unsigned e = 0; e < 4; ++e) EXPECT_EQ(get_desc(kTxRing + 16 * e).flags, 3u) << e;
   EXPECT_EQ(get_desc(kTxRing + 64).flags, 1u);
-  run([&] { return mac_tx.size() == 1; });
+  run([&] { return mac.tx.size() == 1; });
   for (unsigned c = 0; c < 2000; ++c) cycle();
-  ASSERT_EQ(mac_tx.size(), 1u);
-  EXPECT_EQ(mac_tx[0], good);
+  ASSERT_EQ(mac.tx.size(), 1u);
+  EXPECT_EQ(mac.tx[0], good);
   const uint64_t e = rreg(Errors);
   EXPECT_EQ(e & 0xFFFF, 4u) << "transmit errors";
   EXPECT_EQ((e >> 32) & 0xFFFF, 1u) << "AXI error responses";
@@ -480,7 +450,7 @@ TEST_F(NicDmaBench, InterruptsAreCoalescedPerDirection) {
   EXPECT_EQ(wreg(Irq, 0x2 | (4u << 8)), kOkay);
   for (unsigned n = 0; n < 9; ++n) put_desc(kRxRing + 16 * n, kBufs + 0x20'0000 + n * 0x4000, 2048);
   EXPECT_EQ(wreg(RxTail, 9), kOkay);
-  for (unsigned n = 0; n < 9; ++n) mac_receive(frame(64));
+  for (unsigned n = 0; n < 9; ++n) mac.receive(frame(64));
   run([&] { return rreg(RxHead) == 9; });
   for (unsigned c = 0; c < 200; ++c) cycle();
   EXPECT_EQ(msi[1], 2u) << "nine frames, one MSI per four";
@@ -496,7 +466,7 @@ TEST_F(NicDmaBench, BothWaysAtOnceThroughALoopback) {
   reset();
   rings(3, 3);
   axi_stall = 0.4;
-  loopback = true;
+  mac.loopback = true;
   EXPECT_EQ(wreg(Irq, 0x3 | (1u << 8)), kOkay);
   auto rx_buf = [&](unsigned n) { return kBufs + 0x40'0000 + (n % 8) * 0x4000; };
   for (unsigned n = 0; n < 8; ++n) put_desc(kRxRing + 16 * n, rx_buf(n), 0x4000);
@@ -535,7 +505,7 @@ TEST_F(NicDmaBench, BothWaysAtOnceThroughALoopback) {
   for (unsigned c = 0; c < 500; ++c) cycle();
   EXPECT_EQ(msi[0], sent.size());
   EXPECT_EQ(msi[1], sent.size());
-  EXPECT_TRUE(mac_tx == sent);
+  EXPECT_TRUE(mac.tx == sent);
   EXPECT_EQ(rreg(Errors), 0u);
 }
 

@@ -10,6 +10,7 @@
 
 #include "Vcni_nic_pcie_s4.h"
 #include "block_bench.hpp"
+#include "nic_mac_bench.hpp"
 
 namespace cni::tb::blocks {
 
@@ -46,26 +47,10 @@ class NicPcieBench : public BlockBench<NicPcie_s4> {
     return f;
   }
   // A MAC receive frame: its beats queue on mac_rx, one a cycle.
-  void mac_receive(const Bytes& f) {
-    for (size_t at = 0; at < f.size(); at += kB) {
-      WBeat b;
-      const size_t n = std::min<size_t>(kB, f.size() - at);
-      for (size_t i = 0; i < n; ++i) b.data[i / 8] |= uint64_t{f[at + i]} << (8 * (i % 8));
-      b.strb = n == kB ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-      mac_rx_q.push_back({b, at + kB >= f.size()});
-    }
-  }
   // One cycle: the AXI channels of the transaction under way, the MAC's streams.
   void cycle() {
     M& m = *m_;
-    m.mac_rx_tvalid_i = !mac_rx_q.empty();
-    if (!mac_rx_q.empty()) {
-      put(m.mac_rx_tdata_i, 0, kB * 8, mac_rx_q.front().first.data);
-      m.mac_rx_tkeep_i = mac_rx_q.front().first.strb;
-      m.mac_rx_tlast_i = mac_rx_q.front().second;
-      m.mac_rx_tuser_i = 0;
-    }
-    m.mac_tx_tready_i = mac_tx_stall == 0.0 || !chance(mac_tx_stall);
+    mac.drive(m, mac_tx_stall == 0.0 || !chance(mac_tx_stall));
     m.s_axi_awvalid_i = aw_pending;
     m.s_axi_awaddr_i = static_cast<uint32_t>(w_addr);
     m.s_axi_awlen_i = static_cast<uint8_t>(w_len);
@@ -85,18 +70,7 @@ class NicPcieBench : public BlockBench<NicPcie_s4> {
     m.s_axi_arburst_i = 1;
     m.s_axi_rready_i = rready_stall == 0.0 || !chance(rready_stall);
     settle();
-    if (m.mac_rx_tvalid_i) mac_rx_q.pop_front();
-    if (m.mac_tx_tvalid_o && m.mac_tx_tready_i) {
-      const Bits d = get(m.mac_tx_tdata_o, 0, kB * 8);
-      for (unsigned i = 0; i < kB; ++i) {
-        if ((m.mac_tx_tkeep_o >> i) & 1)
-          tx_cur.push_back(static_cast<uint8_t>(d[i / 8] >> (8 * (i % 8))));
-      }
-      if (m.mac_tx_tlast_o) {
-        mac_tx.push_back(std::move(tx_cur));
-        tx_cur.clear();
-      }
-    }
+    mac.sample(m);
     if (m.s_axi_awvalid_i && m.s_axi_awready_o) aw_pending = false;
     if (m.s_axi_wvalid_i && m.s_axi_wready_o) w_beats.pop_front();
     if (m.s_axi_bvalid_o && m.s_axi_bready_i) b_resp = m.s_axi_bresp_o;
@@ -190,9 +164,7 @@ class NicPcieBench : public BlockBench<NicPcie_s4> {
     EXPECT_EQ(write64(kRegs + 8 * TxPost, f.size()), kOkay);
   }
 
-  std::deque<std::pair<WBeat, bool>> mac_rx_q;
-  std::vector<Bytes> mac_tx;
-  Bytes tx_cur;
+  NicMacStreams<kB> mac;
   double mac_tx_stall = 0.0, rready_stall = 0.0;
   bool aw_pending = false, w_bad_last = false, ar_pending = false, r_done = false;
   uint64_t w_addr = 0, r_addr = 0;
@@ -223,9 +195,9 @@ TEST_F(NicPcieBench, ReceivedFramesAreReadOutOfTheRingInOrder) {
   std::vector<Bytes> sent;
   for (unsigned i = 0; i < 12; ++i) {
     sent.push_back(frame(i == 0 ? 60 : i == 1 ? NicPcie_s4::kMax : 60 + pick(3000)));
-    mac_receive(sent.back());
+    mac.receive(sent.back());
   }
-  run([&] { return mac_rx_q.empty(); });
+  run([&] { return mac.rx_empty(); });
   for (unsigned c = 0; c < 500; ++c) cycle();
   EXPECT_EQ(reg(RxHead), NicPcie_s4::kSlots) << "the ring holds Slots frames until freed";
   rready_stall = 0.3;
@@ -245,8 +217,8 @@ TEST_F(NicPcieBench, PostedFramesLeaveOnTheMacInOrder) {
     while (n - reg(TxTail) >= NicPcie_s4::kSlots) cycle();  // a free slot
     send(n, sent.back());
   }
-  run([&] { return mac_tx.size() == sent.size(); });
-  EXPECT_TRUE(mac_tx == sent);
+  run([&] { return mac.tx.size() == sent.size(); });
+  EXPECT_TRUE(mac.tx == sent);
   EXPECT_EQ(reg(TxTail), sent.size());
   EXPECT_EQ(reg(Errors), 0u);
 }
@@ -260,9 +232,9 @@ TEST_F(NicPcieBench, LoopbackTrafficBothWaysArrivesIntact) {
     while (n - reg(TxTail) >= NicPcie_s4::kSlots) cycle();
     send(n, sent.back());
     // What left on the MAC comes back in (a loopback cable), and the host takes it.
-    while (!mac_tx.empty()) {
-      mac_receive(mac_tx.front());
-      mac_tx.erase(mac_tx.begin());
+    while (!mac.tx.empty()) {
+      mac.receive(mac.tx.front());
+      mac.tx.erase(mac.tx.begin());
     }
     while (got < n && reg(RxHead) > got) {
       EXPECT_EQ(receive(got), sent[got]);
@@ -271,9 +243,9 @@ TEST_F(NicPcieBench, LoopbackTrafficBothWaysArrivesIntact) {
   }
   for (unsigned c = 0; c < 2000; ++c) {
     cycle();
-    while (!mac_tx.empty()) {
-      mac_receive(mac_tx.front());
-      mac_tx.erase(mac_tx.begin());
+    while (!mac.tx.empty()) {
+      mac.receive(mac.tx.front());
+      mac.tx.erase(mac.tx.begin());
     }
   }
   while (got < sent.size()) {
@@ -336,9 +308,9 @@ TEST_F(NicPcieBench, FreeingASlotWaitsForAReadOfTheRingUnderWay) {
   std::vector<Bytes> sent;
   for (unsigned i = 0; i < NicPcie_s4::kSlots + 1; ++i) {
     sent.push_back(frame(256));
-    mac_receive(sent.back());
+    mac.receive(sent.back());
   }
-  run([&] { return mac_rx_q.empty(); });
+  run([&] { return mac.rx_empty(); });
   for (unsigned c = 0; c < 200; ++c) cycle();
   ASSERT_EQ(reg(RxHead), NicPcie_s4::kSlots);
   // A read of slot 0's four beats, held after its first beat.
@@ -386,8 +358,8 @@ TEST_F(NicPcieBench, FreeingASlotWaitsForAReadOfTheRingUnderWay) {
 // any after it are not written (the beat before it is).
 TEST_F(NicPcieBench, ARefusedBeatChangesNothing) {
   reset();
-  mac_receive(frame(100));
-  run([&] { return mac_rx_q.empty(); });
+  mac.receive(frame(100));
+  run([&] { return mac.rx_empty(); });
   for (unsigned c = 0; c < 100; ++c) cycle();
   ASSERT_EQ(reg(RxHead), 1u);
   Bytes two(16, 0);
@@ -398,10 +370,10 @@ TEST_F(NicPcieBench, ARefusedBeatChangesNothing) {
   const Bytes f = frame(3 * kB);
   EXPECT_EQ(write(kRing, f, 6, 1, true), kSlvErr);  // WLAST on the second of three beats
   EXPECT_EQ(write64(kRegs + 8 * TxPost, 2 * kB), kOkay);
-  run([&] { return mac_tx.size() == 1; });
-  ASSERT_EQ(mac_tx[0].size(), 2 * kB);
-  EXPECT_TRUE(std::equal(f.begin(), f.begin() + kB, mac_tx[0].begin()));
-  EXPECT_FALSE(std::equal(f.begin() + kB, f.begin() + 2 * kB, mac_tx[0].begin() + kB))
+  run([&] { return mac.tx.size() == 1; });
+  ASSERT_EQ(mac.tx[0].size(), 2 * kB);
+  EXPECT_TRUE(std::equal(f.begin(), f.begin() + kB, mac.tx[0].begin()));
+  EXPECT_FALSE(std::equal(f.begin() + kB, f.begin() + 2 * kB, mac.tx[0].begin() + kB))
       << "the beat with the early WLAST was written";
 }
 
