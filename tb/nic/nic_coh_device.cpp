@@ -12,7 +12,7 @@
 
 #include "Vcni_nic_datapath_b64.h"
 #include "device/sim_device.hpp"
-#include "vlt_model.hpp"
+#include "nic/nic_model.hpp"
 
 namespace cni::tb {
 
@@ -41,18 +41,13 @@ struct NicCohDevice::Impl {
   Impl(sim::Kernel& k, SimDevice& dev, sim::NetPort& port, double freq_mhz, uint64_t seed)
       : k(k),
         dev(dev),
-        ctx(make_context(seed, false)),
-        m(std::make_unique<Model>(ctx.get(), "nic")),
-        clk(k, "nic-coh", freq_mhz),
-        mac(k, port, st, [this] { clk.wake(); }),
+        nic(k, port, st, "nic-coh", freq_mhz, seed),
         lb(dev.geometry().line_bytes),
         per(lb / kB) {
     if (lb % kB != 0) {
       throw std::invalid_argument("NicCohDevice: " + std::to_string(lb) +
                                   "-byte lines are not whole 64-byte beats");
     }
-    make_current(ctx.get());
-    nic_reset(*m);
     Endpoint& ep = dev.endpoint();
     ep.set_pa_ready([this] { return tx.size() + per <= kCdcBeats; });
     ep.set_pa_sink([this](const Endpoint::PioBeat& b) { from_pio(b); });
@@ -66,16 +61,14 @@ struct NicCohDevice::Impl {
           rx_beats -= rx.front().beats;
           rx.pop_front();
         });
-    clk.on_rising([this](uint64_t) { edge(); });
-    clk.start();
+    nic.start([this](Model& d) { drive(d); }, [this](Model& d) { sample(d); },
+              [this] { return busy(); });
   }
   ~Impl() {
     Endpoint& ep = dev.endpoint();
     ep.set_pa_ready([] { return true; });
     ep.set_pa_sink({});
     ep.set_pb_source({}, {});
-    make_current(ctx.get());
-    m->final();
   }
 
   // A wake-up at `at`, dropped if this adapter is gone by then.
@@ -87,7 +80,7 @@ struct NicCohDevice::Impl {
 
   // A line-wide beat of (a)'s stream: the datapath beats that hold the message's bytes.
   void from_pio(const Endpoint::PioBeat& b) {
-    const sim::Time at = k.now() + kCdcSyncCycles * clk.period();
+    const sim::Time at = k.now() + kCdcSyncCycles * nic.clock().period();
     for (unsigned j = 0; j < per; ++j) {
       const size_t off = pa_off + size_t{j} * kB;
       if (off >= b.len) break;
@@ -99,12 +92,10 @@ struct NicCohDevice::Impl {
       tx.push_back(std::move(t));
     }
     pa_off = b.last ? 0 : pa_off + lb;
-    wake_at(at, [this] { clk.wake(); });
+    wake_at(at, [this] { nic.clock().wake(); });
   }
 
-  void drive() {
-    Model& d = *m;
-    mac.drive(d);
+  void drive(Model& d) {
     d.host_tx_tvalid_i = !tx.empty() && tx.front().at <= k.now();
     if (d.host_tx_tvalid_i) {
       nic_set_bytes<kB>(d.host_tx_tdata_i, tx.front().b.tdata.data());
@@ -115,9 +106,7 @@ struct NicCohDevice::Impl {
     d.host_rx_tready_i = rx_beats + 1 <= kCdcBeats;
   }
 
-  void sample() {
-    Model& d = *m;
-    mac.sample(d);
+  void sample(Model& d) {
     if (d.host_tx_tvalid_i && d.host_tx_tready_o) tx.pop_front();
     if (d.host_rx_tvalid_o && d.host_rx_tready_i) {
       if (cur.beats == 0) cur.data.assign(lb, 0);
@@ -135,20 +124,12 @@ struct NicCohDevice::Impl {
     }
   }
 
-  void edge() {
-    make_current(ctx.get());
-    ++st.cycles;
-    nic_cycle(*m, [this] { drive(); }, [this] { sample(); });
-    if (mac.idle() && tx.empty() && m->idle_o) clk.sleep();
-  }
+  bool busy() const { return !tx.empty(); }
 
   sim::Kernel& k;
   SimDevice& dev;
   NicCohStats st;
-  std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Model> m;
-  sim::ClockDomain clk;
-  NicMac<Model, kB> mac;
+  NicModel<Model, kB> nic;
   const unsigned lb, per;
   std::deque<TxBeat> tx;
   size_t pa_off = 0;  // bytes of (a)'s current message already in the crossing
@@ -168,7 +149,7 @@ unsigned NicCohDevice::max_bytes() const { return CNI_BLK_nic_datapath_b64_MaxBy
 unsigned NicCohDevice::rx_buffer_frames() const { return CNI_BLK_nic_datapath_b64_Frames; }
 unsigned NicCohDevice::rx_buffer_beats() const { return CNI_BLK_nic_datapath_b64_RxBeats; }
 const NicCohStats& NicCohDevice::stats() const { return impl_->st; }
-void NicCohDevice::on_mac_rx(NicFrameObserver fn) { impl_->mac.on_rx(std::move(fn)); }
-void NicCohDevice::on_mac_tx(NicFrameObserver fn) { impl_->mac.on_tx(std::move(fn)); }
+void NicCohDevice::on_mac_rx(NicFrameObserver fn) { impl_->nic.mac().on_rx(std::move(fn)); }
+void NicCohDevice::on_mac_tx(NicFrameObserver fn) { impl_->nic.mac().on_tx(std::move(fn)); }
 
 }  // namespace cni::tb

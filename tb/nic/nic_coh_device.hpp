@@ -23,9 +23,7 @@ namespace cni::tb {
 
 class SimDevice;
 
-struct NicCohStats : NicMacStats {
-  uint64_t cycles = 0;  // datapath cycles clocked
-};
+using NicCohStats = NicMacStats;
 
 class NicCohDevice {
  public:

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "Vcni_nic_pcie_dma_r12.h"
-#include "vlt_model.hpp"
+#include "nic/nic_model.hpp"
 
 namespace cni::tb {
 
@@ -48,19 +48,10 @@ struct NicDmaDevice::Impl {
   Impl(NicDmaDevice& outer, sim::Kernel& k, sim::pcie::Link::Port& port,
        const sim::pcie::PcieParams& p, sim::NetPort& net, double freq_mhz, uint64_t seed)
       : k(k),
-        ctx(make_context(seed, false)),
-        m(std::make_unique<Model>(ctx.get(), "nic")),
-        clk(k, "nic-dma", freq_mhz),
-        mac(k, net, st, [this] { clk.wake(); }),
+        nic(k, net, st, "nic-dma", freq_mhz, seed),
         ep(k, port, p, config(), outer, "nic-ep") {
-    make_current(ctx.get());
-    nic_reset(*m);
-    clk.on_rising([this](uint64_t) { edge(); });
-    clk.start();
-  }
-  ~Impl() {
-    make_current(ctx.get());
-    m->final();
+    nic.start([this](Model& d) { drive(d); }, [this](Model& d) { sample(d); },
+              [this] { return busy(); });
   }
   static sim::pcie::ConfigParams config() {
     sim::pcie::ConfigParams c;
@@ -69,9 +60,7 @@ struct NicDmaDevice::Impl {
     return c;
   }
 
-  void drive() {
-    Model& d = *m;
-    mac.drive(d);
+  void drive(Model& d) {
     // registers: the oldest access
     RegOp* op = regs.empty() ? nullptr : &regs.front();
     d.s_axil_awvalid_i = op && op->write && !op->issued;
@@ -112,9 +101,7 @@ struct NicDmaDevice::Impl {
     d.msi_ready_i = 1;
   }
 
-  void sample() {
-    Model& d = *m;
-    mac.sample(d);
+  void sample(Model& d) {
     if (!regs.empty()) {
       RegOp& op = regs.front();
       if ((d.s_axil_awvalid_i && d.s_axil_awready_o) || (d.s_axil_arvalid_i && d.s_axil_arready_o))
@@ -141,7 +128,7 @@ struct NicDmaDevice::Impl {
                     b->data = std::move(bytes);
                     b->data.resize(size_t{b->beats} * kB);
                     b->ready = true;
-                    clk.wake();
+                    nic.clock().wake();
                   });
     }
     if (d.m_axi_rvalid_i && d.m_axi_rready_o) {
@@ -199,28 +186,19 @@ struct NicDmaDevice::Impl {
                    last ? std::function<void()>([this, slot, a = alive] {
                      if (a.expired()) return;
                      bq.at(slot - bq_popped).second = true;
-                     clk.wake();
+                     nic.clock().wake();
                    })
                         : std::function<void()>());
     }
   }
 
-  void edge() {
-    make_current(ctx.get());
-    ++st.cycles;
-    nic_cycle(*m, [this] { drive(); }, [this] { sample(); });
-    if (mac.idle() && regs.empty() && r_id < 0 && !wr_open && bq.empty() && rd[0].empty() &&
-        rd[1].empty() && m->idle_o) {
-      clk.sleep();
-    }
+  bool busy() const {
+    return !regs.empty() || r_id >= 0 || wr_open || !bq.empty() || !rd[0].empty() || !rd[1].empty();
   }
 
   sim::Kernel& k;
   NicDmaStats st;
-  std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Model> m;
-  sim::ClockDomain clk;
-  NicMac<Model, kB> mac;
+  NicModel<Model, kB> nic;
   sim::pcie::Endpoint ep;
   std::deque<RegOp> regs;
   std::deque<RdBurst> rd[2];
@@ -243,8 +221,8 @@ NicDmaDevice::~NicDmaDevice() = default;
 sim::pcie::Endpoint& NicDmaDevice::endpoint() { return impl_->ep; }
 const NicDmaStats& NicDmaDevice::stats() const { return impl_->st; }
 unsigned NicDmaDevice::max_bytes() const { return CNI_BLK_nic_pcie_dma_r12_MaxBytes; }
-void NicDmaDevice::on_mac_rx(NicFrameObserver fn) { impl_->mac.on_rx(std::move(fn)); }
-void NicDmaDevice::on_mac_tx(NicFrameObserver fn) { impl_->mac.on_tx(std::move(fn)); }
+void NicDmaDevice::on_mac_rx(NicFrameObserver fn) { impl_->nic.mac().on_rx(std::move(fn)); }
+void NicDmaDevice::on_mac_tx(NicFrameObserver fn) { impl_->nic.mac().on_tx(std::move(fn)); }
 
 // Each 64-bit word the bytes touch, with the strobes of those bytes (a part of a word is
 // refused by the registers; beyond their window, dropped and counted).
@@ -266,7 +244,7 @@ void NicDmaDevice::bar_write(unsigned bar, uint64_t offset, const uint8_t* data,
     }
     impl_->regs.push_back(std::move(op));
   }
-  impl_->clk.wake();
+  impl_->nic.clock().wake();
 }
 
 // The words the bytes touch, read in order; the bytes asked once all are in (nullptr, a
@@ -298,7 +276,7 @@ void NicDmaDevice::bar_read(unsigned bar, uint64_t offset, unsigned n,
     };
     impl_->regs.push_back(std::move(op));
   }
-  impl_->clk.wake();
+  impl_->nic.clock().wake();
 }
 
 }  // namespace cni::tb

@@ -26,7 +26,6 @@ namespace cni::tb {
 struct NicDmaStats : NicMacStats {
   uint64_t dma_reads = 0, dma_writes = 0, msis = 0;
   uint64_t reg_errors = 0;  // register accesses answered SLVERR
-  uint64_t cycles = 0;      // device cycles clocked
 };
 
 class NicDmaDevice : public sim::pcie::BarTarget {

@@ -25,6 +25,7 @@ namespace cni::tb {
 struct NicMacStats {
   uint64_t rx_frames = 0, rx_runt = 0, rx_oversize = 0, rx_bad_fcs = 0, rx_overflow = 0;
   uint64_t tx_frames = 0, tx_runt = 0, tx_oversize = 0;
+  uint64_t cycles = 0;  // the model's cycles clocked
 };
 
 // Called with a frame's bytes on the MAC's stream (no FCS) when its last beat passes.
@@ -45,34 +46,6 @@ void nic_get_bytes(const W& port, uint8_t* dst) {
     const uint32_t v = port[w];
     std::memcpy(dst + 4 * w, &v, 4);
   }
-}
-
-// Two clock cycles of a NIC model's active-low reset (clk_i, rst_ni), then out of reset.
-template <class Model>
-void nic_reset(Model& m) {
-  m.clk_i = 0;
-  m.rst_ni = 0;
-  m.eval();
-  for (int i = 0; i < 2; ++i) {
-    m.clk_i = 1;
-    m.eval();
-    m.clk_i = 0;
-    m.eval();
-  }
-  m.rst_ni = 1;
-  m.eval();
-}
-
-// One cycle of a NIC model: its inputs driven with the clock low, the handshakes of the coming
-// edge seen once they have settled, then the rising edge.
-template <class Model, class Drive, class Sample>
-void nic_cycle(Model& m, Drive&& drive, Sample&& sample) {
-  drive();
-  m.clk_i = 0;
-  m.eval();
-  sample();
-  m.clk_i = 1;
-  m.eval();
 }
 
 // Bytes: the MAC streams' beat (64: tkeep in one QData).

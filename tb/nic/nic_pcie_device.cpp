@@ -9,7 +9,7 @@
 
 #include "Vcni_nic_pcie_s4.h"
 #include "cni/sim/frame.hpp"
-#include "vlt_model.hpp"
+#include "nic/nic_model.hpp"
 
 namespace cni::tb {
 
@@ -47,10 +47,7 @@ struct NicPcieDevice::Impl {
   Impl(NicPcieDevice& outer, sim::Kernel& k, sim::pcie::Link::Port& port,
        const sim::pcie::PcieParams& p, sim::NetPort& port_net, double freq_mhz, uint64_t seed)
       : k(k),
-        ctx(make_context(seed, false)),
-        m(std::make_unique<Model>(ctx.get(), "nic")),
-        clk(k, "nic", freq_mhz),
-        mac(k, port_net, st, [this] { clk.wake(); }),
+        nic(k, port_net, st, "nic", freq_mhz, seed),
         ep(k, port, p, config(), outer, "nic-ep") {
     geo.slots = kSlots;
     geo.slot_bytes = uint64_t{kSlotBeats} * kB;
@@ -58,14 +55,8 @@ struct NicPcieDevice::Impl {
     geo.regs = 2 * geo.ring_bytes;
     geo.bar_bytes = 4 * geo.ring_bytes;
     geo.max_bytes = CNI_BLK_nic_pcie_s4_MaxBytes;
-    make_current(ctx.get());
-    nic_reset(*m);
-    clk.on_rising([this](uint64_t) { edge(); });
-    clk.start();
-  }
-  ~Impl() {
-    make_current(ctx.get());
-    m->final();
+    nic.start([this](Model& d) { drive(d); }, [this](Model& d) { sample(d); },
+              [this] { return busy(); });
   }
   static sim::pcie::ConfigParams config() {
     sim::pcie::ConfigParams c;
@@ -74,9 +65,7 @@ struct NicPcieDevice::Impl {
     return c;
   }
 
-  void drive() {
-    Model& d = *m;
-    mac.drive(d);
+  void drive(Model& d) {
     d.s_axi_awvalid_i = !wr.empty() && !wr.front().aw_done;
     d.s_axi_wvalid_i = !wr.empty() && wr.front().aw_done;
     if (!wr.empty()) {
@@ -100,9 +89,7 @@ struct NicPcieDevice::Impl {
     d.s_axi_rready_i = 1;
   }
 
-  void sample() {
-    Model& d = *m;
-    mac.sample(d);
+  void sample(Model& d) {
     if (d.s_axi_awvalid_i && d.s_axi_awready_o) wr.front().aw_done = true;
     if (d.s_axi_wvalid_i && d.s_axi_wready_o) {
       wr.front().beats.erase(wr.front().beats.begin());
@@ -127,19 +114,11 @@ struct NicPcieDevice::Impl {
     }
   }
 
-  void edge() {
-    make_current(ctx.get());
-    ++st.cycles;
-    nic_cycle(*m, [this] { drive(); }, [this] { sample(); });
-    if (mac.idle() && wr.empty() && rd.empty() && m->idle_o) clk.sleep();
-  }
+  bool busy() const { return !wr.empty() || !rd.empty(); }
 
   sim::Kernel& k;
   NicPcieStats st;
-  std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Model> m;
-  sim::ClockDomain clk;
-  NicMac<Model, kB> mac;
+  NicModel<Model, kB> nic;
   sim::pcie::Endpoint ep;
   NicPcieGeometry geo;
   std::deque<WrJob> wr;
@@ -156,8 +135,8 @@ NicPcieDevice::~NicPcieDevice() = default;
 sim::pcie::Endpoint& NicPcieDevice::endpoint() { return impl_->ep; }
 const NicPcieGeometry& NicPcieDevice::geometry() const { return impl_->geo; }
 const NicPcieStats& NicPcieDevice::stats() const { return impl_->st; }
-void NicPcieDevice::on_mac_rx(FrameObserver fn) { impl_->mac.on_rx(std::move(fn)); }
-void NicPcieDevice::on_mac_tx(FrameObserver fn) { impl_->mac.on_tx(std::move(fn)); }
+void NicPcieDevice::on_mac_rx(FrameObserver fn) { impl_->nic.mac().on_rx(std::move(fn)); }
+void NicPcieDevice::on_mac_tx(FrameObserver fn) { impl_->nic.mac().on_tx(std::move(fn)); }
 
 void NicPcieDevice::bar_write(unsigned bar, uint64_t offset, const uint8_t* data, unsigned n) {
   if (bar != 0) throw std::logic_error("nic: a write to BAR " + std::to_string(bar));
@@ -175,7 +154,7 @@ void NicPcieDevice::bar_write(unsigned bar, uint64_t offset, const uint8_t* data
     j.beats.push_back(b);
   }
   impl_->wr.push_back(std::move(j));
-  impl_->clk.wake();
+  impl_->nic.clock().wake();
 }
 
 void NicPcieDevice::bar_read(unsigned bar, uint64_t offset, unsigned n,
@@ -188,7 +167,7 @@ void NicPcieDevice::bar_read(unsigned bar, uint64_t offset, unsigned n,
   j.beats = static_cast<unsigned>((j.skip + n + kB - 1) / kB);
   j.done = std::move(done);
   impl_->rd.push_back(std::move(j));
-  impl_->clk.wake();
+  impl_->nic.clock().wake();
 }
 
 }  // namespace cni::tb

@@ -47,7 +47,6 @@ inline constexpr uint64_t kNicRxSlot = 64;
 
 struct NicPcieStats : NicMacStats {
   uint64_t axi_errors = 0;  // write bursts answered SLVERR and read beats answered SLVERR
-  uint64_t cycles = 0;      // device cycles clocked
 };
 
 class NicPcieDevice : public sim::pcie::BarTarget {
