@@ -245,6 +245,7 @@ bool Network::try_send(const Frame& f) {
   p.stats.tx_frames++;
   p.stats.tx_bytes += size;
   ++in_flight_;
+  for (const auto& o : tx_observers_) o(f.src, f, k_.now());
   pump(l);
   return true;
 }

@@ -115,6 +115,27 @@ TEST(Network, PointToPointFrameTakesSerializationPlusLatency) {
   EXPECT_EQ(rx.got[0].bytes, frame(0, 1, 7).bytes);
 }
 
+TEST(Network, TransmitObserversSeeAcceptedFramesOnlyAtTheirSendTime) {
+  Kernel k;
+  Network net(k, params(NetTopology::PointToPoint, 2, 100, 10.0, 20, 1));
+  std::vector<std::tuple<unsigned, uint32_t, Time>> seen;
+  net.on_transmit([&](unsigned node, const Frame& f, Time t) {
+    seen.emplace_back(node, parse_header(f.bytes).seq, t);
+  });
+  Receiver rx(net, k, 1);
+  uint32_t accepted = 0;  // until the one-frame buffers are full: the refused one is not seen
+  while (accepted < 8 && net.try_send(frame(0, 1, accepted + 1))) ++accepted;
+  ASSERT_GE(accepted, 1u);
+  ASSERT_LT(accepted, 8u);
+  k.after(ns(500), [&] { ASSERT_TRUE(net.try_send(frame(1, 0, 99))); });
+  run(k);
+  ASSERT_EQ(seen.size(), accepted + 1);
+  for (uint32_t i = 0; i < accepted; ++i) {
+    EXPECT_EQ(seen[i], std::make_tuple(0u, i + 1, Time{0}));
+  }
+  EXPECT_EQ(seen[accepted], std::make_tuple(1u, 99u, ns(500)));
+}
+
 TEST(Network, BackToBackFramesLeaveAtLineRate) {
   // 003: a 10 Gb/s link carries 812,744 frames/s of 1518 B, 14.88 M frames/s of 64 B.
   for (size_t size : {size_t{1518}, size_t{64}}) {

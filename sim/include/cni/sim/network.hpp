@@ -109,6 +109,9 @@ class Network {
   // Observers of every frame handed to a port (tracing, checkers), before its handler.
   using Observer = std::function<void(unsigned node, const Frame&, Time)>;
   void on_deliver(Observer fn) { observers_.push_back(std::move(fn)); }
+  // Observers of every frame a port's try_send accepts (its sender's node, the frame, the time):
+  // the moment the frame has left its MAC's transmit stream.
+  void on_transmit(Observer fn) { tx_observers_.push_back(std::move(fn)); }
 
   // --- counters ---
   // The link from `from` to `to` (node ids or kSwitch); throws std::out_of_range naming both.
@@ -160,7 +163,7 @@ class Network {
   std::vector<Port> ports_;
   std::vector<std::unique_ptr<Link>> links_;
   std::map<std::pair<unsigned, unsigned>, Link*> by_ends_;
-  std::vector<Observer> observers_;
+  std::vector<Observer> observers_, tx_observers_;
   uint64_t in_flight_ = 0;
 };
 
