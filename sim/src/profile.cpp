@@ -75,6 +75,9 @@ std::optional<NodeOverride> node_override(const std::string& k) {
   return NodeOverride{static_cast<unsigned>(std::stoul(k.substr(4, digits))), k.substr(i + 1)};
 }
 
+// Profiles included one inside another, at most (docs/host-sim.md, "Profiles").
+constexpr unsigned kMaxIncludeDepth = 8;
+
 // Keys of the whole system, which no node overrides.
 bool system_wide(const std::string& k) { return k == "nodes" || k.rfind("net.", 0) == 0; }
 
@@ -114,9 +117,11 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
   p.name_ = name;
   p.origin_ = origin;
   bool in_header = true;
+  bool first_key = true;
   size_t lineno = 0;
   size_t pos = 0;
   std::vector<std::pair<std::string, std::string>> overrides;  // key, where
+  std::vector<std::string> own;                                // keys this text sets
   while (pos <= text.size()) {
     size_t nl = text.find('\n', pos);
     if (nl == std::string_view::npos) nl = text.size();
@@ -149,7 +154,44 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
       throw ProfileError(where + ": bad key '" + key + "' (use a-z, 0-9, '_' and '.')");
     }
     if (value.empty()) throw ProfileError(where + ": key '" + key + "' has no value");
-    if (p.entries_.count(key)) throw ProfileError(where + ": key '" + key + "' set twice");
+    if (key == "include") {
+      // The base profile: its keys and values, which the keys after this line override or extend.
+      if (!first_key) throw ProfileError(where + ": 'include' must be the first key");
+      first_key = false;
+      // (a chain this deep is a cycle: a includes b includes a)
+      static thread_local unsigned depth = 0;
+      if (value == name || depth >= kMaxIncludeDepth) {
+        throw ProfileError(where + ": include = " + value + ": a profile that includes itself");
+      }
+      ++depth;
+      Profile base = [&] {
+        try {
+          Profile b = load(value);
+          --depth;
+          return b;
+        } catch (const ProfileError& e) {
+          --depth;
+          throw ProfileError(where + ": include: " + e.what());
+        }
+      }();
+      p.entries_ = std::move(base.entries_);
+      p.order_ = std::move(base.order_);
+      p.base_ = value;
+      continue;
+    }
+    first_key = false;
+    if (std::find(own.begin(), own.end(), key) != own.end()) {
+      throw ProfileError(where + ": key '" + key + "' set twice");
+    }
+    own.push_back(key);
+    if (auto it = p.entries_.find(key); it != p.entries_.end()) {
+      // a key of the base profile: this one's value, of the same type
+      if (const std::string why = value_error(key, it->second, value); !why.empty()) {
+        throw ProfileError(where + ": " + why);
+      }
+      it->second.value = value;
+      continue;
+    }
     Entry e;
     e.value = value;
     double d;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The host side of the NIC's PCIe system tests: an `enzian-eci` host with the root complex on
+// The host side of the NIC's PCIe system tests: an `enzian-pcie` host with the root complex on
 // socket 0 under a coherence checker, the PCIe link, and the network in near-end loopback (002
 // §5.2 measures so) with the NIC's MAC port; a NIC device is put on the link's endpoint side,
 // then enumerate() runs firmware's enumeration on core 0.
@@ -22,7 +22,7 @@ struct PcieHost {
   static constexpr uint64_t kBarWin = 0x40'0000'0000;
 
   PcieHost() {
-    profile = sim::Profile::load("enzian-eci");
+    profile = sim::Profile::load("enzian-pcie");
     p = sim::pcie::PcieParams::from_profile(profile);
     k = std::make_unique<sim::Kernel>();
     f = std::make_unique<sim::Fabric>(*k, 128);

@@ -52,7 +52,7 @@ struct Sram : BarTarget {
 class Pcie : public testing::Test {
  protected:
   void build(std::initializer_list<const char*> overrides = {}) {
-    profile = Profile::load("enzian-eci");
+    profile = Profile::load("enzian-pcie");
     profile.set("link.jitter_ns", "0");
     for (const char* o : overrides) profile.set(o);
     p = PcieParams::from_profile(profile);
@@ -370,13 +370,13 @@ TEST_F(Pcie, ABusyRootComplexHoldsTheDeviceBackByItsCredits) {
 }
 
 TEST_F(Pcie, ParametersTheLinkCannotCarryAreRefused) {
-  Profile pr = Profile::load("enzian-eci");
+  Profile pr = Profile::load("enzian-pcie");
   pr.set("pcie.credits_pd=8");  // less than one 256-byte write
   EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
-  pr = Profile::load("enzian-eci");
+  pr = Profile::load("enzian-pcie");
   pr.set("pcie.rc_completion_bytes=0");
   EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
-  pr = Profile::load("enzian-eci");
+  pr = Profile::load("enzian-pcie");
   pr.set("pcie.wc_bytes=512");  // above MPS
   EXPECT_THROW((void)PcieParams::from_profile(pr), ProfileError);
 }

@@ -210,3 +210,62 @@ TEST(Profile, OverrideOfANodeOutsideTheSystemIsAnErrorNamingIt) {
   EXPECT_NE(msg.find("node 99"), std::string::npos) << msg;
   EXPECT_NE(msg.find("4 nodes"), std::string::npos) << msg;
 }
+
+TEST(Profile, IncludeTakesTheBaseAndLetsTheFileOverrideAndExtendIt) {
+  const std::string dir = testing::TempDir();
+  {
+    std::ofstream f(dir + "/base.profile");
+    f << "# base\na = 1\nb = true\nmode = x\n";
+  }
+  const std::string include = "include = " + dir + "/base.profile\n";
+  const Profile p = Profile::parse("t", "# top: the base and more\n" + include + "a = 2\nc = 3.5\n",
+                                   "top.profile");
+  EXPECT_EQ(p.base(), dir + "/base.profile");
+  EXPECT_EQ(p.description(), "top: the base and more");
+  EXPECT_EQ(p.keys(), (std::vector<std::string>{"a", "b", "mode", "c"}));
+  EXPECT_EQ(p.get_int("a"), 2);
+  EXPECT_TRUE(p.get_bool("b"));
+  EXPECT_DOUBLE_EQ(p.get_double("c"), 3.5);
+  // an included key keeps its type; a key is set once per file; include comes first
+  auto err = [&](const std::string& body) {
+    return error_of<ProfileError>([&] { Profile::parse("t", include + body, "top.profile"); });
+  };
+  EXPECT_NE(err("b = 7\n").find("expected true or false"), std::string::npos);
+  EXPECT_NE(err("a = 2\na = 3\n").find("top.profile:3: key 'a' set twice"), std::string::npos);
+  const std::string late = error_of<ProfileError>(
+      [&] { Profile::parse("t", "a = 1\ninclude = enzian-eci\n", "top.profile"); });
+  EXPECT_NE(late.find("top.profile:2: 'include' must be the first key"), std::string::npos) << late;
+  const std::string missing = error_of<ProfileError>(
+      [&] { Profile::parse("t", "include = no-such-profile\n", "top.profile"); });
+  EXPECT_NE(missing.find("top.profile:1: include: profile 'no-such-profile'"), std::string::npos)
+      << missing;
+  // a cycle ends in an error, not a crash
+  {
+    std::ofstream f(dir + "/loop_a.profile");
+    f << "# a\ninclude = " << dir << "/loop_b.profile\n";
+    std::ofstream g(dir + "/loop_b.profile");
+    g << "# b\ninclude = " << dir << "/loop_a.profile\n";
+  }
+  const std::string cycle = error_of<ProfileError>([&] { Profile::load(dir + "/loop_a.profile"); });
+  EXPECT_NE(cycle.find("includes itself"), std::string::npos) << cycle;
+  for (const char* f : {"/base.profile", "/loop_a.profile", "/loop_b.profile"}) {
+    std::remove((dir + f).c_str());
+  }
+}
+
+// enzian-pcie is enzian-eci's machine with the PCIe cable between the CPU and the FPGA (002 s3,
+// s5): every enzian-eci key, and the PCIe link's and the DMA driver's on top.
+TEST(Profile, EnzianPcieIsEnzianEciWithThePcieLink) {
+  const Profile eci = Profile::load("enzian-eci");
+  const Profile p = Profile::load("enzian-pcie");
+  EXPECT_EQ(p.base(), "enzian-eci");
+  for (const auto& k : eci.keys()) {
+    EXPECT_EQ(p.get_string(k), eci.get_string(k)) << k;
+  }
+  EXPECT_FALSE(eci.has("pcie.gen"));
+  EXPECT_EQ(p.get_int("pcie.gen"), 3);
+  EXPECT_EQ(p.get_int("pcie.lanes"), 8);        // the ThunderX-1's x8 port
+  EXPECT_EQ(p.get_int("pcie.wc_bytes"), 64);    // stores combined to 512 bits
+  EXPECT_EQ(p.get_int("pcie.load_bytes"), 16);  // a 128-bit read bus
+  EXPECT_TRUE(p.has("nic.dma_tx_sw_ns"));
+}

@@ -9,6 +9,11 @@
 // the system-wide ones (`nodes`, `net.*`); a per-node key `node.<name>` is overridden as
 // `node<i>.<name>`. An override is checked where it is given (parse, set): the key it sets
 // must exist and be per-node, and its value must have that key's type.
+//
+// A profile may start from another: its first key `include = <name or path>` takes every key and
+// value of that profile (embedded name first, then a file path), and the keys after it set new
+// keys or give included ones this profile's value (of the same type). Includes nest; a key is
+// still set at most once per file.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +58,8 @@ class Profile {
   // Keys in file order.
   std::vector<std::string> keys() const;
   const std::string& name() const { return name_; }
+  // The profile this one includes (its first key, `include = <name or path>`), or empty.
+  const std::string& base() const { return base_; }
   // The header comment (what the profile models and its sources), without '#'.
   const std::string& description() const { return description_; }
   // Effective parameters, one `key = value` line each, overrides marked; for result headers.
@@ -81,6 +88,7 @@ class Profile {
 
   std::string name_;
   std::string origin_;
+  std::string base_;
   std::string description_;
   std::vector<std::string> order_;
   std::map<std::string, Entry> entries_;
