@@ -399,6 +399,8 @@ TlpTrace::TlpTrace(const std::string& path) : f_(std::fopen(path.c_str(), "w")) 
 
 TlpTrace::~TlpTrace() { std::fclose(f_); }
 
+void TlpTrace::comment(const std::string& text) { std::fprintf(f_, "# %s\n", text.c_str()); }
+
 void TlpTrace::record(Time t, bool down, const Tlp& tlp) {
   static constexpr char kHex[] = "0123456789abcdef";
   const std::vector<uint8_t> bytes = encode(tlp);

@@ -108,6 +108,9 @@ class TlpTrace {
   TlpTrace(const TlpTrace&) = delete;
   TlpTrace& operator=(const TlpTrace&) = delete;
   void record(Time t, bool down, const Tlp& tlp);
+  // A comment line ("# " and `text`): e.g. where one simulation's records end and another's,
+  // with its own time from 0, begin.
+  void comment(const std::string& text);
   uint64_t records() const { return records_; }
 
  private:
