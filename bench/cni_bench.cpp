@@ -57,8 +57,10 @@ suites:
                  and Typhoon-0 beside a Simple COMA model and 001's ratios (miss), swept over
                  the network's latency (sweep); EM3D with the standard and a custom update
                  protocol on 1 to 8 nodes and against the network's latency (em3d)
-  nic            seed 002's NIC latencies (Table 1, Fig. 10) through the Verilated NIC on the
-                 interfaces built (PCIe PIO), receive and transmit, beside 002's figures
+  nic            seed 002's NIC latencies (Table 1, Fig. 10) and throughput through the
+                 Verilated NIC on its four host interfaces (PCIe PIO, PCIe DMA, coherent PIO,
+                 CNI queues), receive and transmit, beside 002's figures, on enzian-pcie (or
+                 --profile)
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -75,8 +77,9 @@ options:
   --msg-trace FILE      write every coherence message of the runs to FILE (time, node, header,
                         data digest): two runs that must agree compare line by line, e.g. with
                         --set device.skip_idle=false
-  --tlp-trace FILE      nic: write every TLP on the PCIe link to FILE in the PCI Express Base
-                        Specification's wire layout, with its time (scripts/tlp-decode.py reads it)
+  --tlp-trace FILE      nic: write every TLP on the PCIe link of the PCIe PIO and DMA runs to FILE
+                        in the PCI Express Base Specification's wire layout, with its time
+                        (scripts/tlp-decode.py reads it)
   -h, --help            this text
 )";
 

@@ -35,4 +35,4 @@ echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device
   "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
   "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm_em3d.png," \
   "dsm_em3d_latency.png, dsm-$PROFILE.txt, dsm-$PROFILE.json, nic.txt, nic.json, nic.csv," \
-  "nic_latency.png)"
+  "nic_latency.png, nic_throughput.png)"

@@ -804,7 +804,8 @@ def gen_cmake(reg):
                 if build in v["build"]:
                     sets = ",".join(subst_enums(reg, s) for s in v["set"])
                     vs.append(f'"{v["name"]}:{sets}"')
-        o.append(f"# Device-model variants of the {build} build (name:P=V,...; 64-byte lines).")
+        o.append(f"# Device-model variants of the {build} build (name[@line bytes]:P=V,...; "
+                 "64-byte lines unless named).")
         o.append(f"set(CNI_VARIANTS_{build.upper()} {' '.join(vs)})")
     pkgs, mods = sources(reg)
     o.append("set(CNI_ENGINE_PKGS " + " ".join(str(p) for p in pkgs) + ")")
@@ -820,7 +821,8 @@ def lint_list(reg):
         for v in e["lint"]:
             out.append(f"{e['module']} {subst_enums(reg, v)}")
         for v in e["variant"]:
-            out.append("cni_endpoint -GLineBytes=64 "
+            lb = v["name"].partition("@")[2] or "64"
+            out.append(f"cni_endpoint -GLineBytes={lb} "
                        + " ".join(f"-G{subst_enums(reg, x)}" for x in v["set"]))
     test = [f"-G{n}={v}" for n, v in test_values(reg)]
     out.append("cni_fpga_shell -GLineBytes=64 " + " ".join(test))

@@ -14,6 +14,7 @@
 #include "cni/sim/frame.hpp"
 #include "nic_dma_device.hpp"
 #include "nic_frames.hpp"
+#include "packet_loop.hpp"
 #include "pcie_host.hpp"
 
 using namespace cni;
@@ -49,20 +50,9 @@ class NicDmaSystem : public testing::Test, public test::PcieHost {
   // Core 1 sends `frames`, at most `ahead` before core 2 has received them; core 2 receives.
   std::vector<std::vector<uint8_t>> loop(const std::vector<std::vector<uint8_t>>& frames,
                                          size_t ahead) {
-    std::vector<std::vector<uint8_t>> got;
-    sys->spawn(1, [&](drv::MemoryPort& m) {
-      drv::NicDma tx(m, layout);
-      for (size_t i = 0; i < frames.size(); ++i) {
-        while (i >= got.size() + ahead) m.pause_ns(500);
-        tx.send(frames[i].data(), frames[i].size());
-      }
-    });
-    sys->spawn(2, [&](drv::MemoryPort& m) {
-      drv::NicDma rx(m, layout);
-      for (size_t i = 0; i < frames.size(); ++i) got.push_back(rx.receive());
-    });
-    sys->run_programs();
-    return got;
+    return test::packet_loop(
+        *sys, [&](drv::MemoryPort& m) { return std::make_unique<drv::NicDma>(m, layout); }, frames,
+        ahead);
   }
 
   std::unique_ptr<tb::NicDmaDevice> nic;

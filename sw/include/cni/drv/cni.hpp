@@ -73,6 +73,8 @@ struct CniStats {
 class CniEndpoint {
  public:
   static constexpr size_t kFragmentBytes = 244;  // payload of one network message
+  // A fragment's flags, in its slot and its data frame's `flags` (docs/cni.md sections 6, 7).
+  static constexpr uint8_t kFirst = 1, kLast = 2;
 
   // Reads ID, takes up the queue pointers where the device has them (CNI16Qm: zeroes the host
   // queue and hands it to the engine), and opens the endpoint. Throws std::runtime_error for a
@@ -116,7 +118,6 @@ class CniEndpoint {
     uint16_t src = 0, handler = 0;
     std::vector<uint8_t> data;
   };
-  static constexpr uint8_t kFirst = 1, kLast = 2;
 
   void check(uint16_t dst, size_t n) const;
   std::vector<Fragment> split(uint16_t dst, uint16_t handler, std::span<const uint8_t> d) const;
