@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "cni/sim/profile.hpp"
 #include "msg_trace.hpp"
 
 namespace cni::bench {
@@ -34,6 +35,9 @@ struct Options {
   std::string json_out;
   std::string msg_trace;  // every coherence message of every run, appended to this file
   std::string tlp_trace;  // nic: every TLP on the PCIe link, in the wire layout
+  // pio: the host interfaces the invocations run over (--interface): "eci" (the coherent PIO
+  // channel, every experiment), or PCIe ones, "pcie-pio" and "pcie-dma", beside eci's curve
+  std::vector<std::string> interfaces = {"eci"};
 };
 
 // --msg-trace FILE: every run's coherence messages and frames, appended under a line naming the
@@ -110,6 +114,23 @@ inline void emit_csv(const Options& o, const std::string& name, const std::strin
   if (!f) throw std::runtime_error("cannot write " + path);
   f << csv;
 }
+
+// 002 s5.1's invocations over a PCIe host interface (nic_suite.cpp): a request of `payload`
+// bytes through the NIC ("pcie-pio" or "pcie-dma") in near-end loopback and back, per payload
+// the latencies (ns) of `iters` invocations and the back-to-back invocations in `window_ns`.
+struct PcieInvocation {
+  size_t payload = 0;
+  std::vector<double> lat_ns;
+  uint64_t stream_calls = 0;
+  double stream_ns = 0;
+};
+struct PcieInvocations {
+  std::vector<PcieInvocation> points;
+  uint64_t mismatches = 0, coherence_errors = 0;
+};
+PcieInvocations pcie_invocations(const sim::Profile& prof, const std::string& iface, uint64_t seed,
+                                 const std::vector<size_t>& payloads, unsigned iters,
+                                 double window_ns);
 
 // Each suite: runs with the options, prints its tables, returns the exit status.
 int run_device(const Options& o);

@@ -77,6 +77,9 @@ options:
   --msg-trace FILE      write every coherence message of the runs to FILE (time, node, header,
                         data digest): two runs that must agree compare line by line, e.g. with
                         --set device.skip_idle=false
+  --interface LIST      pio: also run the invocations over these PCIe host interfaces, a comma
+                        list of pcie-pio and pcie-dma (002 Fig. 1, 2, 7, 8), beside the coherent
+                        channel's (eci, always run); on enzian-pcie unless --profile
   --tlp-trace FILE      nic: write every TLP on the PCIe link of the PCIe PIO and DMA runs to FILE
                         in the PCI Express Base Specification's wire layout, with its time
                         (scripts/tlp-decode.py reads it)
@@ -143,6 +146,17 @@ Options parse_args(int argc, char** argv) {
       o.msg_trace = value();
     } else if (a == "--tlp-trace") {
       o.tlp_trace = value();
+    } else if (a == "--interface") {
+      o.interfaces = {"eci"};
+      std::stringstream ss(value());
+      for (std::string i; std::getline(ss, i, ',');) {
+        if (i != "eci" && i != "pcie-pio" && i != "pcie-dma") {
+          usage_error("--interface: unknown interface '" + i + "' (eci, pcie-pio, pcie-dma)");
+        }
+        if (std::find(o.interfaces.begin(), o.interfaces.end(), i) == o.interfaces.end()) {
+          o.interfaces.push_back(i);
+        }
+      }
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else if (o.suite.empty()) {
@@ -172,6 +186,7 @@ Options parse_args(int argc, char** argv) {
       *on = true;
     }
   }
+  if (o.interfaces.size() > 1 && o.suite != "pio") usage_error("--interface: the pio suite");
   if (o.quick) o.iterations = std::min(o.iterations, 40u);
   return o;
 }
@@ -462,8 +477,70 @@ constexpr size_t kFig8PeakPayload = 32768;
 constexpr const char* kPipelinedVariant = "pipe";
 constexpr double kPipelinedRoutedMhz = 100.0;
 
+// The largest invocation over PCIe: one frame through the NIC (9,600 bytes with the FCS).
+constexpr size_t kPcieMaxPayload = 9596;
+
+// One of 002 s5.1's claims about its invocation curves, on this run's figures.
+struct Claim {
+  std::string what;
+  double ours = 0, bound = 0;
+  bool at_most = false;  // ours <= bound (else ours >= bound)
+  bool gated = true;     // a claim that does not hold fails the run
+  bool holds() const { return at_most ? ours <= bound : ours >= bound; }
+};
+
+const Row* find_row(const std::vector<Row>& rows, const std::string& experiment,
+                    const std::string& variant, size_t payload) {
+  for (const Row& r : rows) {
+    if (r.experiment == experiment && r.variant == variant && r.payload == payload) return &r;
+  }
+  return nullptr;
+}
+
+// 002 s5.1 on the PCIe interfaces run beside the coherent channel: coherent PIO has the lower
+// latency at every payload ("significantly lower latency than both"), DMA's latency is nearly
+// flat up to 8 KiB ("dominated by descriptor setup and manipulation"; here: the largest median at
+// most 1.5 times the smallest), coherent PIO has the higher throughput than DMA at every payload;
+// and, not gated, PCIe PIO "competes well with DMA up to 2KiB".
+std::vector<Claim> pcie_claims(const std::vector<Row>& rows, const std::vector<std::string>& ifs,
+                               const std::vector<size_t>& payloads) {
+  std::vector<Claim> v;
+  for (size_t k = 1; k < ifs.size(); ++k) {
+    double lo = 0, hi = 0;
+    for (size_t s : payloads) {
+      const Row* e = find_row(rows, "latency", "eci-exclusive", s);
+      const Row* c = find_row(rows, "latency", ifs[k], s);
+      if (!c) continue;
+      lo = lo == 0 ? c->lat.median : std::min(lo, c->lat.median);
+      hi = std::max(hi, c->lat.median);
+      if (e) {
+        v.push_back({"latency " + std::to_string(s) + " B: " + ifs[k] + " / eci >= 1",
+                     c->lat.median / e->lat.median, 1.0});
+      }
+      const Row* et = find_row(rows, "throughput", "eci-exclusive", s);
+      const Row* ct = find_row(rows, "throughput", ifs[k], s);
+      if (ifs[k] == "pcie-dma" && et && ct) {
+        v.push_back({"throughput " + std::to_string(s) + " B: eci / pcie-dma >= 1",
+                     *et->gib_s / *ct->gib_s, 1.0});
+      }
+    }
+    if (ifs[k] == "pcie-dma" && lo > 0) {
+      v.push_back({"latency: pcie-dma, largest / smallest median <= 1.5", hi / lo, 1.5, true});
+    }
+  }
+  const Row* pio = find_row(rows, "latency", "pcie-pio", 2048);
+  const Row* dma = find_row(rows, "latency", "pcie-dma", 2048);
+  if (pio && dma) {
+    v.push_back({"latency 2048 B: pcie-pio / pcie-dma <= 1 (002: competes well)",
+                 pio->lat.median / dma->lat.median, 1.0, true, false});
+  }
+  return v;
+}
+
 int run_pio(const Options& o) {
-  sim::Profile p = sim::Profile::load(o.profile);
+  const bool pcie = o.interfaces.size() > 1;
+  // the PCIe interfaces need the PCIe link's keys: enzian-pcie, enzian-eci's machine with them
+  sim::Profile p = sim::Profile::load(o.profile_given || !pcie ? o.profile : "enzian-pcie");
   if (p.has("sim.seed")) p.set("sim.seed", std::to_string(o.seed));
   for (const auto& s : o.sets) p.set(s);
   Bench bench(o, p);
@@ -514,6 +591,42 @@ int run_pio(const Options& o) {
       prog.update(i + 1);
     }
   }
+  // (iv) 002 s5.1's invocations over PCIe, beside (ii) and (iii): the request through the NIC in
+  // near-end loopback and back (nic_suite.cpp), at the payloads the NIC carries in one frame.
+  std::vector<size_t> pcie_payloads;
+  for (size_t s : payloads) {
+    if (s <= kPcieMaxPayload) pcie_payloads.push_back(s);
+  }
+  const unsigned pcie_iters = o.quick ? 5 : 50;
+  const double pcie_window = o.quick ? 100e3 : 1e6;
+  uint64_t pcie_bad = 0;
+  for (size_t k = 1; k < o.interfaces.size(); ++k) {
+    const std::string& iface = o.interfaces[k];
+    std::fprintf(stderr, "[cni-bench] pio: %s invocations, %zu payloads\n", iface.c_str(),
+                 pcie_payloads.size());
+    const PcieInvocations inv =
+        pcie_invocations(p, iface, o.seed, pcie_payloads, pcie_iters, pcie_window);
+    for (const PcieInvocation& pt : inv.points) {
+      Row r;
+      r.experiment = "latency";
+      r.variant = iface;
+      r.payload = pt.payload;
+      r.lat = stats_of(pt.lat_ns);
+      r.invocations = pt.lat_ns.size();
+      rows.push_back(r);
+      Row t;
+      t.experiment = "throughput";
+      t.variant = iface;
+      t.payload = pt.payload;
+      t.invocations = pt.stream_calls;
+      t.gib_s = double(pt.stream_calls * pt.payload) / pt.stream_ns * 1e9 / double(1ull << 30);
+      rows.push_back(t);
+    }
+    pcie_bad += inv.mismatches + inv.coherence_errors;
+  }
+  const std::vector<Claim> claims = pcie_claims(rows, o.interfaces, pcie_payloads);
+  const auto claims_failed = static_cast<size_t>(std::count_if(
+      claims.begin(), claims.end(), [](const Claim& c) { return c.gated && !c.holds(); }));
   // The single-line RPC on the pipelined configuration at its routed ECP5 clock: the same host,
   // link and requests (its own bench, so the profile's runs above are unchanged).
   std::vector<Row> piped_rows;
@@ -565,7 +678,8 @@ int run_pio(const Options& o) {
   // CSV
   if (!o.csv_dir.empty()) {
     std::filesystem::create_directories(o.csv_dir);
-    std::ofstream rows_csv(std::filesystem::path(o.csv_dir) / "pio.csv");
+    // (a run with PCIe interfaces writes its own file: make bench runs both)
+    std::ofstream rows_csv(std::filesystem::path(o.csv_dir) / (pcie ? "pio-pcie.csv" : "pio.csv"));
     rows_csv << "experiment,variant,payload_bytes,invocations,median_ns,p99_ns,min_ns,max_ns,"
                 "throughput_gib_s,paper\n";
     for (const auto& r : rows) {
@@ -577,7 +691,8 @@ int run_pio(const Options& o) {
                << ',' << fmt(r.lat.max, 1) << ',' << (r.gib_s ? fmt(*r.gib_s, 4) : "") << ','
                << paper << '\n';
     }
-    std::ofstream hist(std::filesystem::path(o.csv_dir) / "pio_single_line_samples.csv");
+    std::ofstream hist(std::filesystem::path(o.csv_dir) /
+                       (pcie ? "pio-pcie_single_line_samples.csv" : "pio_single_line_samples.csv"));
     hist << "variant,latency_ns\n";
     for (const auto& [v, s] : single_samples) {
       for (double x : s) hist << v << ',' << fmt(x, 1) << '\n';
@@ -607,7 +722,14 @@ int run_pio(const Options& o) {
        << ",\"sim_reference_cycles_per_s\":" << fmt(kReferenceCyclesPerSecond, 0)
        << ",\"sim_cycles\":"
        << totals.device_cycles << ",\"sim_cycles_clocked\":" << totals.clocked
-       << ",\"result_mismatches\":" << mismatches << "}";
+       << ",\"result_mismatches\":" << mismatches << ",\"pcie_errors\":" << pcie_bad
+       << ",\"shape\":[";
+    for (size_t i = 0; i < claims.size(); ++i) {
+      js << (i ? "," : "") << "{\"claim\":\"" << claims[i].what << "\",\"ours\":"
+         << fmt(claims[i].ours, 3) << ",\"holds\":" << (claims[i].holds() ? "true" : "false")
+         << ",\"gated\":" << (claims[i].gated ? "true" : "false") << "}";
+    }
+    js << "]}";
     emit_json(o, js.str());
   }
   if (!o.json) {
@@ -671,7 +793,7 @@ int run_pio(const Options& o) {
       std::printf("%8s %7s %10s %10s %8s\n", "payload", "n", "median_ns", "p99_ns", "vs_64B");
       double base = 0;
       for (const auto& r : rows) {
-        if (r.experiment != "latency") continue;
+        if (r.experiment != "latency" || r.variant != "eci-exclusive") continue;
         if (base == 0) base = r.lat.median;
         std::printf("%8zu %7llu %10.0f %10.0f %8.2f\n", r.payload,
                     static_cast<unsigned long long>(r.invocations), r.lat.median, r.lat.p99,
@@ -684,12 +806,54 @@ int run_pio(const Options& o) {
       std::printf("%8s %8s %10s %10s %10s %7s\n", "payload", "n", "GiB/s", "median_ns",
                   "paper", "ratio");
       for (const auto& r : rows) {
-        if (r.experiment != "throughput") continue;
+        if (r.experiment != "throughput" || r.variant != "eci-exclusive") continue;
         bool peak = r.payload == kFig8PeakPayload;
         std::printf("%8zu %8llu %10.3f %10.0f %10s %7s\n", r.payload,
                     static_cast<unsigned long long>(r.invocations), *r.gib_s, r.lat.median,
                     peak ? fmt(kFig8PeakGiB, 2).c_str() : "-",
                     peak ? fmt(*r.gib_s / kFig8PeakGiB, 2).c_str() : "-");
+      }
+    }
+    if (pcie) {
+      std::printf("\n(iv) invocations over PCIe beside the coherent channel (002 Fig. 7, 8; Fig. 1 "
+                  "DMA, Fig. 2 PCIe PIO alone): the request sent through the NIC, looped back at "
+                  "its MAC and received (the device's packet buffers where 002 has block RAM), %u "
+                  "invocations per payload, then back to back for %s; eci: (ii) and (iii)\n",
+                  pcie_iters, o.quick ? "0.1 ms" : "1 ms");
+      std::printf("%8s %10s", "payload", "eci_ns");
+      for (size_t k = 1; k < o.interfaces.size(); ++k) {
+        std::printf(" %13s %7s", (o.interfaces[k] + "_ns").c_str(), "x eci");
+      }
+      std::printf(" %10s", "eci GiB/s");
+      for (size_t k = 1; k < o.interfaces.size(); ++k) {
+        std::printf(" %15s", (o.interfaces[k] + " GiB/s").c_str());
+      }
+      std::printf("\n");
+      for (size_t s : pcie_payloads) {
+        const Row* e = find_row(rows, "latency", "eci-exclusive", s);
+        const Row* et = find_row(rows, "throughput", "eci-exclusive", s);
+        std::printf("%8zu %10s", s, e ? fmt(e->lat.median).c_str() : "-");
+        for (size_t k = 1; k < o.interfaces.size(); ++k) {
+          const Row* c = find_row(rows, "latency", o.interfaces[k], s);
+          std::printf(" %13.0f %7s", c->lat.median,
+                      e ? fmt(c->lat.median / e->lat.median, 2).c_str() : "-");
+        }
+        std::printf(" %10s", et ? fmt(*et->gib_s, 3).c_str() : "-");
+        for (size_t k = 1; k < o.interfaces.size(); ++k) {
+          std::printf(" %15.4f", *find_row(rows, "throughput", o.interfaces[k], s)->gib_s);
+        }
+        std::printf("\n");
+      }
+      if (p.has("nic.dma_tx_sw_ns")) {
+        std::printf("pcie-dma: the host software per frame, nic.dma_tx_sw_ns = %.0f and "
+                    "nic.dma_rx_sw_ns = %.0f, calibrated on 002 Table 1's NIC rows (docs/nic.md), "
+                    "not on these\n",
+                    p.get_double("nic.dma_tx_sw_ns"), p.get_double("nic.dma_rx_sw_ns"));
+      }
+      std::printf("002 s5.1's claims, on this run's figures:\n");
+      for (const Claim& c : claims) {
+        std::printf("  %-60s %9.2f  %s%s\n", c.what.c_str(), c.ours,
+                    c.holds() ? "holds" : "DOES NOT HOLD", c.gated ? "" : " (not gated)");
       }
     }
     std::printf("\ndevice protocol processing (request at the device port -> first answer or "
@@ -720,6 +884,16 @@ int run_pio(const Options& o) {
   if (mismatches) {
     std::fprintf(stderr, "cni-bench: %llu responses differ from the reference model\n",
                  static_cast<unsigned long long>(mismatches));
+    return 1;
+  }
+  if (pcie_bad) {
+    std::fprintf(stderr, "cni-bench: %llu PCIe invocations came back wrong or broke coherence\n",
+                 static_cast<unsigned long long>(pcie_bad));
+    return 1;
+  }
+  if (claims_failed) {
+    std::fprintf(stderr, "cni-bench: %zu of 002 s5.1's gated claims do not hold\n",
+                 claims_failed);
     return 1;
   }
   return 0;

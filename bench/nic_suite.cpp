@@ -22,6 +22,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -194,6 +196,39 @@ class Rig {
     return sim::to_ns(t1 - t0);
   }
 
+  // 002 s5.1's invocation, on a rig built with its MAC looped back: one core sends a request of
+  // `bytes` (a frame as the MAC's stream carries it) and receives it back, the device holding it
+  // in between (002's FPGA writes it to block RAM and reads it back; here the datapath's packet
+  // buffers, store and forward each way). Latencies (ns) of `iters` invocations after `warm`.
+  std::vector<double> invoke(unsigned bytes, unsigned warm, unsigned iters) {
+    std::vector<double> ns;
+    host().spawn(tx_core(), [&](drv::MemoryPort& m) {
+      drv::PacketPort& d = driver(tx_core(), m);
+      for (unsigned i = 0; i < warm + iters; ++i) {
+        const std::vector<uint8_t> req = frame(bytes + sim::kFcsBytes, 0, 0, i);
+        const Time t0 = kern_->now();
+        if (call(d, req) && i >= warm) ns.push_back(sim::to_ns(kern_->now() - t0));
+      }
+    });
+    run();
+    return ns;
+  }
+  // Back-to-back invocations of `bytes` for `window_ns`: how many, and the time they took (ns).
+  std::pair<uint64_t, double> invoke_stream(unsigned bytes, double window_ns) {
+    uint64_t n = 0;
+    double elapsed = 0;
+    host().spawn(tx_core(), [&](drv::MemoryPort& m) {
+      drv::PacketPort& d = driver(tx_core(), m);
+      std::vector<std::vector<uint8_t>> reqs;
+      for (uint32_t i = 0; i < 4; ++i) reqs.push_back(frame(bytes + sim::kFcsBytes, 0, 0, i));
+      const Time t0 = kern_->now();
+      while (sim::to_ns(kern_->now() - t0) < window_ns) n += call(d, reqs[n % reqs.size()]);
+      elapsed = sim::to_ns(kern_->now() - t0);
+    });
+    run();
+    return {n, elapsed};
+  }
+
   uint64_t mismatches() const { return mismatches_; }
   double nic_mhz() const { return nic_mhz_; }
 
@@ -203,14 +238,16 @@ class Rig {
 
   // The kernel the rig's host runs on.
   void use_kernel(sim::Kernel& k) { kern_ = &k; }
-  // The network on `k` (point to point, two nodes) and its two ports.
-  void make_network(sim::Kernel& k, const sim::Profile& prof) {
+  // The network on `k` and its ports: point to point between the NIC's MAC and node 1, or the
+  // MAC looped back (near-end loopback, `loopback`: the invocations').
+  void make_network(sim::Kernel& k, const sim::Profile& prof, bool loopback) {
     use_kernel(k);
     sim::NetParams np = sim::NetParams::from_profile(prof);
-    np.topology = sim::NetTopology::PointToPoint;
-    np.nodes = 2;
+    np.topology = loopback ? sim::NetTopology::Loopback : sim::NetTopology::PointToPoint;
+    np.nodes = loopback ? 1 : 2;
     net_ = std::make_unique<sim::Network>(k, np);
     mac_ = std::make_unique<sim::NetPort>(*net_, 0);
+    if (loopback) return;
     peer_ = std::make_unique<sim::NetPort>(*net_, 1);
     peer_->on_receive([this](const sim::Frame& f) { at_sink(f); });
   }
@@ -254,6 +291,13 @@ class Rig {
   sim::Kernel& kernel() { return *kern_; }
 
  private:
+  // One invocation: `req` sent, the frame received checked against it; false on a mismatch.
+  bool call(drv::PacketPort& d, const std::vector<uint8_t>& req) {
+    d.send(req.data(), req.size());
+    if (d.receive() == req) return true;
+    ++mismatches_;
+    return false;
+  }
   drv::PacketPort& driver(unsigned core, drv::MemoryPort& m) {
     auto& d = drivers_[core];
     if (!d) d = make_driver(m);
@@ -307,7 +351,8 @@ class PcieRig : public Rig {
   uint64_t coherence_errors() const override { return checker_->errors().size(); }
 
  protected:
-  PcieRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace, const char* iface)
+  PcieRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace, const char* iface,
+          bool loopback)
       : Rig(prof, seed) {
     p_ = sim::pcie::PcieParams::from_profile(prof);
     f_ = std::make_unique<sim::Fabric>(k_, static_cast<unsigned>(prof.get_int("line_bytes")));
@@ -324,7 +369,7 @@ class PcieRig : public Rig {
     rc_ = std::make_unique<sim::pcie::RootComplex>(k_, *f_, id, link_->rc(), p_, "rc");
     f_->attach(*rc_, sys_->socket_node(0));
     rc_->set_observer(checker_.get());
-    make_network(k_, prof);
+    make_network(k_, prof, loopback);
     sys_->map_uncached(kCfgBase, 8192, rc_->config_window());
     sys_->map_uncached(kBarWin, 1ull << 30, rc_->bar_window());
   }
@@ -349,8 +394,9 @@ class PcieRig : public Rig {
 // PCIe PIO (002 Fig. 9b): the NIC with its PIO interface (cni_nic_pcie) behind the link.
 class PciePioRig final : public PcieRig {
  public:
-  PciePioRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace)
-      : PcieRig(prof, seed, trace, "pcie-pio") {
+  PciePioRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace,
+             bool loopback = false)
+      : PcieRig(prof, seed, trace, "pcie-pio", loopback) {
     nic_ = std::make_unique<tb::NicPcieDevice>(k_, link_->ep(), p_, mac(), nic_mhz(), seed);
     enumerate();
     nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
@@ -379,8 +425,9 @@ class PciePioRig final : public PcieRig {
 // frame (nic.dma_tx_sw_ns, nic.dma_rx_sw_ns: calibrated on Table 1's 64-byte row).
 class PcieDmaRig final : public PcieRig {
  public:
-  PcieDmaRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace)
-      : PcieRig(prof, seed, trace, "pcie-dma") {
+  PcieDmaRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace,
+             bool loopback = false)
+      : PcieRig(prof, seed, trace, "pcie-dma", loopback) {
     nic_ = std::make_unique<tb::NicDmaDevice>(k_, link_->ep(), p_, mac(), nic_mhz(), seed);
     enumerate();
     layout_.bar = bars_[0].base;
@@ -421,7 +468,7 @@ class CoherentPioRig final : public Rig {
  public:
   CoherentPioRig(const sim::Profile& prof, uint64_t seed) : Rig(prof, seed) {
     sys_ = std::make_unique<tb::System>(prof);
-    make_network(sys_->kernel(), prof);
+    make_network(sys_->kernel(), prof, false);
     nic_ = std::make_unique<tb::NicCohDevice>(sys_->kernel(), sys_->device(0, 0), mac(), nic_mhz(),
                                               seed);
     layout_ = sys_->device(0, 0).pio_stream_layout();
@@ -685,6 +732,34 @@ std::vector<Shape> shapes(const std::vector<Result>& rows) {
 }
 
 }  // namespace
+
+PcieInvocations pcie_invocations(const sim::Profile& prof, const std::string& iface, uint64_t seed,
+                                 const std::vector<size_t>& payloads, unsigned iters,
+                                 double window_ns) {
+  std::unique_ptr<Rig> rig;
+  if (iface == "pcie-pio") {
+    rig = std::make_unique<PciePioRig>(prof, seed, nullptr, true);
+  } else if (iface == "pcie-dma") {
+    rig = std::make_unique<PcieDmaRig>(prof, seed, nullptr, true);
+  } else {
+    throw std::invalid_argument("no PCIe host interface '" + iface + "' (pcie-pio, pcie-dma)");
+  }
+  PcieInvocations r;
+  for (size_t s : payloads) {
+    if (s < sim::kMinFrameBytes - sim::kFcsBytes || s > 9600 - sim::kFcsBytes) {
+      throw std::invalid_argument(iface + ": a payload of " + std::to_string(s) +
+                                  " bytes is not a frame the NIC carries (60 to 9596)");
+    }
+    PcieInvocation pt;
+    pt.payload = s;
+    pt.lat_ns = rig->invoke(static_cast<unsigned>(s), 2, iters);
+    std::tie(pt.stream_calls, pt.stream_ns) = rig->invoke_stream(static_cast<unsigned>(s), window_ns);
+    r.points.push_back(std::move(pt));
+  }
+  r.mismatches = rig->mismatches();
+  r.coherence_errors = rig->coherence_errors();
+  return r;
+}
 
 int run_nic(const Options& o) {
   // enzian-pcie: the Enzian machine with both links (the coherent one and the PCIe cable)

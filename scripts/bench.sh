@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the default benchmark suites on a profile (pio, device, nodes), seed 000's bus
+# `make bench`: the default benchmark suites on a profile (pio, device, nodes), the PIO
+# invocations over PCIe beside the coherent ones (pio --interface, on enzian-pcie), seed 000's bus
 # operations and microbenchmarks on its two machines (bus, cni), and seed 001's remote read miss
 # on its machine and on the profile (dsm), seed 002's NIC latencies (nic); tables on stdout and in
 # RESULTS/<suite>.txt, JSON and CSV beside them, plots as PNG.
@@ -10,6 +11,8 @@ PROFILE=${3:-enzian-eci}
 mkdir -p "$RESULTS"
 "$BUILD/bench/cni-bench" pio --profile "$PROFILE" --csv "$RESULTS" \
   --json-out "$RESULTS/pio.json" | tee "$RESULTS/pio.txt"
+"$BUILD/bench/cni-bench" pio --interface pcie-pio,pcie-dma --experiments latency,throughput \
+  --csv "$RESULTS" --json-out "$RESULTS/pio-pcie.json" | tee "$RESULTS/pio-pcie.txt"
 python3 scripts/plot_pio.py "$RESULTS"
 "$BUILD/bench/cni-bench" device --csv "$RESULTS" --json-out "$RESULTS/device.json" |
   tee "$RESULTS/device.txt"
@@ -30,7 +33,8 @@ python3 scripts/plot_dsm.py "$RESULTS"
 "$BUILD/bench/cni-bench" nic --csv "$RESULTS" --json-out "$RESULTS/nic.json" |
   tee "$RESULTS/nic.txt"
 python3 scripts/plot_nic.py "$RESULTS"
-echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, device.txt," \
+echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, pio-pcie.txt," \
+  "pio-pcie.json, pio-pcie.csv, pio-pcie_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
   "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
   "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm_em3d.png," \

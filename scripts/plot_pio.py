@@ -14,19 +14,24 @@ PAPER_FIG6 = {"eci-exclusive": 900, "eci-shared": 1600, "fastforward": 1750}
 PAPER_PEAK = (32768, 2.19)
 
 
-def read_rows(d):
-    with open(os.path.join(d, "pio.csv")) as f:
+def read_rows(d, name="pio"):
+    with open(os.path.join(d, name + ".csv")) as f:
         return list(csv.DictReader(f))
 
 
-def caption(d):
+def caption(d, name="pio"):
     try:
-        with open(os.path.join(d, "pio.json")) as f:
+        with open(os.path.join(d, name + ".json")) as f:
             j = json.load(f)
         return (f"profile {j['profile']}, seed {j['seed']}, device model {j['device_build']}, "
                 f"Pipelined = {int(j['device_pipelined'])} at {j['device_mhz']:.0f} MHz")
     except (OSError, KeyError, ValueError):
         return ""
+
+
+# The invocation curves' interfaces: the coherent channel and the PCIe ones (--interface).
+VARIANTS = (("eci-exclusive", "coherent PIO (ECI)"), ("pcie-pio", "PCIe PIO"),
+            ("pcie-dma", "PCIe DMA"))
 
 
 def fig6(d, cap):
@@ -51,42 +56,51 @@ def fig6(d, cap):
     fig.savefig(os.path.join(d, "pio_fig6_single_line.png"), dpi=120)
 
 
-def fig7(rows, d, cap):
-    lat = [r for r in rows if r["experiment"] == "latency"]
-    if not lat:
-        return
-    x = [int(r["payload_bytes"]) for r in lat]
+def fig7(rows, d, cap, name):
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(x, [float(r["median_ns"]) for r in lat], "o-", label="median")
-    ax.plot(x, [float(r["p99_ns"]) for r in lat], "x--", label="p99")
+    for variant, label in VARIANTS:
+        lat = [r for r in rows if r["experiment"] == "latency" and r["variant"] == variant]
+        if not lat:
+            continue
+        x = [int(r["payload_bytes"]) for r in lat]
+        (line,) = ax.plot(x, [float(r["median_ns"]) for r in lat], "o-", label=f"{label} median")
+        ax.plot(x, [float(r["p99_ns"]) for r in lat], "x--", color=line.get_color(),
+                label=f"{label} p99")
+    if not ax.lines:
+        plt.close(fig)
+        return
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("payload (bytes, request and response)")
     ax.set_ylabel("invocation latency (ns)")
-    ax.set_title("Latency vs payload, coherent PIO (002 Fig. 7: flat to 256 B, then linear)\n" + cap,
+    ax.set_title("Latency vs payload (002 Fig. 7: coherent PIO flat to 256 B, then linear)\n" + cap,
                  fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "pio_fig7_latency.png"), dpi=120)
+    fig.savefig(os.path.join(d, f"{name}_fig7_latency.png"), dpi=120)
 
 
-def fig8(rows, d, cap):
-    thr = [r for r in rows if r["experiment"] == "throughput"]
-    if not thr:
-        return
-    x = [int(r["payload_bytes"]) for r in thr]
+def fig8(rows, d, cap, name):
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(x, [float(r["throughput_gib_s"]) for r in thr], "o-", label="ours")
+    for variant, label in VARIANTS:
+        thr = [r for r in rows if r["experiment"] == "throughput" and r["variant"] == variant]
+        if thr:
+            ax.plot([int(r["payload_bytes"]) for r in thr],
+                    [float(r["throughput_gib_s"]) for r in thr], "o-", label=f"{label} (ours)")
+    if not ax.lines:
+        plt.close(fig)
+        return
     ax.plot([PAPER_PEAK[0]], [PAPER_PEAK[1]], "r*", markersize=12, label="paper peak (2.19 GiB/s)")
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
     ax.set_xlabel("payload (bytes)")
     ax.set_ylabel("throughput (GiB/s)")
     ax.set_title("Back-to-back invocations for 1 ms (002 Fig. 8)\n" + cap, fontsize=9)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "pio_fig8_throughput.png"), dpi=120)
+    fig.savefig(os.path.join(d, f"{name}_fig8_throughput.png"), dpi=120)
 
 
 def main():
@@ -94,8 +108,14 @@ def main():
     rows = read_rows(d)
     cap = caption(d)
     fig6(d, cap)
-    fig7(rows, d, cap)
-    fig8(rows, d, cap)
+    fig7(rows, d, cap, "pio")
+    fig8(rows, d, cap, "pio")
+    # cni-bench pio --interface pcie-pio,pcie-dma: the PCIe curves beside the coherent ones
+    if os.path.exists(os.path.join(d, "pio-pcie.csv")):
+        rows = read_rows(d, "pio-pcie")
+        cap = caption(d, "pio-pcie")
+        fig7(rows, d, cap, "pio-pcie")
+        fig8(rows, d, cap, "pio-pcie")
 
 
 if __name__ == "__main__":
