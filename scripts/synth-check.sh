@@ -63,6 +63,7 @@ tops=(
   "cni_cache_agent|-set LineBytes 64 -set Sets 2 -set Ways 2 -set Mshrs 2"
   "cni_nic_pcie|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set SlotBeats 256"
   "cni_nic_pcie_dma|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set RingW 12"
+  "cni_nic_eci|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set LineBytes 128"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

@@ -160,6 +160,13 @@ cni_block_model(nic_pcie_dma r12
           ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma_tx.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma_rx.sv
           ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_dma.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_pcie_dma.sv
   PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 AddrW:48 RingW:12)
+# cni_nic_eci: the datapath with the coherent-PIO interface at 128-byte lines (enzian-eci's).
+cni_block_model(nic_eci l128
+  SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+          ${PROJECT_SOURCE_DIR}/rtl/common/cni_assert_hold.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_fifo.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_datapath.sv
+          ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_coh.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_eci.sv
+  PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 LineBytes:128)
 
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code
@@ -181,7 +188,7 @@ target_link_libraries(cni_rtl_blocks PUBLIC gen_hdr)  # cni/engines.hpp: engines
 
 # The NIC's host interfaces in the host simulation (tb/nic), its MAC on the network model (the
 # system tests of tests/nic): the nic_pcie_s4 and nic_pcie_dma_r12 models behind the PCIe
-# endpoint model, and the nic_datapath_b64 model joined to a device core's PIO engine (whose
+# endpoint model, and the nic_eci_l128 model joined to a device core's PIO engine (whose
 # model, a cni_dev_<flavor> library, the program links: the tests' checking build, the
 # benchmark's fast one).
 add_library(cni_nic_dev STATIC ${PROJECT_SOURCE_DIR}/tb/nic/nic_pcie_device.cpp
