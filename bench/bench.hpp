@@ -120,9 +120,9 @@ inline void emit_csv(const Options& o, const std::string& name, const std::strin
 // the latencies (ns) of `iters` invocations and the back-to-back invocations in `window_ns`.
 struct PcieInvocation {
   size_t payload = 0;
-  std::vector<double> lat_ns;
-  uint64_t stream_calls = 0;
-  double stream_ns = 0;
+  std::vector<double> lat_ns;         // one at a time
+  std::vector<double> stream_lat_ns;  // back to back, each invocation's
+  double stream_ns = 0;               // the back-to-back invocations' time
 };
 struct PcieInvocations {
   std::vector<PcieInvocation> points;

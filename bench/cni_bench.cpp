@@ -541,6 +541,10 @@ int run_pio(const Options& o) {
   const bool pcie = o.interfaces.size() > 1;
   // the PCIe interfaces need the PCIe link's keys: enzian-pcie, enzian-eci's machine with them
   sim::Profile p = sim::Profile::load(o.profile_given || !pcie ? o.profile : "enzian-pcie");
+  if (pcie && !p.has("pcie.gen")) {
+    throw sim::ProfileError("--interface " + o.interfaces[1] + ": profile " + p.name() +
+                            " has no PCIe link (pcie.* keys; enzian-pcie has them)");
+  }
   if (p.has("sim.seed")) p.set("sim.seed", std::to_string(o.seed));
   for (const auto& s : o.sets) p.set(s);
   Bench bench(o, p);
@@ -618,8 +622,9 @@ int run_pio(const Options& o) {
       t.experiment = "throughput";
       t.variant = iface;
       t.payload = pt.payload;
-      t.invocations = pt.stream_calls;
-      t.gib_s = double(pt.stream_calls * pt.payload) / pt.stream_ns * 1e9 / double(1ull << 30);
+      t.lat = stats_of(pt.stream_lat_ns);
+      t.invocations = pt.stream_lat_ns.size();
+      t.gib_s = double(t.invocations * pt.payload) / pt.stream_ns * 1e9 / double(1ull << 30);
       rows.push_back(t);
     }
     pcie_bad += inv.mismatches + inv.coherence_errors;
@@ -740,7 +745,7 @@ int run_pio(const Options& o) {
     std::printf("device: the endpoint's %s configuration (Pipelined = %d, from its CONFIG "
                 "register) at %.0f MHz (device.freq_mhz)\n",
                 bench.pipelined() ? "pipelined" : "default", bench.pipelined() ? 1 : 0, dev_mhz);
-    if (p.name() == "enzian-eci") {
+    if (p.name() == "enzian-eci" || p.base() == "enzian-eci") {
       std::printf("  the clock is 002's for its FPGA (section 4), not a routed figure of this RTL: "
                   "the XCVU9P build has not been timed; on the ECP5 this configuration routed at "
                   "36-37 MHz (an earlier netlist), the pipelined one at %.0f MHz (docs/fpga.md)\n",
@@ -765,7 +770,7 @@ int run_pio(const Options& o) {
         std::printf("floor: 2 link round trips = 4 x link.one_way_ns = %.0f ns\n",
                     4 * p.get_double("link.one_way_ns"));
       }
-      if (p.name() == "enzian-eci") {
+      if (p.name() == "enzian-eci" || p.base() == "enzian-eci") {
         std::printf("the profile's host parameters marked \"model parameter, not from the "
                     "paper\" were chosen so that eci-exclusive lands near 002's 900 ns "
                     "(sim/profiles/enzian-eci.profile): its ratio is not independent of them\n");

@@ -213,20 +213,24 @@ class Rig {
     run();
     return ns;
   }
-  // Back-to-back invocations of `bytes` for `window_ns`: how many, and the time they took (ns).
-  std::pair<uint64_t, double> invoke_stream(unsigned bytes, double window_ns) {
-    uint64_t n = 0;
+  // Back-to-back invocations of `bytes` for `window_ns`: the latency of each (ns), and the time
+  // they took (ns).
+  std::pair<std::vector<double>, double> invoke_stream(unsigned bytes, double window_ns) {
+    std::vector<double> lat;
     double elapsed = 0;
     host().spawn(tx_core(), [&](drv::MemoryPort& m) {
       drv::PacketPort& d = driver(tx_core(), m);
       std::vector<std::vector<uint8_t>> reqs;
       for (uint32_t i = 0; i < 4; ++i) reqs.push_back(frame(bytes + sim::kFcsBytes, 0, 0, i));
       const Time t0 = kern_->now();
-      while (sim::to_ns(kern_->now() - t0) < window_ns) n += call(d, reqs[n % reqs.size()]);
+      while (sim::to_ns(kern_->now() - t0) < window_ns) {
+        const Time t1 = kern_->now();
+        if (call(d, reqs[lat.size() % reqs.size()])) lat.push_back(sim::to_ns(kern_->now() - t1));
+      }
       elapsed = sim::to_ns(kern_->now() - t0);
     });
     run();
-    return {n, elapsed};
+    return {std::move(lat), elapsed};
   }
 
   uint64_t mismatches() const { return mismatches_; }
@@ -539,6 +543,7 @@ class CniQueueRig final : public Rig {
   // The engine holds a sender back when the receiver has no room (its window, docs/cni.md
   // section 6): nothing is dropped, however far ahead node 1 is; one receive queue's worth.
   unsigned rx_ahead(unsigned wire) const override {
+    if (rx_slots_ == 0) throw std::logic_error("nic: the CNI queues' slots asked before opening");
     const auto frags =
         static_cast<unsigned>((wire - sim::kFcsBytes + drv::CniEndpoint::kFragmentBytes - 1) /
                               drv::CniEndpoint::kFragmentBytes);
@@ -587,7 +592,7 @@ class CniQueueRig final : public Rig {
   std::unique_ptr<drv::CniPacketPort> peer_;
   std::deque<std::vector<uint8_t>> outbox_;
   tb::NicMacStats no_mac_;
-  unsigned rx_slots_ = 1;
+  unsigned rx_slots_ = 0;  // the receive queue's slots, once the endpoint is open
 };
 
 struct Result {
@@ -753,7 +758,8 @@ PcieInvocations pcie_invocations(const sim::Profile& prof, const std::string& if
     PcieInvocation pt;
     pt.payload = s;
     pt.lat_ns = rig->invoke(static_cast<unsigned>(s), 2, iters);
-    std::tie(pt.stream_calls, pt.stream_ns) = rig->invoke_stream(static_cast<unsigned>(s), window_ns);
+    std::tie(pt.stream_lat_ns, pt.stream_ns) =
+        rig->invoke_stream(static_cast<unsigned>(s), window_ns);
     r.points.push_back(std::move(pt));
   }
   r.mismatches = rig->mismatches();

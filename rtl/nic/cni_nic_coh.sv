@@ -9,9 +9,10 @@
 // the message with only its bytes kept and tlast; the next line is taken in the cycle the
 // current one's last beat goes, so the datapath gets a beat every cycle. A line holding none of
 // the message's bytes (a message of 0 bytes) is taken and dropped.
-// receive -> (b): beats are gathered into a line (its bytes past the frame's end zero), which is
-// offered with the frame's length when full or at the frame's last beat; the first beat of the
-// next line is taken in the cycle the offered one goes.
+// receive -> (b): beats are gathered into a line, which is offered with the frame's length when
+// full or at the frame's last beat; the first beat of the next line is taken in the cycle the
+// offered one goes. The line's bytes past the frame's end are zero, whatever the MAC left in the
+// bytes its last beat does not keep: a frame never carries bytes of another to the host.
 //
 // Parameters:
 //   Bytes     - datapath beat bytes (64: 512 bits)
@@ -20,7 +21,8 @@
 //   pa_*   - (a)'s stream in: a line, the message's length, its last line
 //   pb_*   - (b)'s stream out: the same
 //   tx_*   - to the datapath's host transmit stream (tuser, abort, never set)
-//   rx_*   - from the datapath's host receive stream (rx_len_i: the frame's length, on each beat)
+//   rx_*   - from the datapath's host receive stream (rx_len_i: the frame's length, on each beat;
+//            rx_tkeep_i: the bytes of the beat that belong to it)
 //   idle_o - nothing held
 `default_nettype none
 `include "cni_assert.svh"
@@ -52,6 +54,7 @@ module cni_nic_coh #(
   input  wire logic             rx_tvalid_i,
   output logic                  rx_tready_o,
   input  wire logic [DW-1:0]    rx_tdata_i,
+  input  wire logic [Bytes-1:0] rx_tkeep_i,
   input  wire logic             rx_tlast_i,
   input  wire logic [15:0]      rx_len_i,
   output logic                  idle_o
@@ -121,6 +124,13 @@ module cni_nic_coh #(
   logic          b_last_q, b_full_q;
   logic [JW-1:0] b_n_q;  // beats gathered into the line not yet offered
   logic          b_give, b_take;
+  logic [DW-1:0] b_beat;  // the beat, its bytes not kept zero
+
+  always_comb begin
+    for (int i = 0; i < Bytes; i++) begin
+      b_beat[8 * i +: 8] = rx_tkeep_i[i] ? rx_tdata_i[8 * i +: 8] : 8'h00;
+    end
+  end
 
   assign b_give      = pb_valid_o && pb_ready_i;
   assign rx_tready_o = !b_full_q || b_give;
@@ -156,8 +166,8 @@ module cni_nic_coh #(
   // a line's first beat clears the rest of it: a frame's last line carries no bytes of another
   always_ff @(posedge clk_i) begin
     if (b_take) begin
-      if (b_n_q == '0) b_q <= LW'(rx_tdata_i);
-      else b_q[b_n_q * DW +: DW] <= rx_tdata_i;
+      if (b_n_q == '0) b_q <= LW'(b_beat);
+      else b_q[b_n_q * DW +: DW] <= b_beat;
     end
   end
 

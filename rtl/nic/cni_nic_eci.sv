@@ -69,11 +69,8 @@ module cni_nic_eci #(
   logic             htx_tvalid, htx_tready, htx_tlast, htx_tuser;
   logic [DW-1:0]    htx_tdata;
   logic [Bytes-1:0] htx_tkeep;
-  logic             dp_idle, coh_idle;
-  // (b) takes whole lines: the frame's length says which bytes of its last count.
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [Bytes-1:0] hrx_tkeep;
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic             dp_idle, coh_idle;
 
   cni_nic_datapath #(
     .Bytes(Bytes), .RxBeats(RxBeats), .TxBeats(TxBeats), .Frames(Frames), .MinBytes(MinBytes),
@@ -115,6 +112,7 @@ module cni_nic_eci #(
     .rx_tvalid_i(hrx_tvalid),
     .rx_tready_o(hrx_tready),
     .rx_tdata_i (hrx_tdata),
+    .rx_tkeep_i (hrx_tkeep),
     .rx_tlast_i (hrx_tlast),
     .rx_len_i   (hrx_len),
     .idle_o     (coh_idle)

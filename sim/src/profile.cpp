@@ -160,17 +160,18 @@ Profile Profile::parse(const std::string& name, std::string_view text, const std
       first_key = false;
       // (a chain this deep is a cycle: a includes b includes a)
       static thread_local unsigned depth = 0;
-      if (value == name || depth >= kMaxIncludeDepth) {
+      if (depth >= kMaxIncludeDepth) {
         throw ProfileError(where + ": include = " + value + ": a profile that includes itself");
       }
-      ++depth;
+      struct Nested {  // one level deeper while the base loads, on every way out
+        Nested() { ++depth; }
+        ~Nested() { --depth; }
+      };
       Profile base = [&] {
+        const Nested nested;
         try {
-          Profile b = load(value);
-          --depth;
-          return b;
+          return load(value);
         } catch (const ProfileError& e) {
-          --depth;
           throw ProfileError(where + ": include: " + e.what());
         }
       }();

@@ -18,12 +18,15 @@ class NicMacStreams {
  public:
   using Bytes = std::vector<uint8_t>;
 
-  // Queues frame `f` (no FCS) on the receive stream.
-  void receive(const Bytes& f) {
+  // Queues frame `f` (no FCS) on the receive stream; the bytes of its last beat that tkeep does
+  // not keep hold `junk` (what a MAC leaves there is undefined).
+  void receive(const Bytes& f, uint8_t junk = 0) {
     for (size_t at = 0; at < f.size(); at += B) {
       Beat b;
       const size_t n = std::min<size_t>(B, f.size() - at);
-      for (size_t i = 0; i < n; ++i) b.data[i / 8] |= uint64_t{f[at + i]} << (8 * (i % 8));
+      for (size_t i = 0; i < B; ++i) {
+        b.data[i / 8] |= uint64_t{i < n ? f[at + i] : junk} << (8 * (i % 8));
+      }
       b.keep = n == B ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
       b.last = at + B >= f.size();
       rx_.push_back(b);

@@ -4,7 +4,8 @@
 // PIO engine drives it: messages offered as line-wide (a) beats (the message's length on each)
 // come out of the MAC's transmit stream as frames, a beat a cycle; frames from the MAC come out
 // of (b)'s stream as lines with the frame's length, the last flagged, the bytes past the frame's
-// end zero; with stalls on every handshake, and both ways at once through a loopback.
+// end zero (whatever the MAC left in the bytes it does not keep); with stalls on every handshake,
+// and both ways at once through a loopback.
 #include <algorithm>
 #include <deque>
 #include <vector>
@@ -81,7 +82,10 @@ class NicEciBench : public BlockBench<NicEci_l128> {
     if (m.mac_tx_tvalid_o && m.mac_tx_tready_i) ++tx_beats;
     drops += m.tx_cnt_runt_o + m.tx_cnt_oversize_o + m.tx_cnt_bad_keep_o + m.tx_cnt_aborted_o +
              m.rx_cnt_overflow_o + m.rx_cnt_runt_o + m.rx_cnt_bad_keep_o;
-    if (offer && m.pa_ready_o) pa.pop_front();
+    if (offer && m.pa_ready_o) {
+      pa.pop_front();
+      pa_taken.push_back(cycle_);
+    }
     if (m.pb_valid_o && m.pb_ready_i) {
       Line l;
       for (unsigned i = 0; i < kLine; ++i) {
@@ -134,7 +138,8 @@ class NicEciBench : public BlockBench<NicEci_l128> {
   Bytes cur;
   unsigned cur_len = 0;
   unsigned tx_beats = 0;
-  unsigned drops = 0;  // frames the datapath dropped, any cause, either way
+  std::vector<uint64_t> pa_taken;  // the cycles (a)'s lines were taken in
+  unsigned drops = 0;              // frames the datapath dropped, any cause, either way
   double pa_stall = 0, pb_stall = 0, mac_tx_stall = 0;
 };
 
@@ -168,18 +173,19 @@ TEST_F(NicEciBench, EveryLengthSentByAComesOutOfTheMacIntact) {
   EXPECT_EQ(drops, 0u);
 }
 
-// Every length from the MAC, (b) stalling: each frame comes out of (b) as its lines, in order.
+// Every length from the MAC, (b) stalling: each frame comes out of (b) as its lines, in order,
+// the MAC's junk in the bytes its last beat does not keep never reaching (b).
 TEST_F(NicEciBench, EveryLengthFromTheMacComesOutOfBAsLines) {
   pb_stall = 0.3;
   std::vector<Bytes> sent;
   for (unsigned n = NicEci_l128::kMin; n <= 3 * kLine + 1; ++n) {
     sent.push_back(frame(n));
-    mac.receive(sent.back());
+    mac.receive(sent.back(), 0xA5);
     run_until_idle(20000);  // (the receive stream has no tready: one frame at a time)
   }
   for (unsigned n : {1023u, 1024u, 1025u, 4096u, NicEci_l128::kMax}) {
     sent.push_back(frame(n));
-    mac.receive(sent.back());
+    mac.receive(sent.back(), 0xA5);
     run_until_idle(20000);
   }
   ASSERT_EQ(rx.size(), sent.size());
@@ -190,8 +196,9 @@ TEST_F(NicEciBench, EveryLengthFromTheMacComesOutOfBAsLines) {
 }
 
 // With nothing stalling, (a)'s lines keep the datapath's transmit side at a beat a cycle: a
-// 9,596-byte message's 150 beats leave the MAC in 150 consecutive cycles once the frame is
-// whole in the buffer (store and forward), and (b) takes a line every two cycles.
+// 9,596-byte message's 75 lines are taken a line every two cycles (its two beats), and its 150
+// beats leave the MAC in 150 consecutive cycles once the frame is whole in the buffer (store and
+// forward); (b) gets a line every two cycles.
 TEST_F(NicEciBench, ABeatACycleBothWays) {
   const Bytes f = frame(NicEci_l128::kMax);
   send(f);
@@ -207,6 +214,10 @@ TEST_F(NicEciBench, ABeatACycleBothWays) {
   const unsigned beats = (NicEci_l128::kMax + kB - 1) / kB;
   EXPECT_EQ(tx_beats, beats);
   EXPECT_EQ(last - first + 1, beats) << "a gap in the transmitted frame";
+  const unsigned lines_in = (NicEci_l128::kMax + kLine - 1) / kLine;
+  ASSERT_EQ(pa_taken.size(), lines_in);
+  EXPECT_EQ(pa_taken.back() - pa_taken.front(), (lines_in - 1) * (kLine / kB))
+      << "(a)'s lines not taken a beat a cycle";
   // receive: the frame's beats into (b), a line every LineBytes / Bytes cycles
   mac.receive(f);
   unsigned lines = 0, c0 = 0, c1 = 0;
@@ -254,6 +265,7 @@ TEST_F(NicEciBench, AnEmptyMessageIsDroppedAndTheNextGoesOut) {
   ASSERT_EQ(mac.tx.size(), 1u);
   EXPECT_EQ(mac.tx[0], f);
   EXPECT_EQ(tx_beats, 4u);
+  EXPECT_EQ(drops, 0u) << "the empty message reached the datapath";
 }
 
 }  // namespace cni::tb::blocks

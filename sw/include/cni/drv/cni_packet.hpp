@@ -22,6 +22,9 @@ class CniPacketPort final : public PacketPort {
   // Opens the endpoint (CniEndpoint's constructor and its errors); packets go to node `peer`
   // under `handler`, and those that arrive under `handler` from any node are received.
   CniPacketPort(MemoryPort& mem, const CniOptions& opt, uint16_t peer, uint16_t handler = 1);
+  // (its handler refers to it: neither copied nor moved)
+  CniPacketPort(const CniPacketPort&) = delete;
+  CniPacketPort& operator=(const CniPacketPort&) = delete;
 
   // Blocking: returns when every fragment is in the device (CniEndpoint::send).
   void send(const uint8_t* frame, size_t n) override;
