@@ -80,6 +80,8 @@ net.buffer_frames = 256          # model parameter, not from the paper: frames p
 net.max_frame_bytes = 9600       # 002 s5.2: 9600-byte jumbo frames (12 B header + payload + 4 B FCS)
 net.loss_rate = 0                # model parameter, not from the paper: loss injection per link crossing, off
 net.corrupt_rate = 0             # model parameter, not from the paper: one-bit corruption per link crossing, off
+net.reorder_rate = 0             # model parameter, not from the paper: probability a link crossing holds a frame back so that later frames overtake it, off
+net.reorder_ns = 1000            # model parameter, not from the paper: how long a held frame is held back
 
 # NIC (docs/nic.md): the datapath and its host interfaces
 nic.freq_mhz = 250               # 002 s5.2: the NIC logic is clocked at 250 MHz

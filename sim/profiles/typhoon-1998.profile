@@ -65,3 +65,5 @@ net.buffer_frames = 64           # model parameter, not from the paper: frames p
 net.max_frame_bytes = 272        # model parameter, not from the paper: 12 B header + up to 256 B + 4 B FCS, as mbus-1996
 net.loss_rate = 0                # model parameter, not from the paper: loss injection per link crossing, off
 net.corrupt_rate = 0             # model parameter, not from the paper: one-bit corruption per link crossing, off
+net.reorder_rate = 0             # model parameter, not from the paper: probability a link crossing holds a frame back so that later frames overtake it, off
+net.reorder_ns = 1000            # model parameter, not from the paper: how long a held frame is held back

@@ -6,6 +6,7 @@
 #include "cni/sim/network.hpp"
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "cni/sim/profile.hpp"
@@ -74,6 +75,8 @@ NetParams NetParams::from_profile(const Profile& p) {
   }
   if (p.has("net.loss_rate")) n.loss_rate = p.get_double("net.loss_rate");
   if (p.has("net.corrupt_rate")) n.corrupt_rate = p.get_double("net.corrupt_rate");
+  if (p.has("net.reorder_rate")) n.reorder_rate = p.get_double("net.reorder_rate");
+  if (p.has("net.reorder_ns")) n.reorder_delay = ns_param(p, "net.reorder_ns");
   if (p.has("sim.seed")) n.seed = static_cast<uint64_t>(p.get_int("sim.seed"));
   n.validate();
   return n;
@@ -100,15 +103,15 @@ void NetParams::validate() const {
     bad("net.max_frame_bytes = " + std::to_string(max_frame_bytes) + " is outside [" +
         std::to_string(kMinFrameBytes) + ", " + std::to_string(kMinFrameBytes + 0xFFFF) + "]");
   }
-  for (auto [key, v] :
-       {std::pair{"net.loss_rate", loss_rate}, {"net.corrupt_rate", corrupt_rate}}) {
+  for (auto [key, v] : {std::pair{"net.loss_rate", loss_rate}, {"net.corrupt_rate", corrupt_rate},
+                        {"net.reorder_rate", reorder_rate}}) {
     if (!(v >= 0.0 && v <= 1.0))
       bad(std::string(key) + " = " + std::to_string(v) + " is outside [0, 1]");
   }
 }
 
 // One direction of a link. Its queue is the buffer it transmits from; `wire` holds the frames
-// on the link, in arrival order.
+// on the link, each under the number its arrival event names.
 struct Network::Link {
   struct Flight {
     Frame f;
@@ -118,7 +121,8 @@ struct Network::Link {
   };
   unsigned from = 0, to = 0;
   Buffer queue;
-  std::deque<Flight> wire;
+  std::map<uint64_t, Flight> wire;
+  uint64_t flights = 0;  // frames put on the link so far (the next one's number)
   Time busy_until = 0;
   bool wake_scheduled = false;
   bool blocked = false;
@@ -319,14 +323,20 @@ void Network::pump(Link& l) {
       const uint64_t bit = l.rng.next() % (size * 8);
       it.f.bytes[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
     }
-    l.wire.push_back(Link::Flight{std::move(it.f), &target, lost, corrupted});
-    k_.at(l.busy_until + params_.latency, [this, &l] { arrive(l); });
+    // (no draw when reordering is off: the loss and corruption streams stay as they were)
+    const bool held = params_.reorder_rate > 0.0 && l.rng.chance(params_.reorder_rate);
+    if (held) l.stats.held++;
+    const uint64_t id = l.flights++;
+    l.wire.emplace(id, Link::Flight{std::move(it.f), &target, lost, corrupted});
+    k_.at(l.busy_until + params_.latency + (held ? params_.reorder_delay : 0),
+          [this, &l, id] { arrive(l, id); });
   }
 }
 
-void Network::arrive(Link& l) {
-  Link::Flight fl = std::move(l.wire.front());
-  l.wire.pop_front();
+void Network::arrive(Link& l, uint64_t id) {
+  auto at = l.wire.find(id);
+  Link::Flight fl = std::move(at->second);
+  l.wire.erase(at);
   if (fl.lost) {
     l.stats.dropped++;
     ports_[fl.f.src].stats.lost++;

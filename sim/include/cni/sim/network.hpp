@@ -41,7 +41,10 @@ struct NetParams {
   unsigned max_frame_bytes = 9600;  // net.max_frame_bytes: header + payload + FCS
   double loss_rate = 0.0;           // net.loss_rate: probability a link crossing loses a frame
   double corrupt_rate = 0.0;        // net.corrupt_rate: probability it flips one bit of it
-  uint64_t seed = 1;                // sim.seed: seeds every link's loss/corruption stream
+  double reorder_rate = 0.0;        // net.reorder_rate: probability it holds a frame back, so
+                                    // that the frames sent after it on the link overtake it
+  Time reorder_delay = 1'000'000;   // net.reorder_ns: how long a held frame is held (1 us)
+  uint64_t seed = 1;                // sim.seed: seeds every link's loss/corruption/reorder stream
 
   // Reads the net.* keys and sim.seed; a key the profile lacks keeps the default above.
   static NetParams from_profile(const Profile& p);
@@ -62,6 +65,7 @@ struct NetLinkStats {
   uint64_t delivered = 0;  // arrived at the far end (corrupted ones included)
   uint64_t dropped = 0;    // lost on the link (loss injection)
   uint64_t corrupted = 0;  // arrived with a bit flipped on this link
+  uint64_t held = 0;       // held back on this link (reordering injection)
   Time busy = 0;           // serialization time
   Time blocked = 0;        // time a frame was ready to go but the next buffer was full
 };
@@ -153,7 +157,7 @@ class Network {
   Link& link_between(unsigned from, unsigned to) const;
   void add_link(unsigned from, unsigned to);
   void pump(Link& l);
-  void arrive(Link& l);
+  void arrive(Link& l, uint64_t id);
   void credit_back(Buffer& b, Link* via);
   void port_space(unsigned node);
   void drain_rx(unsigned node);
