@@ -103,7 +103,8 @@ void NetParams::validate() const {
     bad("net.max_frame_bytes = " + std::to_string(max_frame_bytes) + " is outside [" +
         std::to_string(kMinFrameBytes) + ", " + std::to_string(kMinFrameBytes + 0xFFFF) + "]");
   }
-  for (auto [key, v] : {std::pair{"net.loss_rate", loss_rate}, {"net.corrupt_rate", corrupt_rate},
+  for (auto [key, v] : {std::pair{"net.loss_rate", loss_rate},
+                        {"net.corrupt_rate", corrupt_rate},
                         {"net.reorder_rate", reorder_rate}}) {
     if (!(v >= 0.0 && v <= 1.0))
       bad(std::string(key) + " = " + std::to_string(v) + " is outside [0, 1]");
