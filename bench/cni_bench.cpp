@@ -611,21 +611,10 @@ int run_pio(const Options& o) {
     const PcieInvocations inv =
         pcie_invocations(p, iface, o.seed, pcie_payloads, pcie_iters, pcie_window);
     for (const PcieInvocation& pt : inv.points) {
-      Row r;
-      r.experiment = "latency";
-      r.variant = iface;
-      r.payload = pt.payload;
-      r.lat = stats_of(pt.lat_ns);
-      r.invocations = pt.lat_ns.size();
-      rows.push_back(r);
-      Row t;
-      t.experiment = "throughput";
-      t.variant = iface;
-      t.payload = pt.payload;
-      t.lat = stats_of(pt.stream_lat_ns);
-      t.invocations = pt.stream_lat_ns.size();
-      t.gib_s = double(t.invocations * pt.payload) / pt.stream_ns * 1e9 / double(1ull << 30);
-      rows.push_back(t);
+      const size_t n = pt.stream_lat_ns.size();
+      rows.push_back({"latency", iface, pt.payload, stats_of(pt.lat_ns), {}, pt.lat_ns.size()});
+      rows.push_back({"throughput", iface, pt.payload, stats_of(pt.stream_lat_ns),
+                      double(n * pt.payload) / pt.stream_ns * 1e9 / double(1ull << 30), n});
     }
     pcie_bad += inv.mismatches + inv.coherence_errors;
   }

@@ -42,14 +42,12 @@
 #include "nic/nic_coh_device.hpp"
 #include "nic/nic_dma_device.hpp"
 #include "nic/nic_pcie_device.hpp"
+#include "nic/pcie_rc.hpp"
 
 namespace cni::bench {
 namespace {
 
 using sim::Time;
-
-constexpr uint64_t kCfgBase = 0x3F'0000'0000;
-constexpr uint64_t kBarWin = 0x40'0000'0000;
 
 // 002 Table 1: P50, P95, P99, P100 in us, per interface.
 struct PaperRow {
@@ -264,6 +262,12 @@ class Rig {
   // The NIC's MAC events, as its adapter reports them.
   void on_mac_rx(const std::vector<uint8_t>&, Time t) { rx_in_.push_back(t); }
   void on_mac_tx(const std::vector<uint8_t>&, Time t) { tx_out_.push_back(t); }
+  // The same events from a NIC adapter (its on_mac_rx and on_mac_tx).
+  template <class Nic>
+  void watch_mac(Nic& nic) {
+    nic.on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
+    nic.on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+  }
   // The driver of a core of the host (the receiving and the sending one), made on first use.
   virtual std::unique_ptr<drv::PacketPort> make_driver(drv::MemoryPort& m) = 0;
   // The cores that receive and send (one driver each; the same core: one driver for both).
@@ -345,54 +349,27 @@ class Rig {
   uint64_t mismatches_ = 0;
 };
 
-// A host from the profile with the root complex on socket 0, the PCIe link (every TLP into
-// `trace` when given, after a comment naming the interface) and the network; a derived rig puts
-// its NIC on the link, then enumerate() runs firmware's enumeration on core 0.
+// A host from the profile with the root complex on socket 0 and the PCIe link
+// (tb::PcieRcHost; every TLP into `trace` when given, after a comment naming the interface) and
+// the network; a derived rig puts its NIC on the link, then enumerates it (h_.enumerate()).
 class PcieRig : public Rig {
  public:
   ~PcieRig() override { release_network(); }  // (the derived rig's NIC is gone by then)
-  sim::HostSystem& host() override { return *sys_; }
-  uint64_t coherence_errors() const override { return checker_->errors().size(); }
+  sim::HostSystem& host() override { return *h_.sys; }
+  uint64_t coherence_errors() const override { return h_.checker->errors().size(); }
 
  protected:
   PcieRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace, const char* iface,
           bool loopback)
-      : Rig(prof, seed) {
-    p_ = sim::pcie::PcieParams::from_profile(prof);
-    f_ = std::make_unique<sim::Fabric>(k_, static_cast<unsigned>(prof.get_int("line_bytes")));
-    sys_ = std::make_unique<sim::HostSystem>(k_, *f_, prof);
-    checker_ = std::make_unique<tb::CoherenceChecker>(f_->line_bytes());
-    sys_->set_observer(checker_.get());
-    link_ = std::make_unique<sim::pcie::Link>(k_, p_, "pcie");
+      : Rig(prof, seed), h_(prof) {
     if (trace) {
       trace->comment(std::string(iface) + ": a simulation of its own, its time from 0");
-      link_->set_trace(trace);
+      h_.link->set_trace(trace);
     }
-    const auto id =
-        static_cast<proto::AgentId>(sys_->num_sockets() + sys_->num_cores() + sys_->num_devices());
-    rc_ = std::make_unique<sim::pcie::RootComplex>(k_, *f_, id, link_->rc(), p_, "rc");
-    f_->attach(*rc_, sys_->socket_node(0));
-    rc_->set_observer(checker_.get());
-    make_network(k_, prof, loopback);
-    sys_->map_uncached(kCfgBase, 8192, rc_->config_window());
-    sys_->map_uncached(kBarWin, 1ull << 30, rc_->bar_window());
-  }
-  void enumerate() {
-    sys_->spawn(0, [&](drv::MemoryPort& m) {
-      const drv::PcieSetup s{p_.mps, p_.mrrs, 0, 0};
-      bars_ = drv::pcie_enumerate(m, kCfgBase, kBarWin, 1ull << 30, s);
-    });
-    sys_->run_programs();
+    make_network(*h_.k, prof, loopback);
   }
 
-  sim::Kernel k_;
-  sim::pcie::PcieParams p_;
-  std::unique_ptr<sim::Fabric> f_;
-  std::unique_ptr<sim::HostSystem> sys_;
-  std::unique_ptr<tb::CoherenceChecker> checker_;
-  std::unique_ptr<sim::pcie::Link> link_;
-  std::unique_ptr<sim::pcie::RootComplex> rc_;
-  std::vector<drv::PcieBar> bars_;
+  tb::PcieRcHost h_;
 };
 
 // PCIe PIO (002 Fig. 9b): the NIC with its PIO interface (cni_nic_pcie) behind the link.
@@ -401,10 +378,9 @@ class PciePioRig final : public PcieRig {
   PciePioRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace,
              bool loopback = false)
       : PcieRig(prof, seed, trace, "pcie-pio", loopback) {
-    nic_ = std::make_unique<tb::NicPcieDevice>(k_, link_->ep(), p_, mac(), nic_mhz(), seed);
-    enumerate();
-    nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
-    nic_->on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+    nic_ = std::make_unique<tb::NicPcieDevice>(*h_.k, h_.link->ep(), h_.p, mac(), nic_mhz(), seed);
+    h_.enumerate();
+    watch_mac(*nic_);
   }
   ~PciePioRig() override { nic_.reset(); }
 
@@ -417,7 +393,7 @@ class PciePioRig final : public PcieRig {
 
  private:
   std::unique_ptr<drv::PacketPort> make_driver(drv::MemoryPort& m) override {
-    return std::make_unique<drv::NicPio>(m, bars_[0].base, bars_[0].size);
+    return std::make_unique<drv::NicPio>(m, h_.bars[0].base, h_.bars[0].size);
   }
 
   std::unique_ptr<tb::NicPcieDevice> nic_;
@@ -432,16 +408,15 @@ class PcieDmaRig final : public PcieRig {
   PcieDmaRig(const sim::Profile& prof, uint64_t seed, sim::pcie::TlpTrace* trace,
              bool loopback = false)
       : PcieRig(prof, seed, trace, "pcie-dma", loopback) {
-    nic_ = std::make_unique<tb::NicDmaDevice>(k_, link_->ep(), p_, mac(), nic_mhz(), seed);
-    enumerate();
-    layout_.bar = bars_[0].base;
+    nic_ = std::make_unique<tb::NicDmaDevice>(*h_.k, h_.link->ep(), h_.p, mac(), nic_mhz(), seed);
+    h_.enumerate();
+    layout_.bar = h_.bars[0].base;
     layout_.mem = sim::HostSystem::dram_base(0) + 0x1000'0000;
     costs_.tx_sw_ns = static_cast<uint64_t>(prof.get_int("nic.dma_tx_sw_ns"));
     costs_.rx_sw_ns = static_cast<uint64_t>(prof.get_int("nic.dma_rx_sw_ns"));
-    sys_->spawn(0, [&](drv::MemoryPort& m) { drv::NicDma::configure(m, layout_); });
-    sys_->run_programs();
-    nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
-    nic_->on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+    h_.sys->spawn(0, [&](drv::MemoryPort& m) { drv::NicDma::configure(m, layout_); });
+    h_.sys->run_programs();
+    watch_mac(*nic_);
   }
   ~PcieDmaRig() override { nic_.reset(); }
 
@@ -476,8 +451,7 @@ class CoherentPioRig final : public Rig {
     nic_ = std::make_unique<tb::NicCohDevice>(sys_->kernel(), sys_->device(0, 0), mac(), nic_mhz(),
                                               seed);
     layout_ = sys_->device(0, 0).pio_stream_layout();
-    nic_->on_mac_rx([this](const std::vector<uint8_t>& f, Time t) { on_mac_rx(f, t); });
-    nic_->on_mac_tx([this](const std::vector<uint8_t>& f, Time t) { on_mac_tx(f, t); });
+    watch_mac(*nic_);
   }
   ~CoherentPioRig() override {
     nic_.reset();  // before the device it is joined to
