@@ -115,6 +115,11 @@ inline void emit_csv(const Options& o, const std::string& name, const std::strin
   f << csv;
 }
 
+// The invocations over PCIe: one frame through the NIC, from its shortest (the datapath's
+// MinBytes) to its longest (9,600 bytes with the FCS).
+inline constexpr size_t kPcieMinPayload = 60;
+inline constexpr size_t kPcieMaxPayload = 9596;
+
 // 002 s5.1's invocations over a PCIe host interface (nic_suite.cpp): a request of `payload`
 // bytes through the NIC ("pcie-pio" or "pcie-dma") in near-end loopback and back, per payload
 // the latencies (ns) of `iters` invocations and the back-to-back invocations in `window_ns`.

@@ -477,9 +477,6 @@ constexpr size_t kFig8PeakPayload = 32768;
 constexpr const char* kPipelinedVariant = "pipe";
 constexpr double kPipelinedRoutedMhz = 100.0;
 
-// The largest invocation over PCIe: one frame through the NIC (9,600 bytes with the FCS).
-constexpr size_t kPcieMaxPayload = 9596;
-
 // One of 002 s5.1's claims about its invocation curves, on this run's figures.
 struct Claim {
   std::string what;

@@ -725,9 +725,11 @@ PcieInvocations pcie_invocations(const sim::Profile& prof, const std::string& if
   }
   PcieInvocations r;
   for (size_t s : payloads) {
-    if (s < sim::kMinFrameBytes - sim::kFcsBytes || s > 9600 - sim::kFcsBytes) {
+    if (s < kPcieMinPayload || s > kPcieMaxPayload) {
       throw std::invalid_argument(iface + ": a payload of " + std::to_string(s) +
-                                  " bytes is not a frame the NIC carries (60 to 9596)");
+                                  " bytes is not a frame the NIC carries (" +
+                                  std::to_string(kPcieMinPayload) + " to " +
+                                  std::to_string(kPcieMaxPayload) + ")");
     }
     PcieInvocation pt;
     pt.payload = s;
