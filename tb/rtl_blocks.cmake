@@ -168,6 +168,16 @@ cni_block_model(nic_eci l128
           ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_coh.sv ${PROJECT_SOURCE_DIR}/rtl/nic/cni_nic_eci.sv
   PARAMS Bytes:64 RxBeats:256 TxBeats:256 Frames:16 MinBytes:60 MaxBytes:9596 LineBytes:128)
 
+# cni_mem_port (rtl/mem): the device-memory port at 128-byte lines (two beats of the 512-bit bus)
+# and 64-byte lines (one), 4096 lines from 256 MiB on (Base, the tests' kBase), sixteen reads (more than an
+# idle read's cycles: streamed reads are limited by the bus or the DRAM) and four writes in flight.
+foreach(lb 128 64)
+  cni_block_model(mem_port l${lb}
+    SOURCES ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_inflight.sv ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_port.sv
+    PARAMS LineBytes:${lb} DataBytes:64 AddrW:34 LineIdxW:12 TagW:6 MaxRd:16 MaxWr:4
+    ARGS -GBase=64'h10000000)
+endforeach()
+
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code
 # is small, and most of a generated file's compile is Verilator's headers, parsed so once per

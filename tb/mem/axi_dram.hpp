@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+// The AXI4 slave side of a DRAM controller for a Verilated AXI4 master (docs/dram.md, "The DRAM
+// model"): every burst is timed and served by a sim::Dram, the data checked against the
+// protocol. One ID (the master's ID signals absent): reads answered in order, write responses in
+// order. Each clock cycle, with the master's outputs settled and the clock low, drive() sets the
+// slave's outputs, and edge() takes the handshakes the rising edge makes. Ready and valid may be
+// withheld at random (the seeded `stall` chance) to walk a master through back-pressure.
+//
+// The master's ports, by name: m_axi_{ar,aw}{valid_o,ready_i,addr_o,len_o,size_o,burst_o},
+// m_axi_r{valid_i,ready_o,data_i,resp_i,last_i}, m_axi_w{valid_o,ready_i,data_o,strb_o,last_o},
+// m_axi_b{valid_i,ready_o,resp_i}.
+//
+// A burst the slave cannot serve -- outside the memory, crossing a 4 KiB boundary, not INCR, a
+// beat narrower than the bus -- is answered DECERR (reads: zero data) and counted; a master that
+// breaks a rule (a request changed while it waits, a WLAST out of place) is recorded in
+// violations().
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cni/sim/dram.hpp"
+
+namespace cni::tb {
+
+// The bytes [0, n) of a port of any width (CData .. QData, or VlWide of 32-bit words).
+template <class T>
+void port_bytes_out(const T& sig, uint8_t* p, unsigned n) {
+  if constexpr (std::is_integral_v<T>) {
+    for (unsigned i = 0; i < n; ++i)
+      p[i] = static_cast<uint8_t>(static_cast<uint64_t>(sig) >> (8 * i));
+  } else {
+    for (unsigned i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(sig[i / 4] >> (8 * (i % 4)));
+  }
+}
+template <class T>
+void port_bytes_in(T& sig, const uint8_t* p, unsigned n) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= uint64_t{p[i]} << (8 * i);
+    sig = static_cast<T>(v);
+  } else {
+    for (unsigned i = 0; i < (n + 3) / 4; ++i) sig[i] = 0;
+    for (unsigned i = 0; i < n; ++i) sig[i / 4] |= uint32_t{p[i]} << (8 * (i % 4));
+  }
+}
+template <class T>
+bool port_bit(const T& sig, unsigned i) {
+  if constexpr (std::is_integral_v<T>) {
+    return (static_cast<uint64_t>(sig) >> i) & 1;
+  } else {
+    return (sig[i / 32] >> (i % 32)) & 1;
+  }
+}
+
+struct AxiDramConfig {
+  unsigned data_bytes = 64;  // the data bus
+  sim::Time period = 3333;   // the clock period (the DRAM's time is cycles * period)
+  unsigned queue = 8;        // requests accepted per direction before AxREADY falls
+  double stall = 0.0;        // chance that a ready or a valid is withheld in a cycle
+  uint64_t seed = 1;
+};
+
+struct AxiDramStats {
+  uint64_t reads = 0, writes = 0, beats_r = 0, beats_w = 0, decerr = 0;
+};
+
+template <class M>
+class AxiDramSlave {
+ public:
+  AxiDramSlave(sim::Dram& dram, const AxiDramConfig& c) : dram_(dram), c_(c), rng_(c.seed) {}
+
+  const AxiDramStats& stats() const { return stats_; }
+  const std::vector<std::string>& violations() const { return violations_; }
+  bool idle() const { return rq_.empty() && awq_.empty() && bq_.empty(); }
+
+  // Make the next read or write answer with an error response (a slave's SLVERR).
+  void fail_next_read() { fail_read_ = true; }
+  void fail_next_write() { fail_write_ = true; }
+
+  void drive(M& m, uint64_t cycle) {
+    const sim::Time now = cycle * c_.period;
+    m.m_axi_arready_i = rq_.size() < c_.queue && !stalled();
+    m.m_axi_awready_i = awq_.size() < c_.queue && !stalled();
+    // W beats are taken for a burst whose AW came (a slave may wait for AW before WREADY)
+    m.m_axi_wready_i = !awq_.empty() && !stalled();
+    const bool r = !rq_.empty() && rq_.front().done <= now && !stalled();
+    m.m_axi_rvalid_i = r;
+    if (r) {
+      const Burst& b = rq_.front();
+      port_bytes_in(m.m_axi_rdata_i, b.data.data() + size_t{b.beat} * c_.data_bytes, c_.data_bytes);
+      m.m_axi_rresp_i = b.resp;
+      m.m_axi_rlast_i = b.beat == b.beats - 1;
+    } else {
+      m.m_axi_rlast_i = 0;
+    }
+    const bool bv = !bq_.empty() && bq_.front().done <= now && !stalled();
+    m.m_axi_bvalid_i = bv;
+    m.m_axi_bresp_i = bv ? bq_.front().resp : 0;
+  }
+
+  void edge(const M& m, uint64_t cycle) {
+    const sim::Time now = cycle * c_.period;
+    check_hold(m);
+    if (m.m_axi_arvalid_o && m.m_axi_arready_i) accept_read(m, now);
+    if (m.m_axi_rvalid_i && m.m_axi_rready_o) {
+      ++stats_.beats_r;
+      if (++rq_.front().beat == rq_.front().beats) rq_.pop_front();
+    }
+    if (m.m_axi_awvalid_o && m.m_axi_awready_i) {
+      Burst b = request(m.m_axi_awaddr_o, m.m_axi_awlen_o, m.m_axi_awsize_o, m.m_axi_awburst_o);
+      b.data.assign(size_t{b.beats} * c_.data_bytes, 0);
+      b.mask.assign(b.data.size(), false);
+      awq_.push_back(std::move(b));
+    }
+    if (m.m_axi_wvalid_o && m.m_axi_wready_i) take_beat(m, now);
+    if (m.m_axi_bvalid_i && m.m_axi_bready_o) bq_.pop_front();
+  }
+
+ private:
+  struct Burst {
+    uint64_t addr = 0;
+    unsigned beats = 1, beat = 0;
+    uint8_t resp = 0;
+    sim::Time done = 0;
+    std::vector<uint8_t> data;
+    std::vector<bool> mask;
+  };
+  struct Held {
+    bool valid = false;
+    uint64_t addr = 0;
+    unsigned len = 0;
+  };
+  static constexpr uint8_t kSlvErr = 2, kDecErr = 3;
+
+  bool stalled() { return c_.stall > 0 && std::bernoulli_distribution(c_.stall)(rng_); }
+
+  Burst request(uint64_t addr, unsigned len, unsigned size, unsigned burst) {
+    Burst b;
+    b.addr = addr;
+    b.beats = len + 1;
+    const uint64_t bytes = uint64_t{b.beats} * c_.data_bytes;
+    const bool ok = burst == 1 && (1u << size) == c_.data_bytes && addr % c_.data_bytes == 0 &&
+                    addr / 4096 == (addr + bytes - 1) / 4096 && dram_.in_range(addr, bytes);
+    if (!ok) {
+      b.resp = kDecErr;
+      ++stats_.decerr;
+    }
+    return b;
+  }
+
+  void accept_read(const M& m, sim::Time now) {
+    Burst b = request(m.m_axi_araddr_o, m.m_axi_arlen_o, m.m_axi_arsize_o, m.m_axi_arburst_o);
+    b.data.assign(size_t{b.beats} * c_.data_bytes, 0);
+    if (b.resp == 0) {
+      dram_.read(b.addr, b.data);
+      b.done = dram_.access(now, b.addr, static_cast<unsigned>(b.data.size()), false);
+      if (fail_read_) b.resp = kSlvErr;
+      fail_read_ = false;
+    } else {
+      b.done = now;
+    }
+    ++stats_.reads;
+    rq_.push_back(std::move(b));
+  }
+
+  void take_beat(const M& m, sim::Time now) {
+    ++stats_.beats_w;
+    Burst& b = awq_.front();  // (WREADY only with an AW taken)
+    const size_t at = size_t{b.beat} * c_.data_bytes;
+    std::vector<uint8_t> beat(c_.data_bytes);
+    port_bytes_out(m.m_axi_wdata_o, beat.data(), c_.data_bytes);
+    for (unsigned i = 0; i < c_.data_bytes; ++i) {
+      b.data[at + i] = beat[i];
+      b.mask[at + i] = port_bit(m.m_axi_wstrb_o, i);
+    }
+    const bool last = ++b.beat == b.beats;
+    if (static_cast<bool>(m.m_axi_wlast_o) != last) {
+      violations_.push_back("WLAST " + std::string(m.m_axi_wlast_o ? "on" : "missing on") +
+                            " beat " + std::to_string(b.beat - 1) + " of a burst of " +
+                            std::to_string(b.beats));
+    }
+    if (!last) return;
+    Burst w = std::move(awq_.front());
+    awq_.pop_front();
+    if (w.resp == 0) {
+      dram_.write(w.addr, w.data, w.mask);
+      w.done = dram_.access(now, w.addr, static_cast<unsigned>(w.data.size()), true);
+      if (fail_write_) w.resp = kSlvErr;
+      fail_write_ = false;
+    } else {
+      w.done = now;
+    }
+    ++stats_.writes;
+    bq_.push_back(std::move(w));
+  }
+
+  // A request waiting for ready must not change (AXI4: once valid, held until the handshake).
+  void check_hold(const M& m) {
+    const auto hold = [this](Held& h, bool valid, bool ready, uint64_t addr, unsigned len,
+                             const char* ch) {
+      if (h.valid && (!valid || h.addr != addr || h.len != len)) {
+        violations_.push_back(std::string(ch) + " changed or withdrawn while waiting for ready");
+      }
+      h = Held{valid && !ready, addr, len};
+    };
+    hold(ar_held_, m.m_axi_arvalid_o, m.m_axi_arready_i, m.m_axi_araddr_o, m.m_axi_arlen_o, "AR");
+    hold(aw_held_, m.m_axi_awvalid_o, m.m_axi_awready_i, m.m_axi_awaddr_o, m.m_axi_awlen_o, "AW");
+  }
+
+  sim::Dram& dram_;
+  AxiDramConfig c_;
+  std::mt19937_64 rng_;
+  AxiDramStats stats_;
+  std::vector<std::string> violations_;
+  std::deque<Burst> rq_, awq_, bq_;
+  Held ar_held_, aw_held_;
+  bool fail_read_ = false, fail_write_ = false;
+};
+
+}  // namespace cni::tb
