@@ -4,7 +4,10 @@
 // exchange is visible directly: arguments land in the payload lines, the response is read
 // from the trigger lines, parities flip. FastForward runs between two real threads. The NIC's
 // PCIe PIO driver reads its BAR's geometry, writes a frame into the transmit ring and posts it,
-// and takes a frame the test leaves in the receive ring, as it would over a mapped BAR.
+// and takes a frame the test leaves in the receive ring, as it would over a mapped BAR. The
+// descriptor-ring DMA driver programs the NIC's registers, lays out its rings in host memory,
+// fills a transmit buffer and rings the doorbell, waits on a full ring for the NIC's DONE, and
+// takes the frames the test writes back as the NIC would (a truncated one refused).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,6 +17,7 @@
 
 #include "cni/drv/fastforward.hpp"
 #include "cni/drv/mapped_mem.hpp"
+#include "cni/drv/nic_dma.hpp"
 #include "cni/drv/nic_pio.hpp"
 #include "cni/drv/pio.hpp"
 
@@ -21,7 +25,9 @@ namespace cni::test {
 namespace {
 
 struct AlignedBuffer {
-  explicit AlignedBuffer(size_t n) : p(static_cast<uint8_t*>(std::aligned_alloc(128, n))), size(n) {
+  explicit AlignedBuffer(size_t n, size_t align = 128)
+      : p(static_cast<uint8_t*>(std::aligned_alloc(align, (n + align - 1) / align * align))),
+        size(n) {
     std::memset(p, 0, n);
   }
   ~AlignedBuffer() { std::free(p); }
@@ -162,6 +168,78 @@ TEST(NicPioOnMappedMemory, SendsIntoTheTransmitRingAndTakesFromTheReceiveRing) {
   std::memcpy(&rx_tail, bar.p + regs + 8 * 1, 8);
   EXPECT_EQ(rx_tail, 1u) << "RX_TAIL: the slot given back";
   EXPECT_FALSE(nic.try_receive(got)) << "slot 1's word still says nothing arrived";
+}
+
+TEST(NicDmaOnMappedMemory, ProgramsTheRingsSendsByDoorbellAndTakesWrittenBackFrames) {
+  // BAR 0's register words (docs/nic.md): TX_BASE, TX_LOG2, TX_TAIL, TX_HEAD, RX_BASE, RX_LOG2,
+  // RX_TAIL, ..., GEOMETRY (word 10: 64-byte beats, rings up to 2^12, frames up to 9,600 B).
+  AlignedBuffer bar(128);
+  auto word = [&](unsigned i) {
+    uint64_t v = 0;
+    std::memcpy(&v, bar.p + 8 * i, 8);
+    return v;
+  };
+  const uint64_t geometry = 64 | (uint64_t{12} << 16) | (uint64_t{9600} << 32);
+  std::memcpy(bar.p + 8 * 10, &geometry, 8);
+  drv::NicDmaLayout l;
+  l.bar = bar.addr();
+  l.tx_log2 = 2;
+  l.rx_log2 = 2;
+  drv::NicDmaLayout probe = l;
+  AlignedBuffer mem(probe.bytes(), 4096);
+  l.mem = mem.addr();
+  auto at = [&](drv::Addr a) { return reinterpret_cast<uint8_t*>(a); };
+  auto desc = [&](drv::Addr d) {
+    uint64_t buf = 0, w = 0;
+    std::memcpy(&buf, at(d), 8);
+    std::memcpy(&w, at(d + 8), 8);
+    return std::pair{buf, w};
+  };
+  drv::MappedMemory m(128);
+  drv::NicDma::configure(m, l);
+  EXPECT_EQ(word(0), l.tx_ring());
+  EXPECT_EQ(word(1), 2u);
+  EXPECT_EQ(word(4), l.rx_ring());
+  EXPECT_EQ(word(5), 2u);
+  EXPECT_EQ(word(6), 4u) << "RX_TAIL: every receive buffer posted";
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(desc(l.rx_ring() + 16 * i), std::pair(uint64_t{l.rx_buf(i)}, uint64_t{l.buf_bytes}));
+  }
+  drv::NicDma nic(m, l);
+  // transmit: the frame in entry 0's buffer, its descriptor, the doorbell
+  std::vector<uint8_t> f(300);
+  for (size_t i = 0; i < f.size(); ++i) f[i] = static_cast<uint8_t>(7 * i + 3);
+  nic.send(f.data(), f.size());
+  EXPECT_EQ(std::memcmp(at(l.tx_buf(0)), f.data(), f.size()), 0);
+  EXPECT_EQ(desc(l.tx_ring()), std::pair(uint64_t{l.tx_buf(0)}, uint64_t{300}));
+  EXPECT_EQ(word(2), 1u) << "TX_TAIL";
+  for (unsigned i = 1; i < 4; ++i) nic.send(f.data(), 60 + i);
+  EXPECT_EQ(word(2), 4u);
+  // a full ring: the fifth frame waits for entry 0's DONE, which the NIC writes back
+  const uint64_t done0 = 300 | (uint64_t{1} << 16);
+  std::memcpy(at(l.tx_ring() + 8), &done0, 8);
+  nic.send(f.data(), 64);
+  EXPECT_EQ(nic.stats().tx_polls, 1u);
+  EXPECT_EQ(desc(l.tx_ring()), std::pair(uint64_t{l.tx_buf(0)}, uint64_t{64}));
+  EXPECT_EQ(word(2), 5u);
+  // receive: nothing until the NIC writes entry 0 back DONE with the frame's length
+  std::vector<uint8_t> got;
+  EXPECT_FALSE(nic.try_receive(got));
+  for (size_t i = 0; i < 99; ++i) at(l.rx_buf(0))[i] = static_cast<uint8_t>(i ^ 0xa5);
+  const uint64_t rx0 = 99 | (uint64_t{1} << 16);
+  std::memcpy(at(l.rx_ring() + 8), &rx0, 8);
+  ASSERT_TRUE(nic.try_receive(got));
+  ASSERT_EQ(got.size(), 99u);
+  for (size_t i = 0; i < 99; ++i) EXPECT_EQ(got[i], static_cast<uint8_t>(i ^ 0xa5)) << i;
+  EXPECT_EQ(desc(l.rx_ring()), std::pair(uint64_t{l.rx_buf(0)}, uint64_t{l.buf_bytes}))
+      << "entry 0 posted again, its flags clear";
+  EXPECT_EQ(word(6), 5u) << "RX_TAIL: one more buffer posted";
+  // a frame the NIC truncated (TRUNC with DONE) is refused
+  const uint64_t rx1 = l.buf_bytes | (uint64_t{1 | 4} << 16);
+  std::memcpy(at(l.rx_ring() + 16 + 8), &rx1, 8);
+  EXPECT_THROW(nic.receive(), std::runtime_error);
+  EXPECT_EQ(nic.stats().truncated, 1u);
+  EXPECT_EQ(nic.stats().received, 2u);
 }
 
 }  // namespace
