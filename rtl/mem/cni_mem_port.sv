@@ -93,10 +93,12 @@ module cni_mem_port #(
   output logic                     idle_o
 );
 
-  if (LineBytes % DataBytes != 0 || Beats > 256) $error("LineBytes must be 1..256 beats");
   if ((1 << $clog2(DataBytes)) != DataBytes || DataBytes > 128) $error("DataBytes: 1..128, 2**n");
+  if ((1 << $clog2(LineBytes)) != LineBytes || LineBytes < DataBytes || LineBytes > 4096)
+    $error("LineBytes must be a power of two from DataBytes to 4096 (a burst within 4 KiB)");
   if (Base % 64'(LineBytes) != 0) $error("Base must be line-aligned");
-  if (AddrW < LineIdxW + $clog2(LineBytes)) $error("AddrW must cover every line");
+  if (AddrW > 63 || Base + (64'(1) << (LineIdxW + $clog2(LineBytes))) > (64'(1) << AddrW))
+    $error("AddrW must cover Base and every line after it");
   if (MaxRd < 1 || MaxWr < 1) $error("MaxRd and MaxWr must be >= 1");
 
   localparam logic [1:0] INCR = 2'b01;

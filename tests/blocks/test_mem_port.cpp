@@ -3,7 +3,8 @@
 // against the AXI4 slave of the DRAM model (tb/mem/axi_dram.hpp over sim::Dram), at 128-byte
 // lines (two beats of the 512-bit bus) and 64-byte lines (one): every read returns the last write
 // accepted before it, under stalls on every handshake and reads and writes of one line racing;
-// an idle read's latency is the DRAM's plus the port's fixed cycles; streamed reads keep the
+// a read behind a write of its line, and a write behind a read, wait for the other's answer; an
+// idle read's latency is the DRAM's plus the port's fixed cycles; streamed reads keep the
 // bus as busy as the slower of the bus and the DRAM allows; error responses reach the client and
 // are counted.
 #include <algorithm>
@@ -122,6 +123,7 @@ class MemPortBench : public BlockBench<S> {
     }
     for (unsigned i = 0; i < 4; ++i) cnt_[i] += (m.cnt_o >> i) & 1;
     ar_taken_ = m.m_axi_arvalid_o && m.m_axi_arready_i;
+    aw_taken_ = m.m_axi_awvalid_o && m.m_axi_awready_i;
     slave_->edge(m, B::cycle_);
     B::tick();
     if (taken) next_tag_ = (next_tag_ + 1) % (1u << S::kTagW);
@@ -148,7 +150,7 @@ class MemPortBench : public BlockBench<S> {
   std::deque<Answer> reads_, writes_;
   unsigned next_tag_ = 0;
   uint64_t cnt_[4] = {};
-  bool ar_taken_ = false;
+  bool ar_taken_ = false, aw_taken_ = false;
 };
 
 using Sets = ::testing::Types<MemPort_l128, MemPort_l64>;
@@ -198,6 +200,7 @@ TYPED_TEST(MemPortBench, EveryReadReturnsTheLastWriteAcceptedBeforeIt) {
   EXPECT_EQ(this->cnt_[0], nr);
   EXPECT_EQ(this->cnt_[1], nw);
   EXPECT_GT(this->cnt_[2], 0u) << "no access ever waited on its line: the race was not walked";
+  EXPECT_GT(this->slave_->stats().w_before_aw, 0u) << "W never went ahead of its AW";
   EXPECT_EQ(this->cnt_[3], 0u);
   this->expect_clean();
 }
@@ -222,8 +225,40 @@ TYPED_TEST(MemPortBench, AReadOfALineWaitsForItsWriteInFlight) {
     if (!this->writes_.empty() && wr_answer == 0) wr_answer = c;
   }
   ASSERT_EQ(this->reads_.size(), 1u);
+  ASSERT_NE(wr_answer, 0u) << "the read was answered before the write";
   EXPECT_EQ(this->reads_[0].data, w.data);
   EXPECT_GT(ar_cycle, wr_answer) << "the read went out before the write of its line was answered";
+  this->expect_clean();
+}
+
+// A read, and a write of its line right behind it: the write's AW leaves only after the read's
+// answer, and the read returns the line from before the write.
+TYPED_TEST(MemPortBench, AWriteOfALineWaitsForItsReadInFlight) {
+  typename TestFixture::Req w0{true, 91, this->line_bytes(1)};
+  while (!this->cycle(&w0, true, true)) {
+  }
+  this->drain(0, 1);
+  typename TestFixture::Req r{false, 91, Bytes(TypeParam::kLine, 0)};
+  typename TestFixture::Req w1{true, 91, this->line_bytes(2)};
+  while (!this->cycle(&r, true, true)) {
+  }
+  uint64_t aw_cycle = 0, rd_answer = 0;
+  bool sent = false;
+  for (unsigned i = 0; i < 1000 && this->writes_.size() < 2; ++i) {
+    const uint64_t c = this->cycle_;
+    if (!sent) {
+      sent = this->cycle(&w1, true, true);
+    } else {
+      this->cycle(nullptr, true, true);
+    }
+    if (this->aw_taken_ && aw_cycle == 0) aw_cycle = c;
+    if (!this->reads_.empty() && rd_answer == 0) rd_answer = c;
+  }
+  ASSERT_EQ(this->reads_.size(), 1u);
+  ASSERT_EQ(this->writes_.size(), 2u);
+  ASSERT_NE(rd_answer, 0u);
+  EXPECT_EQ(this->reads_[0].data, w0.data) << "the read saw the write behind it";
+  EXPECT_GT(aw_cycle, rd_answer) << "the write went out before the read of its line was answered";
   this->expect_clean();
 }
 
