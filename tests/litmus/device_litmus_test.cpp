@@ -4,8 +4,9 @@
 // across the coherent link, served by the RTL home agent) and with the locations mixed (x, z on
 // the device, y in host memory), under the node's coherence checker with data values watched.
 // Each observed outcome is one ARMv8 allows; each outcome the cores' model allows beyond
-// sequential consistency is observed (tests/litmus_check.hpp). One flavor (the checking build,
-// 128-byte lines): the shapes do not depend on the line size, and the runs are long.
+// sequential consistency is observed (tests/litmus_check.hpp). One flavor (the benchmark
+// build's model, 128-byte lines: the RTL without its assertions compiled in, which the checking
+// build's suites exercise): the shapes do not depend on the line size, and the runs are long.
 #include <gtest/gtest.h>
 
 #include <numeric>
