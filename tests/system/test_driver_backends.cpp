@@ -7,7 +7,10 @@
 // and takes a frame the test leaves in the receive ring, as it would over a mapped BAR. The
 // descriptor-ring DMA driver programs the NIC's registers, lays out its rings in host memory,
 // fills a transmit buffer and rings the doorbell, waits on a full ring for the NIC's DONE, and
-// takes the frames the test writes back as the NIC would (a truncated one refused).
+// takes the frames the test writes back as the NIC would (a truncated one refused). The
+// coherent-PIO stream driver writes a message's header and payload into the payload control
+// line and the overflow lines, returns the status word of the trigger line, alternates the
+// parity, and reads a (b) message from its trigger and overflow lines.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,6 +23,7 @@
 #include "cni/drv/nic_dma.hpp"
 #include "cni/drv/nic_pio.hpp"
 #include "cni/drv/pio.hpp"
+#include "cni/drv/pio_stream.hpp"
 
 namespace cni::test {
 namespace {
@@ -240,6 +244,55 @@ TEST(NicDmaOnMappedMemory, ProgramsTheRingsSendsByDoorbellAndTakesWrittenBackFra
   EXPECT_THROW(nic.receive(), std::runtime_error);
   EXPECT_EQ(nic.stats().truncated, 1u);
   EXPECT_EQ(nic.stats().received, 2u);
+}
+
+TEST(PioStreamOnMappedMemory, WritesMessagesIntoTheControlAndOverflowLinesAndReadsThemBack) {
+  constexpr unsigned lb = 128;
+  drv::PioStreamLayout l;
+  l.line_bytes = lb;
+  l.novf_a = 3;
+  l.novf_b = 3;
+  AlignedBuffer a(5 * lb), b(5 * lb);
+  l.a_base = a.addr();
+  l.b_base = b.addr();
+  drv::MappedMemory m(lb);
+  drv::PioStream s(m, l);
+  EXPECT_EQ(l.capacity_a(), lb - 8 + 3 * lb);
+  // (a): a message of 300 bytes: its header and first 120 bytes in control line 1 (the line
+  // that is not the trigger line of parity 0), the rest in overflow lines 0 and 1
+  const uint64_t status = 0x1234;
+  std::memcpy(a.p, &status, 8);
+  std::vector<uint8_t> msg(300);
+  for (size_t i = 0; i < msg.size(); ++i) msg[i] = static_cast<uint8_t>(5 * i + 1);
+  EXPECT_EQ(s.send_message(msg.data(), msg.size()), status) << "the trigger line's status word";
+  uint64_t hdr = 0;
+  std::memcpy(&hdr, a.p + lb, 8);
+  EXPECT_EQ(hdr, 300u);
+  EXPECT_EQ(std::memcmp(a.p + lb + 8, msg.data(), lb - 8), 0);
+  EXPECT_EQ(std::memcmp(a.p + 2 * lb, msg.data() + lb - 8, 300 - (lb - 8)), 0);
+  // parity 1: the payload control line is line 0, the trigger line 1
+  const uint64_t status1 = 0x1235;
+  std::memcpy(a.p + lb, &status1, 8);
+  EXPECT_EQ(s.send_message(msg.data(), 10), status1);
+  std::memcpy(&hdr, a.p, 8);
+  EXPECT_EQ(hdr, 10u);
+  EXPECT_EQ(std::memcmp(a.p + 8, msg.data(), 10), 0);
+  EXPECT_THROW(s.send_message(msg.data(), l.capacity_a() + 1), std::invalid_argument);
+  // (b): the device's message of 200 bytes in trigger line 0 and overflow line 0
+  std::vector<uint8_t> in(200);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i ^ 0x3c);
+  const uint64_t bh = in.size();
+  std::memcpy(b.p, &bh, 8);
+  std::memcpy(b.p + 8, in.data(), lb - 8);
+  std::memcpy(b.p + 2 * lb, in.data() + lb - 8, in.size() - (lb - 8));
+  EXPECT_EQ(s.receive(), in);
+  // the next is read from trigger line 1; one the device cut to the capacity is refused
+  const uint64_t cut = l.capacity_b() | (uint64_t{1} << 16);
+  std::memcpy(b.p + lb, &cut, 8);
+  EXPECT_THROW(s.receive(), std::runtime_error);
+  EXPECT_EQ(s.stats().sent, 2u);
+  EXPECT_EQ(s.stats().received, 2u);
+  EXPECT_EQ(s.stats().truncated, 1u);
 }
 
 }  // namespace
