@@ -38,7 +38,7 @@ struct NicCohDevice::Impl {
                                   "-byte lines are not the NIC model's " + std::to_string(kLine));
     }
     Endpoint& ep = dev.endpoint();
-    ep.set_pa_ready([this] { return tx.size() < kCdcLines; });
+    ep.set_pa_ready([this] { return held(tx, tx_free) < kCdcLines; });
     ep.set_pa_sink([this](const Endpoint::PioBeat& b) { from_pio(b); });
     ep.set_pb_source(
         [this](Endpoint::PioBeat& b) {
@@ -46,7 +46,10 @@ struct NicCohDevice::Impl {
           b = Endpoint::PioBeat{rx.front().data.data(), rx.front().len, rx.front().last};
           return true;
         },
-        [this] { rx.pop_front(); });
+        [this] {
+          rx.pop_front();
+          free_at(rx_free, nic.clock().period(), [this] { nic.clock().wake(); });
+        });
     nic.start([this](Model& d) { drive(d); }, [this](Model& d) { sample(d); },
               [this] { return !tx.empty(); });
   }
@@ -62,6 +65,20 @@ struct NicCohDevice::Impl {
     k.at(at, [w = std::weak_ptr<int>(alive), wake = std::move(wake)] {
       if (!w.expired()) wake();
     });
+  }
+
+  // Entries a crossing's writer counts as taken: those in it, and those its reader has taken
+  // whose freed place the writer does not see yet (the read pointer's synchronizer). The frees
+  // seen are dropped.
+  unsigned held(const std::deque<Line>& q, std::deque<sim::Time>& frees) {
+    while (!frees.empty() && frees.front() <= k.now()) frees.pop_front();
+    return static_cast<unsigned>(q.size() + frees.size());
+  }
+  // The reader took an entry: its place is free to the writer kCdcSyncCycles of the writer's
+  // clock (`period`) later, when the writer is woken to see it.
+  void free_at(std::deque<sim::Time>& frees, sim::Time period, std::function<void()> wake) {
+    frees.push_back(k.now() + kCdcSyncCycles * period);
+    wake_at(frees.back(), std::move(wake));
   }
 
   // A line-wide beat of (a)'s stream into the transmit crossing.
@@ -82,11 +99,14 @@ struct NicCohDevice::Impl {
       d.pa_len_i = tx.front().len;
       d.pa_last_i = tx.front().last;
     }
-    d.pb_ready_i = rx.size() < kCdcLines;
+    d.pb_ready_i = held(rx, rx_free) < kCdcLines;
   }
 
   void sample(Model& d) {
-    if (d.pa_valid_i && d.pa_ready_o) tx.pop_front();
+    if (d.pa_valid_i && d.pa_ready_o) {
+      tx.pop_front();
+      free_at(tx_free, dev.clock().period(), [this] { dev.wake(); });
+    }
     if (d.pb_valid_o && d.pb_ready_i) {
       Line l;
       l.data.resize(kLine);
@@ -104,6 +124,7 @@ struct NicCohDevice::Impl {
   NicCohStats st;
   NicModel<Model, kB> nic;
   std::deque<Line> tx, rx;
+  std::deque<sim::Time> tx_free, rx_free;  // places freed, as each writer will see them
   std::shared_ptr<int> alive = std::make_shared<int>(0);
 };
 

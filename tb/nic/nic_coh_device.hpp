@@ -8,7 +8,8 @@
 // Between the two clocks each direction has the clock-domain crossing an FPGA design puts there
 // (an AXI4-Stream clock converter): a FIFO of kCdcLines line-wide beats whose entries become
 // visible on the reading side kCdcSyncCycles of that side's clock after they are written (the
-// write pointer's synchronizer).
+// write pointer's synchronizer), and whose places, once read, become free to the writing side
+// kCdcSyncCycles of the writer's clock later (the read pointer's).
 #pragma once
 
 #include <cstdint>
