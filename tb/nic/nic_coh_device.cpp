@@ -2,7 +2,6 @@
 #include "nic_coh_device.hpp"
 
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -11,6 +10,7 @@
 
 #include "Vcni_nic_eci_l128.h"
 #include "device/sim_device.hpp"
+#include "nic/cdc_fifo.hpp"
 #include "nic/nic_model.hpp"
 
 namespace cni::tb {
@@ -22,12 +22,11 @@ constexpr unsigned kLine = CNI_BLK_nic_eci_l128_LineBytes;
 }  // namespace
 
 struct NicCohDevice::Impl {
-  // A line-wide beat in a crossing, with the time its reader sees it.
+  // A line-wide beat in a crossing.
   struct Line {
     std::vector<uint8_t> data;
     uint16_t len = 0;
     bool last = false;
-    sim::Time at = 0;
   };
 
   Impl(sim::Kernel& k, SimDevice& dev, sim::NetPort& port, double freq_mhz, uint64_t seed)
@@ -38,18 +37,15 @@ struct NicCohDevice::Impl {
                                   "-byte lines are not the NIC model's " + std::to_string(kLine));
     }
     Endpoint& ep = dev.endpoint();
-    ep.set_pa_ready([this] { return held(tx, tx_free) < kCdcLines; });
+    ep.set_pa_ready([this] { return tx.can_write(this->k.now()); });
     ep.set_pa_sink([this](const Endpoint::PioBeat& b) { from_pio(b); });
     ep.set_pb_source(
         [this](Endpoint::PioBeat& b) {
-          if (rx.empty() || rx.front().at > this->k.now()) return false;
+          if (!rx.can_read(this->k.now())) return false;
           b = Endpoint::PioBeat{rx.front().data.data(), rx.front().len, rx.front().last};
           return true;
         },
-        [this] {
-          rx.pop_front();
-          free_at(rx_free, nic.clock().period(), [this] { nic.clock().wake(); });
-        });
+        [this] { wake_at(rx.read(this->k.now()), [this] { nic.clock().wake(); }); });
     nic.start([this](Model& d) { drive(d); }, [this](Model& d) { sample(d); },
               [this] { return !tx.empty(); });
   }
@@ -67,55 +63,34 @@ struct NicCohDevice::Impl {
     });
   }
 
-  // Entries a crossing's writer counts as taken: those in it, and those its reader has taken
-  // whose freed place the writer does not see yet (the read pointer's synchronizer). The frees
-  // seen are dropped.
-  unsigned held(const std::deque<Line>& q, std::deque<sim::Time>& frees) {
-    while (!frees.empty() && frees.front() <= k.now()) frees.pop_front();
-    return static_cast<unsigned>(q.size() + frees.size());
-  }
-  // The reader took an entry: its place is free to the writer kCdcSyncCycles of the writer's
-  // clock (`period`) later, when the writer is woken to see it.
-  void free_at(std::deque<sim::Time>& frees, sim::Time period, std::function<void()> wake) {
-    frees.push_back(k.now() + kCdcSyncCycles * period);
-    wake_at(frees.back(), std::move(wake));
-  }
-
   // A line-wide beat of (a)'s stream into the transmit crossing.
   void from_pio(const Endpoint::PioBeat& b) {
     Line l;
     l.data.assign(b.data, b.data + kLine);
     l.len = b.len;
     l.last = b.last;
-    l.at = k.now() + kCdcSyncCycles * nic.clock().period();
-    wake_at(l.at, [this] { nic.clock().wake(); });
-    tx.push_back(std::move(l));
+    wake_at(tx.write(k.now(), std::move(l)), [this] { nic.clock().wake(); });
   }
 
   void drive(Model& d) {
-    d.pa_valid_i = !tx.empty() && tx.front().at <= k.now();
+    d.pa_valid_i = tx.can_read(k.now());
     if (d.pa_valid_i) {
       nic_set_bytes<kLine>(d.pa_data_i, tx.front().data.data());
       d.pa_len_i = tx.front().len;
       d.pa_last_i = tx.front().last;
     }
-    d.pb_ready_i = held(rx, rx_free) < kCdcLines;
+    d.pb_ready_i = rx.can_write(k.now());
   }
 
   void sample(Model& d) {
-    if (d.pa_valid_i && d.pa_ready_o) {
-      tx.pop_front();
-      free_at(tx_free, dev.clock().period(), [this] { dev.wake(); });
-    }
+    if (d.pa_valid_i && d.pa_ready_o) wake_at(tx.read(k.now()), [this] { dev.wake(); });
     if (d.pb_valid_o && d.pb_ready_i) {
       Line l;
       l.data.resize(kLine);
       nic_get_bytes<kLine>(d.pb_data_o, l.data.data());
       l.len = d.pb_len_o;
       l.last = d.pb_last_o;
-      l.at = k.now() + kCdcSyncCycles * dev.clock().period();
-      wake_at(l.at, [this] { dev.wake(); });
-      rx.push_back(std::move(l));
+      wake_at(rx.write(k.now(), std::move(l)), [this] { dev.wake(); });
     }
   }
 
@@ -123,8 +98,9 @@ struct NicCohDevice::Impl {
   SimDevice& dev;
   NicCohStats st;
   NicModel<Model, kB> nic;
-  std::deque<Line> tx, rx;
-  std::deque<sim::Time> tx_free, rx_free;  // places freed, as each writer will see them
+  // the crossings: (a) beats from the device to the NIC, (b) beats from the NIC to the device
+  CdcFifo<Line> tx{kCdcLines, kCdcSyncCycles, dev.clock().period(), nic.clock().period()};
+  CdcFifo<Line> rx{kCdcLines, kCdcSyncCycles, nic.clock().period(), dev.clock().period()};
   std::shared_ptr<int> alive = std::make_shared<int>(0);
 };
 
