@@ -24,42 +24,12 @@
 #include <deque>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cni/sim/dram.hpp"
+#include "port_bytes.hpp"
 
 namespace cni::tb {
-
-// The bytes [0, n) of a port of any width (CData .. QData, or VlWide of 32-bit words).
-template <class T>
-void port_bytes_out(const T& sig, uint8_t* p, unsigned n) {
-  if constexpr (std::is_integral_v<T>) {
-    for (unsigned i = 0; i < n; ++i)
-      p[i] = static_cast<uint8_t>(static_cast<uint64_t>(sig) >> (8 * i));
-  } else {
-    for (unsigned i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(sig[i / 4] >> (8 * (i % 4)));
-  }
-}
-template <class T>
-void port_bytes_in(T& sig, const uint8_t* p, unsigned n) {
-  if constexpr (std::is_integral_v<T>) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; ++i) v |= uint64_t{p[i]} << (8 * i);
-    sig = static_cast<T>(v);
-  } else {
-    for (unsigned i = 0; i < (n + 3) / 4; ++i) sig[i] = 0;
-    for (unsigned i = 0; i < n; ++i) sig[i / 4] |= uint32_t{p[i]} << (8 * (i % 4));
-  }
-}
-template <class T>
-bool port_bit(const T& sig, unsigned i) {
-  if constexpr (std::is_integral_v<T>) {
-    return (static_cast<uint64_t>(sig) >> i) & 1;
-  } else {
-    return (sig[i / 32] >> (i % 32)) & 1;
-  }
-}
 
 struct AxiDramConfig {
   unsigned data_bytes = 64;  // the data bus

@@ -75,7 +75,7 @@ struct NicCohDevice::Impl {
   void drive(Model& d) {
     d.pa_valid_i = tx.can_read(k.now());
     if (d.pa_valid_i) {
-      nic_set_bytes<kLine>(d.pa_data_i, tx.front().data.data());
+      port_bytes_in(d.pa_data_i, tx.front().data.data(), kLine);
       d.pa_len_i = tx.front().len;
       d.pa_last_i = tx.front().last;
     }
@@ -87,7 +87,7 @@ struct NicCohDevice::Impl {
     if (d.pb_valid_o && d.pb_ready_i) {
       Line l;
       l.data.resize(kLine);
-      nic_get_bytes<kLine>(d.pb_data_o, l.data.data());
+      port_bytes_out(d.pb_data_o, l.data.data(), kLine);
       l.len = d.pb_len_o;
       l.last = d.pb_last_o;
       wake_at(rx.write(k.now(), std::move(l)), [this] { dev.wake(); });

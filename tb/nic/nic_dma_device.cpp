@@ -88,7 +88,7 @@ struct NicDmaDevice::Impl {
     d.m_axi_rvalid_i = r_id >= 0;
     if (r_id >= 0) {
       const RdBurst& b = rd[r_id].front();
-      nic_set_bytes<kB>(d.m_axi_rdata_i, b.data.data() + size_t{b.sent} * kB);
+      port_bytes_in(d.m_axi_rdata_i, b.data.data() + size_t{b.sent} * kB, kB);
       d.m_axi_rid_i = static_cast<uint8_t>(r_id);
       d.m_axi_rresp_i = b.ok ? 0 : 2;
       d.m_axi_rlast_i = b.sent + 1 == b.beats;
@@ -144,7 +144,7 @@ struct NicDmaDevice::Impl {
     }
     if (d.m_axi_wvalid_o && d.m_axi_wready_i) {
       uint8_t beat[kB];
-      nic_get_bytes<kB>(d.m_axi_wdata_o, beat);
+      port_bytes_out(d.m_axi_wdata_o, beat, kB);
       for (unsigned i = 0; i < kB; ++i) {
         wr.data.push_back(beat[i]);
         wr.strb.push_back((d.m_axi_wstrb_o >> i) & 1);

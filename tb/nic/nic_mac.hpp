@@ -18,6 +18,7 @@
 #include "cni/sim/frame.hpp"
 #include "cni/sim/kernel.hpp"
 #include "cni/sim/network.hpp"
+#include "port_bytes.hpp"
 
 namespace cni::tb {
 
@@ -30,23 +31,6 @@ struct NicMacStats {
 
 // Called with a frame's bytes on the MAC's stream (no FCS) when its last beat passes.
 using NicFrameObserver = std::function<void(const std::vector<uint8_t>& frame, sim::Time t)>;
-
-// The bytes of a wide port (Verilator keeps them in 32-bit words, least significant first).
-template <unsigned Bytes, class W>
-void nic_set_bytes(W& port, const uint8_t* src) {
-  for (unsigned w = 0; w < Bytes / 4; ++w) {
-    uint32_t v = 0;
-    std::memcpy(&v, src + 4 * w, 4);
-    port[w] = v;
-  }
-}
-template <unsigned Bytes, class W>
-void nic_get_bytes(const W& port, uint8_t* dst) {
-  for (unsigned w = 0; w < Bytes / 4; ++w) {
-    const uint32_t v = port[w];
-    std::memcpy(dst + 4 * w, &v, 4);
-  }
-}
 
 // Bytes: the MAC streams' beat (64: tkeep in one QData).
 template <class Model, unsigned Bytes>
@@ -73,7 +57,7 @@ class NicMac {
     if (tx_held_ && port_.try_send(held_)) tx_held_ = false;
     d.mac_rx_tvalid_i = !rx_.empty();
     if (!rx_.empty()) {
-      nic_set_bytes<Bytes>(d.mac_rx_tdata_i, rx_.front().tdata.data());
+      port_bytes_in(d.mac_rx_tdata_i, rx_.front().tdata.data(), Bytes);
       d.mac_rx_tkeep_i = rx_.front().tkeep;
       d.mac_rx_tlast_i = rx_.front().tlast;
       d.mac_rx_tuser_i = rx_.front().tuser;
@@ -94,7 +78,7 @@ class NicMac {
     }
     if (d.mac_tx_tvalid_o && d.mac_tx_tready_i) {
       uint8_t b[Bytes];
-      nic_get_bytes<Bytes>(d.mac_tx_tdata_o, b);
+      port_bytes_out(d.mac_tx_tdata_o, b, Bytes);
       tx_cur_.insert(tx_cur_.end(), b, b + std::popcount(static_cast<uint64_t>(d.mac_tx_tkeep_o)));
       if (d.mac_tx_tlast_o) {
         if (tx_obs_) tx_obs_(tx_cur_, k_.now());

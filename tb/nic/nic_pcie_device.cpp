@@ -74,7 +74,7 @@ struct NicPcieDevice::Impl {
       d.s_axi_awlen_i = static_cast<uint8_t>(j.beats.size() - 1);
       d.s_axi_awsize_i = 6;
       d.s_axi_awburst_i = 1;
-      nic_set_bytes<kB>(d.s_axi_wdata_i, j.beats.front().data.data());
+      port_bytes_in(d.s_axi_wdata_i, j.beats.front().data.data(), kB);
       d.s_axi_wstrb_i = j.beats.front().keep;
       d.s_axi_wlast_i = j.beats.size() == 1;
     }
@@ -99,7 +99,7 @@ struct NicPcieDevice::Impl {
     if (d.s_axi_arvalid_i && d.s_axi_arready_o) rd.front().ar_done = true;
     if (d.s_axi_rvalid_o && d.s_axi_rready_i) {
       uint8_t b[kB];
-      nic_get_bytes<kB>(d.s_axi_rdata_o, b);
+      port_bytes_out(d.s_axi_rdata_o, b, kB);
       RdJob& j = rd.front();
       j.got.insert(j.got.end(), b, b + kB);
       if (d.s_axi_rresp_o != 0) {
