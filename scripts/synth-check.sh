@@ -65,6 +65,7 @@ tops=(
   "cni_nic_pcie_dma|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set RingW 12"
   "cni_nic_eci|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set LineBytes 128"
   "cni_mem_port|-set LineIdxW 16"
+  "cni_mem_frames|-set DramIdxW 16 -set FrameW 4"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

@@ -178,6 +178,18 @@ foreach(lb 128 64)
     ARGS -GBase=64'h10000000)
 endforeach()
 
+# cni_mem_frames (rtl/mem): the frames of DRAM-backed device lines and their fill unit, at both
+# line sizes: 4096 DRAM lines from 256 MiB on in 8 frames (small, so the tests evict often), two
+# failed lines remembered, a directory word of 24 bits whose
+# initial value is not zero (so a line never written shows where its word came from).
+foreach(lb 128 64)
+  cni_block_model(mem_frames l${lb}
+    SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_inflight.sv
+            ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_port.sv ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_frames.sv
+    PARAMS LineBytes:${lb} DataBytes:64 DramIdxW:12 FrameW:3 DirW:24 AddrW:34 MaxWr:4 PoisonN:2
+    ARGS -GBase=64'h10000000 -GDirInit=24'h5a0003)
+endforeach()
+
 cni_model_finish(cni_rtl_blocks)
 # Each model compiles as one unit (a unity build, one group per model): a block model's own code
 # is small, and most of a generated file's compile is Verilator's headers, parsed so once per
