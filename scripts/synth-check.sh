@@ -66,6 +66,7 @@ tops=(
   "cni_nic_eci|-set RxBeats 256 -set TxBeats 256 -set Frames 16 -set LineBytes 128"
   "cni_mem_port|-set LineIdxW 16"
   "cni_mem_frames|-set DramIdxW 16 -set FrameW 4"
+  "cni_home_agent|-set TtEntries 16 -set TtReserve 4 -set DramIdxW 11 -set FrameW 4"
 )
 mapfile -t -O ${#tops[@]} tops < <(python3 scripts/gen-engines.py --list synth)
 fail=0

@@ -7,6 +7,8 @@
 # the RAMs.
 #   cni_rtl_home_chk / cni_home_chk   - the model (class Vcni_home_agent) and tb/home/ on it
 #   cni_rtl_home_pipe / cni_home_pipe - the same, Pipelined=1
+#   cni_rtl_home_dram / cni_home_dram - the first, with 64 DRAM-backed lines (line index 64..127)
+#                                       in 4 frames behind the DRAM model (docs/dram.md)
 # The parameters are exported to the tests as CNI_HOME_* compile definitions.
 #
 # RegionLines is passed as the sized literal cni_amap_pkg::region_lines() would return (32 bits
@@ -50,12 +52,17 @@ set(CNI_HOME_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_snoop.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_take.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_out.sv
+  ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+  ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_inflight.sv
+  ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_port.sv
+  ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_frames.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_agent.sv)
 
-# cni_home_model(<flavor> <pipelined>): cni_rtl_home_<flavor>, the checking build, and
-# cni_home_<flavor>, the harness on it.
-function(cni_home_model flavor pipelined)
-  cni_sv_params(hp CNI_HOME ${CNI_HOME_PARAMS} Pipelined:PIPELINED:${pipelined})
+# cni_home_model(<flavor> <pipelined> <dram index bits>): cni_rtl_home_<flavor>, the checking
+# build, and cni_home_<flavor>, the harness on it.
+function(cni_home_model flavor pipelined dram)
+  cni_sv_params(hp CNI_HOME ${CNI_HOME_PARAMS} Pipelined:PIPELINED:${pipelined}
+    DramIdxW:DRAM_IDX_W:${dram} FrameW:FRAME_W:2)
   list(TRANSFORM hp_SV PREPEND -G OUTPUT_VARIABLE gargs)
   set(lib cni_rtl_home_${flavor})
   add_library(${lib} STATIC)
@@ -75,8 +82,9 @@ function(cni_home_model flavor pipelined)
     CNI_HOME_REGION_LINES=${CNI_HOME_RL_LIST} CNI_HOME_DEV_BASE=0x${CNI_HOME_DEV_BASE_HEX}ull)
   cni_warnings(cni_home_${flavor})
 endfunction()
-cni_home_model(chk 0)
-cni_home_model(pipe 1)
+cni_home_model(chk 0 0)
+cni_home_model(pipe 1 0)
+cni_home_model(dram 0 6)
 
 # The decision alone (tests/home_decide): cni_home_decide under its field-by-field wrapper
 # (tb/sv/cni_nonsynth_home_decide.sv), with the geometry above and its 6-bit line index.

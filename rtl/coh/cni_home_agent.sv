@@ -20,6 +20,12 @@
 //                          1: six stages for FPGA clock rates (take, read, conditions, row,
 //                          build, apply): 4 more cycles per message, still one message a cycle
 //   QuietLog2            - park_near_o looks 2**QuietLog2 cycles ahead
+//   DramIdxW             - 0: every device line is on chip; else 2**DramIdxW DRAM-backed lines
+//                          follow, at line index 2**DramIdxW on (docs/dram.md: their data and
+//                          directory words in DRAM, held in frames while in use; without
+//                          Pipelined only, region 0's lines)
+//   FrameW               - 2**FrameW frames of DRAM lines
+//   DramAddrW, DramBase  - the DRAM's AXI address bits; the AXI address of DRAM line 0's slot
 // Ports:
 //   agent_id_i                        - this agent's id on the fabric
 //   req_*/rsp_* (inputs)              - inbound requests and snoop answers, valid/ready (consumer:
@@ -39,6 +45,10 @@
 //                                       a command is taken, ready, when it is applied): opcode,
 //                                       argument (policy, grant, NACK answer), line
 //   mem_*                             - port A of the line memory (synchronous read)
+//   m_axi_*                           - the AXI4 master of the DRAM lines' fill unit (512-bit
+//                                       data; unused without DramIdxW)
+//   dram_cnt_o, dram_err_o            - the fill unit's pulses and sticky write-back error
+//                                       (cni_mem_frames' cnt_o, err_o)
 //   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
 //   time_i                            - the time base: a cycle count that rises by one each cycle
 //                                       (wrapping); a park timer is a deadline on it, so a
@@ -64,9 +74,13 @@ module cni_home_agent #(
   parameter int          TtReserve = 8,
   parameter int          Pipelined = 0,
   parameter int          QuietLog2 = 10,
+  parameter int          DramIdxW  = 0,
+  parameter int          FrameW    = 4,
+  parameter int          DramAddrW = 34,
+  parameter logic [63:0] DramBase  = '0,
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
-  localparam int LineIdxW = $clog2(NumLines),
+  localparam int LineIdxW = (DramIdxW > 0) ? DramIdxW + 1 : $clog2(NumLines),
   localparam int NumCnt   = 16
 ) (
   input  wire logic                      clk_i,
@@ -112,6 +126,34 @@ module cni_home_agent #(
   output logic [LineIdxW-1:0]            mem_addr_o,
   output logic [LineBits-1:0]            mem_wdata_o,
   input  wire logic [LineBits-1:0]       mem_rdata_i,
+  // DRAM-backed lines (DramIdxW)
+  output logic                           m_axi_arvalid_o,
+  input  wire logic                      m_axi_arready_i,
+  output logic [DramAddrW-1:0]           m_axi_araddr_o,
+  output logic [7:0]                     m_axi_arlen_o,
+  output logic [2:0]                     m_axi_arsize_o,
+  output logic [1:0]                     m_axi_arburst_o,
+  input  wire logic                      m_axi_rvalid_i,
+  output logic                           m_axi_rready_o,
+  input  wire logic [511:0]              m_axi_rdata_i,
+  input  wire logic [1:0]                m_axi_rresp_i,
+  input  wire logic                      m_axi_rlast_i,
+  output logic                           m_axi_awvalid_o,
+  input  wire logic                      m_axi_awready_i,
+  output logic [DramAddrW-1:0]           m_axi_awaddr_o,
+  output logic [7:0]                     m_axi_awlen_o,
+  output logic [2:0]                     m_axi_awsize_o,
+  output logic [1:0]                     m_axi_awburst_o,
+  output logic                           m_axi_wvalid_o,
+  input  wire logic                      m_axi_wready_i,
+  output logic [511:0]                   m_axi_wdata_o,
+  output logic [63:0]                    m_axi_wstrb_o,
+  output logic                           m_axi_wlast_o,
+  input  wire logic                      m_axi_bvalid_i,
+  output logic                           m_axi_bready_o,
+  input  wire logic [1:0]                m_axi_bresp_i,
+  output logic [4:0]                     dram_cnt_o,
+  output logic                           dram_err_o,
   // configuration and status
   input  wire logic [31:0]               time_i,
   input  wire logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl_i,
@@ -144,6 +186,8 @@ module cni_home_agent #(
   if (LineBytes != 64 && LineBytes != 128) $error("LineBytes must be 64 or 128");
   if (DevBase[SpanW-1:0] != '0) $error("DevBase must be aligned to 2**$clog2(NumLines*LineBytes)");
   if (QuietLog2 < 1 || QuietLog2 > 30) $error("QuietLog2 must be 1..30");
+  if (DramIdxW > 0 && (P || NumLines > (1 << DramIdxW)))
+    $error("DRAM-backed lines: without Pipelined, and NumLines <= 2**DramIdxW");
 
   // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
   // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
@@ -155,22 +199,33 @@ module cni_home_agent #(
   (* ram_style = "block", no_rw_check *) logic [DirW-1:0] dir_q [NumLines];
   logic [DirW-1:0]     dir_rd_q;
   logic                dir_re, dir_we;
-  logic [LineIdxW-1:0] dir_raddr, dir_waddr;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [LineIdxW-1:0] dir_raddr, dir_waddr;  // (with DramIdxW, the on-chip lines' bits)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [DirW-1:0]     dir_wd;
 
+  // (indexed by the on-chip lines' bits: a DRAM line's word is in its frame, and what is read
+  // here for one is not used)
+  localparam int OnIdxW = $clog2(NumLines);
   always_ff @(posedge clk_i) begin
-    if (dir_we) dir_q[dir_waddr] <= dir_wd;
-    if (dir_re) dir_rd_q <= dir_q[dir_raddr];
+    if (dir_we) dir_q[dir_waddr[OnIdxW-1:0]] <= dir_wd;
+    if (dir_re) dir_rd_q <= dir_q[dir_raddr[OnIdxW-1:0]];
   end
+
+  // a DRAM-backed line: the top bit of the line index, with DramIdxW
+  function automatic logic dram(input logic [LineIdxW-1:0] line);
+    dram = DramIdxW > 0 && line[LineIdxW-1];
+  endfunction
 
   logic                init_run_q;   // the init sweep clears the RAMs after reset
   logic [LineIdxW-1:0] init_q;
 
   // The region of a line: the last region whose first line is at or below it.
+  // DRAM lines are region 0's (plain memory).
   function automatic logic [RegW-1:0] region_of(input logic [LineIdxW-1:0] line);
     region_of = '0;
     for (int r = 1; r < NReg; r++) begin
-      if (32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r))) region_of = RegW'(r);
+      if (32'(line) >= 32'(cni_amap_pkg::base(RegionLines, r)) && !dram(line)) region_of = RegW'(r);
     end
   endfunction
 
@@ -215,6 +270,7 @@ module cni_home_agent #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- the take (T, cni_home_take): the inputs, the selection, the interlock ------------------
+  logic                absent;      // the selected message's DRAM line is not in its frame
   logic                sel_any;
   logic [LineIdxW-1:0] sel_line;
   logic                t_rd;        // the taken message reads the memory
@@ -226,8 +282,8 @@ module cni_home_agent #(
   wire                 wr_c = v_c && (P ? e_mem_we : m_c.may_write);
   cni_home_take #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
-    .Pipelined (Pipelined), .NumLines (NumLines), .LineIdxW (LineIdxW), .SlotW (SlotW),
-    .NumCnt (NumCnt)
+    .Pipelined (Pipelined), .NumLines (NumLines), .DramIdxW (DramIdxW), .LineIdxW (LineIdxW),
+    .SlotW (SlotW), .NumCnt (NumCnt)
   ) u_take (
     .clk_i, .rst_ni,
     .req_valid_i, .req_ready_o, .req_hdr_i, .req_data_i,
@@ -239,6 +295,7 @@ module cni_home_agent #(
     .pipe_empty_i (pipe_empty), .adv_i (adv), .init_run_i (init_run_q), .cred_ok_i (cred_ok),
     .wr_c_i (wr_c), .slot_i (slot_q), .r_src_i (m_r.src), .r_addr_i (m_r.hdr.addr),
     .defer_i (apply && e.stall_cmd), .cmd_done_i (apply && m_c.src == SRC_CMD),
+    .absent_i (absent),
     .take_o (take), .sel_any_o (sel_any), .sel_line_o (sel_line), .m_t_o (m_t),
     .rd_o (t_rd), .in_data_o (in_data), .rq_valid_o (rq_valid), .rs_valid_o (rs_valid),
     .rq_line_o (rq_line), .rs_line_o (rs_line), .cm_line_o (cm_line),
@@ -252,6 +309,8 @@ module cni_home_agent #(
   // when a message is taken), the memory's line into the slot of the message that read it, and
   // the apply stage reads both at its slot.
   logic [LineBits-1:0] msg_line, mem_line, wr_line;
+  logic [LineBits-1:0] mem_rd;  // port A's read data (on chip, or a DRAM line's frame)
+  logic                dram_ready, dram_idle;  // the frames' init done; nothing in flight
 
   // ---- stage registers ----------------------------------------------------------------------
   // T -> R (Pipelined; without it the lookup stage is T itself)
@@ -350,8 +409,8 @@ module cni_home_agent #(
   // ---- directory word ---------------------------------------------------------------------------
   // Read at the take; the decision reads the RAM's output (without Pipelined), or a register
   // behind it loaded as the message leaves R (so the decision starts from a flip-flop).
-  logic [DirW-1:0] dir_d;
-  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd_q), .q_o(dir_d));
+  logic [DirW-1:0] dir_d, dir_rd;  // dir_rd: the word read (on chip, or a DRAM line's frame)
+  cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_d (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_rd), .q_o(dir_d));
   logic [DirW-1:0] dir_x, dir_b;
   cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_x (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_d), .q_o(dir_x));
   cni_pipe_reg #(.Width(DirW), .Reg(P)) u_dir_b (.clk_i, .rst_ni, .en_i(adv), .d_i(dir_x), .q_o(dir_b));
@@ -441,7 +500,7 @@ module cni_home_agent #(
     logic [SlotW-1:0]    rd_slot_q;
     always_ff @(posedge clk_i) begin
       dbuf_q[slot_q] <= in_data;
-      if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rdata_i;
+      if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rd;
       wdata_q <= dbuf_q[m_c.slot];  // the memory write's data (the apply stage's message)
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -466,7 +525,7 @@ module cni_home_agent #(
     logic [LineBits-1:0] data_q;
     always_ff @(posedge clk_i) if (adv) data_q <= in_data;
     assign msg_line   = data_q;
-    assign mem_line   = mem_rdata_i;
+    assign mem_line   = mem_rd;
     assign wr_line    = data_q;
     assign ma_rd_q    = 1'b0;
     assign ma_wr_q    = 1'b0;
@@ -490,23 +549,109 @@ module cni_home_agent #(
   // the line is a later message's R (the interlock keeps it behind), or the PIO engine after the
   // event the decision raises, which it acts on through its event and request registers three
   // cycles or more later.
+  logic                m_en, m_we;  // port A's access, to the on-chip RAM or a frame
+  logic [LineIdxW-1:0] m_addr;
   always_comb begin
     dir_re    = adv;
     dir_raddr = sel_line;
-    dir_we    = init_run_q || (apply && e.dir_we);
+    dir_we    = init_run_q || (apply && e.dir_we && !dram(m_c.line));
     dir_waddr = init_run_q ? init_q : m_c.line;
     dir_wd    = init_run_q ? '0 : e.dir_wd;
     if (P) begin
-      mem_en_o    = init_run_q || ma_rd_q || ma_wr_q;
-      mem_we_o    = !ma_rd_q;
-      mem_addr_o  = init_run_q ? init_q : ma_rd_q ? m_r.line : ma_wline_q;
-      mem_wdata_o = init_run_q ? '0 : wr_line;
+      m_en        = init_run_q || ma_rd_q || ma_wr_q;
+      m_we        = !ma_rd_q;
+      m_addr      = init_run_q ? init_q : ma_rd_q ? m_r.line : ma_wline_q;
     end else begin
-      mem_en_o    = init_run_q || (apply && e.mem_we) || (take && t_rd);
-      mem_we_o    = init_run_q || (apply && e.mem_we);
-      mem_addr_o  = init_run_q ? init_q : mem_we_o ? m_c.line : sel_line;
-      mem_wdata_o = init_run_q ? '0 : wr_line;
+      m_en        = init_run_q || (apply && e.mem_we) || (take && t_rd);
+      m_we        = init_run_q || (apply && e.mem_we);
+      m_addr      = init_run_q ? init_q : m_we ? m_c.line : sel_line;
     end
+    mem_en_o    = m_en && !dram(m_addr);
+    mem_we_o    = m_we;
+    mem_addr_o  = m_addr;
+    mem_wdata_o = init_run_q ? '0 : wr_line;
+  end
+
+  // ---- DRAM-backed lines (DramIdxW; docs/dram.md) ---------------------------------------------
+  // The frames and their fill unit (cni_mem_frames). A message on a DRAM line is taken only when
+  // the line is in its frame: the selected message's line is looked up, and when it is absent
+  // the take waits (holding the other inputs: one miss at a time) while the fill unit fetches
+  // it. The frame being evicted waits until the apply stage holds none of its lines (`quiet`):
+  // without Pipelined, D is the only stage, and it writes the memory and the directory in the
+  // cycle it applies. A fill's frame is not kept for the message it was filled for: the take's
+  // selection can change only to a message of higher priority while the take waits, and that
+  // one must not wait for the other's reservation (review point 1); it is taken once its own
+  // fill is done, so the reservation ends at once. The port A read data and the directory word
+  // come from the frames when the line read was a DRAM line (a flag set with each read). A line
+  // that failed in the DRAM reads as a DENY line's word: its requests are answered Error.
+  if (DramIdxW > 0) begin : g_dram
+    localparam int DIW = DramIdxW;
+    logic            present, failed, rsv_v, quiet;
+    logic [DIW-1:0]  rsv_line;
+    logic [FrameW-1:0] qframe;
+    logic [LineBits-1:0] fd_rd;
+    logic [DirW-1:0] fdir_rd;
+    logic            fr_init_done, fr_idle;
+    logic            msel_q, dsel_q, dfail_q;
+    wire             sel_dram = dram(sel_line);
+    assign absent = sel_any && sel_dram && !present;
+    assign quiet  = !(v_d && dram(m_d.line) && m_d.line[FrameW-1:0] == qframe);
+    /* verilator lint_off PINCONNECTEMPTY */
+    cni_mem_frames #(
+      .LineBytes (LineBytes), .DataBytes (64), .DramIdxW (DIW), .FrameW (FrameW), .DirW (DirW),
+      .DirInit ('0), .AddrW (DramAddrW), .Base (DramBase)
+    ) u_frames (
+      .clk_i, .rst_ni,
+      .look_line_i (sel_line[DIW-1:0]), .look_present_o (present), .look_err_o (failed),
+      .miss_valid_i (absent && !init_run_q), .miss_ready_o (), .miss_line_i (sel_line[DIW-1:0]),
+      .rsv_valid_o (rsv_v), .rsv_line_o (rsv_line), .take_i (rsv_v), .take_line_i (rsv_line),
+      .quiet_req_o (), .quiet_frame_o (qframe), .quiet_i (quiet),
+      .hd_en_i (m_en && dram(m_addr)), .hd_we_i (m_we), .hd_line_i (m_addr[DIW-1:0]),
+      .hd_wdata_i (mem_wdata_o), .hd_rdata_o (fd_rd),
+      .hdir_re_i (dir_re), .hdir_rline_i (sel_line[DIW-1:0]), .hdir_rdata_o (fdir_rd),
+      .hdir_we_i (apply && e.dir_we && dram(m_c.line)), .hdir_wline_i (m_c.line[DIW-1:0]),
+      .hdir_wd_i (e.dir_wd),
+      .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
+      .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
+      .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
+      .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
+      .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+      .cnt_o (dram_cnt_o), .err_o (dram_err_o), .init_done_o (fr_init_done), .idle_o (fr_idle)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        msel_q  <= 1'b0;
+        dsel_q  <= 1'b0;
+        dfail_q <= 1'b0;
+      end else begin
+        if (m_en && !m_we) msel_q <= dram(m_addr);
+        if (dir_re) begin
+          dsel_q  <= sel_dram;
+          dfail_q <= sel_dram && failed;
+        end
+      end
+    end
+    assign mem_rd = msel_q ? fd_rd : mem_rdata_i;
+    assign dir_rd = dfail_q ? DirW'({cni_coh_pkg::POL_DENY, 2'b00, NumAgents'(0)}) :
+                    dsel_q ? fdir_rd : dir_rd_q;
+    assign dram_ready = fr_init_done;
+    assign dram_idle  = fr_idle;
+  end else begin : g_no_dram
+    assign absent = 1'b0;
+    assign mem_rd = mem_rdata_i;
+    assign dir_rd = dir_rd_q;
+    assign dram_ready = 1'b1;
+    assign dram_idle  = 1'b1;
+    assign {m_axi_arvalid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_arburst_o,
+            m_axi_rready_o, m_axi_awvalid_o, m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o,
+            m_axi_awburst_o, m_axi_wvalid_o, m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o,
+            m_axi_bready_o, dram_cnt_o, dram_err_o} = '0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_axi = ^{m_axi_arready_i, m_axi_rvalid_i, m_axi_rdata_i, m_axi_rresp_i,
+                        m_axi_rlast_i, m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i,
+                        m_axi_bresp_i};
+    /* verilator lint_on UNUSEDSIGNAL */
   end
 
   // ---- outputs --------------------------------------------------------------------------------
@@ -519,7 +664,7 @@ module cni_home_agent #(
     if (snp_fire) cnt_o[CNT_SNOOP] = 1'b1;
   end
 
-  assign init_done_o = !init_run_q;
+  assign init_done_o = !init_run_q && dram_ready;
 
   // Quiescence (docs/endpoint.md, "Quiescence"): no message in the pipeline, the output queue
   // or at an input, no event or snoop to send, no timeout flagged, no memory access pending.
@@ -527,7 +672,7 @@ module cni_home_agent #(
   // every cycle hold nothing a later message reads).
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
                   !cmd_busy && !evt_pending && !tmo_flag && !tmo_any &&
-                  snp_idle && !ma_rd_q && !ma_wr_q && !park_new;
+                  snp_idle && !ma_rd_q && !ma_wr_q && !park_new && dram_idle;
 
   // ---- registers ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin

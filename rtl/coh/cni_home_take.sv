@@ -10,7 +10,9 @@
 //
 // Parameters:
 //   LineBytes, NumAgents, DevBase, TtEntries, Pipelined - as cni_home_agent's
-//   NumLines             - lines of the device window (the decode's range check)
+//   NumLines             - lines of on-chip memory (the decode's range check)
+//   DramIdxW             - 0, or the DRAM line index bits: lines 2**DramIdxW on are DRAM lines
+//                          (cni_home_agent's DRAM-backed lines), all in range
 //   LineIdxW, SlotW, NumCnt - as cni_home_decide's (the shared records' widths)
 // Ports:
 //   req_*, rsp_*, cmd_*  - the agent's inputs (req_ready_o, rsp_ready_o: the link channels'
@@ -24,6 +26,7 @@
 //   slot_i               - the data slot of the next message taken (Pipelined)
 //   r_src_i, r_addr_i    - the message in R: its source and address (Pipelined: checked there)
 //   defer_i, cmd_done_i  - an applied RECALL had to wait; a command was applied
+//   absent_i             - the selected message's DRAM line is not in its frame (not taken)
 //   take_o               - a message is taken (which input: take_* inside, the formal harness
 //                          probes them)
 //   sel_any_o, sel_line_o - an input is selected; its line (the directory's read address)
@@ -43,6 +46,7 @@ module cni_home_take #(
   parameter int          TtEntries = 32,
   parameter int          Pipelined = 0,
   parameter int          NumLines  = 256,
+  parameter int          DramIdxW  = 0,
   parameter int          LineIdxW  = 8,
   parameter int          SlotW     = 4,
   parameter int          NumCnt    = 16,
@@ -83,6 +87,7 @@ module cni_home_take #(
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire logic                          defer_i,
   input  wire logic                          cmd_done_i,
+  input  wire logic                          absent_i,
   output logic                               take_o,
   output logic                               sel_any_o,
   output logic [LineIdxW-1:0]                sel_line_o,
@@ -104,16 +109,21 @@ module cni_home_take #(
   localparam int SpanW = LineIdxW + OffW;     // address bits of the device window
   localparam bit P     = Pipelined != 0;
 
+  // a DRAM line (the top bit of the line index, with DramIdxW)
+  function automatic logic dram(input logic [LineIdxW-1:0] line);
+    dram = DramIdxW > 0 && line[LineIdxW-1];
+  endfunction
+
   // ---- address decode of an incoming header -------------------------------------------------
   // DevBase is aligned to the window (the agent's elaboration check), so the decode needs no
   // subtraction: the bits above the window must equal DevBase's and the line index must be below
-  // NumLines.
+  // NumLines, or a DRAM line's (DramIdxW).
   function automatic logic [LineIdxW:0] decode(input logic [47:0] addr);
     logic [LineIdxW-1:0] line;
     line   = addr[OffW +: LineIdxW];
     decode = '0;
     // (compared at 32 bits: NumLines may be 2^LineIdxW, which LineIdxW bits cannot hold)
-    if (addr[47:SpanW] == DevBase[47:SpanW] && 32'(line) < 32'(NumLines) &&
+    if (addr[47:SpanW] == DevBase[47:SpanW] && (32'(line) < 32'(NumLines) || dram(line)) &&
         addr[OffW-1:0] == '0) begin
       decode = {1'b1, line};
     end
@@ -259,7 +269,7 @@ module cni_home_take #(
     // the taken message reads a line the memory has: each source's line checked on its own,
     // the selection picking the result (no compare behind the line's multiplexer)
     function automatic logic in_mem(input logic [LineIdxW-1:0] l);
-      in_mem = 32'(l) < 32'(NumLines);
+      in_mem = 32'(l) < 32'(NumLines) || dram(l);
     endfunction
     assign rd_o = (take_rsp && !rs_w && in_mem(rs_hdr.addr[OffW +: LineIdxW])) ||
                   (take_req && !rq_w && in_mem(rq_hdr.addr[OffW +: LineIdxW])) ||
@@ -292,7 +302,7 @@ module cni_home_take #(
   wire blk_cmd = busy_cmd || wr_c_i;
   // Each input's take on its own (the selection is one-hot), so an input head's pop starts at
   // its own few flip-flops rather than behind the whole take.
-  wire go = adv_i && !init_run_i && cred_ok_i;
+  wire go = adv_i && !init_run_i && cred_ok_i && !absent_i;
   assign take_rsp_go = go && take_rsp && !blk_rsp;
   assign take_req_go = go && take_req && !blk_req;
   assign take_cmd_go = go && take_cmd && !blk_cmd;

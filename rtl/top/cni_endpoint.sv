@@ -344,6 +344,17 @@ module cni_endpoint #(
     .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
+    // (device lines in DRAM are not yet in the endpoint: docs/dram.md)
+    .m_axi_arready_i (1'b0), .m_axi_rvalid_i (1'b0), .m_axi_rdata_i ('0),
+    .m_axi_rresp_i ('0), .m_axi_rlast_i (1'b0), .m_axi_awready_i (1'b0), .m_axi_wready_i (1'b0),
+    .m_axi_bvalid_i (1'b0), .m_axi_bresp_i ('0),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axi_arvalid_o (), .m_axi_araddr_o (), .m_axi_arlen_o (), .m_axi_arsize_o (),
+    .m_axi_arburst_o (), .m_axi_rready_o (), .m_axi_awvalid_o (), .m_axi_awaddr_o (),
+    .m_axi_awlen_o (), .m_axi_awsize_o (), .m_axi_awburst_o (), .m_axi_wvalid_o (),
+    .m_axi_wdata_o (), .m_axi_wstrb_o (), .m_axi_wlast_o (), .m_axi_bready_o (), .dram_cnt_o (),
+    .dram_err_o (),
+    /* verilator lint_on PINCONNECTEMPTY */
     .time_i, .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
     .cnt_o (home_cnt),
     .init_done_o,

@@ -2,10 +2,12 @@
 // The Verilated home agent and everything around it (see home_harness.hpp).
 #include "home/home_harness.hpp"
 
+#include <bit>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "Vcni_home_agent.h"
+#include "mem/axi_dram.hpp"
 #include "msg_wire.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -71,9 +73,9 @@ unsigned HomeGeometry::region_of(unsigned line) const {
 }
 
 const HomeGeometry& home_geometry() {
-  static const HomeGeometry g{CNI_HOME_LINE_BYTES,    CNI_HOME_NUM_AGENTS,     CNI_HOME_TT_ENTRIES,
-                              CNI_HOME_TT_RESERVE,    CNI_HOME_PIPELINED != 0, CNI_HOME_DEV_BASE,
-                              {CNI_HOME_REGION_LINES}};
+  static const HomeGeometry g{CNI_HOME_LINE_BYTES,     CNI_HOME_NUM_AGENTS,     CNI_HOME_TT_ENTRIES,
+                              CNI_HOME_TT_RESERVE,     CNI_HOME_PIPELINED != 0, CNI_HOME_DEV_BASE,
+                              {CNI_HOME_REGION_LINES}, CNI_HOME_DRAM_IDX_W,     CNI_HOME_FRAME_W};
   return g;
 }
 
@@ -87,6 +89,11 @@ struct HomeHarness::Model {
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vcni_home_agent> top;
   std::unique_ptr<VerilatedFstC> fst;
+  // the DRAM behind the AXI4 master (DRAM-backed lines only): a slot of a power of two of beats
+  // per line (docs/dram.md), from AXI address 0 (DramBase)
+  std::unique_ptr<sim::Dram> dram;
+  std::unique_ptr<AxiDramSlave<Vcni_home_agent>> axi;
+  size_t axi_reported = 0;  // the slave's rule violations already reported
 
   void half() {
     top->eval();
@@ -104,6 +111,20 @@ HomeHarness::HomeHarness(const Options& opt)
   m_->ctx = make_context(opt.seed, trace);
   m_->top = std::make_unique<Vcni_home_agent>(m_->ctx.get(), "top");
   if (trace) m_->fst = open_trace(*m_->top, "", opt.name);
+  const HomeGeometry& g = home_geometry();
+  if (g.dram_idx_w) {
+    constexpr unsigned kBeat = 64;
+    const unsigned slot = std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
+    sim::DramParams p;
+    p.bytes = uint64_t{g.dram_lines()} * slot;
+    m_->dram = std::make_unique<sim::Dram>(p);
+    AxiDramConfig c;
+    c.data_bytes = kBeat;
+    c.period = 3333;  // 300 MHz
+    c.stall = opt.dram_stall;
+    c.seed = opt.seed;
+    m_->axi = std::make_unique<AxiDramSlave<Vcni_home_agent>>(*m_->dram, c);
+  }
   for (Chan ch : {Chan::Fwd, Chan::Rsp, Chan::Dat}) set_ready(ch, true);
   set_fwd_hold([] { return false; });
   set_evt_ready(true);
@@ -182,6 +203,9 @@ void HomeHarness::command(Cmd op, unsigned line, unsigned arg) {
 }
 
 bool HomeHarness::got_error() const { return m_->ctx->gotError(); }
+bool HomeHarness::dram_error() const { return m_->top->dram_err_o; }
+void HomeHarness::dram_fail_next_read() { m_->axi->fail_next_read(); }
+void HomeHarness::dram_fail_next_write() { m_->axi->fail_next_write(); }
 
 void HomeHarness::fail(const std::string& what) {
   errors_.push_back("cycle " + std::to_string(cycle_) + ": " + what);
@@ -249,6 +273,10 @@ void HomeHarness::step() {
   drive();
   t.clk_i = 0;
   m_->half();
+  if (m_->axi) {
+    m_->axi->drive(t, cycle_);
+    t.eval();
+  }
 
   // ---- handshakes and monitors on the settled signals ----------------------------------------
   const bool in_fire[kIn] = {t.req_valid_i && t.req_ready_o, false, t.rsp_valid_i && t.rsp_ready_o,
@@ -259,9 +287,9 @@ void HomeHarness::step() {
     const unsigned i = ch_index(ch);
     if (!valid) return;
     const Msg& w = waiting_msg_[i];
-    if (waiting_[i] && (w.op != m.op || w.src != m.src || w.dst != m.dst || w.tag != m.tag ||
-                        w.flags != m.flags || w.len != m.len || w.addr != m.addr ||
-                        w.data != m.data)) {
+    if (waiting_[i] &&
+        (w.op != m.op || w.src != m.src || w.dst != m.dst || w.tag != m.tag || w.flags != m.flags ||
+         w.len != m.len || w.addr != m.addr || w.data != m.data)) {
       fail(std::string(proto::chan_name(ch)) + " output changed while waiting: " + w.str() +
            " became " + m.str() + (w.data != m.data ? " (its data)" : ""));
     }
@@ -282,7 +310,7 @@ void HomeHarness::step() {
   const bool evt_fire = t.evt_valid_o && t.evt_ready_i;
   EvtRec evt{static_cast<Evt>(t.evt_kind_o), t.evt_line_o, static_cast<Op>(t.evt_op_o),
              static_cast<uint8_t>(t.evt_src_o), cycle_ + 1};
-  if (t.evt_valid_o && evt.line >= g.num_lines()) {
+  if (t.evt_valid_o && evt.line >= g.num_lines() && !g.is_dram(evt.line)) {
     fail("event names line " + std::to_string(evt.line) + " beyond the RAMs");
   }
   const bool mem_en = t.mem_en_o;
@@ -294,6 +322,12 @@ void HomeHarness::step() {
   }
   const unsigned cnt = t.cnt_o;
   if (cnt >> static_cast<unsigned>(Counter::ErrCredit) & 1) fail("the home pulsed ERR_CREDIT");
+  const unsigned dram_cnt = t.dram_cnt_o;
+  if (m_->axi) {
+    m_->axi->edge(t, cycle_);
+    const auto& v = m_->axi->violations();
+    for (; m_->axi_reported < v.size(); ++m_->axi_reported) fail("AXI: " + v[m_->axi_reported]);
+  }
 
   t.clk_i = 1;
   m_->half();
@@ -324,6 +358,7 @@ void HomeHarness::step() {
     }
   }
   for (unsigned c = 0; c < static_cast<unsigned>(Counter::Num); ++c) counts_[c] += cnt >> c & 1;
+  for (unsigned c = 0; c < dram_counts_.size(); ++c) dram_counts_[c] += dram_cnt >> c & 1;
 }
 
 }  // namespace cni::tb::home

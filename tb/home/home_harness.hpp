@@ -9,7 +9,9 @@
 //   engine    - commands presented one at a time and held until cmd_ready_o; events taken while
 //               evt_ready_i (a script) and recorded with their kind, line, opcode and requester
 //   memory    - port A as a synchronous-read RAM (read data the cycle after an enabled read, held
-//               until the next read); the test may preload lines (mem())
+//               until the next read); the test may preload lines (mem()); with DRAM-backed
+//               lines, the DRAM model (sim::Dram, DDR4-2400 at a 300 MHz clock) behind the
+//               home's AXI4 master, stalling its handshakes at random (Options::dram_stall)
 //   config    - cfg_ret_excl_i, cfg_park_timeout_i, time_i (the cycle count); counters - the
 //               cnt_o pulses, counted
 // Monitors (errors()): no snoop leaves while ofwd_hold_i is set (rule 8); an output left waiting
@@ -50,9 +52,16 @@ struct HomeGeometry {
   bool pipelined = false;
   uint64_t dev_base = 0;
   std::array<unsigned, kNumRegions> region_lines{};
+  unsigned dram_idx_w = 0;  // 0, or 2^dram_idx_w DRAM-backed lines from line 2^dram_idx_w on
+  unsigned frame_w = 0;     // ... in 2^frame_w frames
 
   unsigned region_base(unsigned r) const;
-  unsigned num_lines() const { return region_base(kNumRegions); }
+  unsigned num_lines() const { return region_base(kNumRegions); }  // on chip
+  unsigned dram_lines() const { return dram_idx_w ? 1u << dram_idx_w : 0; }
+  unsigned dram_first() const { return dram_lines(); }
+  bool is_dram(unsigned line) const {
+    return dram_idx_w && line >= dram_first() && line < dram_first() + dram_lines();
+  }
   unsigned region_of(unsigned line) const;
   Addr addr_of(unsigned line) const { return dev_base + Addr{line} * line_bytes; }
 };
@@ -136,6 +145,7 @@ class HomeHarness {
     uint64_t seed = 1;          // Verilator randReset seed and the harness's random stream
     bool trace = false;         // or env CNI_TRACE=1
     uint8_t agent_id = 8;       // agent_id_i
+    double dram_stall = 0.2;    // chance the DRAM's AXI slave withholds a ready or a valid
   };
   using Script = std::function<bool()>;  // asked once per cycle, before the edge
 
@@ -185,6 +195,13 @@ class HomeHarness {
   void set_ret_excl(unsigned region_mask) { ret_excl_ = region_mask; }
   void set_park_timeout(uint32_t cycles) { park_timeout_ = cycles; }
   uint64_t count(Counter c) const { return counts_[static_cast<unsigned>(c)]; }
+  // The DRAM-backed lines' pulses (cni_mem_frames cnt_o): fills read, fills of lines never
+  // written, write-backs, AXI errors, fills of failed lines; and its sticky error.
+  uint64_t dram_count(unsigned i) const { return dram_counts_.at(i); }
+  bool dram_error() const;
+  // The DRAM's next read or write answers an AXI error (SLVERR).
+  void dram_fail_next_read();
+  void dram_fail_next_write();
 
   // Verilator errors (failed assertions) and the harness's monitors.
   bool got_error() const;
@@ -219,6 +236,7 @@ class HomeHarness {
   unsigned ret_excl_ = (1u << HomeGeometry::kNumRegions) - 1;
   uint32_t park_timeout_ = 1u << 24;
   std::array<uint64_t, static_cast<unsigned>(Counter::Num)> counts_{};
+  std::array<uint64_t, 5> dram_counts_{};
   std::vector<std::string> errors_;
 };
 

@@ -167,6 +167,15 @@ module cni_nonsynth_fv_ts #(
     .cmd_arg_i(h_cmd_arg), .cmd_line_i(h_cmd_line),
     .mem_en_o(), .mem_we_o(), .mem_addr_o(), .mem_wdata_o(),
     .mem_rdata_i('0),  // data is abstracted away: no property looks at it
+    // no DRAM-backed lines
+    .m_axi_arready_i(1'b0), .m_axi_rvalid_i(1'b0), .m_axi_rdata_i('0),
+    .m_axi_rresp_i('0), .m_axi_rlast_i(1'b0), .m_axi_awready_i(1'b0), .m_axi_wready_i(1'b0),
+    .m_axi_bvalid_i(1'b0), .m_axi_bresp_i('0),
+    .m_axi_arvalid_o(), .m_axi_araddr_o(), .m_axi_arlen_o(), .m_axi_arsize_o(),
+    .m_axi_arburst_o(), .m_axi_rready_o(), .m_axi_awvalid_o(), .m_axi_awaddr_o(),
+    .m_axi_awlen_o(), .m_axi_awsize_o(), .m_axi_awburst_o(), .m_axi_wvalid_o(),
+    .m_axi_wdata_o(), .m_axi_wstrb_o(), .m_axi_wlast_o(), .m_axi_bready_o(), .dram_cnt_o(),
+    .dram_err_o(),
     .time_i(time_q), .cfg_ret_excl_i(ret_excl_q), .cfg_park_timeout_i(tmo_q), .cnt_o(),
     .init_done_o(init_done), .idle_o(), .park_o(), .park_near_o()
   );

@@ -79,7 +79,8 @@ TEST_F(HomeMalformed, WrongOpcodeOnTheResponseChannelIsDroppedCountedAsOpcode) {
 // ERR_ADDR: outside the device, beyond its lines within its window, misaligned, addressed to
 // another agent, or from an agent id beyond NumAgents.
 TEST_F(HomeMalformed, BadAddressDestinationOrSourceIsAnErrorCountedAsAddress) {
-  const Addr window = Addr{1} << 12;  // 64 lines of 64 B: the line index's span
+  // the line index's span: 64 lines of 64 B, or with DRAM-backed lines twice their number
+  const Addr window = Addr{geo().dram_idx_w ? 2 * geo().dram_lines() : 64} * geo().line_bytes;
   std::vector<Msg> bad = {
       h->make(Op::RdS, kA1, 0x1000, 1),                   // below DevBase
       h->make(Op::RdS, kA1, geo().dev_base + window, 2),  // above the window
