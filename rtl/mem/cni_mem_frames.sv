@@ -151,6 +151,7 @@ module cni_mem_frames #(
 
   // ---- the frames: tag, valid, busy, dirty and failed bits; directory words; data RAM ----------
   logic [Frames-1:0]  valid_q, busy_q, ddirty_q, rdirty_q, ferr_q;
+  logic [Frames-1:0]  fnew_q;  // filled as never written: the DRAM holds no line of it yet
   logic [TagBits-1:0] tag_q [Frames];
   logic [DirW-1:0]    fdir_q [Frames];
 
@@ -198,11 +199,13 @@ module cni_mem_frames #(
   endfunction
 
   // ---- the device-memory port ----------------------------------------------------------------
+  localparam int SBeatW = $clog2(SlotBeats);
   logic                 mp_req_valid, mp_req_ready, mp_req_we;
   logic [DramIdxW-1:0]  mp_req_line;
+  logic [SBeatW-1:0]    mp_req_beat, mp_req_len;
   logic [SlotBytes*8-1:0] mp_wdata;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [SlotBytes*8-1:0] mp_rdata;  // the beats after the directory word carry nothing
+  logic [SlotBytes*8-1:0] mp_rdata;  // (a fetch reads the line and the directory beat only)
   logic [3:0]           mp_cnt;      // (counted here per access, not per beat)
   /* verilator lint_on UNUSEDSIGNAL */
   logic                 mp_rd_valid, mp_rd_err, mp_wr_valid, mp_wr_err, mp_idle;
@@ -213,7 +216,8 @@ module cni_mem_frames #(
   ) u_port (
     .clk_i, .rst_ni,
     .req_valid_i (mp_req_valid), .req_ready_o (mp_req_ready), .req_we_i (mp_req_we),
-    .req_line_i (mp_req_line), .req_tag_i (mp_req_line), .req_wdata_i (mp_wdata),
+    .req_line_i (mp_req_line), .req_beat_i (mp_req_beat), .req_len_i (mp_req_len),
+    .req_tag_i (mp_req_line), .req_wdata_i (mp_wdata),
     .rd_valid_o (mp_rd_valid), .rd_ready_i (1'b1), .rd_tag_o (mp_rd_tag), .rd_data_o (mp_rdata),
     .rd_err_o (mp_rd_err),
     .wr_valid_o (mp_wr_valid), .wr_ready_i (1'b1), .wr_tag_o (mp_wr_tag), .wr_err_o (mp_wr_err),
@@ -224,8 +228,11 @@ module cni_mem_frames #(
     .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
     .cnt_o (mp_cnt), .idle_o (mp_idle)
   );
-  // a slot's image: the line, then the directory word in the next beat
-  assign mp_wdata = (SlotBytes*8)'({(DW)'(fdir_q[fb_addr]), fb_rd});
+  // what a write-back writes: the line and the directory word in the beat after it, or (the
+  // line clean, and in the DRAM already) the directory word's beat alone
+  logic wb_data;  // the victim's line is dirty
+  assign mp_wdata = wb_data ? (SlotBytes*8)'({(DW)'(fdir_q[fb_addr]), fb_rd})
+                            : (SlotBytes*8)'(fdir_q[fb_addr]);
 
   // ---- the fill unit ----------------------------------------------------------------------------
   // INIT clears the written bits; IDLE takes a miss and marks its frame busy; QUIET waits for the
@@ -241,6 +248,7 @@ module cni_mem_frames #(
   logic [DramIdxW-1:0] line_q;      // the missed line
   logic [DramIdxW-1:0] vic_q;       // the frame's previous line
   logic                vic_v_q;     // ... was valid and had not failed
+  logic                wb_data_q;   // ... its line is dirty (sampled when the home is quiet)
   logic                rsv_q;
   logic [DramIdxW-1:0] rsv_line_q;
   wire  [FrameW-1:0]   f = frame_of(line_q);
@@ -278,6 +286,8 @@ module cni_mem_frames #(
     mp_req_valid = 1'b0;
     mp_req_we    = 1'b0;
     mp_req_line  = line_q;
+    mp_req_beat  = '0;
+    mp_req_len   = SBeatW'(Beats);  // a fetch: the line's beats and the directory beat
     fill         = 1'b0;
     fill_err     = 1'b0;
     fill_data    = '0;
@@ -306,6 +316,10 @@ module cni_mem_frames #(
         mp_req_valid = 1'b1;
         mp_req_we    = 1'b1;
         mp_req_line  = vic_q;
+        if (!wb_data) begin
+          mp_req_beat = SBeatW'(Beats);
+          mp_req_len  = '0;
+        end
         if (mp_req_ready) begin
           w_we    = 1'b1;
           w_addr  = widx_of(vic_q);
@@ -354,6 +368,7 @@ module cni_mem_frames #(
       ddirty_q   <= '0;
       rdirty_q   <= '0;
       ferr_q     <= '0;
+      fnew_q     <= '0;
       rsv_q      <= 1'b0;
       pois_v_q   <= '0;
       pois_all_q <= 1'b0;
@@ -372,6 +387,7 @@ module cni_mem_frames #(
         ddirty_q[f] <= 1'b0;
         rdirty_q[f] <= 1'b0;
         ferr_q[f]   <= fill_err;
+        fnew_q[f]   <= state_q == StFetch;
         rsv_q       <= 1'b1;
       end else if (take_i && rsv_q && take_line_i == rsv_line_q) begin
         rsv_q <= 1'b0;
@@ -399,9 +415,11 @@ module cni_mem_frames #(
       rsv_line_q <= line_q;
     end
     if (hdir_we_i) fdir_q[frame_of(hdir_wline_i)] <= hdir_wd_i;
+    if (state_q == StQuiet) wb_data_q <= ddirty_q[f] || fnew_q[f];
     if (pois_wr != pois_fill && !(&pois_v_q)) pois_line_q[pois_free] <= pois_wr ? mp_wr_tag : line_q;
   end
 
+  assign wb_data       = wb_data_q;
   assign rsv_valid_o   = rsv_q;
   assign rsv_line_o    = rsv_line_q;
   assign quiet_frame_o = f;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Device-memory port: whole-line reads and writes of a client as AXI4 bursts to a DRAM
-// controller, the way an FPGA's DDR4 controller presents its memory (an AXI4 slave). A line is
-// one INCR burst of LineBytes / DataBytes full beats at Base + line * LineBytes (aligned, so it
-// never crosses a 4 KiB boundary). Reads and writes stay in flight up to MaxRd and MaxWr; a read
+// Device-memory port: reads and writes of a client's lines as AXI4 bursts to a DRAM controller,
+// the way an FPGA's DDR4 controller presents its memory (an AXI4 slave). An access is one INCR
+// burst of full beats within a line: the beats the client names (a first beat and a count; all
+// LineBytes / DataBytes of them for a whole line) at Base + line * LineBytes (a line is aligned,
+// so a burst never crosses a 4 KiB boundary). Reads and writes stay in flight up to MaxRd and MaxWr; a read
 // waits while a write of its line is in flight and a write while a read of its line is (AXI
 // orders neither direction against the other), so every read returns what the writes accepted
 // before it left. docs/dram.md.
@@ -15,10 +16,12 @@
 //   TagW      - bits of the client's tag, returned with the access's answer
 //   MaxRd, MaxWr - reads and writes in flight at most (from the request to its answer taken)
 // Ports:
-//   req_*        - an access: write (req_we_i) or read of line req_line_i, the tag, and the line
-//                  to write; the port may stall it
-//   rd_*         - read answers, in the reads' order: the tag, the line, and whether a beat came
-//                  back with an error response (the data is then what the slave sent); the
+//   req_*        - an access: write (req_we_i) or read of line req_line_i, its beats
+//                  (req_beat_i the first, req_len_i the count less one: within the line), the
+//                  tag, and the data to write (its first beat at bit 0); the port may stall it
+//   rd_*         - read answers, in the reads' order: the tag, the beats read (the first at bit
+//                  0; the bits above them keep what an earlier answer left), and whether a beat
+//                  came back with an error response (the data is then what the slave sent); the
 //                  client may stall them
 //   wr_*         - write answers, in the writes' order: the tag and whether the write response
 //                  was an error; the client may stall them
@@ -52,6 +55,8 @@ module cni_mem_port #(
   output logic                     req_ready_o,
   input  wire logic                req_we_i,
   input  wire logic [LineIdxW-1:0] req_line_i,
+  input  wire logic [BeatW-1:0]    req_beat_i,
+  input  wire logic [BeatW-1:0]    req_len_i,
   input  wire logic [TagW-1:0]     req_tag_i,
   input  wire logic [LineBits-1:0] req_wdata_i,
   output logic                     rd_valid_o,
@@ -107,8 +112,10 @@ module cni_mem_port #(
     is_err = resp == 2'b10 || resp == 2'b11;
   endfunction
 
-  function automatic logic [AddrW-1:0] addr_of(input logic [LineIdxW-1:0] line);
-    addr_of = AddrW'(Base) + (AddrW'(line) << $clog2(LineBytes));
+  function automatic logic [AddrW-1:0] addr_of(input logic [LineIdxW-1:0] line,
+                                               input logic [BeatW-1:0] beat);
+    addr_of = AddrW'(Base) + (AddrW'(line) << $clog2(LineBytes)) +
+              (AddrW'(beat) << $clog2(DataBytes));
   endfunction
 
   // ---- accesses in flight, per direction ---------------------------------------------------------
@@ -128,6 +135,7 @@ module cni_mem_port #(
   // ---- the request: an address register per direction, and the write's line -----------------
   logic                 ar_q, aw_q, w_q;     // AR, AW waiting for ready; W beats to send
   logic [AddrW-1:0]     araddr_q, awaddr_q;
+  logic [7:0]           arlen_q, awlen_q;
   logic [LineBits-1:0]  wline_q;
   logic [BeatW-1:0]     wbeat_q;
   wire ar_free = !ar_q || m_axi_arready_i;
@@ -157,28 +165,32 @@ module cni_mem_port #(
     end
   end
   always_ff @(posedge clk_i) begin
-    if (rd_push) araddr_q <= addr_of(req_line_i);
+    if (rd_push) begin
+      araddr_q <= addr_of(req_line_i, req_beat_i);
+      arlen_q  <= 8'(req_len_i);
+    end
     if (wr_push) begin
-      awaddr_q <= addr_of(req_line_i);
+      awaddr_q <= addr_of(req_line_i, req_beat_i);
+      awlen_q  <= 8'(req_len_i);
       wline_q  <= req_wdata_i;
     end
   end
 
   assign m_axi_arvalid_o = ar_q;
   assign m_axi_araddr_o  = araddr_q;
-  assign m_axi_arlen_o   = 8'(Beats - 1);
+  assign m_axi_arlen_o   = arlen_q;
   assign m_axi_arsize_o  = 3'($clog2(DataBytes));
   assign m_axi_arburst_o = INCR;
   assign m_axi_awvalid_o = aw_q;
   assign m_axi_awaddr_o  = awaddr_q;
-  assign m_axi_awlen_o   = 8'(Beats - 1);
+  assign m_axi_awlen_o   = awlen_q;
   assign m_axi_awsize_o  = 3'($clog2(DataBytes));
   assign m_axi_awburst_o = INCR;
   // W goes with AW, not after it (a slave may wait for both)
   assign m_axi_wvalid_o  = w_q;
   assign m_axi_wdata_o   = wline_q[DW * wbeat_q +: DW];
   assign m_axi_wstrb_o   = '1;
-  assign m_axi_wlast_o   = wbeat_q == BeatW'(Beats - 1);
+  assign m_axi_wlast_o   = 8'(wbeat_q) == awlen_q;
 
   // ---- read answers: the beats gathered into the answer register ------------------------------
   logic             rdv_q, rderr_q, rerr_acc_q;
@@ -242,6 +254,8 @@ module cni_mem_port #(
   // A beat or a response only for an access in flight (the slave's side of the contract).
   `CNI_ASSERT(r_in_flight, !r_take || rd_any, "a read beat with no read in flight")
   `CNI_ASSERT(b_in_flight, !b_take || wr_any, "a write response with no write in flight")
+  `CNI_ASSERT(req_in_line, !req_valid_i || 32'(req_beat_i) + 32'(req_len_i) < 32'(Beats),
+              "an access beyond its line")
 
 endmodule
 

@@ -5,10 +5,12 @@
 // then; the take reads the line and its directory word, the apply writes the word a cycle
 // later). Every access sees the last write of its line through evictions and refetches; a line
 // never written is filled with zeros and the initial directory word without a DRAM read (the
-// DRAM holds garbage); a clean victim is not written back, a victim whose data or directory word
-// alone is dirty is; a write that lands while the frame waits to be quiet is not lost; a filled
-// frame is kept for the message it was filled for; a failed DRAM read or write-back fails its
-// line (answered as failed until reset), and more failures than the list holds fail every line.
+// DRAM holds garbage); a clean victim is not written back, a dirty one is (whole, or its
+// directory beat alone when only the word changed and its line is in the DRAM); a fetch reads the
+// line and its directory beat only; a write that lands while the frame waits to be quiet is not
+// lost; a filled frame is kept for the message it was filled for; a failed DRAM read or write-back
+// fails its line (answered as failed until reset), and more failures than the list holds fail every
+// line.
 #include <map>
 #include <vector>
 
@@ -266,6 +268,11 @@ TYPED_TEST(MemFramesBench, EveryAccessSeesTheLastWriteOfItsLine) {
   EXPECT_GT(this->cnt_[2], 0u);
   EXPECT_EQ(this->slave_->stats().reads, this->cnt_[0]);
   EXPECT_EQ(this->slave_->stats().writes, this->cnt_[2]);
+  // a fetch reads the line and the directory beat; a write-back writes both, or the word alone
+  EXPECT_EQ(this->slave_->stats().beats_r, this->cnt_[0] * (this->kBeats + 1));
+  EXPECT_GE(this->slave_->stats().beats_w, this->cnt_[2]);
+  EXPECT_LT(this->slave_->stats().beats_w, this->cnt_[2] * (this->kBeats + 1))
+      << "no write-back was of the directory word alone";
   EXPECT_EQ(this->cnt_[3] + this->cnt_[4], 0u);
   EXPECT_GT(this->quiet_wait_, 0u) << "the fill unit never waited for quiet";
   EXPECT_FALSE(this->m_->err_o);
@@ -283,21 +290,33 @@ TYPED_TEST(MemFramesBench, ALineNeverWrittenIsFilledWithoutReadingTheDram) {
   EXPECT_EQ(this->slave_->stats().writes, 0u) << "a clean victim was written back";
 }
 
-// A victim whose directory word alone is dirty is written back (and only its slot), and so is
-// one whose data alone is; both come back as written.
-TYPED_TEST(MemFramesBench, AVictimDirtyInDataOrDirectoryAloneIsWrittenBack) {
+// A victim whose line is dirty, or was filled as never written, is written back whole (the line
+// and the word: the DRAM holds no line of the latter yet); one whose directory word alone is
+// dirty, with its line in the DRAM, is written back as its directory beat alone. Both come back
+// as written.
+TYPED_TEST(MemFramesBench, AVictimIsWrittenBackWholeOrItsDirectoryBeatAlone) {
   const unsigned a = this->of_frame(3, 1), b = this->of_frame(4, 1);
-  this->access(a, false, true);
-  this->access(b, true, false);
+  const auto& st = this->slave_->stats();
+  const uint64_t whole = this->kBeats + 1;
+  this->access(a, false, true);                      // never written, the word dirty
+  this->access(b, true, false);                      // the line dirty
   this->access(this->of_frame(3, 2), false, false);  // evicts a
   this->access(this->of_frame(4, 2), false, false);  // evicts b
   this->idle(100);
-  EXPECT_EQ(this->slave_->stats().writes, 2u);
+  EXPECT_EQ(st.writes, 2u);
+  EXPECT_EQ(st.beats_w, 2 * whole) << "a line never written went to the DRAM without its line";
   EXPECT_EQ(this->in_dram(a).dir, this->ref_[a].dir);
+  EXPECT_EQ(this->in_dram(a).data, this->ref_[a].data);
   EXPECT_EQ(this->in_dram(b).data, this->ref_[b].data);
-  this->access(a, false, false);  // read back: data zeros, the word written
+  this->access(a, false, true);                      // fetched; the word changed again
+  this->access(this->of_frame(3, 3), false, false);  // evicts a: its directory beat alone
+  this->idle(100);
+  EXPECT_EQ(st.writes, 3u);
+  EXPECT_EQ(st.beats_w, 2 * whole + 1);
+  EXPECT_EQ(this->in_dram(a).dir, this->ref_[a].dir);
+  this->access(a, false, false);  // read back: the line as written, the word as changed
   this->access(b, false, false);
-  EXPECT_EQ(this->cnt_[0], 2u);
+  EXPECT_EQ(this->cnt_[0], 3u);
   this->expect_clean();
 }
 
@@ -422,19 +441,21 @@ TYPED_TEST(MemFramesBench, AMissTakesTheDramsTimeAndAFewCycles) {
   const unsigned dirty = this->fetch(a);  // b dirty: written back, then a read
   std::printf(
       "[ miss     ] %s: never written %u cycles, clean victim %u (%.1f ns at 300 MHz), "
-      "dirty victim %u (%.1f ns); a slot is %u bytes\n",
+      "dirty victim %u (%.1f ns); a fetch is %u beats\n",
       TypeParam::kName, never, clean, clean * kPeriod / 1000.0, dirty, dirty * kPeriod / 1000.0,
-      TestFixture::kSlot);
+      TestFixture::kBeats + 1);
   EXPECT_EQ(never, 4u);  // IDLE, QUIET, LOOK, FETCH (fills)
-  // a fetch: those cycles and the port's read of the slot (its AR register, the DRAM, a beat
-  // a cycle): a row already open at the least, an idle bank's activate at the most
+  // a fetch: those cycles and the port's read of the line and its directory beat (its AR
+  // register, the DRAM, a beat a cycle): a row already open at the least, an idle bank's
+  // activate at the most
   sim::DramParams p;
-  const unsigned beats = TestFixture::kSlot / TypeParam::kData;
+  const unsigned beats = TestFixture::kBeats + 1;  // the line's and the directory beat
+  const unsigned bytes = beats * TypeParam::kData;
   const auto cycles = [](sim::Time t) {
     return static_cast<unsigned>((t + kPeriod - 1) / kPeriod);
   };
-  EXPECT_GE(clean, never + 1 + cycles(p.idle_access(TestFixture::kSlot) - p.t_rcd) + beats - 1);
-  EXPECT_LE(clean, never + 1 + cycles(p.idle_access(TestFixture::kSlot)) + beats);
+  EXPECT_GE(clean, never + 1 + cycles(p.idle_access(bytes) - p.t_rcd) + beats - 1);
+  EXPECT_LE(clean, never + 1 + cycles(p.idle_access(bytes)) + beats);
   EXPECT_LE(dirty, clean + 20) << "the write-back was not overlapped with the fetch";
   this->expect_clean();
 }

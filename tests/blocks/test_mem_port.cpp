@@ -93,6 +93,8 @@ class MemPortBench : public BlockBench<S> {
     bool we;
     unsigned line;
     Bytes data;
+    unsigned beat = 0;                  // the first beat
+    unsigned beats = kLine / S::kData;  // and how many (a whole line)
   };
 
   // One cycle: the client's request (if any) and readiness, the slave's outputs, the edge.
@@ -103,6 +105,8 @@ class MemPortBench : public BlockBench<S> {
     if (r) {
       m.req_we_i = r->we;
       m.req_line_i = r->line;
+      m.req_beat_i = r->beat;
+      m.req_len_i = r->beats - 1;
       m.req_tag_i = next_tag_;
       port_bytes_in(m.req_wdata_i, r->data.data(), kLine);
     }
@@ -309,6 +313,30 @@ TYPED_TEST(MemPortBench, StreamedReadsKeepTheSlowerOfBusAndDramBusy) {
               bound);
   EXPECT_LT(cycles, bound * 1.05);
   EXPECT_GT(this->dram_->stats().row_hits, kN / 2) << "consecutive lines should share rows";
+  this->expect_clean();
+}
+
+// An access may name some of a line's beats: the burst is that many beats from the first one
+// named, the write changes those beats only, and a read answers them from bit 0.
+TYPED_TEST(MemPortBench, SomeBeatsOfALineAreOneShorterBurst) {
+  constexpr unsigned kBeats = TypeParam::kLine / TypeParam::kData, kB = TypeParam::kData;
+  const unsigned last = kBeats - 1;
+  typename TestFixture::Req whole{true, 40, this->line_bytes(1)};
+  typename TestFixture::Req part{true, 40, this->line_bytes(2), last, 1};
+  typename TestFixture::Req rd_part{false, 40, Bytes(TypeParam::kLine, 0), last, 1};
+  typename TestFixture::Req rd_whole{false, 40, Bytes(TypeParam::kLine, 0)};
+  for (const auto* r : {&whole, &part, &rd_part, &rd_whole}) {
+    while (!this->cycle(r, true, true)) {
+    }
+  }
+  this->drain(2, 2);
+  Bytes want = whole.data;
+  std::copy(part.data.begin(), part.data.begin() + kB, want.begin() + last * kB);
+  EXPECT_TRUE(std::equal(part.data.begin(), part.data.begin() + kB, this->reads_[0].data.begin()))
+      << "the one beat read is not the one beat written";
+  EXPECT_EQ(this->reads_[1].data, want);
+  EXPECT_EQ(this->slave_->stats().beats_w, kBeats + 1);
+  EXPECT_EQ(this->slave_->stats().beats_r, 1 + kBeats);
   this->expect_clean();
 }
 
