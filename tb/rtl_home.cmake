@@ -52,6 +52,7 @@ set(CNI_HOME_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_snoop.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_take.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_out.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_dram.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
   ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_inflight.sv
   ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_port.sv

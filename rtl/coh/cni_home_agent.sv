@@ -572,87 +572,25 @@ module cni_home_agent #(
     mem_wdata_o = init_run_q ? '0 : wr_line;
   end
 
-  // ---- DRAM-backed lines (DramIdxW; docs/dram.md) ---------------------------------------------
-  // The frames and their fill unit (cni_mem_frames). A message on a DRAM line is taken only when
-  // the line is in its frame: the selected message's line is looked up, and when it is absent
-  // the take waits (holding the other inputs: one miss at a time) while the fill unit fetches
-  // it. The frame being evicted waits until the apply stage holds none of its lines (`quiet`):
-  // without Pipelined, D is the only stage, and it writes the memory and the directory in the
-  // cycle it applies. A fill's frame is not kept for the message it was filled for: the take's
-  // selection can change only to a message of higher priority while the take waits, and that
-  // one must not wait for the other's reservation (review point 1); it is taken once its own
-  // fill is done, so the reservation ends at once. The port A read data and the directory word
-  // come from the frames when the line read was a DRAM line (a flag set with each read). A line
-  // that failed in the DRAM reads as a DENY line's word: its requests are answered Error.
-  if (DramIdxW > 0) begin : g_dram
-    localparam int DIW = DramIdxW;
-    logic            present, failed, rsv_v, quiet;
-    logic [DIW-1:0]  rsv_line;
-    logic [FrameW-1:0] qframe;
-    logic [LineBits-1:0] fd_rd;
-    logic [DirW-1:0] fdir_rd;
-    logic            fr_init_done, fr_idle;
-    logic            msel_q, dsel_q, dfail_q;
-    wire             sel_dram = dram(sel_line);
-    assign absent = sel_any && sel_dram && !present;
-    assign quiet  = !(v_d && dram(m_d.line) && m_d.line[FrameW-1:0] == qframe);
-    /* verilator lint_off PINCONNECTEMPTY */
-    cni_mem_frames #(
-      .LineBytes (LineBytes), .DataBytes (64), .DramIdxW (DIW), .FrameW (FrameW), .DirW (DirW),
-      .DirInit ('0), .AddrW (DramAddrW), .Base (DramBase)
-    ) u_frames (
-      .clk_i, .rst_ni,
-      .look_line_i (sel_line[DIW-1:0]), .look_present_o (present), .look_err_o (failed),
-      .miss_valid_i (absent && !init_run_q), .miss_ready_o (), .miss_line_i (sel_line[DIW-1:0]),
-      .rsv_valid_o (rsv_v), .rsv_line_o (rsv_line), .take_i (rsv_v), .take_line_i (rsv_line),
-      .quiet_req_o (), .quiet_frame_o (qframe), .quiet_i (quiet),
-      .hd_en_i (m_en && dram(m_addr)), .hd_we_i (m_we), .hd_line_i (m_addr[DIW-1:0]),
-      .hd_wdata_i (mem_wdata_o), .hd_rdata_o (fd_rd),
-      .hdir_re_i (dir_re), .hdir_rline_i (sel_line[DIW-1:0]), .hdir_rdata_o (fdir_rd),
-      .hdir_we_i (apply && e.dir_we && dram(m_c.line)), .hdir_wline_i (m_c.line[DIW-1:0]),
-      .hdir_wd_i (e.dir_wd),
-      .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
-      .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
-      .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
-      .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
-      .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
-      .cnt_o (dram_cnt_o), .err_o (dram_err_o), .init_done_o (fr_init_done), .idle_o (fr_idle)
-    );
-    /* verilator lint_on PINCONNECTEMPTY */
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        msel_q  <= 1'b0;
-        dsel_q  <= 1'b0;
-        dfail_q <= 1'b0;
-      end else begin
-        if (m_en && !m_we) msel_q <= dram(m_addr);
-        if (dir_re) begin
-          dsel_q  <= sel_dram;
-          dfail_q <= sel_dram && failed;
-        end
-      end
-    end
-    assign mem_rd = msel_q ? fd_rd : mem_rdata_i;
-    assign dir_rd = dfail_q ? DirW'({cni_coh_pkg::POL_DENY, 2'b00, NumAgents'(0)}) :
-                    dsel_q ? fdir_rd : dir_rd_q;
-    assign dram_ready = fr_init_done;
-    assign dram_idle  = fr_idle;
-  end else begin : g_no_dram
-    assign absent = 1'b0;
-    assign mem_rd = mem_rdata_i;
-    assign dir_rd = dir_rd_q;
-    assign dram_ready = 1'b1;
-    assign dram_idle  = 1'b1;
-    assign {m_axi_arvalid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_arburst_o,
-            m_axi_rready_o, m_axi_awvalid_o, m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o,
-            m_axi_awburst_o, m_axi_wvalid_o, m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o,
-            m_axi_bready_o, dram_cnt_o, dram_err_o} = '0;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_axi = ^{m_axi_arready_i, m_axi_rvalid_i, m_axi_rdata_i, m_axi_rresp_i,
-                        m_axi_rlast_i, m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i,
-                        m_axi_bresp_i};
-    /* verilator lint_on UNUSEDSIGNAL */
-  end
+  // ---- DRAM-backed lines (DramIdxW; docs/dram.md): cni_home_dram ---------------------------
+  cni_home_dram #(
+    .LineBytes (LineBytes), .NumAgents (NumAgents), .LineIdxW (LineIdxW), .DramIdxW (DramIdxW),
+    .FrameW (FrameW), .DramAddrW (DramAddrW), .DramBase (DramBase)
+  ) u_dram (
+    .clk_i, .rst_ni,
+    .sel_any_i (sel_any), .sel_line_i (sel_line), .absent_o (absent), .init_run_i (init_run_q),
+    .d_valid_i (v_d), .d_line_i (m_d.line),
+    .m_en_i (m_en), .m_we_i (m_we), .m_addr_i (m_addr), .m_wdata_i (mem_wdata_o),
+    .mem_rdata_i, .mem_rd_o (mem_rd),
+    .dir_re_i (dir_re), .dir_rd_q_i (dir_rd_q), .dir_rd_o (dir_rd),
+    .dir_we_i (apply && e.dir_we), .dir_wline_i (m_c.line), .dir_wd_i (e.dir_wd),
+    .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
+    .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
+    .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
+    .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
+    .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+    .dram_cnt_o, .dram_err_o, .ready_o (dram_ready), .idle_o (dram_idle)
+  );
 
   // ---- outputs --------------------------------------------------------------------------------
   assign odat_data_o  = f_data;

@@ -345,9 +345,9 @@ module cni_endpoint #(
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
     // (device lines in DRAM are not yet in the endpoint: docs/dram.md)
-    .m_axi_arready_i (1'b0), .m_axi_rvalid_i (1'b0), .m_axi_rdata_i ('0),
-    .m_axi_rresp_i ('0), .m_axi_rlast_i (1'b0), .m_axi_awready_i (1'b0), .m_axi_wready_i (1'b0),
-    .m_axi_bvalid_i (1'b0), .m_axi_bresp_i ('0),
+    .m_axi_arready_i (1'b0), .m_axi_rvalid_i (1'b0), .m_axi_rdata_i (512'b0),
+    .m_axi_rresp_i (2'b0), .m_axi_rlast_i (1'b0), .m_axi_awready_i (1'b0), .m_axi_wready_i (1'b0),
+    .m_axi_bvalid_i (1'b0), .m_axi_bresp_i (2'b0),
     /* verilator lint_off PINCONNECTEMPTY */
     .m_axi_arvalid_o (), .m_axi_araddr_o (), .m_axi_arlen_o (), .m_axi_arsize_o (),
     .m_axi_arburst_o (), .m_axi_rready_o (), .m_axi_awvalid_o (), .m_axi_awaddr_o (),

@@ -19,6 +19,9 @@ class HomeDram : public HomeTest {
     if (!geo().dram_idx_w) GTEST_SKIP() << "this model has no DRAM-backed lines";
     HomeTest::SetUp();
   }
+  void TearDown() override {
+    if (h) HomeTest::TearDown();  // (a skipped test made no model)
+  }
   static unsigned frames() { return 1u << geo().frame_w; }
   // The k-th DRAM line of frame f.
   static unsigned dram_line(unsigned f, unsigned k) {
