@@ -424,7 +424,7 @@ module cni_mem_frames #(
   assign rsv_line_o    = rsv_line_q;
   assign quiet_frame_o = f;
   assign cnt_o = {fill && fill_err, pois_wr || (state_q == StWait && mp_rd_valid && mp_rd_err),
-                  mp_wr_valid, fill && state_q == StFetch,
+                  mp_wr_valid, fill && state_q == StFetch && !fail_now,
                   fill && state_q == StWait};
   assign init_done_o = state_q != StInit;
   assign idle_o      = state_q == StIdle && mp_idle;

@@ -204,6 +204,10 @@ void HomeHarness::command(Cmd op, unsigned line, unsigned arg) {
 
 bool HomeHarness::got_error() const { return m_->ctx->gotError(); }
 bool HomeHarness::dram_error() const { return m_->top->dram_err_o; }
+uint64_t HomeHarness::dram_beats(bool write) const {
+  if (!m_->axi) return 0;
+  return write ? m_->axi->stats().beats_w : m_->axi->stats().beats_r;
+}
 void HomeHarness::dram_fail_next_read() { m_->axi->fail_next_read(); }
 void HomeHarness::dram_fail_next_write() { m_->axi->fail_next_write(); }
 

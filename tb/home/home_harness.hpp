@@ -199,6 +199,8 @@ class HomeHarness {
   // written, write-backs, AXI errors, fills of failed lines; and its sticky error.
   uint64_t dram_count(unsigned i) const { return dram_counts_.at(i); }
   bool dram_error() const;
+  // AXI beats the DRAM took (write) or gave (read).
+  uint64_t dram_beats(bool write) const;
   // The DRAM's next read or write answers an AXI error (SLVERR).
   void dram_fail_next_read();
   void dram_fail_next_write();

@@ -391,8 +391,11 @@ TYPED_TEST(MemFramesBench, AFailedReadFailsItsLine) {
   EXPECT_EQ(this->cnt_[4], 1u);
   this->access(b, false, false);  // a leaves its frame (failed: not written back)
   const auto reads = this->slave_->stats().reads;
+  const auto fresh = this->cnt_[1];
   EXPECT_TRUE(this->access(a, false, false)) << "the failed line came back as good";
   EXPECT_EQ(this->slave_->stats().reads, reads) << "a failed line was read again";
+  EXPECT_EQ(this->cnt_[1], fresh) << "a failed line's refill counted as a line never written";
+  EXPECT_EQ(this->cnt_[4], 2u);
   EXPECT_FALSE(this->access(this->of_frame(1, 3), false, false));
   EXPECT_FALSE(this->m_->err_o);
   this->expect_clean();

@@ -416,6 +416,7 @@ TEST_P(HomeStress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
     stats_["dram_fill_read"] = h->dram_count(0);
     stats_["dram_fill_new"] = h->dram_count(1);
     stats_["dram_writeback"] = h->dram_count(2);
+    stats_["dram_beats_w"] = h->dram_beats(true);
     EXPECT_EQ(h->dram_count(3) + h->dram_count(4), 0u) << "DRAM errors";
     EXPECT_FALSE(h->dram_error());
   }
@@ -431,6 +432,10 @@ TEST_P(HomeStress, RandomRequestsUnderOutputStallsKeepSingleWriterAndData) {
   if (!dram.empty()) {
     EXPECT_GT(stats_["dram_fill_read"], 100u) << "DRAM lines rarely left their frames: " << summary;
     EXPECT_GT(stats_["dram_writeback"], 100u) << summary;
+    // a write-back is the line and the directory beat, or that beat alone
+    const uint64_t whole = geo().line_bytes / 64 + 1;
+    EXPECT_GE(stats_["dram_beats_w"], stats_["dram_writeback"]) << summary;
+    EXPECT_LE(stats_["dram_beats_w"], whole * stats_["dram_writeback"]) << summary;
   }
 }
 
