@@ -271,6 +271,8 @@ module cni_home_agent #(
 
   // ---- the take (T, cni_home_take): the inputs, the selection, the interlock ------------------
   logic                absent;      // the selected message's DRAM line is not in its frame
+  logic                rsv_valid, rsv_held;  // a frame was just filled for rsv_line; an input
+  logic [LineIdxW-1:0] rsv_line;             // names it (cni_home_dram, cni_home_take)
   logic                sel_any;
   logic [LineIdxW-1:0] sel_line;
   logic                t_rd;        // the taken message reads the memory
@@ -295,7 +297,7 @@ module cni_home_agent #(
     .pipe_empty_i (pipe_empty), .adv_i (adv), .init_run_i (init_run_q), .cred_ok_i (cred_ok),
     .wr_c_i (wr_c), .slot_i (slot_q), .r_src_i (m_r.src), .r_addr_i (m_r.hdr.addr),
     .defer_i (apply && e.stall_cmd), .cmd_done_i (apply && m_c.src == SRC_CMD),
-    .absent_i (absent),
+    .absent_i (absent), .rsv_valid_i (rsv_valid), .rsv_line_i (rsv_line), .rsv_held_o (rsv_held),
     .take_o (take), .sel_any_o (sel_any), .sel_line_o (sel_line), .m_t_o (m_t),
     .rd_o (t_rd), .in_data_o (in_data), .rq_valid_o (rq_valid), .rs_valid_o (rs_valid),
     .rq_line_o (rq_line), .rs_line_o (rs_line), .cm_line_o (cm_line),
@@ -578,7 +580,9 @@ module cni_home_agent #(
     .FrameW (FrameW), .DramAddrW (DramAddrW), .DramBase (DramBase)
   ) u_dram (
     .clk_i, .rst_ni,
-    .sel_any_i (sel_any), .sel_line_i (sel_line), .absent_o (absent), .init_run_i (init_run_q),
+    .sel_any_i (sel_any), .sel_line_i (sel_line), .absent_o (absent), .take_i (take),
+    .rsv_valid_o (rsv_valid), .rsv_line_o (rsv_line), .rsv_held_i (rsv_held),
+    .init_run_i (init_run_q),
     .d_valid_i (v_d), .d_line_i (m_d.line),
     .m_en_i (m_en), .m_we_i (m_we), .m_addr_i (m_addr), .m_wdata_i (mem_wdata_o),
     .mem_rdata_i, .mem_rd_o (mem_rd),

@@ -5,10 +5,10 @@
 // take's selected line is looked up, and when it is absent the take waits (holding the other
 // inputs: one miss at a time) while the fill unit fetches it. The frame being evicted waits
 // until D (the only stage, which writes the memory and the directory in the cycle it applies)
-// holds none of its lines. A fill's frame is not kept for the message it was filled for: the
-// take's selection can change only to a message of higher priority while the take waits, and
-// that one must not wait for the other's reservation (review point 1); it is taken once its own
-// fill is done, so the reservation ends at once. Port A's read data and the directory word come
+// holds none of its lines. A fill's frame is kept for the message it was filled for (review
+// point 1): cni_home_take serves first the input that names the reserved line, and the
+// reservation ends when a message on that line is taken or when no input names it (the message
+// it was for may have been overtaken by another on its line, or a park timeout answered). Port A's read data and the directory word come
 // from the frames when the line read was a DRAM line (a flag set with each read). A line that
 // failed in the DRAM reads as a DENY line's word (no sharers): its requests are answered Error.
 // With DramIdxW = 0 there are no DRAM lines: the on-chip answers pass through and the AXI
@@ -19,6 +19,8 @@
 //   DramIdxW, FrameW, DramAddrW, DramBase - as cni_home_agent's
 // Ports:
 //   sel_any_i, sel_line_i - the take's selection; absent_o: its DRAM line is not in its frame
+//   take_i                - the take took the selected message
+//   rsv_valid_o, rsv_line_o, rsv_held_i - the line a frame was just filled for; an input names it
 //   init_run_i            - the home's init sweep runs (no miss is asked for meanwhile)
 //   d_valid_i, d_line_i   - the message in D
 //   m_en_i, m_we_i, m_addr_i, m_wdata_i - port A's access (a DRAM line's goes to its frame)
@@ -47,6 +49,10 @@ module cni_home_dram #(
   input  wire logic                  sel_any_i,
   input  wire logic [LineIdxW-1:0]   sel_line_i,
   output logic                       absent_o,
+  input  wire logic                  take_i,
+  output logic                       rsv_valid_o,
+  output logic [LineIdxW-1:0]        rsv_line_o,
+  input  wire logic                  rsv_held_i,
   input  wire logic                  init_run_i,
   input  wire logic                  d_valid_i,
   input  wire logic [LineIdxW-1:0]   d_line_i,
@@ -118,7 +124,9 @@ module cni_home_dram #(
       .look_line_i (sel_line_i[DIW-1:0]), .look_present_o (present), .look_err_o (failed),
       .miss_valid_i (absent_o && !init_run_i), .miss_ready_o (),
       .miss_line_i (sel_line_i[DIW-1:0]),
-      .rsv_valid_o (rsv_v), .rsv_line_o (rsv_line), .take_i (rsv_v), .take_line_i (rsv_line),
+      .rsv_valid_o (rsv_v), .rsv_line_o (rsv_line),
+      .take_i (rsv_v && (!rsv_held_i || (take_i && sel_line_i == {1'b1, rsv_line}))),
+      .take_line_i (rsv_line),
       .quiet_req_o (), .quiet_frame_o (qframe), .quiet_i (quiet),
       .hd_en_i (m_en_i && dram(m_addr_i)), .hd_we_i (m_we_i), .hd_line_i (m_addr_i[DIW-1:0]),
       .hd_wdata_i (m_wdata_i), .hd_rdata_o (fd_rd),
@@ -146,11 +154,15 @@ module cni_home_dram #(
         end
       end
     end
+    assign rsv_valid_o = rsv_v;
+    assign rsv_line_o  = {1'b1, rsv_line};
     assign mem_rd_o = msel_q ? fd_rd : mem_rdata_i;
     assign dir_rd_o = dfail_q ? DirW'({cni_coh_pkg::POL_DENY, 2'b00, NumAgents'(0)}) :
                       dsel_q ? fdir_rd : dir_rd_q_i;
   end else begin : g_no_dram
     assign absent_o = 1'b0;
+    assign rsv_valid_o = 1'b0;
+    assign rsv_line_o  = '0;
     assign mem_rd_o = mem_rdata_i;
     assign dir_rd_o = dir_rd_q_i;
     assign ready_o  = 1'b1;
@@ -160,7 +172,7 @@ module cni_home_dram #(
             m_axi_awburst_o, m_axi_wvalid_o, m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o,
             m_axi_bready_o, dram_cnt_o, dram_err_o} = '0;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = ^{clk_i, rst_ni, sel_any_i, sel_line_i, init_run_i, d_valid_i, d_line_i, m_en_i,
+    wire unused = ^{clk_i, rst_ni, sel_any_i, sel_line_i, take_i, rsv_held_i, init_run_i, d_valid_i, d_line_i, m_en_i,
                     m_we_i, m_addr_i, m_wdata_i, dir_re_i, dir_we_i, dir_wline_i, dir_wd_i,
                     m_axi_arready_i, m_axi_rvalid_i, m_axi_rdata_i, m_axi_rresp_i,
                     m_axi_rlast_i, m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i,

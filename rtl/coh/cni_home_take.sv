@@ -27,12 +27,15 @@
 //   r_src_i, r_addr_i    - the message in R: its source and address (Pipelined: checked there)
 //   defer_i, cmd_done_i  - an applied RECALL had to wait; a command was applied
 //   absent_i             - the selected message's DRAM line is not in its frame (not taken)
+//   rsv_valid_i, rsv_line_i - a frame was just filled for this line (cni_home_dram): the input
+//                          that names it goes first; rsv_held_o: an input names it
 //   take_o               - a message is taken (which input: take_* inside, the formal harness
 //                          probes them)
 //   sel_any_o, sel_line_o - an input is selected; its line (the directory's read address)
 //   m_t_o                - the record of the selected message (msg_t)
 //   rd_o                 - the selected message reads the memory (Pipelined: a line it has)
-//   in_data_o            - the line of data at the inputs (the response channel's first)
+//   in_data_o            - the line of data at the inputs (the response channel's first, but
+//                          for a request taken ahead of it: rsv_valid_i)
 //   rq_valid_o, rs_valid_o, rq_line_o, rs_line_o, cm_line_o - the inputs as the take sees them
 //   cmd_first_o          - a command goes before the requests (the selection's priority)
 //   cmd_busy_o           - a command is in the pipeline
@@ -88,6 +91,9 @@ module cni_home_take #(
   input  wire logic                          defer_i,
   input  wire logic                          cmd_done_i,
   input  wire logic                          absent_i,
+  input  wire logic                          rsv_valid_i,
+  input  wire logic [LineIdxW-1:0]           rsv_line_i,
+  output logic                               rsv_held_o,
   output logic                               take_o,
   output logic                               sel_any_o,
   output logic [LineIdxW-1:0]                sel_line_o,
@@ -239,11 +245,28 @@ module cni_home_take #(
   // entry it answers is then changed by nothing else in flight), and nothing is taken
   // meanwhile. A command is taken when no other command is in flight (it is consumed when it is
   // applied: a RECALL that must wait stays at the engine's port).
+  // A frame just filled for a DRAM line (cni_home_dram) is kept for it: the input that names the
+  // line goes ahead of the priority order (else a message of higher priority on another line of
+  // the frame could take the frame back before it is taken, over and over), once: the
+  // reservation ends when that message is taken, or when no input names the line.
+  wire rs_rsv  = rsv_valid_i && rs_valid && rsp_dec == {1'b1, rsv_line_i};
+  wire rq_rsv  = rsv_valid_i && rq_valid && req_dec == {1'b1, rsv_line_i};
+  wire cm_rsv  = rsv_valid_i && cmd_avail && cm_line == rsv_line_i;
+  wire tm_rsv  = rsv_valid_i && tmo_any_i && tmo_line_i == rsv_line_i;
+  wire rsv_any = rs_rsv || rq_rsv || cm_rsv || tm_rsv;
+  assign rsv_held_o = rsv_any;
+
   always_comb begin
     take_tmo   = tmo_any_i && pipe_empty_i;
     take_rsp   = !tmo_any_i && rs_valid;
     take_cmd   = !tmo_any_i && !rs_valid && cmd_avail && (!cmd_defer_q || !rq_valid);
     take_req   = !tmo_any_i && !rs_valid && !(cmd_avail && !cmd_defer_q) && rq_valid;
+    if (rsv_any) begin
+      take_tmo = tm_rsv && pipe_empty_i;
+      take_rsp = !tm_rsv && rs_rsv;
+      take_cmd = !tm_rsv && !rs_rsv && cm_rsv;
+      take_req = !tm_rsv && !rs_rsv && !cm_rsv && rq_rsv;
+    end
     sel_any    = take_tmo || take_rsp || take_cmd || take_req;
     sel_src    = take_tmo ? SRC_TMO : take_rsp ? SRC_RSP : take_cmd ? SRC_CMD : SRC_REQ;
     sel_hdr    = ({$bits(sel_hdr){take_req}} & rq_hdr) |
@@ -346,7 +369,8 @@ module cni_home_take #(
   assign sel_any_o    = sel_any;
   assign sel_line_o   = sel_line;
   assign m_t_o        = m_t;
-  assign in_data_o    = rs_valid ? rs_data : rq_data;
+  // (the response channel's first, but for a request taken ahead of it for its reserved frame)
+  assign in_data_o    = (rs_valid && !(rsv_any && take_req)) ? rs_data : rq_data;
   assign rq_valid_o   = rq_valid;
   assign rs_valid_o   = rs_valid;
   assign rq_line_o    = rq_hdr.addr[OffW +: LineIdxW];

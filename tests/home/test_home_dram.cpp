@@ -2,10 +2,10 @@
 // DRAM-backed device lines at the home agent (docs/dram.md; the dram model: 64 DRAM lines in 4
 // frames behind the DRAM model, DDR4-2400 at a 300 MHz clock, no AXI stalls here so the cycles
 // are the model's own): a request on a DRAM line in its frame is answered as an on-chip line's;
-// one absent waits for its fill and holds the other inputs meanwhile (one miss at a time); a
-// line never written reads as zeros; data and an engine's policy survive the line leaving its
-// frame; a line whose DRAM read fails is answered Error. The other flavors have no DRAM lines
-// and skip these.
+// one absent waits for its fill and holds the other inputs meanwhile (one miss at a time), and
+// is taken first once filled, whatever comes meanwhile; a line never written reads as zeros;
+// data and an engine's policy survive the line leaving its frame; a line whose DRAM read fails
+// is answered Error. The other flavors have no DRAM lines and skip these.
 #include <cstdio>
 
 #include "home_fixture.hpp"
@@ -87,6 +87,27 @@ TEST_F(HomeDram, AMissHoldsTheOtherInputsUntilItsFill) {
   h->send(req(Op::RdS, kA3, 3, 3));
   expect(Op::DataE, kA2, a);
   expect(Op::DataE, kA3, 3);
+}
+
+// A request whose line was just filled is taken before a command that became available in the
+// meantime, even though commands go ahead of requests: else an engine commanding other lines of
+// the same frame would take the frame back, fill after fill, for as long as it kept on.
+TEST_F(HomeDram, ARequestIsNotStarvedByCommandsOnItsFrame) {
+  const unsigned a = dram_line(1, 0);
+  constexpr unsigned kCmds = 30;
+  h->send(req(Op::RdS, kA1, a, 1));
+  for (unsigned i = 0; i < kCmds; ++i) {
+    h->command(Cmd::Policy, dram_line(1, 1 + i % 2), static_cast<unsigned>(Policy::Allow));
+  }
+  const auto o = next_out(5000);
+  ASSERT_TRUE(o) << "the request was never answered";
+  EXPECT_EQ(o->msg.op, Op::DataE) << o->msg.str();
+  ASSERT_TRUE(h->run_until([&] { return h->commands().size() == kCmds; }, 5000));
+  unsigned before = 0;  // the commands taken before the request's answer
+  for (const auto& c : h->commands()) before += c.taken < o->cycle;
+  std::printf("[ dram     ] a request behind %u commands on its frame: answered after %u of them\n",
+              kCmds, before);
+  EXPECT_LE(before, 3u) << "the commands starved the request";
 }
 
 // An engine's policy is part of the directory word: it goes to the DRAM with the line and
