@@ -53,6 +53,8 @@ set(CNI_HOME_RTL
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_take.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_out.sv
   ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_dram.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_data.sv
+  ${PROJECT_SOURCE_DIR}/rtl/coh/cni_home_dir.sv
   ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
   ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_inflight.sv
   ${PROJECT_SOURCE_DIR}/rtl/mem/cni_mem_port.sv

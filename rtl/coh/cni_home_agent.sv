@@ -189,36 +189,17 @@ module cni_home_agent #(
   if (DramIdxW > 0 && (P || NumLines > (1 << DramIdxW)))
     $error("DRAM-backed lines: without Pipelined, and NumLines <= 2**DramIdxW");
 
-  // ---- directory RAM: one read port (the take), one write port (the apply) ----------------
-  // Block RAM by request: Yosys 0.70 otherwise picks UltraScale+ LUTRAM for the directory of
-  // the full geometry and fails to map it ("invalid OPTION_ABITS/WIDTH combination"). A read
-  // of the word written in the same cycle is never used: the apply stage's line is in the
-  // interlock, so no message on it is taken in that cycle, and what is read for a message not
-  // taken is not used (`no_rw_check`: synthesis adds no bypass from the write to the read
-  // port, which block RAMs leave undefined for such a read, docs/fpga.md).
-  (* ram_style = "block", no_rw_check *) logic [DirW-1:0] dir_q [NumLines];
+  // ---- directory RAM of the on-chip lines and the init sweep (cni_home_dir, below) ------------
   logic [DirW-1:0]     dir_rd_q;
   logic                dir_re, dir_we;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [LineIdxW-1:0] dir_raddr, dir_waddr;  // (with DramIdxW, the on-chip lines' bits)
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [DirW-1:0]     dir_wd;
-
-  // (indexed by the on-chip lines' bits: a DRAM line's word is in its frame, and what is read
-  // here for one is not used)
-  localparam int OnIdxW = $clog2(NumLines);
-  always_ff @(posedge clk_i) begin
-    if (dir_we) dir_q[dir_waddr[OnIdxW-1:0]] <= dir_wd;
-    if (dir_re) dir_rd_q <= dir_q[dir_raddr[OnIdxW-1:0]];
-  end
+  logic [LineIdxW-1:0] dir_raddr;
+  logic                init_run_q;   // the init sweep clears the RAMs after reset
+  logic [LineIdxW-1:0] init_q;
 
   // a DRAM-backed line: the top bit of the line index, with DramIdxW
   function automatic logic dram(input logic [LineIdxW-1:0] line);
     dram = DramIdxW > 0 && line[LineIdxW-1];
   endfunction
-
-  logic                init_run_q;   // the init sweep clears the RAMs after reset
-  logic [LineIdxW-1:0] init_q;
 
   // The region of a line: the last region whose first line is at or below it.
   // DRAM lines are region 0's (plain memory).
@@ -304,13 +285,8 @@ module cni_home_agent #(
     .cmd_first_o (cmd_first), .cmd_busy_o (cmd_busy), .lk_inrange_o (lk_inrange)
   );
 
-  // Line-wide data: without Pipelined, the message register of the D stage, loaded with the
-  // stage (only a response or a request carries data; the response channel goes first, and the
-  // data is used only after such a message is taken); the memory's line is the RAM's output.
-  // Pipelined, the message's data is written into its slot in every cycle (the slot moves on
-  // when a message is taken), the memory's line into the slot of the message that read it, and
-  // the apply stage reads both at its slot.
-  logic [LineBits-1:0] msg_line, mem_line, wr_line;
+  // Line-wide data (cni_home_data): the answer's and the memory write's lines.
+  logic [LineBits-1:0] wr_line;
   logic [LineBits-1:0] mem_rd;  // port A's read data (on chip, or a DRAM line's frame)
   logic                dram_ready, dram_idle;  // the frames' init done; nothing in flight
 
@@ -471,9 +447,7 @@ module cni_home_agent #(
 
   // ---- answers (cni_home_out): sent at once, or through the output queue (Pipelined) ----------
   logic                q_valid;   // an answer waits in the output queue
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [SlotW-1:0]    f_slot;    // the answer leaving now: its data slot (Pipelined)
-  /* verilator lint_on UNUSEDSIGNAL */
   logic                f_data_msg;  // ... its DAT data is the message's, else the memory's
   cni_home_out #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase), .TtEntries (TtEntries),
@@ -491,58 +465,28 @@ module cni_home_agent #(
   // Input handshakes: link messages when taken, a command when applied.
   assign cmd_ready_o = apply && m_c.src == SRC_CMD && e.pop;
 
-  // ---- line-wide data -----------------------------------------------------------------------
+  // ---- line-wide data (cni_home_data) --------------------------------------------------------
   logic                ma_rd_q, ma_wr_q;  // Pipelined: the memory read in R; a write after C
   logic [LineIdxW-1:0] ma_wline_q;
-  if (P) begin : g_slots
-    logic [LineBits-1:0] dbuf_q [1 << SlotW];
-    logic [LineBits-1:0] mbuf_q [1 << SlotW];
-    logic [LineBits-1:0] wdata_q;
-    logic                rd_land_q;
-    logic [SlotW-1:0]    rd_slot_q;
-    always_ff @(posedge clk_i) begin
-      dbuf_q[slot_q] <= in_data;
-      if (rd_land_q) mbuf_q[rd_slot_q] <= mem_rd;
-      wdata_q <= dbuf_q[m_c.slot];  // the memory write's data (the apply stage's message)
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ma_rd_q    <= 1'b0;
-        ma_wr_q    <= 1'b0;
-        rd_land_q  <= 1'b0;
-        rd_slot_q  <= '0;
-        ma_wline_q <= '0;
-      end else begin
-        ma_rd_q    <= take && t_rd;
-        rd_land_q  <= ma_rd_q;
-        rd_slot_q  <= m_r.slot;
-        ma_wr_q    <= apply && e.mem_we;
-        ma_wline_q <= m_c.line;
-      end
-    end
-    assign msg_line = dbuf_q[f_slot];
-    assign mem_line = mbuf_q[f_slot];
-    assign wr_line  = wdata_q;
-  end else begin : g_direct
-    logic [LineBits-1:0] data_q;
-    always_ff @(posedge clk_i) if (adv) data_q <= in_data;
-    assign msg_line   = data_q;
-    assign mem_line   = mem_rd;
-    assign wr_line    = data_q;
-    assign ma_rd_q    = 1'b0;
-    assign ma_wr_q    = 1'b0;
-    assign ma_wline_q = '0;
-  end
-  wire [LineBits-1:0] f_data = f_data_msg ? msg_line : mem_line;
+  logic [LineBits-1:0] f_data;
+  cni_home_data #(.LineBytes (LineBytes), .Pipelined (Pipelined), .LineIdxW (LineIdxW),
+                  .SlotW (SlotW)) u_data (
+    .clk_i, .rst_ni, .take_i (take), .rd_i (t_rd), .adv_i (adv), .apply_i (apply),
+    .mem_we_i (e.mem_we), .r_slot_i (m_r.slot), .c_slot_i (m_c.slot), .c_line_i (m_c.line),
+    .in_data_i (in_data), .mem_rd_i (mem_rd), .f_slot_i (f_slot), .f_data_msg_i (f_data_msg),
+    .slot_o (slot_q), .f_data_o (f_data), .wr_line_o (wr_line), .ma_rd_o (ma_rd_q),
+    .ma_wr_o (ma_wr_q), .ma_wline_o (ma_wline_q)
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) slot_q <= '0;
-    else if (take) slot_q <= slot_q + 1'b1;
-  end
+  // the directory RAM of the on-chip lines and the init sweep
+  cni_home_dir #(.DirW (DirW), .NumLines (NumLines), .LineIdxW (LineIdxW)) u_dir (
+    .clk_i, .rst_ni, .re_i (dir_re), .raddr_i (dir_raddr), .rd_o (dir_rd_q), .we_i (dir_we),
+    .waddr_i (m_c.line), .wd_i (e.dir_wd), .init_run_o (init_run_q), .init_line_o (init_q)
+  );
 
   // ---- RAM ports ----------------------------------------------------------------------------
   // Directory: read in every cycle the pipeline advances (at the take's line; what is read for a
-  // message not taken is not used), written when a decision is applied or by the init sweep.
+  // message not taken is not used), written when a decision is applied.
   // Memory, without Pipelined: read at the take, written in the cycle a decision is applied
   // (the two never meet: `wr_c` in the take); with it, driven from flip-flops: the read in R
   // (`ma_rd_q`, registered at the take, with the line's range check), the init sweep's flag,
@@ -556,9 +500,7 @@ module cni_home_agent #(
   always_comb begin
     dir_re    = adv;
     dir_raddr = sel_line;
-    dir_we    = init_run_q || (apply && e.dir_we && !dram(m_c.line));
-    dir_waddr = init_run_q ? init_q : m_c.line;
-    dir_wd    = init_run_q ? '0 : e.dir_wd;
+    dir_we    = apply && e.dir_we && !dram(m_c.line);  // (the sweep's writes: cni_home_dir)
     if (P) begin
       m_en        = init_run_q || ma_rd_q || ma_wr_q;
       m_we        = !ma_rd_q;
@@ -615,19 +557,6 @@ module cni_home_agent #(
   assign idle_o = !init_run_q && pipe_empty && !q_valid && !rq_valid && !rs_valid &&
                   !cmd_busy && !evt_pending && !tmo_flag && !tmo_any &&
                   snp_idle && !ma_rd_q && !ma_wr_q && !park_new && dram_idle;
-
-  // ---- registers ------------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      init_run_q  <= 1'b1;
-      init_q      <= '0;
-    end else begin
-      if (init_run_q) begin
-        init_q <= (init_q == LineIdxW'(NumLines - 1)) ? '0 : init_q + 1'b1;
-        if (init_q == LineIdxW'(NumLines - 1)) init_run_q <= 1'b0;
-      end
-    end
-  end
 
   // ---- checks ---------------------------------------------------------------------------------
   // The interlock's promise: no two messages in flight name one line; a write and a read never
