@@ -132,8 +132,10 @@ set(CNI_CHK_PLATFORM ${CNI_CHK_PLATFORM} PARENT_SCOPE)  # (tests/plugin/ builds 
 # pipelined configuration as CNI16Qm (the receive queue in host memory through the caching
 # agent), so the CNI tests run against both receive sides (docs/cni.md;
 # tests/rtl/test_cni_port.cpp, tests/system/test_cni_system.cpp); the checking build also has the
-# registry's chk variants (CNI4 at 64-byte lines: the CNI4 system tests).
-cni_endpoint_model(chk PARAMS ${CNI_CHK_GEOMETRY} VARIANTS ${CNI_VARIANTS_CHK} CHECKING
+# registry's chk variants (CNI4 at 64-byte lines: the CNI4 system tests) and the platform's
+# "dram": 256 DRAM-backed device lines in 8 frames (docs/dram.md; tests/devmem/).
+cni_endpoint_model(chk PARAMS ${CNI_CHK_GEOMETRY}
+  VARIANTS ${CNI_VARIANTS_CHK} dram:DramIdxW=8,FrameW=3 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe PARAMS ${CNI_CHK_GEOMETRY} Pipelined=1 CniConfig=${CNI_CNI_CONFIG_CNI16QM}
   CHECKING ARGS --assert --x-assign unique --x-initial unique)

@@ -134,6 +134,14 @@ module cni_fpga_shell #(
     .s_axis_net_tdata_i (net_data), .s_axis_net_tkeep_i (net_keep),
     .s_axis_net_tlast_i (net_last), .s_axis_net_tuser_i (1'b0),
     .node_id_i (16'd0),
+    // no device memory in DRAM on these boards (DramIdxW 0): the AXI4 master idle
+    .m_axi_arvalid_o (), .m_axi_arready_i (1'b0), .m_axi_araddr_o (), .m_axi_arlen_o (),
+    .m_axi_arsize_o (), .m_axi_arburst_o (), .m_axi_rvalid_i (1'b0), .m_axi_rready_o (),
+    .m_axi_rdata_i (512'b0), .m_axi_rresp_i (2'b0), .m_axi_rlast_i (1'b0),
+    .m_axi_awvalid_o (), .m_axi_awready_i (1'b0), .m_axi_awaddr_o (), .m_axi_awlen_o (),
+    .m_axi_awsize_o (), .m_axi_awburst_o (), .m_axi_wvalid_o (), .m_axi_wready_i (1'b0),
+    .m_axi_wdata_o (), .m_axi_wstrb_o (), .m_axi_wlast_o (), .m_axi_bvalid_i (1'b0),
+    .m_axi_bready_o (), .m_axi_bresp_i (2'b0),
     /* verilator lint_on PINCONNECTEMPTY */
     .init_done_o (init_done),
     .time_i      (time_q)

@@ -10,6 +10,7 @@
 //   RegionLines - the address map (cni_amap_pkg): GEOMETRY and the REGION words
 //   Config      - reported in CONFIG (the endpoint's table and link sizes)
 //   CacheConfig - reported in CACHE (the caching agent's geometry)
+//   DramConfig  - reported in DRAM[15:0] (the DRAM-backed lines' geometry)
 //   DevBase     - reported in DEVBASE_LO/HI
 //   QuietLog2   - reported in TIMEBASE (the quiescence window of quiet_o)
 //   NetBytes    - reported in NET (bytes per beat of the network port)
@@ -24,6 +25,7 @@
 //               window one cycle later; with AccReg each one cycle later again); unmapped
 //               addresses answer SLVERR
 //   cnt_i     - one-cycle pulses, one per counter (counted one cycle later)
+//   dram_err_i - the DRAM fill unit's sticky error (DRAM[16])
 //   cfg_*_o   - configuration to the home agent and the caching agent
 //   reg_*     - an access to an engine's window (engine reg_eng_o, byte offset reg_addr_o): one
 //               cycle (the cycle it is taken, with AccReg the next); its read data on
@@ -37,6 +39,7 @@ module cni_csr #(
   parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
   parameter logic [31:0] Config = '0,
   parameter logic [31:0] CacheConfig = '0,
+  parameter logic [15:0] DramConfig = '0,
   parameter logic [47:0] DevBase = 48'h10_0000_0000,
   parameter int QuietLog2 = 10,
   parameter int NetBytes  = 64,
@@ -66,6 +69,7 @@ module cni_csr #(
   output logic [31:0]            s_axil_rdata_o,
   output logic [1:0]             s_axil_rresp_o,
   input  wire logic [NumCnt-1:0] cnt_i,
+  input  wire logic              dram_err_i,
   output logic [NR-1:0]          cfg_ret_excl_o,
   output logic [31:0]            cfg_park_timeout_o,
   output logic [15:0]            cfg_ca_backoff_o,
@@ -173,7 +177,7 @@ module cni_csr #(
   // address matches at most one (`decode`, one-hot) and the read data is the AND-OR of the
   // sources under the match (`choose`), so the choice is a flat decode. With AccReg the match is
   // registered when the read is taken (`hit_q`, `rd_q`) and the data chosen in the next cycle.
-  localparam int NFix = 12;
+  localparam int NFix = 13;
   localparam int NSrc = NFix + NumCnt + 2 * NR;
   function automatic logic [AW-1:0] src_addr(input int s);
     unique case (s)
@@ -181,6 +185,7 @@ module cni_csr #(
       3: src_addr = CSR_CACHE;       4: src_addr = CSR_DEVBASE_LO;    5: src_addr = CSR_DEVBASE_HI;
       6: src_addr = CSR_TIMEBASE;    7: src_addr = CSR_NET;        8: src_addr = CSR_RET_EXCL;
       9: src_addr = CSR_PARK_TIMEOUT;   10: src_addr = CSR_CA_BACKOFF; 11: src_addr = CSR_CA_CLEAN;
+      12: src_addr = CSR_DRAM;
       default: begin
         if (s < NFix + NumCnt)           src_addr = CSR_CNT + AW'(4 * (s - NFix));
         else if (s < NFix + NumCnt + NR) src_addr = CSR_REGION + AW'(4 * (s - NFix - NumCnt));
@@ -202,6 +207,7 @@ module cni_csr #(
     src_val[9]  = cfg_park_timeout_o;
     src_val[10] = 32'(cfg_ca_backoff_o);
     src_val[11] = 32'(cfg_ca_clean_o);
+    src_val[12] = {15'd0, dram_err_i, DramConfig};
     for (int i = 0; i < NumCnt; i++) src_val[NFix + i] = cnt_q[i];
     // REGION r: [15:0] first line, [31:16] lines; OWNER r: its engine (0xFFFFFFFF: none)
     for (int r = 0; r < NR; r++) begin

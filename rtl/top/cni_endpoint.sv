@@ -37,6 +37,9 @@
 //   node_id_i            - this device's node on the network (the src of its frames; static)
 //   engine ports         - the engines' own (cni_engine_ports.svh; the PIO engine's pa_* / pb_*:
 //                          (a) messages out to device logic, (b) messages in from it)
+//   m_axi_*              - the AXI4 master of the device memory in DRAM (DramIdxW; 512-bit data,
+//                          one ID, INCR bursts: an FPGA's DDR controller; docs/dram.md); idle,
+//                          its inputs unused, without DramIdxW
 //   init_done_o          - directory and memory cleared; the link may be used
 //   time_i               - the time base: a cycle count rising by one each cycle (park timers are
 //                          deadlines on it; a board drives a free-running counter)
@@ -45,6 +48,7 @@
 //                          (quiet_o), or ever (idle_o); a simulator may stop clocking the core
 //                          meanwhile and resume with time_i where it would have been
 `default_nettype none
+`include "cni_assert.svh"
 
 module cni_endpoint #(
   parameter int          LineBytes = 128,
@@ -63,6 +67,10 @@ module cni_endpoint #(
   parameter int          Pipelined      = 0,
   parameter int          QuietLog2      = 10,
   parameter int          NetBytes       = 64,
+  parameter int          DramIdxW       = 0,
+  parameter int          FrameW         = 4,
+  parameter int          DramAddrW      = 34,
+  parameter logic [63:0] DramBase       = 64'h0,
 `include "cni_engine_params.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
@@ -151,6 +159,32 @@ module cni_endpoint #(
   output logic [LineIdxW-1:0]                  pb_mon_line_o,
   output logic [LineBits-1:0]                  pb_mon_data_o,
   output logic                                 init_done_o,
+  // device memory in DRAM (DramIdxW)
+  output logic                                 m_axi_arvalid_o,
+  input  wire logic                            m_axi_arready_i,
+  output logic [DramAddrW-1:0]                 m_axi_araddr_o,
+  output logic [7:0]                           m_axi_arlen_o,
+  output logic [2:0]                           m_axi_arsize_o,
+  output logic [1:0]                           m_axi_arburst_o,
+  input  wire logic                            m_axi_rvalid_i,
+  output logic                                 m_axi_rready_o,
+  input  wire logic [511:0]                    m_axi_rdata_i,
+  input  wire logic [1:0]                      m_axi_rresp_i,
+  input  wire logic                            m_axi_rlast_i,
+  output logic                                 m_axi_awvalid_o,
+  input  wire logic                            m_axi_awready_i,
+  output logic [DramAddrW-1:0]                 m_axi_awaddr_o,
+  output logic [7:0]                           m_axi_awlen_o,
+  output logic [2:0]                           m_axi_awsize_o,
+  output logic [1:0]                           m_axi_awburst_o,
+  output logic                                 m_axi_wvalid_o,
+  input  wire logic                            m_axi_wready_i,
+  output logic [511:0]                         m_axi_wdata_o,
+  output logic [63:0]                          m_axi_wstrb_o,
+  output logic                                 m_axi_wlast_o,
+  input  wire logic                            m_axi_bvalid_i,
+  output logic                                 m_axi_bready_o,
+  input  wire logic [1:0]                      m_axi_bresp_i,
   // network port
   output logic                                 m_axis_net_tvalid_o,
   input  wire logic                            m_axis_net_tready_i,
@@ -308,6 +342,14 @@ module cni_endpoint #(
   );
 
   // ---- home agent, memory, engine bus --------------------------------------------------------
+  // With DramIdxW the home agent's line index has one more bit: lines 2**DramIdxW on are the
+  // DRAM-backed ones (docs/dram.md), region 0's, after the on-chip lines. The engines name
+  // on-chip lines only: their commands are zero-extended, and no event names a DRAM line (no
+  // command can set a policy on one, so none parks, triggers or is recalled).
+  localparam int HomeIdxW = (DramIdxW > 0) ? DramIdxW + 1 : LineIdxW;
+  if (DramIdxW > 0 && NumLines > 2 ** DramIdxW)
+    $error("cni_endpoint: %0d on-chip lines do not fit below the DRAM lines (2**DramIdxW = %0d)",
+           NumLines, 2 ** DramIdxW);
   logic                            evt_valid, evt_ready, cmd_valid, cmd_ready;
   logic [cni_coh_pkg::EVT_W-1:0]   evt_kind;
   logic [cni_coh_pkg::CMD_W-1:0]   cmd_op;
@@ -315,6 +357,12 @@ module cni_endpoint #(
   logic [cni_coh_pkg::OP_W-1:0]    evt_op;
   logic [cni_coh_pkg::AGENT_W-1:0] evt_src;
   logic [LineIdxW-1:0]             evt_line, cmd_line;
+  logic [HomeIdxW-1:0]             h_evt_line;
+  // (port A's line: the home agent enables the port for on-chip lines only, whose index fits
+  // LineIdxW bits; its top bits are unused)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [HomeIdxW-1:0]             h_ma_addr;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [cni_amap_pkg::REGION_W-1:0] evt_region;
   logic                            ma_en, ma_we, mb_en, mb_we;
   logic [LineIdxW-1:0]             ma_addr, mb_addr;
@@ -322,11 +370,20 @@ module cni_endpoint #(
   logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl;
   logic [31:0]                     cfg_park_timeout;
   logic [15:0]                     home_cnt;
+  logic [4:0]                      dram_cnt;
+  logic                            dram_err;
+  assign evt_line = LineIdxW'(h_evt_line);
+  assign ma_addr  = LineIdxW'(h_ma_addr);
+  if (HomeIdxW > LineIdxW) begin : g_dram_line_check
+    `CNI_ASSERT(evt_names_onchip, !(evt_valid && h_evt_line[HomeIdxW-1:LineIdxW] != '0),
+                "an engine event names a DRAM-backed line")
+  end
 
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
     .RegionLines (RegionLines), .TtEntries (TtEntries), .TtReserve (TtReserve),
-    .Pipelined (Pipelined), .QuietLog2 (QuietLog2)
+    .Pipelined (Pipelined), .QuietLog2 (QuietLog2), .DramIdxW (DramIdxW), .FrameW (FrameW),
+    .DramAddrW (DramAddrW), .DramBase (DramBase)
   ) u_home (
     .clk_i, .rst_ni, .agent_id_i (agent_id),
     .req_valid_i (req_valid), .req_ready_o (req_ready), .req_hdr_i (req_hdr),
@@ -339,22 +396,18 @@ module cni_endpoint #(
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),
     .evt_valid_o (evt_valid), .evt_ready_i (evt_ready), .evt_kind_o (evt_kind),
-    .evt_line_o (evt_line), .evt_region_o (evt_region), .evt_op_o (evt_op), .evt_src_o (evt_src),
+    .evt_line_o (h_evt_line), .evt_region_o (evt_region), .evt_op_o (evt_op),
+    .evt_src_o (evt_src),
     .cmd_valid_i (cmd_valid), .cmd_ready_o (cmd_ready), .cmd_op_i (cmd_op),
-    .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
-    .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (ma_addr), .mem_wdata_o (ma_wd),
+    .cmd_arg_i (cmd_arg), .cmd_line_i (HomeIdxW'(cmd_line)),
+    .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (h_ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
-    // (device lines in DRAM are not yet in the endpoint: docs/dram.md)
-    .m_axi_arready_i (1'b0), .m_axi_rvalid_i (1'b0), .m_axi_rdata_i (512'b0),
-    .m_axi_rresp_i (2'b0), .m_axi_rlast_i (1'b0), .m_axi_awready_i (1'b0), .m_axi_wready_i (1'b0),
-    .m_axi_bvalid_i (1'b0), .m_axi_bresp_i (2'b0),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .m_axi_arvalid_o (), .m_axi_araddr_o (), .m_axi_arlen_o (), .m_axi_arsize_o (),
-    .m_axi_arburst_o (), .m_axi_rready_o (), .m_axi_awvalid_o (), .m_axi_awaddr_o (),
-    .m_axi_awlen_o (), .m_axi_awsize_o (), .m_axi_awburst_o (), .m_axi_wvalid_o (),
-    .m_axi_wdata_o (), .m_axi_wstrb_o (), .m_axi_wlast_o (), .m_axi_bready_o (), .dram_cnt_o (),
-    .dram_err_o (),
-    /* verilator lint_on PINCONNECTEMPTY */
+    .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
+    .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
+    .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
+    .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
+    .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+    .dram_cnt_o (dram_cnt), .dram_err_o (dram_err),
     .time_i, .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
     .cnt_o (home_cnt),
     .init_done_o,
@@ -438,15 +491,16 @@ module cni_endpoint #(
   // ---- CSR ---------------------------------------------------------------------------------
   // The counters (cni_amap_pkg::CNT_*, the registry's order): the home agent's 16 (requests
   // denied by a policy last), the caching agent's 6, uncached accesses answered Error, network
-  // frames no engine takes; then the engines' (cnt_eng).
-  localparam int NumPlatCnt = 24;
+  // frames no engine takes, the DRAM fill unit's 5 (cni_mem_frames' cnt_o); then the engines'
+  // (cnt_eng).
+  localparam int NumPlatCnt = 29;
   localparam int NumCnt     = cni_amap_pkg::NUM_CNT;
   if (NumPlatCnt != cni_amap_pkg::NUM_PLATFORM_CNT)
     $error("cni_endpoint: the counter vector does not match the registry's counters");
   logic [NumCnt-1:0] cnt;
   always_comb begin
     cnt = '0;
-    cnt[NumPlatCnt-1:0] = {net_drop, nc_err, ca_cnt, home_cnt};
+    cnt[NumPlatCnt-1:0] = {dram_cnt, net_drop, nc_err, ca_cnt, home_cnt};
     cnt[cni_amap_pkg::CNT_ERR_CREDIT] = (|rx_overflow) || (|tx_credit_err);
     for (int i = 0; i < NumEngCnt; i++) cnt[NumPlatCnt + i] = cnt_eng[i];
   end
@@ -458,8 +512,10 @@ module cni_endpoint #(
   // CACHE: [7:0] sets, [15:8] ways, [23:16] MSHRs, [31:24] engine request id bits
   localparam logic [31:0] CacheConfig = {8'(CacheIdW), 8'(CacheMshrs), 8'(CacheWays),
                                          8'(CacheSets)};
+  // DRAM: [7:0] DramIdxW (0: no DRAM-backed lines), [15:8] FrameW
+  localparam logic [15:0] DramConfig = {8'(DramIdxW > 0 ? FrameW : 0), 8'(DramIdxW)};
   cni_csr #(.NumCnt(NumCnt), .LineBytes(LineBytes), .RegionLines(RegionLines),
-            .Config(Config), .CacheConfig(CacheConfig), .DevBase(DevBase),
+            .Config(Config), .CacheConfig(CacheConfig), .DramConfig(DramConfig), .DevBase(DevBase),
             .QuietLog2(QuietLog2), .NetBytes(NetBytes), .AccReg(Pipelined != 0)) u_csr (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
@@ -467,7 +523,7 @@ module cni_endpoint #(
     .s_axil_bvalid_o, .s_axil_bready_i, .s_axil_bresp_o,
     .s_axil_arvalid_i, .s_axil_arready_o, .s_axil_araddr_i,
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
-    .cnt_i (cnt),
+    .cnt_i (cnt), .dram_err_i (dram_err),
     .cfg_ret_excl_o (cfg_ret_excl), .cfg_park_timeout_o (cfg_park_timeout),
     .cfg_ca_backoff_o (cfg_ca_backoff),
     .cfg_ca_clean_o (cfg_ca_clean),

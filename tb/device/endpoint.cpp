@@ -156,8 +156,17 @@ void Endpoint::read_geometry() {
                              "-byte beats; the model's port has " +
                              std::to_string(d_->net_bytes));
   }
+  const uint32_t dram = csr_read(csr::kDram);
+  g.dram_idx_w = dram & 0xFF;
+  g.frame_w = (dram >> 8) & 0xFF;
+  if (g.dram_idx_w && g.num_lines() > g.dram_first()) {
+    throw std::runtime_error("cni_endpoint: DRAM says the DRAM-backed lines start at line " +
+                             std::to_string(g.dram_first()) + ", below the on-chip lines' end " +
+                             std::to_string(g.num_lines()));
+  }
   d_->geo = g;
   d_->geo_known = true;
+  if (g.dram_idx_w && !d_->dram) d_->start_dram(g);
 }
 
 void Endpoint::tick() {
@@ -284,7 +293,7 @@ bool Endpoint::quiescent() const {
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {
     if (!d.rxq[c].empty() || d.tx_credit_pending[c] != 0) return false;
   }
-  return true;
+  return d.dram_idle();
 }
 
 bool Endpoint::idle() const { return d_->idle && quiescent(); }
@@ -313,6 +322,19 @@ void Endpoint::skip_to(uint64_t cycle) {
   d.ctx->timeInc(n * d.opt.clock_period_ps);
   d.cycle = cycle;
   d.skipped = true;
+}
+
+const sim::DramStats& Endpoint::dram_stats() const {
+  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  return d_->dram->stats();
+}
+const AxiDramStats& Endpoint::dram_axi_stats() const {
+  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  return *d_->axi_stats();
+}
+void Endpoint::dram_fail_next(bool write) {
+  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  d_->axi_fail_next(write);
 }
 
 bool Endpoint::got_error() const { return d_->ctx->gotError(); }

@@ -17,8 +17,10 @@
 
 #include "cache_port.hpp"
 #include "cni/engines.hpp"
-#include "cni/regs.hpp"
 #include "cni/proto.hpp"
+#include "cni/regs.hpp"
+#include "cni/sim/dram.hpp"
+#include "mem/axi_dram.hpp"
 
 namespace cni::tb {
 
@@ -56,6 +58,15 @@ struct DeviceGeometry {
   // Quiescence window (TIMEBASE CSR): quiet_o promises this many cycles without a change.
   unsigned quiet_log2 = 0;
   unsigned net_bytes = 0;  // the network port's beat (NET CSR)
+  // Device lines backed by DRAM (DRAM CSR; docs/dram.md): 2^dram_idx_w of them from line
+  // 2^dram_idx_w on, after the on-chip lines (0: none), held in 2^frame_w frames.
+  unsigned dram_idx_w = 0;
+  unsigned frame_w = 0;
+  unsigned dram_lines() const { return dram_idx_w ? 1u << dram_idx_w : 0; }
+  unsigned dram_first() const { return dram_lines(); }
+  bool is_dram(unsigned line) const {
+    return dram_idx_w && line >= dram_first() && line < dram_first() + dram_lines();
+  }
   uint64_t quiet_cycles() const { return uint64_t{1} << quiet_log2; }
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
@@ -70,7 +81,9 @@ struct DeviceGeometry {
   unsigned b0() const { return base(kPioB); }
   unsigned num_lines() const { return regions[kNumRegions - 1].base + regions[kNumRegions - 1].lines; }
   uint64_t addr_of(unsigned line) const { return dev_base + uint64_t(line) * line_bytes; }
-  uint64_t size_bytes() const { return uint64_t(num_lines()) * line_bytes; }
+  // The device's window: its on-chip lines, and its DRAM-backed lines where it has them.
+  unsigned window_lines() const { return dram_idx_w ? 2 * dram_lines() : num_lines(); }
+  uint64_t size_bytes() const { return uint64_t(window_lines()) * line_bytes; }
 };
 // Which Verilator build this library holds ("chk", "pipe" or "fast").
 const char* built_flavor();
@@ -132,6 +145,9 @@ class Endpoint {
     // Pipelined = 1); empty: the build's own.
     std::string variant;
     unsigned node_id = 0;  // node_id_i: the device's node on the network
+    // The DRAM behind the device-memory port (models with DRAM-backed lines, docs/dram.md):
+    // sim::Dram at its defaults (DDR4-2400), AXI handshakes withheld with this chance.
+    double dram_stall = 0.0;
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -253,6 +269,13 @@ class Endpoint {
   void skip_to(uint64_t cycle);
   // Cycles clocked (cycle() counts skipped ones too).
   uint64_t clocked() const;
+
+  // The DRAM behind the device-memory port (a model with DRAM-backed lines; std::logic_error
+  // otherwise): the memory's and the AXI slave's statistics, and an error answer (SLVERR) to the
+  // next read or write. A rule the device's AXI master breaks is an RTL error (got_error()).
+  const sim::DramStats& dram_stats() const;
+  const AxiDramStats& dram_axi_stats() const;
+  void dram_fail_next(bool write);
 
   // Verilator error state (assertion failures and the like). The destructor reports a model
   // with an error through tb::rtl_error() (tb/rtl_errors.hpp).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "device/endpoint.hpp"
+#include "mem/axi_dram.hpp"
 #include "msg_wire.hpp"
 #include "stall.hpp"
 #include "verilated.h"
@@ -35,6 +37,12 @@ struct Endpoint::Impl {
   virtual void set_reset(bool asserted) = 0;
   virtual bool init_done() const = 0;
   virtual void finish() = 0;        // the model's final()
+  // The DRAM behind the device-memory port, started by reset() on a model with DRAM-backed lines.
+  virtual void start_dram(const DeviceGeometry& g) = 0;
+  virtual bool dram_idle() const = 0;
+  virtual const AxiDramStats* axi_stats() const = 0;
+  virtual void axi_fail_next(bool write) = 0;
+  std::unique_ptr<sim::Dram> dram;
 
   Options opt;
   std::unique_ptr<VerilatedContext> ctx;
@@ -105,6 +113,8 @@ struct Endpoint::Impl {
 template <class Top>
 struct Endpoint::Model final : Endpoint::Impl {
   std::unique_ptr<Top> top;
+  std::unique_ptr<AxiDramSlave<Top>> axi;
+  size_t axi_reported = 0;  // the slave's rule violations already reported
 
   explicit Model(const Options& o);
   static std::unique_ptr<Impl> open(const Options& o) { return std::make_unique<Model>(o); }
@@ -112,6 +122,30 @@ struct Endpoint::Model final : Endpoint::Impl {
   void set_reset(bool asserted) override { top->rst_ni = !asserted; }
   bool init_done() const override { return top->init_done_o; }
   void finish() override { top->final(); }
+
+  // A line's slot in the DRAM is its beats and the directory beat, rounded up to a power of two
+  // of 64-byte beats, from AXI address 0 (DramBase; docs/dram.md).
+  void start_dram(const DeviceGeometry& g) override {
+    constexpr unsigned kBeat = 64;
+    sim::DramParams p;
+    p.bytes = uint64_t{g.dram_lines()} * std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
+    dram = std::make_unique<sim::Dram>(p);
+    AxiDramConfig c;
+    c.data_bytes = kBeat;
+    c.period = opt.clock_period_ps;
+    c.stall = opt.dram_stall;
+    c.seed = opt.seed;
+    axi = std::make_unique<AxiDramSlave<Top>>(*dram, c);
+  }
+  bool dram_idle() const override { return !axi || axi->idle(); }
+  const AxiDramStats* axi_stats() const override { return axi ? &axi->stats() : nullptr; }
+  void axi_fail_next(bool write) override {
+    if (write) {
+      axi->fail_next_write();
+    } else {
+      axi->fail_next_read();
+    }
+  }
 
   void drive_inputs() override {
     auto& t = *top;
@@ -231,6 +265,8 @@ struct Endpoint::Model final : Endpoint::Impl {
     t.s_axil_wstrb_i = 0xF;
     t.s_axil_bready_i = b_wait;
     t.time_i = static_cast<uint32_t>(cycle);  // the time base: the cycle count
+    // the DRAM's AXI slave (its outputs depend on its own state only)
+    if (axi) axi->drive(t, cycle);
     presented = presented || t.pb_valid_i || t.ca_req_valid_i || ar_pending || aw_pending ||
                 r_wait || b_wait || t.s_axis_net_tvalid_i;
   }
@@ -359,6 +395,15 @@ struct Endpoint::Model final : Endpoint::Impl {
     t.eval();
     if (fst) fst->dump(ctx->time());
     sample_outputs();
+    if (axi) {
+      axi->edge(t, cycle);
+      const auto& v = axi->violations();
+      for (; axi_reported < v.size(); ++axi_reported) {
+        VL_PRINTF("cni_endpoint: the device-memory port broke an AXI rule: %s\n",
+                  v[axi_reported].c_str());
+        ctx->gotError(true);
+      }
+    }
     ctx->timeInc(half);
     t.clk_i = 1;
     t.eval();
@@ -381,6 +426,14 @@ Endpoint::Model<Top>::Model(const Options& o) {
   top = std::make_unique<Top>(ctx.get(), "top");
   if (trace) fst = open_trace(*top, o.trace_dir, o.name);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
+  // the device-memory port's inputs stay low until reset() finds DRAM-backed lines (the slave
+  // drives them from then on)
+  top->m_axi_arready_i = 0;
+  top->m_axi_rvalid_i = 0;
+  top->m_axi_rlast_i = 0;
+  top->m_axi_awready_i = 0;
+  top->m_axi_wready_i = 0;
+  top->m_axi_bvalid_i = 0;
   top->agent_id_i = o.agent_id;
   top->node_id_i = static_cast<uint16_t>(o.node_id);
   top->rst_ni = 1;

@@ -49,7 +49,8 @@ std::string SimDevice::device_variant(unsigned line_bytes, const std::string& cn
   bool found_pipelined = false;
   for (const auto& m : Endpoint::models()) {
     if (m.line_bytes != line_bytes) continue;
-    if (m.param("CniConfig", none) == code && m.param("CniEarlyPull", 0) == (early ? 1 : 0)) {
+    if (m.param("CniConfig", none) == code && m.param("CniEarlyPull", 0) == (early ? 1 : 0) &&
+        m.param("DramIdxW", 0) == 0) {
       if (m.param("Pipelined", 0) == 0) return m.variant;
       if (!found_pipelined) pipelined = m.variant;  // a pipelined build's own models
       found_pipelined = true;
@@ -112,6 +113,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.line_bytes = cfg.line_bytes;
   o.variant = cfg.variant;
   o.node_id = cfg.node;
+  o.dram_stall = cfg.dram_stall;
   return o;
 }
 

@@ -48,6 +48,7 @@ class SimDevice : public sim::Agent {
     std::string variant;        // and its variant (Endpoint::Options::variant)
     bool skip_idle = true;      // the clock sleeps while the core is quiescent
     unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
+    double dram_stall = 0.0;    // Endpoint::Options::dram_stall (a model with DRAM-backed lines)
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
   // device.ca_clean_cycles (0 when the profile lacks it),

@@ -62,7 +62,7 @@ TEST_F(HomeAgent, CsrReadsAnswerTheirOwnRegisterOrSlverr) {
     EXPECT_EQ(resp, 0u);
     EXPECT_EQ(ep->csr_read(csr::kNet, &resp), net);
     EXPECT_EQ(resp, 0u);
-    ep->csr_read(0x034, &resp);  // between CA_CLEAN and the REGION words
+    ep->csr_read(csr::kDram + 4, &resp);  // between DRAM and the REGION words
     EXPECT_EQ(resp, 2u);
     ep->csr_read(csr::kCtrl, &resp);  // write-only
     EXPECT_EQ(resp, 2u);

@@ -59,9 +59,9 @@ TEST_F(Registers, ReadWriteRegistersTakeAValueAndReadOnlyOnesKeepTheirs) {
 }
 
 TEST_F(Registers, AnAddressNoRegisterHasAnswersSlverr) {
-  // between CA_CLEAN and the REGION words, and past the last counter
+  // between DRAM and the REGION words, and past the last counter
   unsigned resp = 0;
-  ep->csr_read(regs::csr::kCaClean + 4, &resp);
+  ep->csr_read(regs::csr::kDram + 4, &resp);
   EXPECT_EQ(resp, 2u);
   ep->csr_read(regs::csr::kCnt + 4 * engines::kNumCounters, &resp);
   EXPECT_EQ(resp, 2u);
