@@ -10,7 +10,11 @@
 // takes the frames the test writes back as the NIC would (a truncated one refused). The
 // coherent-PIO stream driver writes a message's header and payload into the payload control
 // line and the overflow lines, returns the status word of the trigger line, alternates the
-// parity, and reads a (b) message from its trigger and overflow lines.
+// parity, and reads a (b) message from its trigger and overflow lines. The CNI engine's
+// cachable-queue packet driver opens a CNI16Q register page, writes a packet's fragments into the
+// send queue's slots with the pass's sense, wraps, and reassembles the fragments the test leaves
+// in the receive queue's slots as the engine would (a fragment without its first dropped and
+// counted).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -18,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "cni/drv/cni_packet.hpp"
 #include "cni/drv/fastforward.hpp"
 #include "cni/drv/mapped_mem.hpp"
 #include "cni/drv/nic_dma.hpp"
@@ -293,6 +298,83 @@ TEST(PioStreamOnMappedMemory, WritesMessagesIntoTheControlAndOverflowLinesAndRea
   EXPECT_EQ(s.stats().sent, 2u);
   EXPECT_EQ(s.stats().received, 2u);
   EXPECT_EQ(s.stats().truncated, 1u);
+}
+
+// CNI16Q at 64-byte lines (docs/cni.md section 3): lines 0-3 the register page, 4 SQ_TAIL,
+// 5 SQ_HEAD, 6 RQ_HEAD, 7-22 send slots 0-3, 23-38 receive slots 0-3 (4 lines each); a slot's
+// line 0: ctl (bit 0 the pass's sense), flags, len, node, handler, seq, then the payload.
+TEST(CniPacketPortOnMappedMemory, WritesFragmentsIntoTheSendSlotsAndReassemblesReceivedOnes) {
+  constexpr unsigned lb = 64, kSq = 7, kRq = 23;
+  AlignedBuffer r(39 * lb);
+  const auto line = [&](unsigned l) { return r.p + size_t{l} * lb; };
+  const uint64_t id = 2 | uint64_t{1} << 16 | uint64_t{4} << 32 | uint64_t{4} << 48;  // node 1
+  std::memcpy(r.p, &id, 8);
+  const uint64_t ctrl = 2 << 8;  // two nodes
+  std::memcpy(r.p + 8, &ctrl, 8);
+  drv::MappedMemory m(lb);
+  drv::CniOptions o;
+  o.region_base = r.addr();
+  drv::CniPacketPort port(m, o, /*peer=*/0, /*handler=*/5);
+  EXPECT_EQ(port.endpoint().config(), drv::CniConfig::Cni16Q);
+  EXPECT_EQ(port.endpoint().node(), 1u);
+  uint64_t w = 0;
+  std::memcpy(&w, r.p + 8, 8);
+  EXPECT_EQ(w, 1u | 2u << 8) << "CTRL: open, two nodes";
+  const auto field16 = [](const uint8_t* p) { return unsigned(p[0] | p[1] << 8); };
+  const auto ptr = [&](unsigned l) {
+    uint32_t v = 0;
+    std::memcpy(&v, line(l), 4);
+    return v;
+  };
+  // a 300-byte packet: fragments of 244 and 56 bytes in send slots 0 and 1, sense 1
+  std::vector<uint8_t> pkt(300);
+  for (size_t i = 0; i < pkt.size(); ++i) pkt[i] = static_cast<uint8_t>(7 * i + 3);
+  port.send(pkt.data(), pkt.size());
+  for (unsigned s = 0; s < 2; ++s) {
+    const uint8_t* l0 = line(kSq + 4 * s);
+    EXPECT_EQ(l0[0], 1u) << "slot " << s << ": the first pass's sense";
+    EXPECT_EQ(l0[1], s == 0 ? 1u : 2u) << "FIRST, then LAST";
+    EXPECT_EQ(field16(l0 + 2), s == 0 ? 244u : 56u);
+    EXPECT_EQ(field16(l0 + 4), 0u) << "the destination";
+    EXPECT_EQ(field16(l0 + 6), 5u) << "the handler";
+    EXPECT_EQ(std::memcmp(l0 + 12, pkt.data() + 244 * s, s == 0 ? 244 : 56), 0);
+  }
+  EXPECT_EQ(ptr(4), 2u) << "SQ_TAIL";
+  // the engine took both (SQ_HEAD 2): a 600-byte packet's three fragments go into slots 2, 3 and,
+  // wrapped, 0 with the second pass's sense (0) and SQ_TAIL's parity bit set
+  const uint32_t head = 2;
+  std::memcpy(line(5), &head, 4);
+  std::vector<uint8_t> big(600, 0x5a);
+  port.send(big.data(), big.size());
+  EXPECT_EQ(line(kSq + 8)[0], 1u);
+  EXPECT_EQ(line(kSq + 12)[0], 1u);
+  EXPECT_EQ(line(kSq)[0], 0u) << "slot 0 on the second pass";
+  EXPECT_EQ(field16(line(kSq) + 2), 600u - 2 * 244);
+  EXPECT_EQ(ptr(4), 1u | 1u << 31) << "SQ_TAIL: slot 1, second pass";
+  // receive: a 100-byte packet in receive slot 0, then a 300-byte one in slots 1 and 2 from node 0
+  const auto put_fragment = [&](unsigned slot, uint8_t flags, const uint8_t* d, unsigned n) {
+    uint8_t* l0 = line(kRq + 4 * slot);
+    std::memset(l0, 0, 4 * lb);
+    l0[1] = flags;
+    l0[2] = uint8_t(n);
+    l0[3] = uint8_t(n >> 8);
+    l0[6] = 5;  // handler
+    std::memcpy(l0 + 12, d, n);
+    l0[0] = 1;  // the sense last, as the engine's locked write makes it visible
+  };
+  EXPECT_FALSE(port.try_receive()) << "an empty queue";
+  put_fragment(0, 3, pkt.data(), 100);
+  EXPECT_EQ(port.receive(), std::vector<uint8_t>(pkt.begin(), pkt.begin() + 100));
+  EXPECT_EQ(ptr(6), 1u) << "RQ_HEAD";
+  put_fragment(1, 1, pkt.data(), 244);
+  put_fragment(2, 2, pkt.data() + 244, 56);
+  EXPECT_EQ(port.receive(), pkt);
+  EXPECT_EQ(ptr(6), 3u);
+  // a fragment that is not the first of a message, with none in progress: dropped and counted
+  put_fragment(3, 2, pkt.data(), 10);
+  EXPECT_FALSE(port.try_receive());
+  EXPECT_EQ(port.endpoint().stats().reassembly_errors, 1u);
+  EXPECT_EQ(ptr(6), 0u | 1u << 31) << "RQ_HEAD wrapped";
 }
 
 }  // namespace
