@@ -83,6 +83,7 @@ uint8_t Endpoint::agent_id() const { return d_->opt.agent_id; }
 uint64_t Endpoint::cycle() const { return d_->cycle; }
 
 void Endpoint::reset() {
+  d_->stop_dram();  // (a reset clears the frames' written bits: the DRAM's bytes are garbage)
   d_->set_reset(true);
   d_->drive_inputs();
   for (int i = 0; i < 4; ++i) d_->edge();
@@ -166,7 +167,16 @@ void Endpoint::read_geometry() {
   }
   d_->geo = g;
   d_->geo_known = true;
-  if (g.dram_idx_w && !d_->dram) d_->start_dram(g);
+  if (g.dram_idx_w) {
+    // the AXI address of the first slot: the model's DramBase, as tb/rtl_endpoint.cmake built it
+    long base = 0;
+    for (const auto& m : models()) {
+      if (m.line_bytes == d_->line_bytes && m.variant == d_->opt.variant) {
+        base = m.param("DramBase", 0);
+      }
+    }
+    d_->start_dram(g, static_cast<uint64_t>(base));
+  }
 }
 
 void Endpoint::tick() {

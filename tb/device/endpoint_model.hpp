@@ -37,8 +37,10 @@ struct Endpoint::Impl {
   virtual void set_reset(bool asserted) = 0;
   virtual bool init_done() const = 0;
   virtual void finish() = 0;        // the model's final()
-  // The DRAM behind the device-memory port, started by reset() on a model with DRAM-backed lines.
-  virtual void start_dram(const DeviceGeometry& g) = 0;
+  // The DRAM behind the device-memory port, started by reset() on a model with DRAM-backed lines
+  // (its slots from AXI address `base`, the model's DramBase) and stopped at the next reset.
+  virtual void start_dram(const DeviceGeometry& g, uint64_t base) = 0;
+  virtual void stop_dram() = 0;
   virtual bool dram_idle() const = 0;
   virtual const AxiDramStats* axi_stats() const = 0;
   virtual void axi_fail_next(bool write) = 0;
@@ -124,11 +126,11 @@ struct Endpoint::Model final : Endpoint::Impl {
   void finish() override { top->final(); }
 
   // A line's slot in the DRAM is its beats and the directory beat, rounded up to a power of two
-  // of 64-byte beats, from AXI address 0 (DramBase; docs/dram.md).
-  void start_dram(const DeviceGeometry& g) override {
+  // of 64-byte beats, from AXI address DramBase (docs/dram.md).
+  void start_dram(const DeviceGeometry& g, uint64_t base) override {
     constexpr unsigned kBeat = 64;
     sim::DramParams p;
-    p.bytes = uint64_t{g.dram_lines()} * std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
+    p.bytes = base + uint64_t{g.dram_lines()} * std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
     dram = std::make_unique<sim::Dram>(p);
     AxiDramConfig c;
     c.data_bytes = kBeat;
@@ -136,6 +138,21 @@ struct Endpoint::Model final : Endpoint::Impl {
     c.stall = opt.dram_stall;
     c.seed = opt.seed;
     axi = std::make_unique<AxiDramSlave<Top>>(*dram, c);
+  }
+  void stop_dram() override {
+    axi.reset();
+    dram.reset();
+    axi_reported = 0;
+    zero_axi_inputs();
+  }
+  // the device-memory port's inputs stay low while no DRAM is started (the slave drives them)
+  void zero_axi_inputs() {
+    top->m_axi_arready_i = 0;
+    top->m_axi_rvalid_i = 0;
+    top->m_axi_rlast_i = 0;
+    top->m_axi_awready_i = 0;
+    top->m_axi_wready_i = 0;
+    top->m_axi_bvalid_i = 0;
   }
   bool dram_idle() const override { return !axi || axi->idle(); }
   const AxiDramStats* axi_stats() const override { return axi ? &axi->stats() : nullptr; }
@@ -426,14 +443,7 @@ Endpoint::Model<Top>::Model(const Options& o) {
   top = std::make_unique<Top>(ctx.get(), "top");
   if (trace) fst = open_trace(*top, o.trace_dir, o.name);
   for (unsigned c = 0; c < proto::kNumChannels; ++c) rx_credits[c] = 0;
-  // the device-memory port's inputs stay low until reset() finds DRAM-backed lines (the slave
-  // drives them from then on)
-  top->m_axi_arready_i = 0;
-  top->m_axi_rvalid_i = 0;
-  top->m_axi_rlast_i = 0;
-  top->m_axi_awready_i = 0;
-  top->m_axi_wready_i = 0;
-  top->m_axi_bvalid_i = 0;
+  zero_axi_inputs();
   top->agent_id_i = o.agent_id;
   top->node_id_i = static_cast<uint16_t>(o.node_id);
   top->rst_ni = 1;

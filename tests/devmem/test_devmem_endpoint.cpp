@@ -155,14 +155,33 @@ TEST_F(DevMem, AFailedWriteBackSetsTheStickyErrorBit) {
   EXPECT_EQ(ep->counter(csr::kDramAxiErrors), 1u);
 }
 
+// A second reset clears the written bits: a line written before it reads zero after it, served
+// without a DRAM read, and the DRAM model starts over with the model (nothing in flight carried
+// across the reset).
+TEST_F(DevMem, AResetStartsTheDramLinesOver) {
+  write_line(dline(3), 21);
+  write_line(dline(11), 22);                       // frame 3 taken: line 3 written back
+  ep->send(req(Op::RdS, kHost2, line(dline(3))));  // a fetch in flight at the reset
+  ep->run(2);
+  ep->reset();
+  ep->emitted().clear();
+  EXPECT_EQ(read_line(dline(3)), (std::array<uint8_t, proto::kMaxLineBytes>{}));
+  EXPECT_EQ(ep->counter(csr::kDramFills), 0u);
+  EXPECT_EQ(ep->dram_axi_stats().reads, 0u);
+  write_line(dline(3), 23);
+  write_line(dline(11), 24);
+  EXPECT_EQ(read_line(dline(3)), pattern(23));
+}
+
 // An address past the on-chip lines and below the DRAM-backed ones, or past the DRAM-backed
 // ones, is no device line: malformed.
 TEST_F(DevMem, AddressesOutsideBothKindsOfLinesAreMalformed) {
-  for (unsigned l : {geo().num_lines(), geo().dram_first() - 1}) {
+  for (unsigned l :
+       {geo().num_lines(), geo().dram_first() - 1, geo().dram_first() + geo().dram_lines()}) {
     ep->send(req(Op::RdS, kHost1, line(l)));
     expect(Op::Error, kHost1, line(l));
   }
-  EXPECT_EQ(ep->counter(csr::kErrAddr), 2u);
+  EXPECT_EQ(ep->counter(csr::kErrAddr), 3u);
 }
 
 }  // namespace
