@@ -59,8 +59,9 @@ bool Cluster::all_done() const {
   return true;
 }
 
-void Cluster::run_programs() {
-  k_.run([this] { return all_done(); });
+void Cluster::run_programs(Time limit) {
+  const Time end = limit > kNoTimeLimit - k_.now() ? kNoTimeLimit : k_.now() + limit;
+  k_.run([this, end] { return all_done() || k_.now() >= end; });
   if (all_done()) return;
   std::string blocked;
   for (const auto& n : nodes_) {
@@ -68,6 +69,7 @@ void Cluster::run_programs() {
     blocked += (blocked.empty() ? "node " : "; node ") + std::to_string(n->index()) + " " +
                n->host().busy_cores();
   }
+  if (k_.now() >= end && k_.pending() > 0) throw_over_limit(k_, limit, blocked);
   throw_stalled(k_, blocked);
 }
 

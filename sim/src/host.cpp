@@ -216,9 +216,18 @@ std::string HostSystem::busy_cores() const {
   return names;
 }
 
-void HostSystem::run_programs() {
-  k_.run([this] { return all_done(); });
-  if (!all_done()) throw_stalled(k_, busy_cores());
+void throw_over_limit(const Kernel& k, Time limit, const std::string& busy) {
+  throw std::runtime_error("simulation time limit: at " + std::to_string(k.now() / 1000) + " ns, " +
+                           std::to_string(limit / 1000) + " ns after the run began, " + busy +
+                           " still running");
+}
+
+void HostSystem::run_programs(Time limit) {
+  const Time end = limit > kNoTimeLimit - k_.now() ? kNoTimeLimit : k_.now() + limit;
+  k_.run([this, end] { return all_done() || k_.now() >= end; });
+  if (all_done()) return;
+  if (k_.now() >= end && k_.pending() > 0) throw_over_limit(k_, limit, busy_cores());
+  throw_stalled(k_, busy_cores());
 }
 
 void HostSystem::map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target) {

@@ -125,6 +125,35 @@ TEST(Cluster, PerNodeOverridesApplyToTheNamedNodeOnly) {
   EXPECT_EQ(c.node(3).fabric().num_nodes(), 1u);  // one socket, no device slot
 }
 
+// A program that waits for what never comes ends the run at the limit with an error naming its
+// core, not a hang; programs that finish within the limit end it as before.
+TEST(Cluster, ARunOverItsTimeLimitIsAnErrorNamingTheCoresStillRunning) {
+  Cluster c(profile({"nodes=2", "node.devices=0"}));
+  bool flag = false;
+  c.node(1).host().spawn(2, [&](drv::MemoryPort& m) {
+    while (!flag) m.pause_ns(100);
+  });
+  const std::string msg = error_of<std::runtime_error>([&] { c.run_programs(ns(50'000)); });
+  EXPECT_NE(msg.find("simulation time limit"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("50000 ns after the run began"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("node 1"), std::string::npos) << msg;
+  EXPECT_GE(c.kernel().now(), ns(50'000));
+  EXPECT_LT(c.kernel().now(), ns(50'200));
+  flag = true;
+  c.run_programs(ns(50'000));  // the program ends now
+  EXPECT_TRUE(c.all_done());
+}
+
+TEST(Cluster, AHostsRunOverItsTimeLimitIsAnErrorToo) {
+  Cluster c(profile({"nodes=1", "node.devices=0"}));
+  c.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    for (;;) m.pause_ns(100);
+  });
+  const std::string msg =
+      error_of<std::runtime_error>([&] { c.node(0).host().run_programs(ns(1'000)); });
+  EXPECT_NE(msg.find("simulation time limit"), std::string::npos) << msg;
+}
+
 TEST(Cluster, AgentIdsArePerNodeNotPerSystem) {
   // 16 + 6 agents in the system; each node within its 16 ids.
   Cluster c(profile({"nodes=2", "node1.host.cores=14"}));

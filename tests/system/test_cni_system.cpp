@@ -26,6 +26,10 @@
 namespace cni::test {
 namespace {
 
+// The simulated time a run may take: 20 times the longest of these runs (CNI4's four nodes all to
+// all at 64-byte lines: 0.25 ms), so a message that never arrives fails its test in seconds
+// instead of spinning its receiver until CTest's timeout.
+const sim::Time kRunLimit = sim::ns(5e6);
 
 // The configuration of the CNI engine the device carries, and its receive queue's slots.
 drv::CniConfig cni_config(tb::SimDevice& d) { return drv::CniConfig(tb::cni_id(d.endpoint()) & 0xf); }
@@ -96,7 +100,7 @@ void every_size_both_ways(tb::System& s) {
       });
     });
   }
-  s.run_programs();
+  s.run_programs(kRunLimit);
   err.check();
   for (unsigned n = 0; n < 2; n++) {
     ASSERT_EQ(got[n].size(), sizes.size()) << "node " << n;
@@ -202,7 +206,7 @@ Traffic run_traffic(tb::System& s, const Plan& plan, uint64_t seed) {
       });
     });
   }
-  s.run_programs();
+  s.run_programs(kRunLimit);
   err.check();
   return t;
 }
@@ -412,7 +416,7 @@ TEST(CniSystem, Cni4VirtualPollingPullsMidWriteNeverSendATornMessage) {
       while (order.size() < total) ep.recv();
     });
   });
-  s.run_programs();
+  s.run_programs(kRunLimit);
   err.check();
   std::vector<uint32_t> want(total);
   for (uint32_t k = 0; k < total; k++) want[k] = k;
@@ -461,7 +465,7 @@ TEST(CniSystem, Cni4ACdrReadBetweenTheClearAndTheNextMessageIsNoFalseHit) {
       }
     });
   });
-  s.run_programs();
+  s.run_programs(kRunLimit);
   err.check();
   std::vector<uint32_t> want(kMessages);
   for (uint32_t k = 0; k < kMessages; k++) want[k] = k;
@@ -497,7 +501,7 @@ TEST(CniSystem, BadInputGetsAClearErrorAndTakesNothing) {
     }
     EXPECT_EQ(ep.stats().fragments_sent, 0u);
   });
-  s.run_programs();
+  s.run_programs(kRunLimit);
   ASSERT_EQ(caught.size(), 3u);
   EXPECT_NE(caught[0].find("1001"), std::string::npos) << caught[0];
   EXPECT_NE(caught[0].find("1000"), std::string::npos) << caught[0];
@@ -524,7 +528,7 @@ TEST(CniSystem, AMessageForAHandlerNobodySetIsAnErrorNamingIt) {
       what = e.what();
     }
   });
-  s.run_programs();
+  s.run_programs(kRunLimit);
   EXPECT_NE(what.find("handler 42"), std::string::npos) << what;
   EXPECT_NE(what.find("node 0"), std::string::npos) << what;
 }
@@ -578,7 +582,7 @@ TEST(CniSystem, Cni16QmOverflowsToHostMemoryAndEveryMessageIsReadOnceInOrder) {
       ep.close();
     });
   });
-  s.run_programs();
+  s.run_programs(kRunLimit);
   err.check();
   std::vector<uint32_t> want(kMessages);
   for (uint32_t k = 0; k < kMessages; k++) want[k] = k;

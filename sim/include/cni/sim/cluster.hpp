@@ -60,8 +60,9 @@ class Cluster {
   // Every program spawned on a core of any node has finished and its store buffer drained.
   bool all_done() const;
   // Run the kernel until all_done(); throws naming the nodes and cores still blocked if
-  // events run out first.
-  void run_programs();
+  // events run out first, or if `limit` of simulated time passes first
+  // (HostSystem::run_programs).
+  void run_programs(Time limit = kNoTimeLimit);
 
  private:
   Profile profile_;

@@ -59,8 +59,10 @@ class HostSystem {
   bool all_done() const;
   // The names of the cores whose program has not finished, comma-separated.
   std::string busy_cores() const;
-  // Run the kernel until all_done(); throws naming the blocked cores if events run out first.
-  void run_programs();
+  // Run the kernel until all_done(); throws naming the blocked cores if events run out first,
+  // or if `limit` of simulated time passes first (a program waiting for what never comes: a
+  // test's failure, not a hang until the test harness's timeout).
+  void run_programs(Time limit = kNoTimeLimit);
 
   void map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target);
   // Map a device's window for its cores' uncached loads and stores: they travel over the
@@ -102,5 +104,8 @@ class HostSystem {
 // Throws std::runtime_error saying the simulation stalled at k.now(), no events left, with
 // the cores named by `blocked` still blocked.
 [[noreturn]] void throw_stalled(const Kernel& k, const std::string& blocked);
+// Throws std::runtime_error saying the programs of the cores named by `busy` still ran at k.now(),
+// `limit` after they were started.
+[[noreturn]] void throw_over_limit(const Kernel& k, Time limit, const std::string& busy);
 
 }  // namespace cni::sim

@@ -18,6 +18,8 @@ namespace cni::sim {
 
 // Simulated time in picoseconds.
 using Time = uint64_t;
+// No limit on a run's simulated time (HostSystem::run_programs, Cluster::run_programs).
+inline constexpr Time kNoTimeLimit = ~Time{0};
 
 // Nanoseconds to Time, rounded to the nearest picosecond. Throws on negative or NaN input.
 Time ns(double nanoseconds);
