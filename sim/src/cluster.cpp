@@ -60,17 +60,17 @@ bool Cluster::all_done() const {
 }
 
 void Cluster::run_programs(Time limit) {
-  const Time end = limit > kNoTimeLimit - k_.now() ? kNoTimeLimit : k_.now() + limit;
-  k_.run([this, end] { return all_done() || k_.now() >= end; });
-  if (all_done()) return;
-  std::string blocked;
-  for (const auto& n : nodes_) {
-    if (n->host().all_done()) continue;
-    blocked += (blocked.empty() ? "node " : "; node ") + std::to_string(n->index()) + " " +
-               n->host().busy_cores();
-  }
-  if (k_.now() >= end && k_.pending() > 0) throw_over_limit(k_, limit, blocked);
-  throw_stalled(k_, blocked);
+  run_until_done(
+      k_, [this] { return all_done(); }, limit,
+      [this] {
+        std::string blocked;
+        for (const auto& n : nodes_) {
+          if (n->host().all_done()) continue;
+          blocked += (blocked.empty() ? "node " : "; node ") + std::to_string(n->index()) + " " +
+                     n->host().busy_cores();
+        }
+        return blocked;
+      });
 }
 
 }  // namespace cni::sim

@@ -216,18 +216,20 @@ std::string HostSystem::busy_cores() const {
   return names;
 }
 
-void throw_over_limit(const Kernel& k, Time limit, const std::string& busy) {
+void run_until_done(Kernel& k, const std::function<bool()>& done, Time limit,
+                    const std::function<std::string()>& blocked) {
+  const Time end = limit > kNoTimeLimit - k.now() ? kNoTimeLimit : k.now() + limit;
+  k.run([&] { return done() || k.now() >= end; });
+  if (done()) return;
+  if (k.now() < end || k.pending() == 0) throw_stalled(k, blocked());
   throw std::runtime_error("simulation time limit: at " + std::to_string(k.now() / 1000) + " ns, " +
-                           std::to_string(limit / 1000) + " ns after the run began, " + busy +
+                           std::to_string(limit / 1000) + " ns after the run began, " + blocked() +
                            " still running");
 }
 
 void HostSystem::run_programs(Time limit) {
-  const Time end = limit > kNoTimeLimit - k_.now() ? kNoTimeLimit : k_.now() + limit;
-  k_.run([this, end] { return all_done() || k_.now() >= end; });
-  if (all_done()) return;
-  if (k_.now() >= end && k_.pending() > 0) throw_over_limit(k_, limit, busy_cores());
-  throw_stalled(k_, busy_cores());
+  run_until_done(
+      k_, [this] { return all_done(); }, limit, [this] { return busy_cores(); });
 }
 
 void HostSystem::map_uncached(proto::Addr base, proto::Addr size, UncachedTarget& target) {

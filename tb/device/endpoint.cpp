@@ -334,16 +334,22 @@ void Endpoint::skip_to(uint64_t cycle) {
   d.skipped = true;
 }
 
+namespace {
+void need_dram(bool has) {
+  if (!has) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+}
+}  // namespace
+
 const sim::DramStats& Endpoint::dram_stats() const {
-  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  need_dram(d_->dram != nullptr);
   return d_->dram->stats();
 }
 const AxiDramStats& Endpoint::dram_axi_stats() const {
-  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  need_dram(d_->dram != nullptr);
   return *d_->axi_stats();
 }
 void Endpoint::dram_fail_next(bool write) {
-  if (!d_->dram) throw std::logic_error("cni_endpoint: this model has no DRAM-backed lines");
+  need_dram(d_->dram != nullptr);
   d_->axi_fail_next(write);
 }
 

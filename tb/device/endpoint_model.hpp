@@ -6,7 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -125,15 +124,10 @@ struct Endpoint::Model final : Endpoint::Impl {
   bool init_done() const override { return top->init_done_o; }
   void finish() override { top->final(); }
 
-  // A line's slot in the DRAM is its beats and the directory beat, rounded up to a power of two
-  // of 64-byte beats, from AXI address DramBase (docs/dram.md).
   void start_dram(const DeviceGeometry& g, uint64_t base) override {
-    constexpr unsigned kBeat = 64;
-    sim::DramParams p;
-    p.bytes = base + uint64_t{g.dram_lines()} * std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
-    dram = std::make_unique<sim::Dram>(p);
+    dram = std::make_unique<sim::Dram>(line_dram_params(g.dram_lines(), g.line_bytes, base));
     AxiDramConfig c;
-    c.data_bytes = kBeat;
+    c.data_bytes = kDramBeatBytes;
     c.period = opt.clock_period_ps;
     c.stall = opt.dram_stall;
     c.seed = opt.seed;

@@ -113,13 +113,9 @@ HomeHarness::HomeHarness(const Options& opt)
   if (trace) m_->fst = open_trace(*m_->top, "", opt.name);
   const HomeGeometry& g = home_geometry();
   if (g.dram_idx_w) {
-    constexpr unsigned kBeat = 64;
-    const unsigned slot = std::bit_ceil(g.line_bytes / kBeat + 1) * kBeat;
-    sim::DramParams p;
-    p.bytes = uint64_t{g.dram_lines()} * slot;
-    m_->dram = std::make_unique<sim::Dram>(p);
+    m_->dram = std::make_unique<sim::Dram>(line_dram_params(g.dram_lines(), g.line_bytes));
     AxiDramConfig c;
-    c.data_bytes = kBeat;
+    c.data_bytes = kDramBeatBytes;
     c.period = 3333;  // 300 MHz
     c.stall = opt.dram_stall;
     c.seed = opt.seed;

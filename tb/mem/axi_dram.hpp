@@ -20,6 +20,7 @@
 // is recorded in violations().
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <random>
@@ -30,6 +31,19 @@
 #include "port_bytes.hpp"
 
 namespace cni::tb {
+
+// The DRAM behind a home agent's DRAM-backed lines (docs/dram.md): a line's slot is its 64-byte
+// beats and the directory beat, rounded up to a power of two of beats; `lines` slots from AXI
+// address `base` (the RTL's DramBase), DDR4-2400 at sim::DramParams' defaults otherwise.
+inline constexpr unsigned kDramBeatBytes = 64;
+inline uint64_t dram_slot_bytes(unsigned line_bytes) {
+  return std::bit_ceil(line_bytes / kDramBeatBytes + 1) * kDramBeatBytes;
+}
+inline sim::DramParams line_dram_params(unsigned lines, unsigned line_bytes, uint64_t base = 0) {
+  sim::DramParams p;
+  p.bytes = base + uint64_t{lines} * dram_slot_bytes(line_bytes);
+  return p;
+}
 
 struct AxiDramConfig {
   unsigned data_bytes = 64;  // the data bus

@@ -104,8 +104,10 @@ class HostSystem {
 // Throws std::runtime_error saying the simulation stalled at k.now(), no events left, with
 // the cores named by `blocked` still blocked.
 [[noreturn]] void throw_stalled(const Kernel& k, const std::string& blocked);
-// Throws std::runtime_error saying the programs of the cores named by `busy` still ran at k.now(),
-// `limit` after they were started.
-[[noreturn]] void throw_over_limit(const Kernel& k, Time limit, const std::string& busy);
+// Runs `k` until done(). Throws std::runtime_error naming blocked() when the events run out
+// first (throw_stalled), or when `limit` of simulated time passes first (the programs still
+// running). HostSystem::run_programs and Cluster::run_programs.
+void run_until_done(Kernel& k, const std::function<bool()>& done, Time limit,
+                    const std::function<std::string()>& blocked);
 
 }  // namespace cni::sim
