@@ -68,7 +68,7 @@ ENGINE_CHANNELS = {
     "ca": [("ca_req_o", "ca_q"), ("ca_rsp_i", "ca_s")],
 }
 PLATFORM_PARAMS = {"LineBytes", "LineBits", "LineIdxW", "MemLines", "NetBytes", "CacheIdW",
-                   "TtEntries", "TtReserve", "Pipelined", "NumAgents"}
+                   "TtEntries", "TtReserve", "Pipelined", "NumAgents", "DramIdxW"}
 
 
 class RegistryError(Exception):
@@ -111,8 +111,8 @@ def validate(reg):
         for k in ("module", "dir", "doc", "summary", "present"):
             if k not in e:
                 raise RegistryError(f"engine {n}: no {k}")
-        for k, v in (("net_types", []), ("uses_ca", False), ("param", []), ("region", []),
-                     ("inst", {}), ("port", []), ("counter", []), ("signal_out", []),
+        for k, v in (("net_types", []), ("uses_ca", False), ("dram_lines", False), ("param", []),
+                     ("region", []), ("inst", {}), ("port", []), ("counter", []), ("signal_out", []),
                      ("signal_in", []), ("lint", []),
                      ("synth", []), ("variant", []), ("enum", []), ("regs", None)):
             e.setdefault(k, v)
@@ -157,6 +157,13 @@ def validate(reg):
             vals = [v[1] for v in en["values"]]
             if len(set(vals)) != len(vals):
                 raise RegistryError(f"engine {n}: enum {en['param']} has a value twice")
+    owners = [e["name"] for e in reg["engine"] if e["dram_lines"]]
+    if len(owners) > 1:
+        raise RegistryError(f"engines {', '.join(owners)}: only one engine may own the DRAM-backed lines")
+    if reg["engine"] and reg["engine"][0]["dram_lines"]:
+        # engine 0 is granted port B without looking (an access to a DRAM-backed line may wait)
+        raise RegistryError(f"engine {reg['engine'][0]['name']}: engine 0 may not own the "
+                            "DRAM-backed lines")
 
 
 def validate_signals(reg):
@@ -276,6 +283,12 @@ def packed_lines(lines):
 
 
 # ---- SystemVerilog ----------------------------------------------------------------------------
+def dram_owner_sv(es):
+    """The SV name of the engine that owns the DRAM-backed lines (registry `dram_lines`)."""
+    ks = [e["name"].upper() for e in es if e["dram_lines"]]
+    return f"ENG_{ks[0]}" if ks else "ENG_NONE"
+
+
 def gen_amap_pkg(reg):
     rs = regions(reg)
     es = reg["engine"]
@@ -360,6 +373,9 @@ def gen_amap_pkg(reg):
           "  // Engines that use the caching agent's request port for host lines; the endpoint ties the",
           "  // others' off. They share it with the endpoint's external port (first).",
           f"  localparam logic [NUM_ENGINES-1:0] ENG_CA = {mask(ca_mask)};", "",
+          "  // The engine that owns the DRAM-backed lines (docs/dram.md, \"Engines on DRAM-backed lines\"):",
+          "  // its events, commands and memory accesses may name them (ENG_NONE: no engine may).",
+          f"  localparam int DRAM_OWNER = {dram_owner_sv(es)};", "",
           "  // The CSR block's address width: 12 bits, or what the engines' windows need",
           f"  // (0x800 + 0x100 per engine).",
           f"  localparam int CSR_AW = {csr_aw(reg)};", "",

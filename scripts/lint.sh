@@ -16,7 +16,7 @@ mapfile -t pkgs < <(printf '%s\n' "${files[@]}" | grep '_pkg\.sv$')
 variants=("cni_home_agent -GPipelined=1" "cni_cache_agent -GLineBytes=64 -GWays=1 -GMshrs=1"
           "cni_endpoint -GPipelined=1" "cni_nic_coh -GLineBytes=64" "cni_mem_port -GLineBytes=64"
           "cni_mem_frames -GLineBytes=64" "cni_home_agent -GDramIdxW=11 -GFrameW=4"
-          "cni_endpoint -GDramIdxW=12 -GFrameW=4")
+          "cni_endpoint -GDramIdxW=12 -GFrameW=4 -GTsLines=16")
 mapfile -t -O ${#variants[@]} variants < <(python3 scripts/gen-engines.py --list lint)
 fail=0
 lint() {

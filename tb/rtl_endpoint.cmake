@@ -133,9 +133,10 @@ set(CNI_CHK_PLATFORM ${CNI_CHK_PLATFORM} PARENT_SCOPE)  # (tests/plugin/ builds 
 # agent), so the CNI tests run against both receive sides (docs/cni.md;
 # tests/rtl/test_cni_port.cpp, tests/system/test_cni_system.cpp); the checking build also has the
 # registry's chk variants (CNI4 at 64-byte lines: the CNI4 system tests) and the platform's
-# "dram": 256 DRAM-backed device lines in 8 frames (docs/dram.md; tests/devmem/).
+# "dram": 256 DRAM-backed device lines in 8 frames, the tag store's 16 blocks the first of them
+# (docs/dram.md; tests/devmem/, tests/ts/).
 cni_endpoint_model(chk PARAMS ${CNI_CHK_GEOMETRY}
-  VARIANTS ${CNI_VARIANTS_CHK} dram:DramIdxW=8,FrameW=3 CHECKING
+  VARIANTS ${CNI_VARIANTS_CHK} dram:DramIdxW=8,FrameW=3,TsLines=16,CniRetransmit=1 CHECKING
   ARGS --assert --x-assign unique --x-initial unique)
 cni_endpoint_model(pipe PARAMS ${CNI_CHK_GEOMETRY} Pipelined=1 CniConfig=${CNI_CNI_CONFIG_CNI16QM}
   CHECKING ARGS --assert --x-assign unique --x-initial unique)

@@ -32,6 +32,9 @@ module cni_fpga_shell #(
   parameter int          Pipelined      = 0,
   parameter int          NetBytes       = 64,
   parameter int          ClkDiv    = 868,
+  // no DRAM-backed lines: the endpoint's AXI4 master is tied off (the registry's region sizes
+  // read it)
+  localparam int         DramIdxW  = 0,
 `include "cni_engine_params_board.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int HdrW     = cni_coh_pkg::HDR_W,

@@ -47,6 +47,8 @@
 //   mem_*                             - port A of the line memory (synchronous read)
 //   m_axi_*                           - the AXI4 master of the DRAM lines' fill unit (512-bit
 //                                       data; unused without DramIdxW)
+//   pb_*                              - an engine's access to a DRAM line's data (cni_mem_frames'
+//                                       eb_*: granted when present, fetched when absent)
 //   dram_cnt_o, dram_err_o            - the fill unit's pulses and sticky write-back error
 //                                       (cni_mem_frames' cnt_o, err_o)
 //   cfg_ret_excl_i                    - per region: grant DataE to RdS on an unshared line
@@ -152,6 +154,12 @@ module cni_home_agent #(
   input  wire logic                      m_axi_bvalid_i,
   output logic                           m_axi_bready_o,
   input  wire logic [1:0]                m_axi_bresp_i,
+  input  wire logic                      pb_en_i,
+  input  wire logic                      pb_we_i,
+  input  wire logic [LineIdxW-1:0]       pb_line_i,
+  input  wire logic [LineBits-1:0]       pb_wdata_i,
+  output logic                           pb_gnt_o,
+  output logic [LineBits-1:0]            pb_rdata_o,
   output logic [4:0]                     dram_cnt_o,
   output logic                           dram_err_o,
   // configuration and status
@@ -535,6 +543,7 @@ module cni_home_agent #(
     .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
     .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
     .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+    .pb_en_i, .pb_we_i, .pb_line_i, .pb_wdata_i, .pb_gnt_o, .pb_rdata_o,
     .dram_cnt_o, .dram_err_o, .ready_o (dram_ready), .idle_o (dram_idle)
   );
 

@@ -11,6 +11,8 @@
 // it was for may have been overtaken by another on its line, or a park timeout answered). Port A's read data and the directory word come
 // from the frames when the line read was a DRAM line (a flag set with each read). A line that
 // failed in the DRAM reads as a DENY line's word (no sharers): its requests are answered Error.
+// An engine's port-B access to a DRAM line goes to the frames (granted when the line is
+// present; an absent one is fetched, the engine's and the take's misses taking turns).
 // With DramIdxW = 0 there are no DRAM lines: the on-chip answers pass through and the AXI
 // outputs are zero.
 //
@@ -28,6 +30,8 @@
 //   dir_re_i, dir_line_i  - the take's directory read; dir_rd_q_i: the on-chip word read;
 //                           dir_rd_o: the word read (the line's)
 //   dir_we_i, dir_wline_i, dir_wd_i - the apply's directory write (a DRAM line's: its frame)
+//   pb_*                  - an engine's access to a DRAM line's data (cni_mem_frames' eb_*; the
+//                           line index's top bit set)
 //   m_axi_*               - the AXI4 master (512-bit data)
 //   dram_cnt_o, dram_err_o - cni_mem_frames' cnt_o and err_o
 //   ready_o, idle_o       - the frames' init done; no miss or DRAM access in flight
@@ -93,6 +97,12 @@ module cni_home_dram #(
   input  wire logic                  m_axi_bvalid_i,
   output logic                       m_axi_bready_o,
   input  wire logic [1:0]            m_axi_bresp_i,
+  input  wire logic                  pb_en_i,
+  input  wire logic                  pb_we_i,
+  input  wire logic [LineIdxW-1:0]   pb_line_i,
+  input  wire logic [LineBits-1:0]   pb_wdata_i,
+  output logic                       pb_gnt_o,
+  output logic [LineBits-1:0]        pb_rdata_o,
   output logic [4:0]                 dram_cnt_o,
   output logic                       dram_err_o,
   output logic                       ready_o,
@@ -133,6 +143,8 @@ module cni_home_dram #(
       .hdir_re_i (dir_re_i), .hdir_rline_i (sel_line_i[DIW-1:0]), .hdir_rdata_o (fdir_rd),
       .hdir_we_i (dir_we_i && dram(dir_wline_i)), .hdir_wline_i (dir_wline_i[DIW-1:0]),
       .hdir_wd_i (dir_wd_i),
+      .eb_en_i (pb_en_i && dram(pb_line_i)), .eb_we_i (pb_we_i), .eb_line_i (pb_line_i[DIW-1:0]),
+      .eb_wdata_i (pb_wdata_i), .eb_gnt_o (pb_gnt_o), .eb_rdata_o (pb_rdata_o),
       .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
       .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i,
       .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
@@ -165,6 +177,8 @@ module cni_home_dram #(
     assign rsv_line_o  = '0;
     assign mem_rd_o = mem_rdata_i;
     assign dir_rd_o = dir_rd_q_i;
+    assign pb_gnt_o   = 1'b0;
+    assign pb_rdata_o = '0;
     assign ready_o  = 1'b1;
     assign idle_o   = 1'b1;
     assign {m_axi_arvalid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_arburst_o,
@@ -172,7 +186,8 @@ module cni_home_dram #(
             m_axi_awburst_o, m_axi_wvalid_o, m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o,
             m_axi_bready_o, dram_cnt_o, dram_err_o} = '0;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = ^{clk_i, rst_ni, sel_any_i, sel_line_i, take_i, rsv_held_i, init_run_i, d_valid_i, d_line_i, m_en_i,
+    wire unused = ^{clk_i, rst_ni, sel_any_i, sel_line_i, take_i, rsv_held_i, init_run_i,
+                    d_valid_i, d_line_i, m_en_i, pb_en_i, pb_we_i, pb_line_i, pb_wdata_i,
                     m_we_i, m_addr_i, m_wdata_i, dir_re_i, dir_we_i, dir_wline_i, dir_wd_i,
                     m_axi_arready_i, m_axi_rvalid_i, m_axi_rdata_i, m_axi_rresp_i,
                     m_axi_rlast_i, m_axi_awready_i, m_axi_wready_i, m_axi_bvalid_i,

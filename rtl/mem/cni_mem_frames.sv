@@ -24,7 +24,8 @@
 //                  reserved; the caller holds it until taken
 //   rsv_valid_o, rsv_line_o
 //                - the line just filled keeps its frame until the home takes a message on it
-//                  (take_i with take_line_i): a later miss of another line of that frame waits
+//                  (take_i with take_line_i), or, filled for an engine, until an engine access to
+//                  it is granted: a later miss of another line of that frame waits
 //   quiet_req_o, quiet_frame_o, quiet_i
 //                - the fill unit waits to evict this frame: the home says when none of its
 //                  stages holds a line of it and no write to it is pending (it may still write
@@ -33,6 +34,11 @@
 //                  the frame's data dirty)
 //   hdir_*       - the home's read (registered) and write of a present line's directory word (a
 //                  write marks it dirty)
+//   eb_*         - an engine's access (port B of the line memory, through the engine bus), held
+//                  until granted: granted when the line is present and the fill unit does not use
+//                  its port of the data RAM; an absent line is fetched (when the home also asks,
+//                  the two take turns); read data on eb_rdata_o the cycle after the grant; a
+//                  write marks the frame's data dirty
 //   m_axi_*      - the AXI4 master (cni_mem_port)
 //   cnt_o        - one-cycle pulses: [0] a fill read from the DRAM, [1] a fill of a line never
 //                  written (no read), [2] a write-back, [3] a read or write-back answered an
@@ -86,6 +92,12 @@ module cni_mem_frames #(
   input  wire logic                hdir_we_i,
   input  wire logic [DramIdxW-1:0] hdir_wline_i,
   input  wire logic [DirW-1:0]     hdir_wd_i,
+  input  wire logic                eb_en_i,
+  input  wire logic                eb_we_i,
+  input  wire logic [DramIdxW-1:0] eb_line_i,
+  input  wire logic [LineBits-1:0] eb_wdata_i,
+  output logic                     eb_gnt_o,
+  output logic [LineBits-1:0]      eb_rdata_o,
   // AXI4 master
   output logic                     m_axi_arvalid_o,
   input  wire logic                m_axi_arready_i,
@@ -163,15 +175,18 @@ module cni_mem_frames #(
   assign look_present_o = present(look_line_i);
   assign look_err_o     = ferr_q[frame_of(look_line_i)];
 
-  // the fill unit's port of the data RAM: reads the victim, writes the fetched line
-  logic                fb_en, fb_we;
+  // the fill unit's port of the data RAM: reads the victim, writes the fetched line; the engines'
+  // accesses when the fill unit leaves it free
+  logic                fb_en, fb_we, eb_port;
   logic [LineBits-1:0] fb_wd, fb_rd;
   logic [FrameW-1:0]   fb_addr;
   cni_dpram #(.Width (LineBits), .Words (Frames)) u_data (
     .clk_i,
     .a_en_i (hd_en_i), .a_we_i (hd_we_i), .a_addr_i (frame_of(hd_line_i)), .a_wd_i (hd_wdata_i),
     .a_rd_o (hd_rdata_o),
-    .b_en_i (fb_en), .b_we_i (fb_we), .b_addr_i (fb_addr), .b_wd_i (fb_wd), .b_rd_o (fb_rd)
+    .b_en_i (fb_en || eb_gnt_o), .b_we_i (eb_port ? eb_we_i : fb_we),
+    .b_addr_i (eb_port ? frame_of(eb_line_i) : fb_addr), .b_wd_i (eb_port ? eb_wdata_i : fb_wd),
+    .b_rd_o (fb_rd)
   );
 
   always_ff @(posedge clk_i) begin
@@ -250,11 +265,30 @@ module cni_mem_frames #(
   logic                vic_v_q;     // ... was valid and had not failed
   logic                wb_data_q;   // ... its line is dirty (sampled when the home is quiet)
   logic                rsv_q;
+  logic                rsv_eng_q;   // the reserved line was filled for an engine
   logic [DramIdxW-1:0] rsv_line_q;
+  logic                miss_eng_q;  // the miss being served is an engine's
+  logic                turn_q;      // the next miss: the engine's first when both ask
   wire  [FrameW-1:0]   f = frame_of(line_q);
 
-  wire miss_ok = miss_valid_i && !present(miss_line_i)
-                 && !(rsv_q && frame_of(rsv_line_q) == frame_of(miss_line_i));
+  // the misses of the home and of the engine bus, taking turns when both ask; while a frame is
+  // reserved for one of them the other's miss waits (the fill after it would end the
+  // reservation before the access it was for is served)
+  wire home_present = present(miss_line_i);
+  wire eb_present   = present(eb_line_i);
+  wire home_ok  = miss_valid_i && !home_present
+                  && !(rsv_q && (rsv_eng_q || frame_of(rsv_line_q) == frame_of(miss_line_i)));
+  wire eng_ok   = eb_en_i && !eb_present
+                  && !(rsv_q && (!rsv_eng_q || frame_of(rsv_line_q) == frame_of(eb_line_i)));
+  wire take_eng = eng_ok && (!home_ok || turn_q);
+  wire miss_ok  = home_ok || eng_ok;
+  wire [DramIdxW-1:0] m_line = take_eng ? eb_line_i : miss_line_i;
+  // the line its frame holds, the victim (read at each requester's frame: the pinned Yosys
+  // leaves a read whose address depends on another read of the tags undriven)
+  logic [TagBits-1:0] m_vic_tag, home_tag, eb_tag;
+  assign home_tag  = tag_q[frame_of(miss_line_i)];
+  assign eb_tag    = tag_q[frame_of(eb_line_i)];
+  assign m_vic_tag = take_eng ? eb_tag : home_tag;
   wire vic_dirty = vic_v_q && (ddirty_q[f] || rdirty_q[f]);
   wire written   = wrd_q[wbit_of(line_q)];
   wire fail_now  = poisoned(line_q);
@@ -299,7 +333,7 @@ module cni_mem_frames #(
         if (init_q == WIdxW'(WWords - 1)) state_d = StIdle;
       end
       StIdle: begin
-        miss_ready_o = miss_ok;
+        miss_ready_o = home_ok && !take_eng;
         if (miss_ok) state_d = StQuiet;
       end
       StQuiet: begin
@@ -358,6 +392,12 @@ module cni_mem_frames #(
       fb_wd = fill_data;
     end
   end
+  // an engine's access: the port is free outside QUIET (the victim's read), EVICT (its data held
+  // on the port's output for the write-back) and a fill; the port's address and data follow the
+  // engine whenever it may have the port (no tag compare on their path), its enable the grant
+  assign eb_port  = eb_en_i && state_q != StQuiet && state_q != StEvict && !fill;
+  assign eb_gnt_o = eb_port && eb_present;
+  assign eb_rdata_o = fb_rd;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -370,6 +410,7 @@ module cni_mem_frames #(
       ferr_q     <= '0;
       fnew_q     <= '0;
       rsv_q      <= 1'b0;
+      turn_q     <= 1'b0;
       pois_v_q   <= '0;
       pois_all_q <= 1'b0;
       err_o      <= 1'b0;
@@ -377,9 +418,11 @@ module cni_mem_frames #(
       state_q <= state_d;
       if (state_q == StInit) init_q <= init_q + 1'b1;
       if (hd_en_i && hd_we_i) ddirty_q[frame_of(hd_line_i)] <= 1'b1;
+      if (eb_gnt_o && eb_we_i) ddirty_q[frame_of(eb_line_i)] <= 1'b1;
       if (hdir_we_i) rdirty_q[frame_of(hdir_wline_i)] <= 1'b1;
-      if (miss_ready_o && miss_valid_i) begin
-        busy_q[frame_of(miss_line_i)] <= 1'b1;
+      if (state_q == StIdle && miss_ok) begin
+        busy_q[frame_of(m_line)] <= 1'b1;
+        turn_q <= !take_eng;
       end
       if (fill) begin
         valid_q[f]  <= 1'b1;
@@ -389,7 +432,8 @@ module cni_mem_frames #(
         ferr_q[f]   <= fill_err;
         fnew_q[f]   <= state_q == StFetch;
         rsv_q       <= 1'b1;
-      end else if (take_i && rsv_q && take_line_i == rsv_line_q) begin
+      end else if (rsv_q && (rsv_eng_q ? eb_gnt_o && eb_line_i == rsv_line_q
+                                        : take_i && take_line_i == rsv_line_q)) begin
         rsv_q <= 1'b0;
       end
       // a failed read or write-back: the line is remembered as failed (all of them, when the
@@ -404,15 +448,17 @@ module cni_mem_frames #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (miss_ready_o && miss_valid_i) begin
-      line_q  <= miss_line_i;
-      vic_q   <= {tag_q[frame_of(miss_line_i)], frame_of(miss_line_i)};
-      vic_v_q <= valid_q[frame_of(miss_line_i)] && !ferr_q[frame_of(miss_line_i)];
+    if (state_q == StIdle && miss_ok) begin
+      line_q     <= m_line;
+      miss_eng_q <= take_eng;
+      vic_q      <= {m_vic_tag, frame_of(m_line)};
+      vic_v_q    <= valid_q[frame_of(m_line)] && !ferr_q[frame_of(m_line)];
     end
     if (fill) begin
       tag_q[f]   <= tag_of(line_q);
       fdir_q[f]  <= fill_dir;
       rsv_line_q <= line_q;
+      rsv_eng_q  <= miss_eng_q;
     end
     if (hdir_we_i) fdir_q[frame_of(hdir_wline_i)] <= hdir_wd_i;
     if (state_q == StQuiet) wb_data_q <= ddirty_q[f] || fnew_q[f];
@@ -420,7 +466,7 @@ module cni_mem_frames #(
   end
 
   assign wb_data       = wb_data_q;
-  assign rsv_valid_o   = rsv_q;
+  assign rsv_valid_o   = rsv_q && !rsv_eng_q;  // (the home's take serves its reserved line first)
   assign rsv_line_o    = rsv_line_q;
   assign quiet_frame_o = f;
   assign cnt_o = {fill && fill_err, pois_wr || (state_q == StWait && mp_rd_valid && mp_rd_err),

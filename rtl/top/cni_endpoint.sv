@@ -27,8 +27,9 @@
 //                          performed for this port's requests (ca_mon_acc_*, by id) and for the
 //                          engines' (ca_mon_eng_*: the line, whether it wrote; the data on
 //                          ca_mon_acc_data_o) (observability; the coherence checker of the tests)
-//   pb_mon_*             - every write of a device line through port B of the line memory (an
-//                          engine's): the line index and the data (observability, as ca_mon_*)
+//   pb_mon_*             - every write of a device line through port B (an engine's, to the
+//                          line memory or a DRAM-backed line's frame): the line index and the
+//                          data (observability, as ca_mon_*)
 //   s_axil_*             - CSR slave
 //   m_axis_net_*, s_axis_net_*
 //                        - the network port (AXI4-Stream, NetBytes-byte beats): frames of
@@ -74,7 +75,9 @@ module cni_endpoint #(
 `include "cni_engine_params.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
-  localparam int LineIdxW = $clog2(NumLines)
+  localparam int LineIdxW = $clog2(NumLines),
+  // the home agent's and the engines' line index: with DramIdxW one more bit (docs/dram.md)
+  localparam int HomeIdxW = (DramIdxW > 0) ? DramIdxW + 1 : LineIdxW
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_ni,
@@ -156,7 +159,7 @@ module cni_endpoint #(
   output logic [cni_coh_pkg::ADDR_W-1:0]       ca_mon_eng_addr_o,
   output logic                                 ca_mon_eng_we_o,
   output logic                                 pb_mon_valid_o,
-  output logic [LineIdxW-1:0]                  pb_mon_line_o,
+  output logic [HomeIdxW-1:0]                  pb_mon_line_o,
   output logic [LineBits-1:0]                  pb_mon_data_o,
   output logic                                 init_done_o,
   // device memory in DRAM (DramIdxW)
@@ -343,10 +346,10 @@ module cni_endpoint #(
 
   // ---- home agent, memory, engine bus --------------------------------------------------------
   // With DramIdxW the home agent's line index has one more bit: lines 2**DramIdxW on are the
-  // DRAM-backed ones (docs/dram.md), region 0's, after the on-chip lines. The engines name
-  // on-chip lines only: their commands are zero-extended, and no event names a DRAM line (no
-  // command can set a policy on one, so none parks, triggers or is recalled).
-  localparam int HomeIdxW = (DramIdxW > 0) ? DramIdxW + 1 : LineIdxW;
+  // DRAM-backed ones (docs/dram.md), after the on-chip lines. The engines' events, commands and
+  // port B use the home agent's index: the registry's DRAM owner (cni_amap_pkg::DRAM_OWNER) may
+  // name DRAM-backed lines; its port-B accesses to them go to their frames in the home agent
+  // (granted when the line is present), the others' to the line memory.
   if (DramIdxW > 0 && NumLines > 2 ** DramIdxW)
     $error("cni_endpoint: %0d on-chip lines do not fit below the DRAM lines (2**DramIdxW = %0d)",
            NumLines, 2 ** DramIdxW);
@@ -356,28 +359,33 @@ module cni_endpoint #(
   logic [cni_coh_pkg::ARG_W-1:0]   cmd_arg;
   logic [cni_coh_pkg::OP_W-1:0]    evt_op;
   logic [cni_coh_pkg::AGENT_W-1:0] evt_src;
-  logic [LineIdxW-1:0]             evt_line, cmd_line;
-  logic [HomeIdxW-1:0]             h_evt_line;
-  // (port A's line: the home agent enables the port for on-chip lines only, whose index fits
-  // LineIdxW bits; its top bits are unused)
+  logic [HomeIdxW-1:0]             evt_line, cmd_line;
+  // (port A's and port B's lines: the home agent enables port A for on-chip lines only, and
+  // port B reaches the line memory for those only, whose index fits LineIdxW bits)
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [HomeIdxW-1:0]             h_ma_addr;
+  logic [HomeIdxW-1:0]             h_ma_addr, eb_addr;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [cni_amap_pkg::REGION_W-1:0] evt_region;
-  logic                            ma_en, ma_we, mb_en, mb_we;
+  logic                            ma_en, ma_we, mb_en, mb_we, eb_en, eb_ready, pb_gnt, pb_sel_q;
   logic [LineIdxW-1:0]             ma_addr, mb_addr;
-  logic [LineBits-1:0]             ma_wd, ma_rd, mb_wd, mb_rd;
+  logic [LineBits-1:0]             ma_wd, ma_rd, mb_wd, mb_rd, pb_rd, eb_rd;
   logic [cni_amap_pkg::NUM_REGIONS-1:0] cfg_ret_excl;
   logic [31:0]                     cfg_park_timeout;
   logic [15:0]                     home_cnt;
   logic [4:0]                      dram_cnt;
   logic                            dram_err;
-  assign evt_line = LineIdxW'(h_evt_line);
   assign ma_addr  = LineIdxW'(h_ma_addr);
-  if (HomeIdxW > LineIdxW) begin : g_dram_line_check
-    `CNI_ASSERT(evt_names_onchip, !(evt_valid && h_evt_line[HomeIdxW-1:LineIdxW] != '0),
-                "an engine event names a DRAM-backed line")
+  // port B: a DRAM-backed line's access to the home agent's frames, the others' to the memory;
+  // the read data from where the last granted read went
+  wire eb_dram = DramIdxW > 0 && eb_addr[HomeIdxW-1];
+  assign mb_en    = eb_en && !eb_dram;
+  assign mb_addr  = LineIdxW'(eb_addr);
+  assign eb_ready = !eb_dram || pb_gnt;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pb_sel_q <= 1'b0;
+    else if (eb_en && eb_ready && !mb_we) pb_sel_q <= eb_dram;
   end
+  assign eb_rd = pb_sel_q ? pb_rd : mb_rd;
 
   cni_home_agent #(
     .LineBytes (LineBytes), .NumAgents (NumAgents), .DevBase (DevBase),
@@ -396,10 +404,10 @@ module cni_endpoint #(
     .odat_valid_o (odat_valid), .odat_ready_i (odat_ready), .odat_hdr_o (odat_hdr),
     .odat_data_o (odat_data),
     .evt_valid_o (evt_valid), .evt_ready_i (evt_ready), .evt_kind_o (evt_kind),
-    .evt_line_o (h_evt_line), .evt_region_o (evt_region), .evt_op_o (evt_op),
+    .evt_line_o (evt_line), .evt_region_o (evt_region), .evt_op_o (evt_op),
     .evt_src_o (evt_src),
     .cmd_valid_i (cmd_valid), .cmd_ready_o (cmd_ready), .cmd_op_i (cmd_op),
-    .cmd_arg_i (cmd_arg), .cmd_line_i (HomeIdxW'(cmd_line)),
+    .cmd_arg_i (cmd_arg), .cmd_line_i (cmd_line),
     .mem_en_o (ma_en), .mem_we_o (ma_we), .mem_addr_o (h_ma_addr), .mem_wdata_o (ma_wd),
     .mem_rdata_i (ma_rd),
     .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o,
@@ -407,6 +415,8 @@ module cni_endpoint #(
     .m_axi_rlast_i, .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awaddr_o, .m_axi_awlen_o,
     .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
     .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bresp_i,
+    .pb_en_i (eb_en && eb_dram), .pb_we_i (mb_we), .pb_line_i (eb_addr), .pb_wdata_i (mb_wd),
+    .pb_gnt_o (pb_gnt), .pb_rdata_o (pb_rd),
     .dram_cnt_o (dram_cnt), .dram_err_o (dram_err),
     .time_i, .cfg_ret_excl_i (cfg_ret_excl), .cfg_park_timeout_i (cfg_park_timeout),
     .cnt_o (home_cnt),
@@ -420,9 +430,9 @@ module cni_endpoint #(
     .b_en_i (mb_en), .b_we_i (mb_we), .b_addr_i (mb_addr), .b_wd_i (mb_wd), .b_rd_o (mb_rd)
   );
 
-  // Port B's writes, for observers (the engines' stores to device lines).
-  assign pb_mon_valid_o = mb_en && mb_we;
-  assign pb_mon_line_o  = mb_addr;
+  // Port B's writes, for observers (the engines' stores to device lines, DRAM-backed ones too).
+  assign pb_mon_valid_o = eb_en && eb_ready && mb_we;
+  assign pb_mon_line_o  = eb_addr;
   assign pb_mon_data_o  = mb_wd;
 
   logic                                reg_valid, reg_we;
@@ -464,15 +474,16 @@ module cni_endpoint #(
   cni_engine_complex #(
 `include "cni_engine_pass.svh"
     .LineBytes (LineBytes), .MemLines (MemLines), .CacheIdW (CacheIdW),
-    .TtEntries (TtEntries), .TtReserve (TtReserve), .Pipelined (Pipelined), .NetBytes (NetBytes)
+    .TtEntries (TtEntries), .TtReserve (TtReserve), .Pipelined (Pipelined), .NetBytes (NetBytes),
+    .DramIdxW (DramIdxW)
   ) u_engines (
     .clk_i, .rst_ni,
     .evt_valid_i (evt_valid), .evt_ready_o (evt_ready), .evt_kind_i (evt_kind),
     .evt_line_i (evt_line), .evt_region_i (evt_region), .evt_op_i (evt_op), .evt_src_i (evt_src),
     .cmd_valid_o (cmd_valid), .cmd_ready_i (cmd_ready), .cmd_op_o (cmd_op), .cmd_arg_o (cmd_arg),
     .cmd_line_o (cmd_line),
-    .mem_en_o (mb_en), .mem_we_o (mb_we), .mem_addr_o (mb_addr), .mem_wdata_o (mb_wd),
-    .mem_rdata_i (mb_rd),
+    .mem_en_o (eb_en), .mem_we_o (mb_we), .mem_addr_o (eb_addr), .mem_wdata_o (mb_wd),
+    .mem_ready_i (eb_ready), .mem_rdata_i (eb_rd),
     .reg_valid_i (reg_valid), .reg_we_i (reg_we), .reg_eng_i (reg_eng), .reg_addr_i (reg_addr),
     .reg_wdata_i (reg_wdata), .reg_rdata_o (reg_rdata),
     .ca_req_valid_o (eb_ca_req_valid), .ca_req_ready_i (eb_ca_req_ready),

@@ -10,7 +10,8 @@
 // Ports:
 //   evt_*        - events from the home agent (valid/ready; the owning engine may stall them)
 //   cmd_*        - the engines' commands to the home agent, one at a time (valid/ready)
-//   mem_*        - port B of the line memory (synchronous read: data the cycle after)
+//   mem_*        - port B of the line memory, or of a DRAM-backed line's frame (synchronous
+//                  read: data the cycle after a cycle with mem_ready_i)
 //   reg_*        - an engine register access (the CSR block's or the NC unit's): one cycle, the
 //                  engine's read data the cycle after (reg_rdata_o)
 //   ca_req_*, ca_rsp_*
@@ -32,10 +33,12 @@ module cni_engine_complex #(
   parameter int          TtReserve = 8,
   parameter int          Pipelined = 0,
   parameter int          NetBytes  = 64,
+  parameter int          DramIdxW  = 0,
 `include "cni_engine_params.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
-  localparam int LineIdxW = $clog2(NumLines),
+  // a line index: the on-chip lines', or with DRAM-backed lines the home agent's (docs/dram.md)
+  localparam int LineIdxW = (DramIdxW > 0) ? DramIdxW + 1 : $clog2(NumLines),
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NetW     = NetBytes * 8,
   localparam int CntW     = (cni_amap_pkg::NUM_CNT > cni_amap_pkg::NUM_PLATFORM_CNT)
@@ -61,6 +64,7 @@ module cni_engine_complex #(
   output logic                                     mem_we_o,
   output logic [LineIdxW-1:0]                      mem_addr_o,
   output logic [LineBits-1:0]                      mem_wdata_o,
+  input  wire logic                                mem_ready_i,
   input  wire logic [LineBits-1:0]                 mem_rdata_i,
   // register windows
   input  wire logic                                reg_valid_i,
@@ -136,11 +140,13 @@ module cni_engine_complex #(
   logic                                nrx_last, nrx_user;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  cni_engine_bus #(.RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW)) u_bus (
+  cni_engine_bus #(
+    .RegionLines (RegionLines), .LineBytes (LineBytes), .LineIdxW (LineIdxW), .DramIdxW (DramIdxW)
+  ) u_bus (
     .clk_i, .rst_ni,
     .evt_valid_i, .evt_ready_o, .evt_line_i, .evt_region_i,
     .cmd_valid_o, .cmd_ready_i, .cmd_op_o, .cmd_arg_o, .cmd_line_o,
-    .mem_en_o, .mem_we_o, .mem_addr_o, .mem_wdata_o,
+    .mem_en_o, .mem_we_o, .mem_addr_o, .mem_wdata_o, .mem_ready_i,
     .reg_valid_i, .reg_eng_i, .reg_rdata_o,
     .eb_evt_valid_o (eb_evt_valid), .eb_evt_ready_i (eb_evt_ready),
     .eb_cmd_valid_i (eb_cmd_valid), .eb_cmd_ready_o (eb_cmd_ready), .eb_cmd_op_i (eb_cmd_op),

@@ -8,12 +8,13 @@
 // (READ, WRITE, SET_TAG, RESUME, NACK, GET_TAG, FILL) in the register window.
 // Region (lines from Base): the register page (256 bytes, policy DENY), the dispatch line, the
 // buffer line (a cachable block buffer: WRITE and FILL may take their data from it), then the
-// Lines blocks.
+// Lines blocks from BlkBase on: next in the region, or the first DRAM-backed lines.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
 //   NetBytes, CacheIdW  - the platform's (unused: no network or caching-agent port)
 //   Base, Lines         - the region's first line, and its blocks
+//   BlkBase             - block 0's line (after the buffer line, or a DRAM-backed line)
 //   TrigDepth, CmdDepth - faults waiting for the dispatch register, handler commands queued
 // Ports: the engine bus records (cni_engine_types.svh); idle_o: nothing to do until an input
 // (docs/endpoint.md, "Quiescence"); msg_i: a pulse per message arrival (the registry's signal
@@ -27,6 +28,7 @@ module cni_ts_engine #(
   parameter int CacheIdW  = 4,
   parameter int Base      = 0,
   parameter int Lines     = 16,
+  parameter int BlkBase   = Base + 256 / LineBytes + 2,
   parameter int TrigDepth = 4,
   parameter int CmdDepth  = 4,
   localparam int LineBits = LineBytes * 8,
@@ -68,7 +70,7 @@ module cni_ts_engine #(
   localparam int R      = 256 / LineBytes;     // register page lines
   localparam int LDisp  = Base + R;            // the dispatch line
   localparam int LBuf   = Base + R + 1;        // the buffer line
-  localparam int LBlk0  = Base + R + 2;        // block 0
+  localparam int LBlk0  = BlkBase;             // block 0
   localparam int BlkW   = Lines > 1 ? $clog2(Lines) : 1;
   localparam int OpW    = cni_coh_pkg::OP_W;
   localparam int AgW    = cni_coh_pkg::AGENT_W;
@@ -574,6 +576,7 @@ module cni_ts_engine #(
         R_GEOMETRY: reg_rsp_o <= {8'(R + 2), 24'(Lines)};
         R_MSGS:     reg_rsp_o <= n_msgs_q;
         R_CMD_DEPTH: reg_rsp_o <= 32'(CmdDepth);
+        R_BLOCK_LINE: reg_rsp_o <= 32'(LBlk0 - Base);
         default: begin
           reg_rsp_o <= '0;
           if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin

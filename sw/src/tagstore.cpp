@@ -16,7 +16,7 @@ constexpr unsigned kMode = 0x18;
 constexpr unsigned kEvt0 = 0x20, kEvt1 = 0x28;
 constexpr unsigned kRefused = 0x40;  // REFUSED | DONE << 32
 constexpr unsigned kGeometry = 0x50;
-constexpr unsigned kCmdDepth = 0x58;
+constexpr unsigned kCmdDepth = 0x58;  // CMD_DEPTH | BLOCK_LINE << 32
 constexpr unsigned kBuf = 0x80;
 enum : unsigned { kRead = 1, kWrite = 2, kSetTag = 3, kResume = 4, kNack = 5, kGetTag = 6, kFill = 7 };
 
@@ -31,13 +31,19 @@ TagStore::TagStore(MemoryPort& mem, Addr region) : mem_(mem), region_(region), l
                              std::to_string(g) + ")");
   }
   mode_ = DispatchMode(reg(kMode) & 3);
-  depth_ = unsigned(reg(kCmdDepth) & 0xFFFFFFFF);
+  const uint64_t d = reg(kCmdDepth);
+  depth_ = unsigned(d & 0xFFFFFFFF);
+  block0_ = uint32_t(d >> 32);
+  if (block0_ < first_) {
+    throw std::runtime_error("TagStore: BLOCK_LINE reads " + std::to_string(block0_) +
+                             ", inside the register page");
+  }
   if (depth_ == 0) throw std::runtime_error("TagStore: the engine's command queue has no room");
 }
 
 Addr TagStore::block_addr(uint32_t b) const {
   check_block(b);
-  return region_ + uint64_t(first_ + b) * lb_;
+  return region_ + uint64_t(block0_ + b) * lb_;
 }
 
 void TagStore::check_block(uint32_t b) const {

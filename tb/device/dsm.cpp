@@ -52,8 +52,7 @@ DsmSystem::DsmSystem(const sim::Profile& profile, const DsmConfig& cfg) : cfg_(c
                                   "' carries no tag store");
     }
   }
-  const unsigned lb = ts_device(0).geometry().line_bytes;
-  blocks_ = ts_device(0).geometry().regions[DeviceGeometry::kTs].lines - (256 / lb + 2);
+  blocks_ = ts_device(0).geometry().ts_blocks;
   stats_.resize(nodes_);
   const sim::NetParams net = sim::NetParams::from_profile(p);
   barrier_ns_ = uint64_t(sim::to_ns(net.hops() * net.latency));
@@ -67,8 +66,7 @@ SimDevice& DsmSystem::ts_device(unsigned node) {
 
 drv::Addr DsmSystem::block_addr(unsigned node, uint32_t b) {
   SimDevice& d = ts_device(node);
-  const unsigned lb = d.geometry().line_bytes;
-  return d.host_addr(d.geometry().base(DeviceGeometry::kTs) + 256 / lb + 2 + b);
+  return d.host_addr(d.geometry().ts_block0 + b);
 }
 
 void DsmSystem::run(const App& app) {

@@ -165,6 +165,10 @@ void Endpoint::read_geometry() {
                              std::to_string(g.dram_first()) + ", below the on-chip lines' end " +
                              std::to_string(g.num_lines()));
   }
+  if (g.regions[DeviceGeometry::kTs].lines > 0) {
+    g.ts_blocks = csr_read(regs::eng_ts::kGeometry) & 0xFFFFFF;
+    g.ts_block0 = g.base(DeviceGeometry::kTs) + csr_read(regs::eng_ts::kBlockLine);
+  }
   d_->geo = g;
   d_->geo_known = true;
   if (g.dram_idx_w) {

@@ -68,6 +68,10 @@ struct DeviceGeometry {
     return dram_idx_w && line >= dram_first() && line < dram_first() + dram_lines();
   }
   uint64_t quiet_cycles() const { return uint64_t{1} << quiet_log2; }
+  // The tag store's blocks (its GEOMETRY and BLOCK_LINE registers; docs/tagstore.md): how many,
+  // and block 0's line (after its buffer line, or the first DRAM-backed line). 0: no tag store.
+  unsigned ts_blocks = 0;
+  unsigned ts_block0 = 0;
 
   // Cycles the pipelined configuration adds to each message the home agent handles, to each
   // event on its way to the PIO engine, and to each entry into the engine's (c) FIFOs.

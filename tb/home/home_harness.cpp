@@ -265,6 +265,9 @@ void HomeHarness::drive() {
   t.ofwd_hold_i = hold_now_;
   t.evt_ready_i = evt_ready_();
   put_line(t.mem_rdata_i, rd_data_, g.line_bytes);
+  // no engine accesses DRAM-backed lines here (the endpoint's tests do: tests/ts)
+  t.pb_en_i = 0;
+  t.pb_we_i = 0;
 }
 
 void HomeHarness::step() {

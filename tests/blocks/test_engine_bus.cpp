@@ -67,6 +67,7 @@ class EngineBus : public BlockBench<S> {
     m.eb_evt_ready_i = 0;
     m.eb_cmd_valid_i = 0;
     m.eb_mem_en_i = 0;
+    m.mem_ready_i = 1;
     noise();
     this->reset();
   }
@@ -124,8 +125,9 @@ class EngineBus : public BlockBench<S> {
     if (cv) {
       EXPECT_EQ((Cmd{m.cmd_op_o, m.cmd_arg_o, m.cmd_line_o}), cmd_[sel].front()) << at();
     }
+    // The chosen access is granted when the memory takes it (mem_ready_i).
     const int gnt = lowest(m.eb_mem_en_i);
-    EXPECT_EQ(unsigned(m.eb_mem_gnt_o), gnt >= 0 ? 1u << gnt : 0u) << at();
+    EXPECT_EQ(unsigned(m.eb_mem_gnt_o), gnt >= 0 && m.mem_ready_i ? 1u << gnt : 0u) << at();
     EXPECT_EQ(bool(m.mem_en_o), gnt >= 0) << at();
     if (gnt >= 0) {
       EXPECT_EQ(bool(m.mem_we_o), bit_of(m.eb_mem_we_i, gnt)) << at();
@@ -193,6 +195,9 @@ class EngineBus : public BlockBench<S> {
     noise();
     m.reg_valid_i = this->chance(p_offer);
     m.cmd_ready_i = this->chance(p_take);
+    // The memory takes engine 0's accesses at once (on-chip lines); another's may wait (a
+    // DRAM-backed line's fetch).
+    m.mem_ready_i = lowest(m.eb_mem_en_i) == 0 || this->chance(p_take);
     m.eb_evt_ready_i = 0;
     for (unsigned k = 0; k < NE; ++k) m.eb_evt_ready_i |= this->chance(p_take) << k;
     this->settle();

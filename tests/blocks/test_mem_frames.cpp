@@ -10,7 +10,9 @@
 // line and its directory beat only; a write that lands while the frame waits to be quiet is not
 // lost; a filled frame is kept for the message it was filled for; a failed DRAM read or write-back
 // fails its line (answered as failed until reset), and more failures than the list holds fail every
-// line.
+// line. An engine's accesses (port B through the engine bus) see and leave the last write of
+// their lines too, fetching absent ones, taking turns with the home's misses, and keep the frame
+// filled for them across a cycle without their request.
 #include <map>
 #include <vector>
 
@@ -64,6 +66,7 @@ class MemFramesBench : public BlockBench<S> {
     m.hd_en_i = 0;
     m.hdir_re_i = 0;
     m.hdir_we_i = 0;
+    m.eb_en_i = 0;
     m.quiet_i = 1;
     B::reset();
     for (unsigned i = 0; i < 1000 && !m.init_done_o; ++i) cycle({});
@@ -103,6 +106,9 @@ class MemFramesBench : public BlockBench<S> {
     unsigned dir_rline = 0, dir_wline = 0;
     uint32_t dir_wd = 0;
     bool quiet = true;
+    bool eb_en = false, eb_we = false;  // an engine's access
+    unsigned eb_line = 0;
+    Bytes eb_wdata;
   };
 
   // One cycle: the home's inputs, the slave's, the edge. Returns whether a miss was taken.
@@ -123,10 +129,15 @@ class MemFramesBench : public BlockBench<S> {
     m.hdir_wline_i = h.dir_wline;
     m.hdir_wd_i = h.dir_wd;
     m.quiet_i = h.quiet;
+    m.eb_en_i = h.eb_en;
+    m.eb_we_i = h.eb_we;
+    m.eb_line_i = h.eb_line;
+    if (h.eb_we) port_bytes_in(m.eb_wdata_i, h.eb_wdata.data(), kLine);
     B::settle();
     slave_->drive(m, B::cycle_);
     B::settle();
     const bool taken = h.miss && m.miss_ready_o;
+    eb_gnt_ = h.eb_en && m.eb_gnt_o;
     quiet_wait_ += m.quiet_req_o && !h.quiet;
     for (unsigned i = 0; i < 5; ++i) cnt_[i] += (m.cnt_o >> i) & 1;
     slave_->edge(m, B::cycle_);
@@ -208,6 +219,36 @@ class MemFramesBench : public BlockBench<S> {
     return failed;
   }
 
+  // An engine's access to `line`: held until granted, but withdrawn for a cycle at a chance of
+  // `drop` (engine 0 takes the bus), with the home's quiet answer stalled at `qstall`; a read's
+  // data checked the cycle after the grant. Returns the cycles to the grant.
+  unsigned eaccess(unsigned line, bool write, double drop = 0.0, double qstall = 0.0) {
+    Home h;
+    h.eb_line = line;
+    h.eb_we = write;
+    if (write) {
+      h.eb_wdata.resize(kLine);
+      for (auto& x : h.eb_wdata) x = static_cast<uint8_t>(B::rng_());
+    }
+    unsigned n = 0;
+    for (eb_gnt_ = false; !eb_gnt_ && n < 5000; ++n) {
+      h.eb_en = n == 0 || !B::chance(drop);
+      h.quiet = !B::chance(qstall);
+      cycle(h);
+    }
+    EXPECT_TRUE(eb_gnt_) << "an engine's access to line " << line << " never granted";
+    if (write) {
+      Line l = ref(line);
+      l.data = h.eb_wdata;
+      ref_[line] = l;
+    } else {
+      Bytes got(kLine);
+      port_bytes_out(B::m_->eb_rdata_o, got.data(), kLine);
+      EXPECT_EQ(got, ref(line).data) << "line " << line << " read by an engine";
+    }
+    return n;
+  }
+
   void idle(unsigned n) {
     for (unsigned i = 0; i < n; ++i) cycle({});
   }
@@ -237,6 +278,7 @@ class MemFramesBench : public BlockBench<S> {
   uint64_t cnt_[5] = {};  // fills read, fills of lines never written, write-backs, AXI errors,
                           // fills of failed lines
   uint64_t quiet_wait_ = 0;
+  bool eb_gnt_ = false;  // the last cycle granted an engine's access
 };
 
 using Sets = ::testing::Types<MemFrames_l128, MemFrames_l64>;
@@ -276,6 +318,113 @@ TYPED_TEST(MemFramesBench, EveryAccessSeesTheLastWriteOfItsLine) {
   EXPECT_EQ(this->cnt_[3] + this->cnt_[4], 0u);
   EXPECT_GT(this->quiet_wait_, 0u) << "the fill unit never waited for quiet";
   EXPECT_FALSE(this->m_->err_o);
+}
+
+// The home's messages and an engine's accesses, at random over 24 lines in 8 frames, with every
+// AXI handshake and the home's quiet answer stalled at random and the engine's request withdrawn
+// now and then: every read, the home's or the engine's, sees the last write of its line, and
+// what an engine wrote reaches the DRAM when its frame is reused.
+TYPED_TEST(MemFramesBench, AnEnginesAccessesSeeAndLeaveTheLastWriteOfTheirLines) {
+  this->make_slave(0.3);
+  unsigned by_engine = 0, engine_misses = 0;
+  for (unsigned op = 0; op < 3000; ++op) {
+    const unsigned line = this->of_frame(this->pick(8), 1 + this->pick(3) * 37);
+    if (this->chance(0.5)) {
+      engine_misses += !this->present(line);
+      this->eaccess(line, this->chance(0.5), 0.2, 0.3);
+      ++by_engine;
+    } else {
+      const unsigned k = this->pick(4);
+      this->access(line, k == 1 || k == 3, k >= 2, 0.3);
+    }
+  }
+  this->expect_clean();
+  for (const auto& [line, want] : this->ref_) {
+    if (this->present(line)) continue;
+    EXPECT_EQ(this->in_dram(line).data, want.data) << "line " << line << " in the DRAM";
+  }
+  EXPECT_GT(by_engine, 1000u);
+  EXPECT_GT(engine_misses, 300u);
+  EXPECT_EQ(this->cnt_[3] + this->cnt_[4], 0u);
+}
+
+// The home and an engine miss on two lines of one frame at once, and keep asking: the two take
+// turns, so both are served, each filled frame kept for the one it was filled for (the engine's
+// across a cycle without its request) until it is used.
+TYPED_TEST(MemFramesBench, TheHomeAndAnEngineMissingInOneFrameTakeTurns) {
+  const unsigned a = this->of_frame(2, 1), b = this->of_frame(2, 2);
+  typename TestFixture::Home h;
+  h.miss = true;
+  h.miss_line = a;
+  h.eb_en = true;
+  h.eb_line = b;
+  bool home_done = false, engine_done = false;
+  unsigned n = 0;
+  for (; n < 2000 && !(home_done && engine_done); ++n) {
+    h.look = a;
+    h.miss = !home_done;
+    // the home takes its message the cycle its line is present
+    h.take = !home_done && this->present(a);
+    h.take_line = a;
+    h.eb_en = !engine_done && (n % 7 != 3);  // withdrawn now and then
+    this->cycle(h);
+    home_done = home_done || h.take;
+    engine_done = engine_done || this->eb_gnt_;
+  }
+  EXPECT_TRUE(home_done) << "the home's miss was never served";
+  EXPECT_TRUE(engine_done) << "the engine's miss was never served";
+  // both fetched once (lines never written: no DRAM read), neither refetched
+  EXPECT_EQ(this->cnt_[1], 2u);
+  this->expect_clean();
+}
+
+// A frame filled for one of the two keeps the other's miss waiting, in any frame, until the
+// access it was filled for is served: the engine's request withdrawn for 20 cycles after its
+// fill (higher-priority engines on the bus), the home's message not taken for 20 cycles after
+// its fill (its outputs stalled). Without this the other's fill replaced the reservation and a
+// third miss could take the frame back first (found by review).
+TYPED_TEST(MemFramesBench, AReservationHoldsTheOthersMissInAnyFrame) {
+  const unsigned l = this->of_frame(1, 1), g = this->of_frame(3, 1);
+  typename TestFixture::Home h;
+  h.eb_line = l;
+  for (unsigned n = 0; n < 200 && !this->present(l); ++n) {
+    h.eb_en = true;
+    this->cycle(h);
+  }
+  ASSERT_TRUE(this->present(l));
+  ASSERT_FALSE(this->eb_gnt_) << "granted in the fill's cycle";
+  typename TestFixture::Home m;  // the home misses g while the engine looks away
+  m.look = g;
+  m.miss = true;
+  m.miss_line = g;
+  for (unsigned n = 0; n < 20; ++n) EXPECT_FALSE(this->cycle(m)) << "cycle " << n;
+  EXPECT_FALSE(this->present(g));
+  h.eb_en = true;
+  h.miss = true;  // both ask: the engine's reserved line first
+  h.miss_line = g;
+  h.look = g;
+  EXPECT_FALSE(this->cycle(h));
+  EXPECT_TRUE(this->eb_gnt_) << "the engine's access after its fill";
+  EXPECT_LE(this->fetch(g), 4u) << "the home's miss once the engine was served";
+  // the other way: the home's fill of g kept until its message is taken
+  const unsigned e = this->of_frame(5, 1);
+  typename TestFixture::Home k;
+  k.eb_en = true;
+  k.eb_line = e;
+  for (unsigned n = 0; n < 20; ++n) {
+    this->cycle(k);
+    EXPECT_FALSE(this->eb_gnt_) << "cycle " << n;
+  }
+  EXPECT_FALSE(this->present(e));
+  k.take = true;
+  k.take_line = g;
+  this->cycle(k);
+  k.take = false;
+  unsigned n = 0;
+  for (this->eb_gnt_ = false; !this->eb_gnt_ && n < 200; ++n) this->cycle(k);
+  EXPECT_TRUE(this->eb_gnt_) << "the engine's miss once the home took its message";
+  EXPECT_EQ(this->cnt_[1], 3u);  // three fills, of lines never written
+  this->expect_clean();
 }
 
 // Sixteen lines never written, read in 8 frames (each evicted once, clean): zeros and the

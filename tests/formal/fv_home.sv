@@ -190,6 +190,7 @@ module cni_nonsynth_fv_home #(
     .m_axi_arready_i(1'b0), .m_axi_rvalid_i(1'b0), .m_axi_rdata_i('0),
     .m_axi_rresp_i('0), .m_axi_rlast_i(1'b0), .m_axi_awready_i(1'b0), .m_axi_wready_i(1'b0),
     .m_axi_bvalid_i(1'b0), .m_axi_bresp_i('0),
+    .pb_en_i(1'b0), .pb_we_i(1'b0), .pb_line_i('0), .pb_wdata_i('0), .pb_gnt_o(), .pb_rdata_o(),
     .m_axi_arvalid_o(), .m_axi_araddr_o(), .m_axi_arlen_o(), .m_axi_arsize_o(),
     .m_axi_arburst_o(), .m_axi_rready_o(), .m_axi_awvalid_o(), .m_axi_awaddr_o(),
     .m_axi_awlen_o(), .m_axi_awsize_o(), .m_axi_awburst_o(), .m_axi_wvalid_o(),

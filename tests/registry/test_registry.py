@@ -54,6 +54,25 @@ class Registry(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("signal_in 'no_such' names no engine's signal_out", r.stderr)
 
+    def test_a_second_owner_of_the_dram_backed_lines_is_refused(self):
+        # The engine bus routes every event on a DRAM-backed line to one engine (the tag store
+        # owns them): a second owner is refused.
+        r = run(PROBE.replace('inst = { Base', 'dram_lines = true\ninst = { Base'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("only one engine may own the DRAM-backed lines", r.stderr)
+
+    def test_engine_0_as_owner_of_the_dram_backed_lines_is_refused(self):
+        # Engine 0 (PIO) is granted port B without looking; a DRAM-backed line's access may wait.
+        reg = (ROOT / "rtl/engines.toml").read_text()
+        reg = reg.replace('dram_lines = true\n', '').replace('name = "pio"\n', 'name = "pio"\ndram_lines = true\n', 1)
+        with tempfile.TemporaryDirectory() as d:
+            f = pathlib.Path(d) / "engines.toml"
+            f.write_text(reg)
+            r = subprocess.run([sys.executable, str(GEN), "--registry", str(f), "--list", "lint"],
+                               cwd=ROOT, capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("engine 0 may not own the DRAM-backed lines", r.stderr)
+
     def test_a_signal_out_used_twice_is_refused(self):
         r = run(PROBE.replace('inst = { Base', 'signal_out = [{ name = "cni_rx", port = "x_o" }]\ninst = { Base'))
         self.assertNotEqual(r.returncode, 0)

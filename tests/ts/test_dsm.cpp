@@ -93,8 +93,9 @@ TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
 void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned ops,
                const char* profile = "enzian-eci",
                drv::HomePolicy homes = drv::HomePolicy::RoundRobin, double loss = 0,
-               double reorder = 0) {
+               double reorder = 0, const char* variant = "ts") {
   DsmConfig cfg = chk_config(app_cores);
+  cfg.ts_variant = variant;
   cfg.design = design;
   cfg.homes = homes;
   cfg.retransmit = loss > 0 || reorder > 0;
@@ -193,6 +194,19 @@ void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned op
               static_cast<unsigned long long>(placed), static_cast<unsigned long long>(moved),
               static_cast<unsigned long long>(redirects));
   EXPECT_GT(inv, 0u);
+  if (d.ts_device(0).geometry().is_dram(d.ts_device(0).geometry().ts_block0)) {
+    // the shared space in DRAM-backed lines: its frames were filled and written back
+    uint64_t fills = 0, wbs = 0;
+    for (unsigned n = 0; n < nodes; ++n) {
+      auto& ep = d.ts_device(n).endpoint();
+      fills += ep.counter(tb::csr::kDramFills) + ep.counter(tb::csr::kDramFillsNew);
+      wbs += ep.counter(tb::csr::kDramWritebacks);
+    }
+    std::printf("the shared space in DRAM-backed lines: %llu fills of frames, %llu write-backs\n",
+                static_cast<unsigned long long>(fills), static_cast<unsigned long long>(wbs));
+    EXPECT_GT(fills, 2u * 16 * nodes);
+    EXPECT_GT(wbs, 0u);
+  }
   if (loss > 0 || reorder > 0) {  // frames were lost or overtaken, and sent again
     uint64_t retx = 0, held = 0;
     for (unsigned n = 0; n < nodes; ++n) {
@@ -235,6 +249,14 @@ TEST(Dsm, RandomAccessesOfTwoNodesAreSequentiallyConsistent) {
 // were never set Invalid, and its writes were lost)
 TEST(Dsm, RandomAccessesOfFourNodesOnTyphoon1998AreSequentiallyConsistent) {
   random_sc(DsmDesign::Typhoon1, 4, 1, 150, "typhoon-1998");
+}
+
+// The shared space in DRAM-backed device lines (the checking build's `dram` model: the 16 blocks
+// two to a frame of its eight; docs/dram.md, "Engines on DRAM-backed lines"): every fault, fill,
+// read and recall of a block may first fetch its line from the DRAM.
+TEST(Dsm, RandomAccessesWithTheSharedSpaceInDramAreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon1, 2, 2, 300, "enzian-eci", drv::HomePolicy::RoundRobin, 0, 0,
+            "dram");
 }
 
 TEST(Dsm, RandomAccessesOnTyphoon0AreSequentiallyConsistent) {

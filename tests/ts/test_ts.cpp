@@ -2,9 +2,13 @@
 // The tag store engine (rtl/ts/cni_ts_engine.sv, docs/tagstore.md) in the device core, seen from
 // the hosts' side of the link: every tag transition and what each tag lets a host do, faults
 // suspended and dispatched once, the handler commands that end them, the three dispatch modes,
-// and the commands the engine refuses. The checking build's `ts` variant (64-byte lines, 16
-// blocks); the test plays the host caching agents message by message.
+// and the commands the engine refuses. On two models of the checking build (64-byte lines, 16
+// blocks): `ts`, the blocks on chip after the buffer line, and `dram`, the blocks the first
+// DRAM-backed lines, two to a frame of the eight (docs/dram.md, "Engines on DRAM-backed lines"),
+// so every fill, read and recall of a block there may first fetch its line, with the DRAM's AXI
+// handshakes withheld at random. The test plays the host caching agents message by message.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "rtl/fixture.hpp"
@@ -26,7 +30,8 @@ enum Cause : uint32_t {
 enum Reg : uint32_t {
   kStatus = 0x00, kResult = 0x04, kCmd = 0x08, kAck = 0x10, kMode = 0x18, kEvt0 = 0x20,
   kEvt1 = 0x28, kFaults = 0x30, kDups = 0x34, kAuto = 0x38, kOverflow = 0x3C, kRefused = 0x40,
-  kDone = 0x44, kBadAcks = 0x48, kDispErr = 0x4C, kGeometry = 0x50, kMsgs = 0x54, kBuf = 0x80
+  kDone = 0x44, kBadAcks = 0x48, kDispErr = 0x4C, kGeometry = 0x50, kMsgs = 0x54,
+  kBlockLine = 0x5C, kBuf = 0x80
 };
 
 // The event as the dispatch register holds it (docs/tagstore.md, "Dispatch register").
@@ -51,24 +56,27 @@ struct Event {
   }
 };
 
-class TagStore : public EndpointTest {
+// The model: its variant name.
+class TagStore : public EndpointTest, public ::testing::WithParamInterface<const char*> {
  protected:
   static constexpr unsigned kEngine = engines::kEngineTs;
 
   void configure(Endpoint::Options& o) override {
     o.line_bytes = 64;
-    o.variant = "ts";
+    o.variant = GetParam();
+    o.dram_stall = 0.2;  // the DRAM's AXI handshakes withheld at random (the `dram` model)
   }
   void SetUp() override {
-    ASSERT_TRUE(Endpoint::has_model(64, "ts")) << "the checking build has no `ts` model";
+    ASSERT_TRUE(Endpoint::has_model(64, GetParam()))
+        << "the checking build has no `" << GetParam() << "` model";
     EndpointTest::SetUp();
     for (unsigned i = 0; i < 100 && !(reg(kStatus) & 4); ++i) ep->run(10);
     ASSERT_TRUE(reg(kStatus) & 4) << "the engine's reset sweep did not end";
   }
 
   unsigned page() const { return 256 / geo().line_bytes; }
-  unsigned blocks() const { return geo().regions[Geo::kTs].lines - page() - 2; }
-  Addr blk(unsigned b) const { return line(geo().base(Geo::kTs) + page() + 2 + b); }
+  unsigned blocks() const { return geo().ts_blocks; }
+  Addr blk(unsigned b) const { return line(geo().ts_block0 + b); }
   Addr bufl() const { return line(geo().base(Geo::kTs) + page() + 1); }
   Addr disp() const { return line(geo().base(Geo::kTs) + page()); }
   Addr window(unsigned off) const { return line(geo().base(Geo::kTs)) + off; }
@@ -178,9 +186,14 @@ class TagStore : public EndpointTest {
   }
 };
 
-TEST_F(TagStore, ResetLeavesEveryBlockReadWriteAndTheRegionLaidOut) {
+TEST_P(TagStore, ResetLeavesEveryBlockReadWriteAndTheRegionLaidOut) {
   EXPECT_EQ(blocks(), 16u);
   EXPECT_EQ(reg(kGeometry), (page() + 2) << 24 | 16u);
+  // the blocks: after the buffer line, or the first DRAM-backed lines
+  const unsigned b0 = geo().dram_idx_w ? geo().dram_first() : geo().base(Geo::kTs) + page() + 2;
+  EXPECT_EQ(geo().ts_block0, b0);
+  EXPECT_EQ(reg(kBlockLine), b0 - geo().base(Geo::kTs));
+  EXPECT_EQ(geo().regions[Geo::kTs].lines, page() + 2 + (geo().dram_idx_w ? 0 : 16u));
   EXPECT_EQ(reg(kMode), 1u) << "the cachable dispatch line is the reset mode";
   for (unsigned b = 0; b < blocks(); ++b) EXPECT_EQ(tag_of(b), unsigned(kRW)) << "block " << b;
   ep->send(req(Op::RdX, kHost1, blk(3)));
@@ -194,7 +207,7 @@ TEST_F(TagStore, ResetLeavesEveryBlockReadWriteAndTheRegionLaidOut) {
 // Each of the nine transitions on a block no host holds, then what the new tag lets hosts do:
 // a read, then a write (Invalid: both suspended and faulted; ReadOnly: the read Shared, the
 // write faulted; ReadWrite: the state tables).
-TEST_F(TagStore, EveryTagTransitionThenWhatTheNewTagAllows) {
+TEST_P(TagStore, EveryTagTransitionThenWhatTheNewTagAllows) {
   unsigned b = 0;
   uint32_t seq = 0;
   for (Tag from : {kI, kRO, kRW}) {
@@ -211,7 +224,7 @@ TEST_F(TagStore, EveryTagTransitionThenWhatTheNewTagAllows) {
         Event e = take_fault(b, false, kI, kHost1);
         EXPECT_EQ(e.seq, ++seq);
         EXPECT_EQ(e.op, unsigned(Op::RdS));
-        EXPECT_EQ(e.offset, (geo().base(Geo::kTs) + page() + 2 + b) * geo().line_bytes);
+        EXPECT_EQ(e.offset, (geo().ts_block0 + b) * geo().line_bytes);
         command(kNack, b, 0, true, false);  // refuse it: Error
         ack(e.seq);
         EXPECT_EQ(expect(Op::Error, kHost1, blk(b)).tag, 1);
@@ -241,7 +254,7 @@ TEST_F(TagStore, EveryTagTransitionThenWhatTheNewTagAllows) {
   EXPECT_EQ(reg(kRefused), 0u);
 }
 
-TEST_F(TagStore, DowngradeToReadOnlyPullsDirtyDataAndLeavesTheWriterShared) {
+TEST_P(TagStore, DowngradeToReadOnlyPullsDirtyDataAndLeavesTheWriterShared) {
   acquire(kHost1, blk(4));
   command(kSetTag, 4, kRO);
   Msg f = expect(Op::FwdDown, kHost1, blk(4));
@@ -256,7 +269,7 @@ TEST_F(TagStore, DowngradeToReadOnlyPullsDirtyDataAndLeavesTheWriterShared) {
   take_fault(4, true, kRO, kHost1);
 }
 
-TEST_F(TagStore, InvalidatePullsDirtyDataAndRecallsEverySharer) {
+TEST_P(TagStore, InvalidatePullsDirtyDataAndRecallsEverySharer) {
   acquire(kHost1, blk(5));
   command(kSetTag, 5, kI);
   Msg f = expect(Op::FwdInv, kHost1, blk(5));
@@ -280,7 +293,7 @@ TEST_F(TagStore, InvalidatePullsDirtyDataAndRecallsEverySharer) {
   EXPECT_EQ(tag_of(5), unsigned(kI));
 }
 
-TEST_F(TagStore, ReadOnlyNeverGrantsExclusiveEvenUnsharedOrResumed) {
+TEST_P(TagStore, ReadOnlyNeverGrantsExclusiveEvenUnsharedOrResumed) {
   set_tag(6, kRO);
   ep->send(req(Op::RdS, kHost1, blk(6)));
   expect(Op::DataS, kHost1, blk(6));  // the region returns in Exclusive; ReadOnly does not
@@ -299,7 +312,7 @@ TEST_F(TagStore, ReadOnlyNeverGrantsExclusiveEvenUnsharedOrResumed) {
 // A DSM node invalidated while its own request for the block is out: the decrease keeps the
 // fault the new tag does not allow pending (its recall answers the write Retry, the re-issued
 // write parks again as a duplicate), and the fill that ends the request resumes it.
-TEST_F(TagStore, ADecreaseKeepsAPendingFaultItsNewTagStillRefuses) {
+TEST_P(TagStore, ADecreaseKeepsAPendingFaultItsNewTagStillRefuses) {
   set_tag(8, kRO);
   ep->send(req(Op::RdX, kHost1, blk(8), 3));
   Event e = take_fault(8, true, kRO, kHost1);
@@ -320,7 +333,7 @@ TEST_F(TagStore, ADecreaseKeepsAPendingFaultItsNewTagStillRefuses) {
 
 // 001's remote read miss, local half: the handler polls the cachable dispatch line, the fault
 // invalidates its copy, the handler fetches the event in one line and answers with FILL.
-TEST_F(TagStore, FaultReachesAPollingHandlerThroughTheDispatchLineAndFillResumesIt) {
+TEST_P(TagStore, FaultReachesAPollingHandlerThroughTheDispatchLineAndFillResumesIt) {
   ep->send(req(Op::RdS, kHost2, disp()));
   Event idle = event_of(expect(Op::DataS, kHost2, disp()));
   EXPECT_EQ(idle.seq, 0u);
@@ -355,7 +368,7 @@ TEST_F(TagStore, FaultReachesAPollingHandlerThroughTheDispatchLineAndFillResumes
 
 // The handler's data through the cachable buffer line: the engine recalls it (the handler's
 // dirty copy) and fills the block from it; a command other than WRITE and FILL may not name it.
-TEST_F(TagStore, FillFromTheBufferLineTakesTheHandlersDirtyCopy) {
+TEST_P(TagStore, FillFromTheBufferLineTakesTheHandlersDirtyCopy) {
   set_tag(10, kI);
   ep->send(req(Op::RdS, kHost1, blk(10), 12));
   Event e = take_fault(10, false, kI, kHost1);
@@ -380,7 +393,7 @@ TEST_F(TagStore, FillFromTheBufferLineTakesTheHandlersDirtyCopy) {
 // writes the data into it (the locked write), so the handler fetches it with one load. A write
 // parked on the block is answered Retry by the recall, so the block is read with no host
 // request of the handler's waiting behind it.
-TEST_F(TagStore, ReadThroughTheBufferLinePullsTheDirtyCopyAndHandsItOver) {
+TEST_P(TagStore, ReadThroughTheBufferLinePullsTheDirtyCopyAndHandsItOver) {
   acquire(kHost1, blk(4));
   acquire(kHost2, bufl());
   set_reg(kCmd, cmd_word(kRead, 0, false, false, true));
@@ -398,7 +411,7 @@ TEST_F(TagStore, ReadThroughTheBufferLinePullsTheDirtyCopyAndHandsItOver) {
 
 // A tag raised without the resume flag that allows a pending fault's access answers it: the
 // parked read is not left to its park timer.
-TEST_F(TagStore, ARaiseThatAllowsThePendingAccessAnswersIt) {
+TEST_P(TagStore, ARaiseThatAllowsThePendingAccessAnswersIt) {
   set_tag(5, kI);
   ep->send(req(Op::RdS, kHost1, blk(5), 8));
   Event e = take_fault(5, false, kI, kHost1);
@@ -410,7 +423,7 @@ TEST_F(TagStore, ARaiseThatAllowsThePendingAccessAnswersIt) {
   EXPECT_EQ(reg(kRefused), 0u);
 }
 
-TEST_F(TagStore, WriteFaultOnReadOnlyIsResumedExclusiveAfterTheTagIsRaised) {
+TEST_P(TagStore, WriteFaultOnReadOnlyIsResumedExclusiveAfterTheTagIsRaised) {
   set_tag(9, kRO);
   ep->send(req(Op::RdX, kHost1, blk(9), 4));
   expect_suspended();
@@ -426,7 +439,7 @@ TEST_F(TagStore, WriteFaultOnReadOnlyIsResumedExclusiveAfterTheTagIsRaised) {
   EXPECT_FALSE(has_event());
 }
 
-TEST_F(TagStore, ConcurrentFaultsOnOneBlockAreDispatchedOnceAndAllAnswered) {
+TEST_P(TagStore, ConcurrentFaultsOnOneBlockAreDispatchedOnceAndAllAnswered) {
   ep->csr_write(csr::kParkTimeout, 200);
   set_tag(1, kI);
   ep->send(req(Op::RdS, kHost1, blk(1), 1));
@@ -452,7 +465,7 @@ TEST_F(TagStore, ConcurrentFaultsOnOneBlockAreDispatchedOnceAndAllAnswered) {
 // The faulting read's park timer runs out and a write parks in its place: the handler's fill
 // (ReadOnly) must not grant that write, which would hold the block exclusive under ReadOnly. The
 // shared-only grant answers it Retry; re-issued, it parks under ReadOnly and faults as a write.
-TEST_F(TagStore, AWriteParkedInPlaceOfTheFaultingReadIsNotGrantedByAReadOnlyFill) {
+TEST_P(TagStore, AWriteParkedInPlaceOfTheFaultingReadIsNotGrantedByAReadOnlyFill) {
   ep->csr_write(csr::kParkTimeout, 200);
   set_tag(5, kI);
   ep->send(req(Op::RdS, kHost1, blk(5), 1));
@@ -479,7 +492,7 @@ TEST_F(TagStore, AWriteParkedInPlaceOfTheFaultingReadIsNotGrantedByAReadOnlyFill
 
 // A command's ack flag acknowledges the event only when the command is carried out: a refused
 // one leaves the event (and the block's fault) with the handler.
-TEST_F(TagStore, ARefusedCommandDoesNotAcknowledgeTheEvent) {
+TEST_P(TagStore, ARefusedCommandDoesNotAcknowledgeTheEvent) {
   set_tag(6, kRO);
   ep->send(req(Op::RdX, kHost1, blk(6), 1));
   take_fault(6, true, kRO, kHost1);
@@ -494,7 +507,7 @@ TEST_F(TagStore, ARefusedCommandDoesNotAcknowledgeTheEvent) {
   EXPECT_FALSE(has_event());
 }
 
-TEST_F(TagStore, ASuspendedAccessNobodyAnswersEndsInRetryAndTheEngineGoesOn) {
+TEST_P(TagStore, ASuspendedAccessNobodyAnswersEndsInRetryAndTheEngineGoesOn) {
   ep->csr_write(csr::kParkTimeout, 300);
   set_tag(3, kI);
   ep->send(req(Op::RdX, kHost1, blk(3), 5));
@@ -510,7 +523,7 @@ TEST_F(TagStore, ASuspendedAccessNobodyAnswersEndsInRetryAndTheEngineGoesOn) {
   expect(Op::DataE, kHost2, blk(10));
 }
 
-TEST_F(TagStore, AFaultWhoseTagWasRaisedWhileItWaitedIsResumedByTheEngine) {
+TEST_P(TagStore, AFaultWhoseTagWasRaisedWhileItWaitedIsResumedByTheEngine) {
   set_tag(11, kI);
   set_tag(12, kI);
   ep->send(req(Op::RdS, kHost1, blk(11), 1));
@@ -527,7 +540,7 @@ TEST_F(TagStore, AFaultWhoseTagWasRaisedWhileItWaitedIsResumedByTheEngine) {
   EXPECT_EQ(expect(Op::Retry, kHost1, blk(11)).tag, 1);
 }
 
-TEST_F(TagStore, BlockingDispatchParksTheHandlersReadUntilAnEvent) {
+TEST_P(TagStore, BlockingDispatchParksTheHandlersReadUntilAnEvent) {
   set_reg(kMode, 2);
   wait_done();
   ep->run(50);
@@ -559,7 +572,7 @@ TEST_F(TagStore, BlockingDispatchParksTheHandlersReadUntilAnEvent) {
   ep->send(snoop_answer(f, false, pattern(0)));
 }
 
-TEST_F(TagStore, StatusBitModeKeepsTheEventInRegistersOnly) {
+TEST_P(TagStore, StatusBitModeKeepsTheEventInRegistersOnly) {
   ep->send(req(Op::RdS, kHost2, disp()));
   expect(Op::DataS, kHost2, disp());
   set_reg(kMode, 0);
@@ -581,7 +594,7 @@ TEST_F(TagStore, StatusBitModeKeepsTheEventInRegistersOnly) {
   expect(Op::Retry, kHost1, blk(8));
 }
 
-TEST_F(TagStore, TheDispatchLineTakesNoWriteAndAnAckOfAnotherSeqIsIgnored) {
+TEST_P(TagStore, TheDispatchLineTakesNoWriteAndAnAckOfAnotherSeqIsIgnored) {
   ep->send(req(Op::RdX, kHost1, disp(), 4));
   EXPECT_EQ(expect(Op::Error, kHost1, disp()).tag, 4);
   EXPECT_EQ(reg(kDispErr), 1u);
@@ -599,7 +612,7 @@ TEST_F(TagStore, TheDispatchLineTakesNoWriteAndAnAckOfAnotherSeqIsIgnored) {
   EXPECT_EQ(bytes(expect(Op::DataE, kHost1, blk(13)).data), bytes(pattern(4)));
 }
 
-TEST_F(TagStore, ReadAndWriteBypassTheTagsCoherently) {
+TEST_P(TagStore, ReadAndWriteBypassTheTagsCoherently) {
   // READ with the flag: read-invalidate (a writer's dirty copy pulled, the copy gone)
   acquire(kHost1, blk(14));
   command(kRead, 14, 0, true);
@@ -630,7 +643,7 @@ TEST_F(TagStore, ReadAndWriteBypassTheTagsCoherently) {
 
 // The CNI engine's receive side signals each message it delivers (the registry's signal
 // cni_rx); the tag store dispatches the arrivals as message events, in turn with the faults.
-TEST_F(TagStore, MessageArrivalsFromTheCniEngineAreDispatchedInTurnWithFaults) {
+TEST_P(TagStore, MessageArrivalsFromTheCniEngineAreDispatchedInTurnWithFaults) {
   const unsigned cni = engines::kEngineCni;
   ep->csr_write(csr::engine_reg(cni, 0x08), 1 | (2 << 8));  // CNI16Q: open, two nodes
   ep->csr_write(csr::engine_reg(cni, 0x0C), 0);
@@ -671,7 +684,7 @@ TEST_F(TagStore, MessageArrivalsFromTheCniEngineAreDispatchedInTurnWithFaults) {
   EXPECT_EQ(reg(kFaults), 1u);
 }
 
-TEST_F(TagStore, BadCommandsAreRefusedCountedAndChangeNothing) {
+TEST_P(TagStore, BadCommandsAreRefusedCountedAndChangeNothing) {
   auto cause = [&] { return (reg(kStatus) >> 4) & 15; };
   unsigned n;
   command(TsOp(0), 1);
@@ -722,6 +735,9 @@ TEST_F(TagStore, BadCommandsAreRefusedCountedAndChangeNothing) {
   EXPECT_EQ(tag_of(2), unsigned(kRO));
   EXPECT_EQ(reg(kFaults), 1u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Model, TagStore, ::testing::Values("ts", "dram"),
+                         [](const auto& i) { return std::string(i.param); });
 
 }  // namespace
 }  // namespace cni::test

@@ -103,7 +103,8 @@ class TagStore {
   Addr region_;
   unsigned lb_;
   uint32_t blocks_ = 0;
-  uint32_t first_ = 0;   // the first block's line in the region
+  uint32_t first_ = 0;   // the register page's lines + 2: the dispatch line is first_ - 2
+  uint32_t block0_ = 0;  // block 0's line from the region's first (BLOCK_LINE)
   DispatchMode mode_ = DispatchMode::Line;
   uint32_t last_seq_ = 0;
   DataPath path_ = DataPath::BufferLine;
