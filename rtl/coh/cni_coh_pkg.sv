@@ -129,6 +129,11 @@ package cni_coh_pkg;
   // rtl/common/cni_home_types.svh, and cni_home_decide checks these widths against them.) n: the
   // agents (NumAgents); tt_w: an entry index; line_w: a line index; slot_w: a data slot index;
   // num_cnt: the counter pulses.
+  // A device line index (the home agent's, the engines'): the on-chip lines', or with
+  // 2**dram_idx_w DRAM-backed lines after them one bit more than those (docs/dram.md).
+  function automatic int line_idx_w(input int num_lines, input int dram_idx_w);
+    line_idx_w = (dram_idx_w > 0) ? dram_idx_w + 1 : $clog2(num_lines);
+  endfunction
   function automatic int home_dir_w(input int n);  // {policy, state, sharers}
     home_dir_w = POL_W + 2 + n;
   endfunction

@@ -82,7 +82,7 @@ module cni_home_agent #(
   parameter logic [63:0] DramBase  = '0,
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
-  localparam int LineIdxW = (DramIdxW > 0) ? DramIdxW + 1 : $clog2(NumLines),
+  localparam int LineIdxW = cni_coh_pkg::line_idx_w(NumLines, DramIdxW),
   localparam int NumCnt   = 16
 ) (
   input  wire logic                      clk_i,

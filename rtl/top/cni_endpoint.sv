@@ -76,8 +76,8 @@ module cni_endpoint #(
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
   localparam int LineIdxW = $clog2(NumLines),
-  // the home agent's and the engines' line index: with DramIdxW one more bit (docs/dram.md)
-  localparam int HomeIdxW = (DramIdxW > 0) ? DramIdxW + 1 : LineIdxW
+  // the home agent's and the engines' line index (on-chip and DRAM-backed lines)
+  localparam int HomeIdxW = cni_coh_pkg::line_idx_w(NumLines, DramIdxW)
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_ni,

@@ -37,8 +37,8 @@ module cni_engine_complex #(
 `include "cni_engine_params.svh"
   localparam int LineBits = LineBytes * 8,
   localparam int NumLines = cni_amap_pkg::total(RegionLines),
-  // a line index: the on-chip lines', or with DRAM-backed lines the home agent's (docs/dram.md)
-  localparam int LineIdxW = (DramIdxW > 0) ? DramIdxW + 1 : $clog2(NumLines),
+  // a line index: the home agent's (on-chip and DRAM-backed lines)
+  localparam int LineIdxW = cni_coh_pkg::line_idx_w(NumLines, DramIdxW),
   localparam int NE       = cni_amap_pkg::NUM_ENGINES,
   localparam int NetW     = NetBytes * 8,
   localparam int CntW     = (cni_amap_pkg::NUM_CNT > cni_amap_pkg::NUM_PLATFORM_CNT)
