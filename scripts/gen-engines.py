@@ -754,6 +754,12 @@ def gen_hpp(reg):
     for e in es:
         for t, v in e["net_types"]:
             o.append(f"inline constexpr uint8_t kNetType{camel(t)} = 0x{v:02x};  // {e['name']}")
+    o += ["// The engine that owns frames of type t, kNumEngines for none (cni_amap_pkg::net_owner).",
+          "inline constexpr unsigned net_owner(uint8_t t) {"]
+    for e in es:
+        for t, _ in e["net_types"]:
+            o.append(f"  if (t == kNetType{camel(t)}) return kEngine{camel(e['name'])};")
+    o += ["  return kNumEngines;", "}"]
     o += ["", "// CSR counters (0x100 + 4i): the platform's, then the engines' (cni_amap_pkg::CNT_*).",
           "enum Counter : unsigned {"]
     o += [f"  k{camel(n)} = {i},  // {doc}" for i, (n, doc, _, _) in enumerate(cs)]

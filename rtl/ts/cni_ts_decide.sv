@@ -89,6 +89,7 @@ module cni_ts_decide (
         steps_o.tag = 1'b1;
         steps_o.ans = 1'b1;
       end
+      cni_ts_pkg::OP_SEND: steps_o.snd = 1'b1;
       cni_ts_pkg::OP_FILL: begin
         steps_o.wdir = 1'b1;
         steps_o.tag  = 1'b1;

@@ -5,17 +5,19 @@
 // a request the tag does not allow is parked and its TRIGGER is an access fault, dispatched to a
 // handler through the dispatch register (uncached registers, a cachable dispatch line, or a
 // dispatch line whose read parks until an event); the handler answers through queued commands
-// (READ, WRITE, SET_TAG, RESUME, NACK, GET_TAG, FILL) in the register window.
+// (READ, WRITE, SET_TAG, RESUME, NACK, GET_TAG, FILL, SEND) in the register window. Its own
+// network interface (cni_ts_ni, Typhoon-1's) sends messages and dispatches the ones it receives.
 // Region (lines from Base): the register page (256 bytes, policy DENY), the dispatch line, the
 // buffer line (a cachable block buffer: WRITE and FILL may take their data from it), then the
 // Lines blocks from BlkBase on: next in the region, or the first DRAM-backed lines.
 //
 // Parameters:
 //   LineBytes, LineIdxW - line size, device line index width
-//   NetBytes, CacheIdW  - the platform's (unused: no network or caching-agent port)
+//   NetBytes, CacheIdW  - the platform's (CacheIdW unused: no caching-agent port)
 //   Base, Lines         - the region's first line, and its blocks
 //   BlkBase             - block 0's line (after the buffer line, or a DRAM-backed line)
 //   TrigDepth, CmdDepth - faults waiting for the dispatch register, handler commands queued
+//   RxDepth             - messages of the network interface queued
 // Ports: the engine bus records (cni_engine_types.svh); idle_o: nothing to do until an input
 // (docs/endpoint.md, "Quiescence"); msg_i: a pulse per message arrival (the registry's signal
 // `cni_rx`, from the CNI engine; 0 without one), dispatched as message events beside the faults.
@@ -31,6 +33,7 @@ module cni_ts_engine #(
   parameter int BlkBase   = Base + 256 / LineBytes + 2,
   parameter int TrigDepth = 4,
   parameter int CmdDepth  = 4,
+  parameter int RxDepth   = 4,
   localparam int LineBits = LineBytes * 8,
   localparam int Words    = LineBytes / 4
 ) (
@@ -44,6 +47,8 @@ module cni_ts_engine #(
   input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
   input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
   output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
+  output logic [cni_coh_pkg::eng_net_req_w(NetBytes)-1:0]           net_req_o,
+  input  wire logic [cni_coh_pkg::eng_net_rsp_w(NetBytes)-1:0]      net_rsp_i,
   output logic                                                      idle_o,
   input  wire logic                                                 msg_i
 );
@@ -56,13 +61,11 @@ module cni_ts_engine #(
   eng_mem_req_t mem;
   eng_mem_rsp_t mem_rsp;
   eng_reg_req_t rq;
-  assign evt       = evt_req_i;
-  assign evt_rsp_o = evt_rsp;
-  assign cmd_req_o = cmd;
-  assign cmd_rsp   = cmd_rsp_i;
-  assign mem_req_o = mem;
-  assign mem_rsp   = mem_rsp_i;
-  assign rq        = reg_req_i;
+  eng_net_req_t net;
+  eng_net_rsp_t net_rsp;
+  assign {evt, cmd_rsp, mem_rsp, rq, net_rsp} = {evt_req_i, cmd_rsp_i, mem_rsp_i, reg_req_i,
+                                                 net_rsp_i};
+  assign {evt_rsp_o, cmd_req_o, mem_req_o, net_req_o} = {evt_rsp, cmd, mem, net};
 
   // The window's offsets (R_STATUS, ... R_BUF), from rtl/ts/cni_ts.rdl.
 `include "cni_engine_ts_consts.svh"
@@ -80,11 +83,9 @@ module cni_ts_engine #(
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
   if (32'(LBlk0) + 32'(Lines) > (32'd1 << LineIdxW)) $error("cni_ts_engine: region past the map");
 
-  // Tags, commands, refusal causes, modes and the tag rules: cni_ts_pkg.
-
   // ---- state --------------------------------------------------------------------------------
   typedef enum logic [3:0] {
-    SInit, SInitPol, SIdle, STRd, SCRd, SSeq, SCmd, SWait, SMem, SRData, STake
+    SInit, SInitPol, SIdle, STRd, SCRd, SSeq, SCmd, SWait, SMem, SRData, STake, SSnd
   } state_e;
   state_e st_q;
 
@@ -106,7 +107,7 @@ module cni_ts_engine #(
   logic [BlkW-1:0]              j_blk_q;
   logic                         j_cmd_q;     // a handler command (counted DONE at its end)
   logic                         s_ld_q;      // first: the buffer line into the buffer
-  logic                         s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q;
+  logic                         s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q, s_snd_q;
   logic                         rec_dn_q;    // the recall is RECALL_DN
   logic                         lockw_q;     // ... followed by a locked write
   logic                         rd_q;        // ... followed by a read into the buffer
@@ -128,19 +129,20 @@ module cni_ts_engine #(
   logic [31:0]  ack_lo_q;
   logic [3:0]   cause_q;
   logic [3:0]   result_q;
-  logic [31:0]  n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_ref_q, n_done_q, n_bad_ack_q;
-  logic [31:0]  n_derr_q;
   logic         ev_valid_q, ev_written_q;  // an event not acknowledged; written into the line
   logic         ev_msg_q;                  // the event is a message arrival (kind 1)
   logic [15:0]  arr_q;                     // message arrivals not yet dispatched
   logic         last_msg_q;                // the last dispatch was a message event
-  logic [31:0]  n_msgs_q;
   logic [31:0]  seq_q;
   logic         ev_wr_q;
   logic [1:0]   ev_tag_q;
   logic [AgW-1:0] ev_src_q;
   logic [OpW-1:0] ev_op_q;
   logic [BlkW-1:0] ev_blk_q;
+  logic         ev_ni_q, ev_nd_q;          // the network interface's queue head; with data
+  logic [15:0]  ev_nsrc_q;                 // ... its source node, handler byte and block
+  logic [7:0]   ev_nhdl_q;
+  logic [31:0]  ev_nblk_q;
   logic         disp_copy_q;               // a host may hold the dispatch line (mode 2)
   logic         d_wait_q;                  // a read of the dispatch line is parked (mode 2)
   logic         d_bad_q;                   // a request to the dispatch line to refuse (Error)
@@ -179,30 +181,53 @@ module cni_ts_engine #(
   logic [3:0]  enq_cause;
   logic [3:0]  c_op;
   logic [1:0]  c_tag;
-  logic        c_flag, c_ack, c_line;
+  logic        c_flag, c_ack, c_line, c_rx;
+  logic [7:0]  c_dst, c_hdl;
   logic [BlkW-1:0] c_blk;
   cni_ts_cmdq #(.Lines(Lines), .Depth(CmdDepth)) u_cmdq (
     .clk_i, .rst_ni,
     .wr_lo_i (rq.valid && rq.we && rq.addr == R_CMD_LO), .wr_hi_i (wr_cmd_hi),
     .wdata_i (rq.wdata), .refuse_o (enq_refuse), .cause_o (enq_cause),
     .pop_i (cq_pop), .valid_o (cq_valid), .op_o (c_op), .tag_o (c_tag), .flag_o (c_flag),
-    .ack_o (c_ack), .line_o (c_line), .blk_o (c_blk)
+    .ack_o (c_ack), .line_o (c_line), .rx_o (c_rx), .dst_o (c_dst), .hdl_o (c_hdl), .blk_o (c_blk)
   );
   // the command decoded with its block's tag word (SCRd): what to do, or why it is refused
   logic [3:0] c_op_q;
   logic [1:0] c_tag_q;
-  logic       c_flag_q;
-  logic       c_line_q;
-  logic       c_ack_q;
+  logic       c_flag_q, c_line_q, c_ack_q, c_rx_q;
+  logic [7:0] c_dst_q, c_hdl_q;
+
+  // ---- the network interface (Typhoon-1's) ----------------------------------------------------
+  logic                ni_valid, ni_data_en, ni_pop, ni_tx, ni_rx, ni_bad, ni_idle, snd_ready;
+  logic [15:0]         ni_src;
+  logic [7:0]          ni_hdl;
+  logic [31:0]         ni_blk;
+  logic [LineBits-1:0] ni_data;
+  cni_ts_ni #(.LineBytes(LineBytes), .NetBytes(NetBytes), .RxDepth(RxDepth)) u_ni (
+    .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
+    .snd_valid_i (st_q == SSnd), .snd_ready_o (snd_ready), .snd_dst_i (16'(c_dst_q)),
+    .snd_hdl_i (c_hdl_q), .snd_blk_i (32'(j_blk_q)),
+    .snd_data_en_i (c_flag_q || c_line_q || c_rx_q),
+    .snd_data_i (buf_q),
+    .rcv_valid_o (ni_valid), .rcv_src_o (ni_src), .rcv_hdl_o (ni_hdl), .rcv_blk_o (ni_blk),
+    .rcv_data_en_o (ni_data_en), .rcv_data_o (ni_data), .rcv_pop_i (ni_pop),
+    .cnt_tx_o (ni_tx), .cnt_rx_o (ni_rx), .cnt_bad_o (ni_bad),
+    .ntx_valid_o (net.tx_valid), .ntx_ready_i (net_rsp.tx_ready), .ntx_data_o (net.tx_data),
+    .ntx_keep_o (net.tx_keep), .ntx_last_o (net.tx_last), .ntx_dest_o (net.tx_dest),
+    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (net.rx_ready), .nrx_data_i (net_rsp.rx_data),
+    .nrx_keep_i (net_rsp.rx_keep), .nrx_last_i (net_rsp.rx_last), .nrx_user_i (net_rsp.rx_user),
+    .idle_o (ni_idle)
+  );
 
   // ---- acknowledgements ---------------------------------------------------------------------
   wire ack_seq = rq.valid && rq.we && rq.addr == R_ACK_HI;
   wire ack_ok  = ack_seq && ev_valid_q && ack_lo_q == seq_q;
   // (a command's ack flag acts as the command is decided, and not when it is refused)
   logic [3:0] dec_cause;   // SCRd: the command's refusal (0: none)
-  wire ack_cmd = st_q == SCRd && dec_cause == '0 && c_ack_q && ev_valid_q && !ev_msg_q &&
-                 ev_blk_q == j_blk_q;
+  wire ack_cmd = st_q == SCRd && dec_cause == '0 && c_ack_q && ev_valid_q &&
+                 (ev_ni_q || (!ev_msg_q && ev_blk_q == j_blk_q));
   wire ack     = ack_ok || ack_cmd;
+  assign ni_pop = ack && ev_ni_q;
 
   // ---- choosing the next job (SIdle) --------------------------------------------------------
   // In this order: a mode change; the dispatch line taken back from the host that holds an old
@@ -222,7 +247,7 @@ module cni_ts_engine #(
   wire go_write = !go_mode && !d_stale && d_want;
   wire go_dtrig = !go_mode && !d_want && (d_bad_q || d_resume);
   // message arrivals and faults take the dispatch register in turn
-  wire w_msg    = arr_q != '0 && !ev_valid_q;
+  wire w_msg    = (arr_q != '0 || ni_valid) && !ev_valid_q;
   wire base_ok  = !go_mode && !d_want && !d_bad_q && !d_resume;
   wire go_msg   = base_ok && w_msg && (!last_msg_q || !w_trig);
   wire go_trig  = base_ok && w_trig && !go_msg;
@@ -233,11 +258,12 @@ module cni_ts_engine #(
 
   // ---- memory port B ------------------------------------------------------------------------
   // The event as the dispatch line holds it (docs/tagstore.md, "Dispatch register").
-  wire [63:0] ev_w0 = {11'd0, ev_op_q, 8'(ev_src_q), ev_msg_q, ev_wr_q, ev_tag_q, ev_tag_q, ev_wr_q,
-                       ev_msg_q, seq_q};
+  wire [63:0] ev_w0 = {ev_nhdl_q, 2'd0, ev_ni_q, ev_op_q, ev_ni_q ? ev_nsrc_q[7:0] : 8'(ev_src_q),
+                       ev_msg_q, ev_wr_q, ev_tag_q, ev_tag_q, ev_wr_q, ev_msg_q, seq_q};
   wire [31:0] ev_off = (32'(LBlk0) + 32'(ev_blk_q)) * 32'(LineBytes);
   logic [15:0] ev_cnt_q;   // a message event: the arrivals it stands for
-  wire [63:0] ev_w1 = ev_msg_q ? 64'(ev_cnt_q) : {ev_off, 32'(ev_blk_q)};
+  wire [63:0] ev_w1 = ev_ni_q ? {16'd0, ev_nsrc_q, ev_nblk_q} :
+                      ev_msg_q ? 64'(ev_cnt_q) : {ev_off, 32'(ev_blk_q)};
   wire [LineBits-1:0] ev_line = LineBits'({ev_w1, ev_w0});
   assign mem.en    = st_q == SMem;
   assign mem.we    = !s_ld_q && (s_wdir_q || lockw_q);
@@ -296,12 +322,17 @@ module cni_ts_engine #(
   logic [cni_coh_pkg::POL_W-1:0] d_pol;
   logic [cni_coh_pkg::CMD_W-1:0] d_ans_op;
   logic [cni_coh_pkg::ARG_W-1:0] d_ans_arg;
+  logic [3:0]                    d_cause;
+  // the network interface's refusals: rx without a dispatched message with data; SEND to itself
+  assign dec_cause = c_rx_q && !(ev_valid_q && ev_ni_q && ev_nd_q) ? cni_ts_pkg::CA_NO_RX :
+                     c_op_q == cni_ts_pkg::OP_SEND && 16'(c_dst_q) == net_rsp.node_id ?
+                         cni_ts_pkg::CA_BAD_DST : d_cause;
   cni_ts_decide u_dec (
     .op_i (c_op_q), .tag_i (c_tag_q), .flag_i (c_flag_q), .line_i (c_line_q), .tw_i (tw_rd),
-    .cause_o (dec_cause), .steps_o (d_steps), .tw_o (d_tw), .pol_o (d_pol),
+    .cause_o (d_cause), .steps_o (d_steps), .tw_o (d_tw), .pol_o (d_pol),
     .ans_op_o (d_ans_op), .ans_arg_o (d_ans_arg)
   );
-  wire seq_done = !s_ld_q && !s_wdir_q && !s_tag_q && !s_pol_q && !s_rec_q && !s_ans_q;
+  wire seq_done = !s_ld_q && !s_wdir_q && !s_tag_q && !s_pol_q && !s_rec_q && !s_ans_q && !s_snd_q;
   // a command ends: GET_TAG in SCRd, the others when their last step is done (a refused one is
   // not counted)
   wire c_end    = (st_q == SCRd && dec_cause == '0 && c_op_q == cni_ts_pkg::OP_GET_TAG) ||
@@ -311,16 +342,15 @@ module cni_ts_engine #(
     if (!rst_ni) begin
       st_q <= SInit;
       {init_q, ipol_q, j_line_q, j_blk_q, j_cmd_q, tw_q, pol_q, ans_arg_q} <= '0;
-      {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
+      {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q, s_snd_q} <= '0;
       {rec_dn_q, lockw_q, rd_q, wev_q, wbl_q} <= '0;
       ans_op_q <= cni_coh_pkg::CMD_RESUME;
-      {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, result_q} <= '0;
+      {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, c_rx_q, c_dst_q, c_hdl_q, result_q} <= '0;
       mode_q <= cni_ts_pkg::MODE_LINE;
       {mode_chg_q, ack_lo_q, cause_q} <= '0;
-      {n_faults_q, n_dups_q, n_auto_q, n_ovf_q, n_msgs_q} <= '0;
-      {n_ref_q, n_done_q, n_bad_ack_q, n_derr_q} <= '0;
       {ev_valid_q, ev_written_q, ev_msg_q, ev_cnt_q, arr_q, last_msg_q, tq_hold_q} <= '0;
       {seq_q, ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <= '0;
+      {ev_ni_q, ev_nd_q, ev_nsrc_q, ev_nhdl_q, ev_nblk_q} <= '0;
       {disp_copy_q, d_wait_q, d_bad_q} <= '0;
     end else begin
       // -- the register window's writes
@@ -335,15 +365,10 @@ module cni_ts_engine #(
         end
         if (enq_refuse) cause_q <= enq_cause;
       end
-      n_ref_q <= n_ref_q + 32'(enq_refuse) +
-                 32'(st_q == SCRd && dec_cause != '0) +
-                 32'(rq.valid && rq.we && rq.addr == R_MODE && rq.wdata[1:0] == 2'd3);
-      if (ack_seq && !ack_ok) n_bad_ack_q <= n_bad_ack_q + 1'b1;
       if (ack) begin
         ev_valid_q   <= 1'b0;
         ev_written_q <= 1'b0;
       end
-      if (c_end) n_done_q <= n_done_q + 1'b1;
 
       // -- the dispatch line's triggers, and the fault queue's overflow
       if (trig_disp) begin
@@ -351,7 +376,6 @@ module cni_ts_engine #(
         else d_bad_q <= 1'b1;
       end
       if (trig_page) d_bad_q <= 1'b1;
-      if (trig_blk && !tq_in_ready) n_ovf_q <= n_ovf_q + 1'b1;
       if (msg_i && arr_q != '1) arr_q <= arr_q + 1'b1;
 
       // -- the dispatch register loaded: a message event (SIdle) or a fault (STRd)
@@ -360,9 +384,13 @@ module cni_ts_engine #(
         ev_valid_q   <= 1'b1;
         ev_written_q <= 1'b0;
         ev_msg_q     <= ld_msg;
+        ev_ni_q      <= ld_msg && ni_valid;
+        {ev_nd_q, ev_nsrc_q, ev_nhdl_q, ev_nblk_q} <=
+            ld_msg && ni_valid ? {ni_data_en, ni_src, ni_hdl, ni_blk} : '0;
         if (ld_msg) ev_cnt_q <= arr_q;
         {ev_wr_q, ev_tag_q, ev_src_q, ev_op_q, ev_blk_q} <=
-            ld_msg ? '0 : {tq_wr, tw_tag, tq_src, tq_op, tq_blk};
+            ld_msg ? {ni_valid && ni_data_en, 2'd0, AgW'(0), OpW'(0), BlkW'(0)} :
+                     {tq_wr, tw_tag, tq_src, tq_op, tq_blk};
       end
 
       unique case (st_q)
@@ -375,7 +403,7 @@ module cni_ts_engine #(
           if (32'(ipol_q) == 32'(R)) st_q <= SIdle;
         end
         SIdle: begin
-          {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q} <= '0;
+          {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q, s_ans_q, s_snd_q} <= '0;
           {rec_dn_q, lockw_q, rd_q, wev_q, wbl_q} <= '0;
           j_cmd_q <= 1'b0;
           if (go_mode) begin
@@ -410,7 +438,6 @@ module cni_ts_engine #(
             s_ans_q   <= 1'b1;
             if (d_bad_q) begin
               d_bad_q   <= 1'b0;
-              n_derr_q  <= n_derr_q + 1'b1;
               ans_op_q  <= cni_coh_pkg::CMD_NACK;
               ans_arg_q <= cni_coh_pkg::NACK_ERROR;
             end else begin
@@ -421,9 +448,9 @@ module cni_ts_engine #(
             end
             st_q <= SSeq;
           end else if (go_msg) begin
-            // a message event (ld_msg): the arrivals so far (one arriving now waits for the next)
-            n_msgs_q     <= n_msgs_q + 1'b1;
-            arr_q        <= 16'(msg_i);
+            // a message event (ld_msg): the network interface's queue head, else the CNI
+            // engine's arrivals so far (one arriving now waits for the next)
+            if (!ni_valid) arr_q <= 16'(msg_i);
             last_msg_q   <= 1'b1;
           end else if (go_trig) begin
             j_line_q  <= tq_line;
@@ -433,11 +460,8 @@ module cni_ts_engine #(
             j_line_q <= LineIdxW'(32'(LBlk0) + 32'(c_blk));
             j_blk_q  <= c_blk;
             j_cmd_q  <= 1'b1;
-            c_op_q   <= c_op;
-            c_tag_q  <= c_tag;
-            c_flag_q <= c_flag;
-            c_line_q <= c_line;
-            c_ack_q  <= c_ack;
+            {c_op_q, c_tag_q, c_flag_q, c_line_q, c_ack_q, c_rx_q, c_dst_q, c_hdl_q} <=
+                {c_op, c_tag, c_flag, c_line, c_ack, c_rx, c_dst, c_hdl};
             st_q     <= SCRd;
           end
         end
@@ -447,9 +471,8 @@ module cni_ts_engine #(
           // (a head popped gives the messages the next turn)
           if (tq_pop) last_msg_q <= 1'b0;
           if (tw_pend) begin
-            n_dups_q <= n_dups_q + 1'b1;
+            // a duplicate: dropped
           end else if (cni_ts_pkg::permits(tw_tag, tq_wr)) begin
-            n_auto_q  <= n_auto_q + 1'b1;
             s_ans_q   <= 1'b1;
             ans_op_q  <= cni_coh_pkg::CMD_RESUME;
             ans_arg_q <= cni_ts_pkg::gnt_of(tw_tag);
@@ -457,7 +480,6 @@ module cni_ts_engine #(
             tq_hold_q <= 1'b1;                     // stays at the head until the ack
           end else begin
             // dispatched (ld_fault)
-            n_faults_q   <= n_faults_q + 1'b1;
             tw_q         <= {tq_wr, 1'b1, tw_tag};
             s_tag_q      <= 1'b1;
           end
@@ -473,8 +495,8 @@ module cni_ts_engine #(
           end else begin
             {s_ld_q, s_wdir_q, s_tag_q, s_pol_q, s_rec_q} <=
                 {d_steps.ld, d_steps.wdir, d_steps.tag, d_steps.pol, d_steps.rec};
-            {rec_dn_q, rd_q, lockw_q, s_ans_q, wbl_q} <=
-                {d_steps.rec_dn, d_steps.rd, d_steps.lockw, d_steps.ans, d_steps.wbl};
+            {rec_dn_q, rd_q, lockw_q, s_ans_q, wbl_q, s_snd_q} <=
+                {d_steps.rec_dn, d_steps.rd, d_steps.lockw, d_steps.ans, d_steps.wbl, d_steps.snd};
             tw_q      <= d_tw;
             pol_q     <= d_pol;
             ans_op_q  <= d_ans_op;
@@ -486,6 +508,7 @@ module cni_ts_engine #(
           else if (s_wdir_q) st_q <= SMem;
           else if (s_tag_q) s_tag_q <= 1'b0;         // written this cycle (t_we)
           else if (s_pol_q || s_rec_q || s_ans_q) st_q <= SCmd;
+          else if (s_snd_q) st_q <= SSnd;
           else st_q <= SIdle;
         end
         SCmd: if (cmd_fire) begin
@@ -532,6 +555,10 @@ module cni_ts_engine #(
           end
           st_q <= SSeq;
         end
+        SSnd: if (snd_ready) begin
+          s_snd_q <= 1'b0;
+          st_q    <= SSeq;
+        end
         STake: if (ev_done) begin
           s_rec_q <= 1'b0;
           lockw_q <= 1'b0;
@@ -542,53 +569,33 @@ module cni_ts_engine #(
     end
   end
 
-  // the line buffer: written by software, or by a READ
+  // the line buffer: written by software, by a READ, or by a command with the rx flag
   always_ff @(posedge clk_i) begin
     if (st_q == SRData) buf_q <= mem_rsp.rdata;
+    else if (st_q == SCRd && dec_cause == '0 && c_rx_q) buf_q <= ni_data;
     else if (rq.valid && rq.we && rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
       buf_q[32 * rq.addr[6:2] +: 32] <= rq.wdata;
     end
   end
 
-  // ---- register reads -----------------------------------------------------------------------
-  wire busy = cq_valid || (st_q != SIdle && j_cmd_q);
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      reg_rsp_o <= '0;
-    end else if (rq.valid && !rq.we) begin
-      unique case (rq.addr)
-        R_STATUS:   reg_rsp_o <= {22'd0, mode_q, cause_q, 1'b0,
-                                  st_q != SInit && st_q != SInitPol, ev_valid_q, busy};
-        R_RESULT:   reg_rsp_o <= 32'(result_q);
-        R_MODE:     reg_rsp_o <= 32'(mode_q);
-        R_EVT0_LO:  reg_rsp_o <= ev_w0[31:0];
-        R_EVT0_HI:  reg_rsp_o <= ev_w0[63:32];
-        R_EVT1_LO:  reg_rsp_o <= ev_w1[31:0];
-        R_EVT1_HI:  reg_rsp_o <= ev_w1[63:32];
-        R_FAULTS:   reg_rsp_o <= n_faults_q;
-        R_DUPS:     reg_rsp_o <= n_dups_q;
-        R_AUTO:     reg_rsp_o <= n_auto_q;
-        R_OVERFLOW: reg_rsp_o <= n_ovf_q;
-        R_REFUSED:  reg_rsp_o <= n_ref_q;
-        R_DONE:     reg_rsp_o <= n_done_q;
-        R_BAD_ACKS: reg_rsp_o <= n_bad_ack_q;
-        R_DISP_ERR: reg_rsp_o <= n_derr_q;
-        R_GEOMETRY: reg_rsp_o <= {8'(R + 2), 24'(Lines)};
-        R_MSGS:     reg_rsp_o <= n_msgs_q;
-        R_CMD_DEPTH: reg_rsp_o <= 32'(CmdDepth);
-        R_BLOCK_LINE: reg_rsp_o <= 32'(LBlk0 - Base);
-        default: begin
-          reg_rsp_o <= '0;
-          if (rq.addr >= R_BUF && 32'(rq.addr[6:2]) < 32'(Words)) begin
-            reg_rsp_o <= buf_q[32 * rq.addr[6:2] +: 32];
-          end
-        end
-      endcase
-    end
-  end
+  // ---- register reads, and the counters ------------------------------------------------------
+  wire busy   = cq_valid || (st_q != SIdle && j_cmd_q);
+  wire st_trd = st_q == STRd;
+  cni_ts_regs #(.Lines(Lines), .Words(Words), .First(R + 2), .BlockLine(LBlk0 - Base),
+                .CmdDepth(CmdDepth)) u_regs (
+    .clk_i, .rst_ni, .rd_i (rq.valid && !rq.we), .addr_i (rq.addr),
+    .status_i ({22'd0, mode_q, cause_q, 1'b0, st_q != SInit && st_q != SInitPol, ev_valid_q, busy}),
+    .result_i (result_q), .mode_i (mode_q), .ev_w0_i (ev_w0), .ev_w1_i (ev_w1), .buf_i (buf_q),
+    .cnt_i ({ni_bad, ni_rx, ni_tx, ld_msg, idle_st && go_dtrig && d_bad_q, ack_seq && !ack_ok,
+             c_end, trig_blk && !tq_in_ready, st_trd && !tw_pend && cni_ts_pkg::permits(tw_tag, tq_wr),
+             st_trd && tw_pend, ld_fault}),
+    .ref_i (2'(enq_refuse) + 2'(st_q == SCRd && dec_cause != '0) +
+            2'(rq.valid && rq.we && rq.addr == R_MODE && rq.wdata[1:0] == 2'd3)),
+    .rdata_o (reg_rsp_o)
+  );
 
   // Quiescence: nothing to do until an input (an event, a register access, the home agent).
-  assign idle_o = st_q == SIdle && !go_mode && !go_clean && !go_write && !go_dtrig && !go_msg &&
+  assign idle_o = ni_idle && st_q == SIdle && !go_mode && !go_clean && !go_write && !go_dtrig && !go_msg &&
                   !go_trig && !go_cmd;
 
 endmodule

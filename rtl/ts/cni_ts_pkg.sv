@@ -13,11 +13,11 @@ package cni_ts_pkg;
   localparam logic [1:0] TAG_I = 2'd0, TAG_RO = 2'd1, TAG_RW = 2'd2;
   // handler commands (CMD's op)
   localparam logic [3:0] OP_READ = 4'd1, OP_WRITE = 4'd2, OP_SET_TAG = 4'd3, OP_RESUME = 4'd4,
-                         OP_NACK = 4'd5, OP_GET_TAG = 4'd6, OP_FILL = 4'd7;
+                         OP_NACK = 4'd5, OP_GET_TAG = 4'd6, OP_FILL = 4'd7, OP_SEND = 4'd8;
   // refusal causes (STATUS)
   localparam logic [3:0] CA_FULL = 4'd1, CA_BAD_OP = 4'd2, CA_BAD_BLOCK = 4'd3, CA_BAD_TAG = 4'd4,
                          CA_NOTHING = 4'd5, CA_BAD_RESUME = 4'd6, CA_BAD_FILL = 4'd7,
-                         CA_BAD_MODE = 4'd8;
+                         CA_BAD_MODE = 4'd8, CA_BAD_DST = 4'd9, CA_NO_RX = 4'd10;
   // dispatch modes (MODE)
   localparam logic [1:0] MODE_STATUS = 2'd0, MODE_LINE = 2'd1, MODE_BLOCK = 2'd2;
 
@@ -40,9 +40,9 @@ package cni_ts_pkg;
   // A job's steps, run in this order by the engine's sequencer (docs/tagstore.md, "State
   // table"): the buffer line into the line buffer, a direct memory write, the tag word, POLICY, a
   // recall (RECALL_DN if rec_dn; then a read into the buffer if rd, or a locked write if lockw),
-  // the answer (RESUME or NACK).
+  // the answer (RESUME or NACK), a message sent (SEND).
   typedef struct packed {
-    logic ld, wdir, tag, pol, rec, rec_dn, rd, lockw, ans, wbl;
+    logic ld, wdir, tag, pol, rec, rec_dn, rd, lockw, ans, wbl, snd;
   } steps_t;
 endpackage
 /* verilator lint_on UNUSEDPARAM */

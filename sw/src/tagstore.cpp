@@ -17,8 +17,20 @@ constexpr unsigned kEvt0 = 0x20, kEvt1 = 0x28;
 constexpr unsigned kRefused = 0x40;  // REFUSED | DONE << 32
 constexpr unsigned kGeometry = 0x50;
 constexpr unsigned kCmdDepth = 0x58;  // CMD_DEPTH | BLOCK_LINE << 32
+constexpr unsigned kNiTx = 0x60;      // NI_TX | NI_RX << 32
+constexpr unsigned kNiBad = 0x68;
 constexpr unsigned kBuf = 0x80;
-enum : unsigned { kRead = 1, kWrite = 2, kSetTag = 3, kResume = 4, kNack = 5, kGetTag = 6, kFill = 7 };
+enum : unsigned {
+  kRead = 1,
+  kWrite = 2,
+  kSetTag = 3,
+  kResume = 4,
+  kNack = 5,
+  kGetTag = 6,
+  kFill = 7,
+  kSend = 8
+};
+constexpr uint32_t kRx = 1u << 9;  // the command's data: the dispatched message's
 
 }  // namespace
 
@@ -72,6 +84,12 @@ Fault TagStore::decode(uint64_t w0, uint64_t w1) {
   f.opcode = unsigned(w0 >> 48) & 0x1F;
   f.block = uint32_t(w1);
   f.offset = uint32_t(w1 >> 32);
+  f.ni = (w0 >> 53) & 1;
+  if (f.ni) {
+    f.src_node = unsigned(w1 >> 32) & 0xFFFF;
+    f.msg_handler = uint8_t(w0 >> 56);
+    f.offset = 0;
+  }
   return f;
 }
 
@@ -104,10 +122,11 @@ Fault TagStore::wait(uint64_t pause_ns) {
 
 void TagStore::ack(const Fault& f) { set_reg(kAck, f.seq); }
 
-void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line) {
+void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line,
+                       uint32_t extra) {
   check_block(b);
   const uint64_t w = op | (tag << 4) | (unsigned(flag) << 6) | (unsigned(ack) << 7) |
-                     (unsigned(from_line) << 8);
+                     (unsigned(from_line) << 8) | extra;
   // a full queue refuses a command (FULL): with depth_ issued since the queue was last seen
   // empty, wait for it first
   if (queued_ >= depth_) sync();
@@ -154,7 +173,7 @@ void TagStore::write(uint32_t b, std::span<const uint8_t> line) {
 
 void TagStore::read(uint32_t b, std::span<uint8_t> line, bool invalidate) {
   if (line.size() != lb_) throw std::invalid_argument("TagStore: a block is one line");
-  if (path_ == DataPath::BufferLine) {
+  if (read_path_ == DataPath::BufferLine) {
     // the engine writes the block into the buffer line (taken back from this core first): one
     // cached load fetches it
     if (buf_queued_) sync();
@@ -186,6 +205,42 @@ void TagStore::sync() {
   }
   buf_queued_ = false;
   queued_ = 0;
+}
+
+void TagStore::send(unsigned dst, uint8_t handler, uint32_t b, Payload p, bool ack) {
+  if (dst > 0xFF) throw std::out_of_range("TagStore: node " + std::to_string(dst) + " (0 to 255)");
+  uint32_t extra = dst << 16 | uint32_t(handler) << 24;
+  if (p == Payload::Rx) extra |= kRx;
+  if (p != Payload::None) buf_queued_ = true;  // it uses the line buffer
+  command(kSend, b, 0, p == Payload::Buffer, ack, false, extra);
+}
+
+void TagStore::send(unsigned dst, uint8_t handler, uint32_t b, std::span<const uint8_t> line) {
+  if (dst > 0xFF) throw std::out_of_range("TagStore: node " + std::to_string(dst) + " (0 to 255)");
+  const bool from_line = put_buffer(line);
+  command(kSend, b, 0, true, false, from_line, dst << 16 | uint32_t(handler) << 24);
+}
+
+// The engine's own uses of the line buffer (READ, the rx flag, SEND) run in the order issued;
+// only the core's writes of it (put_buffer) wait for the queued commands that use it.
+void TagStore::send_block(unsigned dst, uint8_t handler, uint32_t b, bool invalidate) {
+  command(kRead, b, 0, invalidate, false);
+  send(dst, handler, b, Payload::Buffer);
+}
+
+void TagStore::fill_rx(uint32_t b, Tag t, bool ack) {
+  buf_queued_ = true;
+  command(kFill, b, unsigned(t), false, ack, false, kRx);
+}
+
+void TagStore::write_rx(uint32_t b, bool ack) {
+  buf_queued_ = true;
+  command(kWrite, b, 0, false, ack, false, kRx);
+}
+
+TagStore::NiCounters TagStore::ni_counters() {
+  const uint64_t a = reg(kNiTx);
+  return {uint32_t(a), uint32_t(a >> 32), uint32_t(reg(kNiBad))};
 }
 
 uint32_t TagStore::refused() { return uint32_t(reg(kRefused)); }

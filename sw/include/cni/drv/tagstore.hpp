@@ -23,16 +23,20 @@ enum class DispatchMode : uint8_t {
 };
 
 // An event as the dispatch register holds it: an access fault, or (`message`) message arrivals
-// from the CNI engine beside the tag store (docs/tagstore.md, "Dispatch register").
+// from the CNI engine beside the tag store, or (`ni`) a message of the engine's own network
+// interface (docs/tagstore.md, "Dispatch register", "The integrated network interface").
 struct Fault {
   uint32_t seq = 0;       // events dispatched since reset, this one included
-  bool message = false;   // message arrivals (kind 1): `block` counts them; the rest is 0
-  bool write = false;     // the access was RdX or Upg
+  bool message = false;   // a message event (kind 1): arrivals (`block` counts them), or `ni`
+  bool ni = false;        // a message of the network interface: src_node, msg_handler, block
+  unsigned src_node = 0;  // ... its source node
+  uint8_t msg_handler = 0;  // ... its handler byte
+  bool write = false;       // the access was RdX or Upg (a message of the interface: it has data)
   Tag tag = Tag::Invalid; // the block's tag when it faulted
   unsigned handler = 0;   // {kind, write, tag}: an index into a table of 16 handlers
   unsigned requester = 0; // the requester's agent id
   unsigned opcode = 0;    // the request's opcode
-  uint32_t block = 0;     // the block's index in the protected region
+  uint32_t block = 0;     // the block's index in the protected region (a message's block)
   uint32_t offset = 0;    // the block's byte offset from the device's base address
 };
 
@@ -52,7 +56,9 @@ class TagStore {
   // line and reads or writes it), or through its line buffer registers (8-byte uncached stores
   // or loads, one round trip each).
   enum class DataPath : uint8_t { BufferLine, Registers };
-  void set_data_path(DataPath p) { path_ = p; }
+  // Both ways; set_read_path() then sets read()'s alone.
+  void set_data_path(DataPath p) { path_ = read_path_ = p; }
+  void set_read_path(DataPath p) { read_path_ = p; }
 
   // The dispatch mode (the engine's MODE register; taken back from every host on a change).
   void set_mode(DispatchMode m);
@@ -86,6 +92,28 @@ class TagStore {
   Tag get_tag(uint32_t b, bool* pending = nullptr);
   // Waits until every queued command has run.
   void sync();
+
+  // Messages of the engine's network interface (docs/tagstore.md, "The integrated network
+  // interface"): one frame each, with a handler byte, a block and nothing or one line of data.
+  // A message's data: none; the line buffer as the commands before left it (after a read() of
+  // the registers data path, a write_rx() or a send with Rx); the dispatched message's (Rx: the
+  // command copies it into the line buffer first).
+  enum class Payload : uint8_t { None, Buffer, Rx };
+  void send(unsigned dst, uint8_t handler, uint32_t b, Payload p = Payload::None, bool ack = false);
+  // With `line` (one line) as its data, handed over through the data path.
+  void send(unsigned dst, uint8_t handler, uint32_t b, std::span<const uint8_t> line);
+  // The block's data as of now (a READ: the exclusive holder's dirty copy written back first;
+  // `invalidate`: every copy taken), then sent; its data never reaches this core.
+  void send_block(unsigned dst, uint8_t handler, uint32_t b, bool invalidate = false);
+  // fill() and write() with the dispatched message's data (the event is acknowledged by them
+  // unless `ack` is false: an acknowledgement would drop the message's data from the queue, so
+  // a handler that uses it acknowledges with the command that does).
+  void fill_rx(uint32_t b, Tag t, bool ack = true);
+  void write_rx(uint32_t b, bool ack = true);
+  struct NiCounters {
+    uint32_t sent = 0, received = 0, bad = 0;
+  };
+  NiCounters ni_counters();
   // Commands refused so far, and the cause of the last (docs/tagstore.md, "Handler operations").
   uint32_t refused();
   unsigned last_cause();
@@ -94,7 +122,8 @@ class TagStore {
   void check_block(uint32_t b) const;  // std::out_of_range past the region
   uint64_t reg(unsigned off);
   void set_reg(unsigned off, uint64_t v);
-  void command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line = false);
+  void command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ack, bool from_line = false,
+               uint32_t extra = 0);
   // Puts the data where the next WRITE or FILL takes it from; returns the command's line flag.
   bool put_buffer(std::span<const uint8_t> line);
   static Fault decode(uint64_t w0, uint64_t w1);
@@ -107,7 +136,8 @@ class TagStore {
   uint32_t block0_ = 0;  // block 0's line from the region's first (BLOCK_LINE)
   DispatchMode mode_ = DispatchMode::Line;
   uint32_t last_seq_ = 0;
-  DataPath path_ = DataPath::BufferLine;
+  DataPath path_ = DataPath::BufferLine;       // fill() and write()
+  DataPath read_path_ = DataPath::BufferLine;  // read()
   bool buf_queued_ = false;  // a queued command reads the line buffer or the buffer line
   unsigned depth_ = 1;       // commands the engine's queue holds (CMD_DEPTH)
   unsigned queued_ = 0;      // commands issued since the queue was last seen empty
