@@ -34,20 +34,24 @@ using tb::DsmDesign;
 // Typhoon-1 about twice Typhoon, Typhoon-0 about twice Typhoon-1 (derived from 001's text).
 constexpr double kPaperSc = 301.0;
 
-// The design points run: 001's two that do not need a custom protocol processor, and Typhoon-1
-// with the NI's receive queue polled by the protocol core itself (beyond the paper).
+// The design points run: 001's two that do not need a custom protocol processor (Typhoon-1: the
+// tag store's own network interface, block data from engine to engine), and beyond the paper
+// Typhoon-1 with its messages through the CNI engine's cachable queues beside the tag store,
+// their arrivals through the dispatch register or the receive queue polled by the protocol core.
 struct Point {
   const char* name;
   DsmDesign design;
   bool poll_ni;
+  bool ts_ni;
   double paper_ratio;  // 0: not in 001
 };
 constexpr Point kPoints[] = {
-    {"Typhoon-1", DsmDesign::Typhoon1, false, 2.66},
-    {"Typhoon-0", DsmDesign::Typhoon0, false, 5.32},
-    {"Typhoon-1, NI polled", DsmDesign::Typhoon1, true, 0},
+    {"Typhoon-1", DsmDesign::Typhoon1, false, true, 2.66},
+    {"Typhoon-0", DsmDesign::Typhoon0, false, false, 5.32},
+    {"Typhoon-1, CNI queues", DsmDesign::Typhoon1, false, false, 0},
+    {"Typhoon-1, CNI, NI polled", DsmDesign::Typhoon1, true, false, 0},
 };
-constexpr unsigned kNumPoints = 3;
+constexpr unsigned kNumPoints = 4;
 
 // The steps of 001 Table 1, as the handlers' timestamps delimit them.
 constexpr const char* kSteps[] = {
@@ -89,6 +93,7 @@ Miss remote_misses(const sim::Profile& p, const Point& pt, unsigned samples,
   tb::DsmConfig cfg;
   cfg.design = pt.design;
   cfg.poll_ni = pt.poll_ni;
+  cfg.ts_ni = pt.ts_ni;
   cfg.ts_variant = "dsm";
   cfg.ni_variant = "ni2w";
   tb::DsmSystem d(p, cfg);
@@ -173,13 +178,13 @@ double net_one_way_ns(const sim::Profile& p, unsigned bytes) {
 // Simple COMA (001 section 3: an idealized hardware Stache, zero handler cost, one cycle per
 // message): the requester's miss reaches the device and its answer comes back as a miss to
 // device memory does (`local_miss_ns`, measured), plus the request's and the reply's network
-// transits (frames of 12-byte header, 12-byte message header, the 4-byte block index, the data,
-// 4-byte FCS), the home's fetch of the block (`fetch_ns`, measured: a read of device memory by
-// the home agent) and one device cycle per message.
+// transits (the frames of the tag store's network interface: a 12-byte header carrying the
+// block, the data, a 4-byte FCS), the home's fetch of the block (`fetch_ns`, measured: a read of
+// device memory by the home agent) and one device cycle per message.
 double simple_coma_ns(const sim::Profile& p, double local_miss_ns, double fetch_ns) {
   const double cycle = 1000.0 / p.get_double("device.freq_mhz");
-  return local_miss_ns + net_one_way_ns(p, 12 + 12 + 4 + 4) +
-         net_one_way_ns(p, 12 + 12 + 4 + 64 + 4) + fetch_ns + 2 * cycle;
+  return local_miss_ns + net_one_way_ns(p, 12 + 4) + net_one_way_ns(p, 12 + 64 + 4) + fetch_ns +
+         2 * cycle;
 }
 
 // A miss of node 1's core to plain device memory (a cold line each time), and the device's
@@ -249,19 +254,20 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
   }
   const double seq = t[0][0];  // the standard protocol on one node: every page local
   if (!o.json) {
-    std::printf("\nEM3D (001 s4.2; 000 Table 3: %u graph nodes, degree %u, %.0f%% remote, span %u, "
-                "%u iterations), Typhoon-1: us per iteration after the first, speed-up over one "
-                "node; idle protocol cores pause %llu ns between looks\n%8s", ep.graph_nodes,
-                ep.degree, ep.remote * 100, ep.span, ep.iterations,
-                static_cast<unsigned long long>(kEm3dIdlePauseNs), "nodes");
+    std::printf(
+        "\nEM3D (001 s4.2; 000 Table 3: %u graph nodes, degree %u, %.0f%% remote, span %u, "
+        "%u iterations), Typhoon-1 with the CNI queues: us per iteration after the first, "
+        "speed-up over one node; idle protocol cores pause %llu ns between looks\n%8s",
+        ep.graph_nodes, ep.degree, ep.remote * 100, ep.span, ep.iterations,
+        static_cast<unsigned long long>(kEm3dIdlePauseNs), "nodes");
     for (const char* nm : names) std::printf(" %16s %8s", nm, "speedup");
     std::printf("\n");
   }
   for (unsigned i = 0; i < counts.size(); ++i) {
     if (!o.json) std::printf("%8u", counts[i]);
     for (unsigned c = 0; c < 2; ++c) {
-      row("em3d", std::string("Typhoon-1, ") + names[c], counts[i], net_us, "iteration", t[c][i],
-          seq / t[c][i]);
+      row("em3d", std::string("Typhoon-1, CNI queues, ") + names[c], counts[i], net_us, "iteration",
+          t[c][i], seq / t[c][i]);
       if (!o.json) std::printf(" %16.1f %8.3f", t[c][i] / 1000.0, seq / t[c][i]);
     }
     if (!o.json) std::printf("\n");
@@ -286,8 +292,8 @@ void em3d(const Options& o, const sim::Profile& p, double net_us, const RowFn& r
     for (unsigned c = 0; c < 2; ++c) {
       const double ti = run(q, nodes, c == 1);
       if (base[c] == 0) base[c] = ti;
-      row("em3d-latency", std::string("Typhoon-1, ") + names[c], nodes, us, "iteration", ti,
-          base[c] / ti);
+      row("em3d-latency", std::string("Typhoon-1, CNI queues, ") + names[c], nodes, us, "iteration",
+          ti, base[c] / ti);
       if (!o.json) std::printf(" %16.1f %8.2f", ti / 1000.0, ti / base[c]);
     }
     if (!o.json) std::printf("\n");
@@ -357,7 +363,7 @@ int run_dsm(const Options& o) {
         << (speedup ? fmt(*speedup, 3) : "") << "," << (bus ? fmt(*bus, 0) : "") << "\n";
     first = false;
   };
-  const double net_us = net_one_way_ns(p, 12 + 12 + 4 + 4) / 1000.0;
+  const double net_us = net_one_way_ns(p, 12 + 4) / 1000.0;
   if (!o.json) {
     std::printf("OpenCNI cni-bench dsm: profile %s at 64-byte lines (001: 32-byte blocks; compared "
                 "by ratios); the remote miss between 2 nodes, %u samples per design; processor "
@@ -369,13 +375,13 @@ int run_dsm(const Options& o) {
     if (!o.json) {
       std::printf("Remote read miss (001 section 4.1, Table 1): median per step, ns (cycles)\n");
       std::printf("%-28s", "step");
-      for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
+      for (const Point& pt : kPoints) std::printf(" %25s", pt.name);
       std::printf("\n");
       for (unsigned s = 0; s < kNumSteps; ++s) {
         std::printf("%-28s", kSteps[s]);
         for (unsigned i = 0; i < kNumPoints; ++i) {
           const double v = stats_of(miss[i].step[s]).median;
-          std::printf(" %13.0f (%6.0f)", v, cycles(v));
+          std::printf(" %16.0f (%6.0f)", v, cycles(v));
         }
         std::printf("\n");
       }
@@ -383,12 +389,12 @@ int run_dsm(const Options& o) {
         std::printf("\nBus transactions per step (median; both nodes' memory buses; 001 section "
                     "4.1: the latency \"correlates with ... the number of bus transactions\")\n");
         std::printf("%-28s", "step");
-        for (const Point& pt : kPoints) std::printf(" %22s", pt.name);
+        for (const Point& pt : kPoints) std::printf(" %25s", pt.name);
         std::printf("\n");
         for (unsigned s = 0; s <= kNumSteps; ++s) {
           std::printf("%-28s", s < kNumSteps ? kSteps[s] : "total");
           for (unsigned i = 0; i < kNumPoints; ++i) {
-            std::printf(" %22.0f", stats_of(miss[i].bus[s]).median);
+            std::printf(" %25.0f", stats_of(miss[i].bus[s]).median);
           }
           std::printf("\n");
         }

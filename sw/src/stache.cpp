@@ -30,10 +30,16 @@ Stache::Stache(MemoryPort& mem, TagStore& ts, CniEndpoint& ni, const StacheOptio
                                 std::to_string(kMaxNodes) + ")");
   }
   if (opt_.page_blocks == 0) throw std::invalid_argument("Stache: page_blocks is 0");
+  if (opt_.ts_ni && opt_.homes == HomePolicy::FirstTouch) {
+    throw std::invalid_argument(
+        "Stache: first-touch homes over the tag store's network interface (its messages carry "
+        "one block)");
+  }
   if (opt_.dir_base % lb_ != 0 || opt_.mailbox % lb_ != 0) {
     throw std::invalid_argument("Stache: the directory's base or the mailbox is not line aligned");
   }
   ts_.set_data_path(opt_.data_path);
+  ts_.set_read_path(opt_.read_path);
   tag_.assign(ts_.blocks(), Tag::ReadWrite);  // the engine's tags after reset
   waiting_.resize(ts_.blocks());
   saved_.resize(ts_.blocks());
@@ -71,6 +77,11 @@ void Stache::set_protocol(uint32_t page, PageProtocol p) {
   if (opt_.homes == HomePolicy::FirstTouch && p != PageProtocol::Standard) {
     throw std::logic_error("Stache: a custom protocol on a page homed by first touch");
   }
+  if (opt_.ts_ni && p != PageProtocol::Standard) {
+    throw std::logic_error(
+        "Stache: a custom protocol over the tag store's network interface (its messages carry "
+        "one block)");
+  }
   protocol_[page] = p;
 }
 
@@ -87,6 +98,11 @@ bool Stache::step() {
   if (auto e = ts_.poll()) {
     found = true;
     stats_.events++;
+    if (e->ni) {
+      stats_.message_events++;
+      ni_message(*e);
+      return true;
+    }
     ts_.ack(*e);  // the dispatch register takes the next event while this one is handled
     if (e->message) {
       stats_.message_events++;
@@ -159,38 +175,56 @@ void Stache::message(Msg type, unsigned src, std::span<const uint8_t> d) {
   }
   const std::span<const uint8_t> line = d.subspan(4);
   if (!line.empty() && line.size() != lb_) throw protocol_error("a partial block", b, node_);
+  handle(type, src, b, Data{line});
+}
+
+// A message of the tag store's network interface: its data, if it has any, stays in the
+// engine's receive queue until the command that takes it (and acknowledges the event); one
+// without data is acknowledged at once.
+void Stache::ni_message(const Fault& e) {
+  const unsigned t = uint8_t(e.msg_handler - uint8_t(opt_.handler_base));
+  rx_unused_ = e.write;
+  if (!e.write) ts_.ack(e);
+  if (t > kDataX || e.block >= blocks() || e.src_node >= nodes_) {
+    throw protocol_error("a message of the network interface of type " + std::to_string(t) +
+                             " from node " + std::to_string(e.src_node),
+                         e.block, node_);
+  }
+  handle(Msg(t), e.src_node, e.block, Data{{}, e.write});
+  if (rx_unused_) ts_.ack(e);
+  rx_unused_ = false;
+}
+
+void Stache::handle(Msg type, unsigned src, uint32_t b, const Data& data) {
   switch (type) {
     case kGetS:
     case kGetX:
       mark(StacheStep::RequestAtHome, b);
       request(b, src, type == kGetX);
       break;
-    case kInv: {  // a sharer or the owner: give the block up (the owner with its data)
-      std::vector<uint8_t> data;
+    case kInv:  // a sharer or the owner: give the block up (the owner with its data)
       if (tag_[b] == Tag::ReadWrite) {
-        data = take_block(b, Tag::Invalid);
+        send_take(src, kInvAck, b, Tag::Invalid);
       } else {
         set_tag(b, Tag::Invalid);
+        send(src, kInvAck, b);
       }
-      send(src, kInvAck, b, data);
       break;
-    }
     case kDown:  // the owner: keep a read-only copy, send the data
-      send(src, kDownAck, b, take_block(b, Tag::ReadOnly));
+      send_take(src, kDownAck, b, Tag::ReadOnly);
       break;
     case kInvAck:
     case kDownAck:
-      ack(b, src, line);
+      ack(b, src, data);
       break;
     case kDataS:
     case kDataX: {
       mark(StacheStep::ReplyAtRequester, b);
       const Tag t = type == kDataS ? Tag::ReadOnly : Tag::ReadWrite;
-      if (line.empty()) {  // an upgrade of the read-only copy this node holds
+      if (!data.present()) {  // an upgrade of the read-only copy this node holds
         set_tag(b, t, true);
       } else {
-        ts_.fill(b, line, t);
-        tag_[b] = t;
+        fill_from(b, data, t);
       }
       mark(StacheStep::Filled, b);
       break;
@@ -238,11 +272,11 @@ void Stache::request(uint32_t b, unsigned from, bool excl) {
   switch (d.state) {
     case kHome:  // only the home holds the block, ReadWrite
       if (excl) {
-        send(from, kDataX, b, take_block(b, Tag::Invalid));
+        send_take(from, kDataX, b, Tag::Invalid);
         d.state = kExcl;
         d.owner = from;
       } else {
-        send(from, kDataS, b, take_block(b, Tag::ReadOnly));
+        send_take(from, kDataS, b, Tag::ReadOnly);
         d.state = kShared;
         d.sharers = bit(from);
       }
@@ -334,22 +368,26 @@ void Stache::take_page(std::span<const uint8_t> d) {
 }
 
 void Stache::share(uint32_t b, Dir& d, unsigned to) {
-  send(to, kDataS, b, read_block(b));
+  send_block(to, kDataS, b);
   stats_.replies_with_data++;
   d.sharers |= bit(to);
   store_dir(b, d);
   mark(StacheStep::ReplySent, b);
 }
 
-void Stache::ack(uint32_t b, unsigned from, std::span<const uint8_t> data) {
+void Stache::ack(uint32_t b, unsigned from, const Data& data) {
   Dir d = load_dir(b);
   if (!d.busy || d.acks == 0) throw protocol_error("an acknowledgement nobody waits for", b, node_);
   if (d.state == kExcl && from != d.owner) {
     throw protocol_error("an acknowledgement from a node that is not the owner", b, node_);
   }
-  if (!data.empty()) saved_[b].assign(data.begin(), data.end());
+  // (only an owner answers with data, and it is the one acknowledgement awaited: the data in
+  // the network interface's queue is taken by the grant that follows at once)
+  if (data.rx && d.acks != 1)
+    throw protocol_error("data before the last acknowledgement", b, node_);
+  if (!data.bytes.empty()) saved_[b].assign(data.bytes.begin(), data.bytes.end());
   if (--d.acks == 0) {
-    finish(b, d, saved_[b]);
+    finish(b, d, data.rx ? data : Data{saved_[b]});
   } else {
     store_dir(b, d);
   }
@@ -357,7 +395,7 @@ void Stache::ack(uint32_t b, unsigned from, std::span<const uint8_t> data) {
 
 // Every copy the request conflicts with is gone (and the owner's data is in `data`): the home
 // grants the request.
-void Stache::finish(uint32_t b, Dir& d, std::span<const uint8_t> data) {
+void Stache::finish(uint32_t b, Dir& d, const Data& data) {
   const unsigned r = d.requester;
   if (d.state == kShared) {  // an exclusive request; the other sharers are invalidated
     if (r == node_) {
@@ -369,7 +407,7 @@ void Stache::finish(uint32_t b, Dir& d, std::span<const uint8_t> data) {
         send(r, kDataX, b);
         stats_.upgrades++;
       } else {
-        send(r, kDataX, b, take_block(b, Tag::Invalid));
+        send_take(r, kDataX, b, Tag::Invalid);
         stats_.replies_with_data++;
       }
       d.state = kExcl;
@@ -377,26 +415,28 @@ void Stache::finish(uint32_t b, Dir& d, std::span<const uint8_t> data) {
     }
     d.sharers = 0;
   } else {  // the owner's data
-    if (data.size() != lb_) throw protocol_error("the owner's answer carries no data", b, node_);
+    if (!data.present()) throw protocol_error("the owner's answer carries no data", b, node_);
     const unsigned old = d.owner;
     if (!d.excl) {  // downgraded: the old owner keeps a read-only copy
       if (r == node_) {
-        ts_.fill(b, data, Tag::ReadOnly);
-        tag_[b] = Tag::ReadOnly;
+        fill_from(b, data, Tag::ReadOnly);
         d.sharers = bit(old);
       } else {
-        ts_.write(b, data);
+        write_from(b, data);
         set_tag(b, Tag::ReadOnly);
-        send(r, kDataS, b, data);
+        if (data.rx) {
+          ts_.send(r, handler_byte(kDataS), b, TagStore::Payload::Buffer);  // what was written
+        } else {
+          send(r, kDataS, b, data.bytes);
+        }
         d.sharers = bit(old) | bit(r);
       }
       d.state = kShared;
     } else if (r == node_) {
-      ts_.fill(b, data, Tag::ReadWrite);
-      tag_[b] = Tag::ReadWrite;
+      fill_from(b, data, Tag::ReadWrite);
       d.state = kHome;
     } else {  // ownership passes on; the home's copy stays Invalid
-      send(r, kDataX, b, data);
+      forward(r, kDataX, b, data);
       d.owner = r;
     }
     if (r != node_) stats_.replies_with_data++;
@@ -465,16 +505,60 @@ std::vector<uint8_t> Stache::read_block(uint32_t b) {
   return line;
 }
 
-std::vector<uint8_t> Stache::take_block(uint32_t b, Tag to) {
-  set_tag(b, to);
-  return read_block(b);
-}
-
 void Stache::send(unsigned dst, Msg type, uint32_t b, std::span<const uint8_t> data) {
+  if (opt_.ts_ni) {
+    if (data.empty()) {
+      ts_.send(dst, handler_byte(type), b);
+    } else {
+      ts_.send(dst, handler_byte(type), b, data);
+    }
+    return;
+  }
   std::vector<uint8_t> m(4 + data.size());
   std::memcpy(m.data(), &b, 4);
   if (!data.empty()) std::memcpy(m.data() + 4, data.data(), data.size());
   ni_.send(uint16_t(dst), uint16_t(opt_.handler_base + type), m);
+}
+
+void Stache::send_block(unsigned dst, Msg type, uint32_t b) {
+  if (opt_.ts_ni) {
+    ts_.send_block(dst, handler_byte(type), b);
+  } else {
+    send(dst, type, b, read_block(b));
+  }
+}
+
+void Stache::send_take(unsigned dst, Msg type, uint32_t b, Tag to) {
+  set_tag(b, to);
+  send_block(dst, type, b);
+}
+
+void Stache::forward(unsigned dst, Msg type, uint32_t b, const Data& d) {
+  if (d.rx) {
+    ts_.send(dst, handler_byte(type), b, TagStore::Payload::Rx, true);
+    rx_unused_ = false;
+  } else {
+    send(dst, type, b, d.bytes);
+  }
+}
+
+void Stache::write_from(uint32_t b, const Data& d) {
+  if (d.rx) {
+    ts_.write_rx(b);
+    rx_unused_ = false;
+  } else {
+    ts_.write(b, d.bytes);
+  }
+}
+
+void Stache::fill_from(uint32_t b, const Data& d, Tag t) {
+  if (d.rx) {
+    ts_.fill_rx(b, t);
+    rx_unused_ = false;
+  } else {
+    ts_.fill(b, d.bytes, t);
+  }
+  tag_[b] = t;
 }
 
 void Stache::set_tag(uint32_t b, Tag t, bool resume) {

@@ -31,6 +31,9 @@ DsmSystem::DsmSystem(const sim::Profile& profile, const DsmConfig& cfg) : cfg_(c
   const bool t0 = cfg.design == DsmDesign::Typhoon0;
   p.set("node.devices", t0 ? "2" : "1");
   const unsigned ts_dev = t0 ? 1 : 0;
+  if (t0 && cfg.ts_ni) {
+    throw std::invalid_argument("DsmSystem: Typhoon-0's NI is a device of its own");
+  }
   sys_ = std::make_unique<System>(p, [&](unsigned, unsigned d, SimDevice::Config& c) {
     c.variant = d == ts_dev ? cfg.ts_variant : cfg.ni_variant;
   });
@@ -87,6 +90,7 @@ void DsmSystem::run(const App& app) {
       o.homes = cfg_.homes;
       o.dir_base = sim::HostSystem::dram_base(0) + kDirOffset;
       o.messages_in_dispatch = !t0 && !cfg_.poll_ni;
+      o.ts_ni = cfg_.ts_ni;
       o.data_path = t0 ? drv::TagStore::DataPath::Registers : drv::TagStore::DataPath::BufferLine;
       o.idle_pause_ns = cfg_.idle_pause_ns;
       o.mailbox = mailbox_addr();

@@ -3,12 +3,15 @@
 // carries the tag store, one core per node is its protocol core (it opens the node's NI, sets its
 // tags, then serves faults and messages until every application core of the cluster is done),
 // and the application runs on the other cores. Two design points of seed 001 section 3:
-//   Typhoon-1: one device with the tag store and the CNI engine (CNI16Q) beside it, message
-//              arrivals through the dispatch register, the cachable dispatch line, block data
-//              through the buffer line and cached loads;
+//   Typhoon-1: one device with the tag store, the cachable dispatch line, and the messages
+//              through the tag store's own network interface (ts_ni: a block's data moves from
+//              engine to engine, 001's Typhoon-1), or through the CNI engine (CNI16Q) beside it
+//              with its arrivals through the dispatch register and block data through the buffer
+//              line and cached loads;
 //   Typhoon-0: the NI a device of its own (device 0: NI2w in the benchmark build), the tag store
 //              on device 1, the status-bit dispatch registers polled beside the NI, block data
-//              through the tag store's registers (uncached).
+//              written through the tag store's registers (uncached stores) and read through its
+//              cachable buffer line (001's cacheable block buffer: one bus transaction).
 // The tests and cni-bench dsm build their DSMs with it.
 #pragma once
 
@@ -37,6 +40,8 @@ struct DsmConfig {
   // Typhoon-1: the protocol core also polls the NI's receive queue itself (a cached load that
   // hits until a message lands) instead of waiting for the dispatch register's message event.
   bool poll_ni = false;
+  // Typhoon-1: the messages through the tag store's network interface (StacheOptions::ts_ni).
+  bool ts_ni = false;
   // The CNI engines' go-back-N retransmission on (a model built with it: the checking build's
   // `ts`), for a network that loses frames (net.loss_rate, net.corrupt_rate).
   bool retransmit = false;

@@ -47,9 +47,12 @@ DsmConfig chk_config(unsigned app_cores = 1) {
 
 // Node 1 reads a block homed on node 0 (a remote read miss: fault, request, the home downgrades
 // its copy, reply, fill), node 0 then writes it (the home invalidates node 1's copy), and node 1
-// reads the new value (a second miss).
-TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
-  DsmSystem d(dsm_profile(2), chk_config());
+// reads the new value (a second miss). Messages through the CNI engine, or through the tag
+// store's own network interface (ts_ni).
+void read_miss_then_write(bool ts_ni) {
+  DsmConfig cfg = chk_config();
+  cfg.ts_ni = ts_ni;
+  DsmSystem d(dsm_profile(2), cfg);
   ASSERT_EQ(d.home_of(0), 0u);
   uint64_t first = 0, second = 0, miss_ns = 0;
   unsigned phase = 0;
@@ -74,15 +77,47 @@ TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
   });
   EXPECT_EQ(first, 0x1111u);
   EXPECT_EQ(second, 0x2222u);
-  std::printf("Stache, Typhoon-1, enzian-eci at 64-byte lines: a remote read miss %llu ns\n",
-              static_cast<unsigned long long>(miss_ns));
+  std::printf(
+      "Stache, Typhoon-1 (messages through %s), enzian-eci at 64-byte lines: a remote "
+      "read miss %llu ns\n",
+      ts_ni ? "the tag store's network interface" : "the CNI engine",
+      static_cast<unsigned long long>(miss_ns));
   EXPECT_EQ(d.stats(1).requests_sent, 2u);
   EXPECT_EQ(d.stats(0).invalidations, 1u);
   EXPECT_EQ(d.stats(0).requests_served, 3u) << "node 1's two reads and node 0's write";
   for (unsigned n = 0; n < 2; ++n) {
     EXPECT_TRUE(d.system().checker(n).errors().empty()) << "node " << n;
     EXPECT_EQ(refused(d, n), 0u) << "node " << n << ": no command refused";
+    const uint32_t ni_rx =
+        d.ts_device(n).endpoint().csr_read(tb::csr::engine_reg(engines::kEngineTs, 0x64));
+    if (ts_ni) {
+      EXPECT_GT(ni_rx, 0u) << "node " << n << ": the messages came through the interface";
+    } else {
+      EXPECT_EQ(ni_rx, 0u) << "node " << n;
+    }
   }
+}
+
+TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) { read_miss_then_write(false); }
+
+TEST(Dsm, ThroughTheTagStoresNetworkInterfaceAMissAndAnInvalidationWorkAsThroughTheCniEngine) {
+  read_miss_then_write(true);
+}
+
+// The tag store's network interface carries one block per message: Stache refuses first-touch
+// homes and the update protocol over it, before any message.
+TEST(Dsm, OverTheTagStoresNetworkInterfaceFirstTouchAndTheUpdateProtocolAreRefused) {
+  DsmConfig cfg = chk_config();
+  cfg.ts_ni = true;
+  cfg.homes = drv::HomePolicy::FirstTouch;
+  {
+    DsmSystem d(dsm_profile(2), cfg);
+    EXPECT_THROW(d.run([](unsigned, unsigned, drv::MemoryPort&) {}), std::invalid_argument);
+  }
+  cfg.homes = drv::HomePolicy::RoundRobin;
+  cfg.protocol = [](uint32_t) { return drv::PageProtocol::Update; };
+  DsmSystem d(dsm_profile(2), cfg);
+  EXPECT_THROW(d.run([](unsigned, unsigned, drv::MemoryPort&) {}), std::logic_error);
 }
 
 // Random loads and stores of 8-byte words across the shared space. Word w is written only by
@@ -93,9 +128,10 @@ TEST(Dsm, ARemoteReadMissThenAWriteAtTheHomeInvalidatesTheReader) {
 void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned ops,
                const char* profile = "enzian-eci",
                drv::HomePolicy homes = drv::HomePolicy::RoundRobin, double loss = 0,
-               double reorder = 0, const char* variant = "ts") {
+               double reorder = 0, const char* variant = "ts", bool ts_ni = false) {
   DsmConfig cfg = chk_config(app_cores);
   cfg.ts_variant = variant;
+  cfg.ts_ni = ts_ni;
   cfg.design = design;
   cfg.homes = homes;
   cfg.retransmit = loss > 0 || reorder > 0;
@@ -186,13 +222,14 @@ void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned op
     moved += d.stats(n).pages_moved_in;
     redirects += d.stats(n).redirects;
   }
-  std::printf("Stache, %s, %u nodes x %u cores, %u accesses each: %llu faults, %llu "
-              "invalidations and downgrades; first touch: %llu pages placed, %llu moved, %llu "
-              "requests redirected\n",
-              tb::dsm_design_name(design), nodes, app_cores, ops,
-              static_cast<unsigned long long>(faults), static_cast<unsigned long long>(inv),
-              static_cast<unsigned long long>(placed), static_cast<unsigned long long>(moved),
-              static_cast<unsigned long long>(redirects));
+  std::printf(
+      "Stache, %s%s, %u nodes x %u cores, %u accesses each: %llu faults, %llu "
+      "invalidations and downgrades; first touch: %llu pages placed, %llu moved, %llu "
+      "requests redirected\n",
+      tb::dsm_design_name(design), ts_ni ? " (the tag store's network interface)" : "", nodes,
+      app_cores, ops, static_cast<unsigned long long>(faults), static_cast<unsigned long long>(inv),
+      static_cast<unsigned long long>(placed), static_cast<unsigned long long>(moved),
+      static_cast<unsigned long long>(redirects));
   EXPECT_GT(inv, 0u);
   if (d.ts_device(0).geometry().is_dram(d.ts_device(0).geometry().ts_block0)) {
     // the shared space in DRAM-backed lines: its frames were filled and written back
@@ -243,6 +280,13 @@ void random_sc(DsmDesign design, unsigned nodes, unsigned app_cores, unsigned op
 
 TEST(Dsm, RandomAccessesOfTwoNodesAreSequentiallyConsistent) {
   random_sc(DsmDesign::Typhoon1, 2, 2, 300);
+}
+
+TEST(Dsm, RandomAccessesThroughTheTagStoresNetworkInterfaceAreSequentiallyConsistent) {
+  random_sc(DsmDesign::Typhoon1, 2, 2, 300, "enzian-eci", drv::HomePolicy::RoundRobin, 0, 0, "ts",
+            true);
+  random_sc(DsmDesign::Typhoon1, 4, 1, 200, "typhoon-1998", drv::HomePolicy::RoundRobin, 0, 0, "ts",
+            true);
 }
 
 // on 001's machine (it found the driver overfilling the engine's command queue: a node's tags

@@ -42,10 +42,21 @@ struct StacheOptions {
   // engine beside the tag store signals them: Typhoon-1); false, by polling the NI beside the
   // dispatch register (a separate NI: Typhoon-0).
   bool messages_in_dispatch = true;
-  // How the handlers move a block's data: BufferLine, the cachable buffer line both ways
-  // (Typhoon-1); Registers, the engine's line-buffer registers both ways (uncached: Typhoon-0's
-  // block buffer).
+  // How the handlers hand a block's data to the engine (fills and writes): BufferLine, the
+  // cachable buffer line (Typhoon-1); Registers, the engine's line-buffer registers (uncached
+  // stores: Typhoon-0's "uncached alias which bypasses the tag check", 001 section 3.4).
   TagStore::DataPath data_path = TagStore::DataPath::BufferLine;
+  // ... and take it from the engine (reads): BufferLine, one cached load of the buffer line (both
+  // of 001's designs: Typhoon-0's block buffer "is implemented as a cacheable register, so the
+  // processor can read the entire contents in a single bus transaction", its footnote 5);
+  // Registers, the line-buffer registers (uncached loads).
+  TagStore::DataPath read_path = TagStore::DataPath::BufferLine;
+  // The messages through the tag store's own network interface (001's Typhoon-1: the NI on the
+  // access-control device, docs/tagstore.md "The integrated network interface"): a block's data
+  // goes from one node's engine to the other's without reaching either protocol core; else
+  // through the CNI engine's active messages. The standard protocol with round-robin homes only
+  // (std::invalid_argument with first touch; set_protocol refuses the update protocol).
+  bool ts_ni = false;
   uint64_t idle_pause_ns = 0;  // between looks that find nothing
   // A line of this node's host memory through which its application cores ask the protocol core
   // to push updates (request_push); 0: none. Its words are the request's number, first block and
@@ -138,14 +149,24 @@ class Stache {
     bool excl;
   };
 
+  // A block's data as a message brought it: bytes (the CNI engine's), or in the tag store's
+  // receive queue (its network interface's: used once, by the command that acknowledges it).
+  struct Data {
+    std::span<const uint8_t> bytes;
+    bool rx = false;
+    bool present() const { return rx || !bytes.empty(); }
+  };
+
   void fault(const Fault& f);
-  void message(Msg type, unsigned src, std::span<const uint8_t> data);
+  void message(Msg type, unsigned src, std::span<const uint8_t> data);  // the CNI engine's
+  void ni_message(const Fault& e);  // the tag store's network interface's
+  void handle(Msg type, unsigned src, uint32_t b, const Data& data);
   // The home's side.
   void request(uint32_t b, unsigned from, bool excl);
-  void finish(uint32_t b, Dir& d, std::span<const uint8_t> data);
+  void finish(uint32_t b, Dir& d, const Data& data);
   // The home's copy (read-only or read-write here) to `to`, which becomes a sharer.
   void share(uint32_t b, Dir& d, unsigned to);
-  void ack(uint32_t b, unsigned from, std::span<const uint8_t> data);
+  void ack(uint32_t b, unsigned from, const Data& data);
   void push(uint32_t first, uint32_t count);     // the home: updates to every consumer
   void take_updates(unsigned src, std::span<const uint8_t> d);  // a consumer
   // First touch: the first request for an unplaced page places it at the requester.
@@ -154,10 +175,17 @@ class Stache {
   void ask(uint32_t b, bool excl);             // a request to the block's home (or served here)
   // The block's data at this node, read by the engine (TagStore::read).
   std::vector<uint8_t> read_block(uint32_t b);
-  // The tag lowered to `to` (every host copy it does not allow taken back), and the block's data
-  // as of then.
-  std::vector<uint8_t> take_block(uint32_t b, Tag to);
   void send(unsigned dst, Msg type, uint32_t b, std::span<const uint8_t> data = {});
+  // The block's data at this node sent (send_take: the tag first lowered to `to`, every host copy
+  // it does not allow taken back), or a
+  // message's data passed on, or written, or filled: through the network interface's commands
+  // or the CNI engine's messages.
+  void send_block(unsigned dst, Msg type, uint32_t b);
+  void send_take(unsigned dst, Msg type, uint32_t b, Tag to);
+  void forward(unsigned dst, Msg type, uint32_t b, const Data& d);
+  void write_from(uint32_t b, const Data& d);
+  void fill_from(uint32_t b, const Data& d, Tag t);
+  uint8_t handler_byte(Msg type) const { return uint8_t(opt_.handler_base + type); }
   void set_tag(uint32_t b, Tag t, bool resume = false);
   void mark(StacheStep s, uint32_t b) {
     if (on_step) on_step(s, b);
@@ -178,6 +206,7 @@ class Stache {
   std::vector<bool> placed_;                 // per page: no longer waiting for its first touch
   uint64_t push_seq_ = 0;                    // the last push request served
   unsigned push_acks_ = 0;                   // consumers still to answer the push
+  bool rx_unused_ = false;  // the dispatched message's data not yet taken by a command
   StacheStats stats_;
 };
 
