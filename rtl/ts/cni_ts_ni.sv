@@ -124,7 +124,8 @@ module cni_ts_ni #(
   );
   assign {rcv_data_o, rcv_data_en_o, rcv_blk_o, rcv_hdl_o, rcv_src_o} = q_head;
 
-  // (a frame held at the port for want of room waits for the engine's pop)
-  assign idle_o = tx_idle && (rx_idle || (rx_valid && !q_ready));
+  // (a good frame held at the port for want of room waits for the engine's pop; a bad one is
+  // dropped in this cycle)
+  assign idle_o = tx_idle && (rx_idle || (rx_valid && f_ok && !q_ready));
 
 endmodule

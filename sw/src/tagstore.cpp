@@ -135,11 +135,11 @@ void TagStore::command(unsigned op, uint32_t b, unsigned tag, bool flag, bool ac
 }
 
 // The engine has one line buffer and one buffer line: a command still queued that reads them must
-// have run before they are written again.
+// have run before they are written again. (The caller marks its command as such a user once it
+// is queued: command() may sync first, which clears the mark.)
 bool TagStore::put_buffer(std::span<const uint8_t> line) {
   if (line.size() != lb_) throw std::invalid_argument("TagStore: a block is one line");
   if (buf_queued_) sync();
-  buf_queued_ = true;
   if (path_ == DataPath::BufferLine) {
     mem_.store(buffer_line(), line.data(), lb_);
     mem_.barrier();  // the stores performed before the command that recalls the line
@@ -156,6 +156,7 @@ bool TagStore::put_buffer(std::span<const uint8_t> line) {
 void TagStore::fill(uint32_t b, std::span<const uint8_t> line, Tag t, bool ack) {
   const bool from_line = put_buffer(line);
   command(kFill, b, unsigned(t), false, ack, from_line);
+  buf_queued_ = true;
 }
 
 void TagStore::set_tag(uint32_t b, Tag t, bool resume, bool ack) {
@@ -169,6 +170,7 @@ void TagStore::nack(uint32_t b, bool error, bool ack) { command(kNack, b, 0, err
 void TagStore::write(uint32_t b, std::span<const uint8_t> line) {
   const bool from_line = put_buffer(line);
   command(kWrite, b, 0, false, false, from_line);
+  buf_queued_ = true;
 }
 
 void TagStore::read(uint32_t b, std::span<uint8_t> line, bool invalidate) {
@@ -211,14 +213,15 @@ void TagStore::send(unsigned dst, uint8_t handler, uint32_t b, Payload p, bool a
   if (dst > 0xFF) throw std::out_of_range("TagStore: node " + std::to_string(dst) + " (0 to 255)");
   uint32_t extra = dst << 16 | uint32_t(handler) << 24;
   if (p == Payload::Rx) extra |= kRx;
-  if (p != Payload::None) buf_queued_ = true;  // it uses the line buffer
   command(kSend, b, 0, p == Payload::Buffer, ack, false, extra);
+  if (p != Payload::None) buf_queued_ = true;  // it uses the line buffer
 }
 
 void TagStore::send(unsigned dst, uint8_t handler, uint32_t b, std::span<const uint8_t> line) {
   if (dst > 0xFF) throw std::out_of_range("TagStore: node " + std::to_string(dst) + " (0 to 255)");
   const bool from_line = put_buffer(line);
   command(kSend, b, 0, true, false, from_line, dst << 16 | uint32_t(handler) << 24);
+  buf_queued_ = true;
 }
 
 // The engine's own uses of the line buffer (READ, the rx flag, SEND) run in the order issued;
@@ -229,13 +232,13 @@ void TagStore::send_block(unsigned dst, uint8_t handler, uint32_t b, bool invali
 }
 
 void TagStore::fill_rx(uint32_t b, Tag t, bool ack) {
-  buf_queued_ = true;
   command(kFill, b, unsigned(t), false, ack, false, kRx);
+  buf_queued_ = true;
 }
 
 void TagStore::write_rx(uint32_t b, bool ack) {
-  buf_queued_ = true;
   command(kWrite, b, 0, false, ack, false, kRx);
+  buf_queued_ = true;
 }
 
 TagStore::NiCounters TagStore::ni_counters() {

@@ -161,6 +161,40 @@ TEST(TagStoreSystem, ABurstOfCommandsLongerThanTheQueueIsNotRefused) {
   for (unsigned b = 0; b < 16; ++b) EXPECT_EQ(tags[b], b % 2 ? 0u : 1u) << "block " << b;
 }
 
+// Writes through the line-buffer registers right after a full queue: the first write's command
+// waits for the queue (the driver syncs), and the second's data must not overwrite the line
+// buffer before the first has run. Block 1 is held modified by the application core, so the
+// first WRITE's recall crosses the link while the second's data could arrive. Found by review:
+// the sync for the full queue cleared the driver's note that a queued command uses the buffer.
+TEST(TagStoreSystem, AWriteIssuedAfterAFullQueueKeepsItsData) {
+  TsSystem s;
+  std::vector<uint8_t> got1, got2;
+  s.host.spawn(0, [&](drv::MemoryPort& m) {
+    drv::TagStore ts(m, s.region());
+    m.store64(ts.block_addr(1), 7);  // block 1 modified in this core's cache
+    m.barrier();
+    m.store64(s.flag(), 1);
+  });
+  s.host.spawn(1, [&](drv::MemoryPort& m) {
+    while (m.load_acquire64(s.flag()) == 0) m.pause_ns(50);
+    drv::TagStore ts(m, s.region());
+    ts.set_data_path(drv::TagStore::DataPath::Registers);
+    for (uint32_t b = 8; b < 12; ++b) ts.set_tag(b, Tag::ReadWrite);  // the queue's depth
+    ts.write(1, block_data(1, m.line_bytes()));
+    ts.write(2, block_data(2, m.line_bytes()));
+    ts.sync();
+    EXPECT_EQ(ts.refused(), 0u);
+    got1.resize(m.line_bytes());
+    got2.resize(m.line_bytes());
+    ts.read(1, got1);
+    ts.read(2, got2);
+  });
+  s.host.run_programs();
+  EXPECT_EQ(got1, block_data(1, 64));
+  EXPECT_EQ(got2, block_data(2, 64));
+  EXPECT_TRUE(s.checker(0).errors().empty());
+}
+
 // A fault nobody answers: the device's park timer answers the load Retry, the core's cache
 // re-issues it, and the host's retry watchdog ends the run with a machine check (not a hang).
 TEST(TagStoreSystem, AFaultNobodyAnswersEndsInTheHostsMachineCheck) {

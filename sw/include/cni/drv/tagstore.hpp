@@ -107,7 +107,9 @@ class TagStore {
   void send_block(unsigned dst, uint8_t handler, uint32_t b, bool invalidate = false);
   // fill() and write() with the dispatched message's data (the event is acknowledged by them
   // unless `ack` is false: an acknowledgement would drop the message's data from the queue, so
-  // a handler that uses it acknowledges with the command that does).
+  // a handler that uses it acknowledges with the command that does). A command the engine
+  // refuses acknowledges nothing: the message stays dispatched until ack(). And while a message
+  // of the interface is dispatched, any command's `ack` flag acknowledges it, whatever its block.
   void fill_rx(uint32_t b, Tag t, bool ack = true);
   void write_rx(uint32_t b, bool ack = true);
   struct NiCounters {
