@@ -77,7 +77,6 @@ module cni_ts_engine #(
   localparam int BlkW   = Lines > 1 ? $clog2(Lines) : 1;
   localparam int OpW    = cni_coh_pkg::OP_W;
   localparam int AgW    = cni_coh_pkg::AGENT_W;
-  localparam int TrigW  = LineIdxW + OpW + AgW;
 
   if (Lines < 1 || Lines >= (1 << 24)) $error("cni_ts_engine: Lines must be 1 .. 2^24 - 1");
   if (LineBytes * 8 != Words * 32 || Words > 32) $error("cni_ts_engine: LineBytes 4..128");
@@ -159,21 +158,16 @@ module cni_ts_engine #(
   wire trig_blk  = ev_trig && 32'(evt.line) >= 32'(LBlk0);
   wire trig_page = ev_trig && !trig_disp && !trig_blk;   // cannot happen (DENY); refused
 
-  logic            tq_in_ready, tq_valid, tq_pop;
-  logic [TrigW-1:0] tq_data;
-  cni_fifo #(.Width(TrigW), .Depth(TrigDepth)) u_tq (
-    .clk_i, .rst_ni,
-    .in_valid_i (trig_blk), .in_ready_o (tq_in_ready), .in_data_i ({evt.line, evt.op, evt.src}),
-    .out_valid_o (tq_valid), .out_ready_i (tq_pop), .out_data_o (tq_data),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .count_o ()
-    /* verilator lint_on PINCONNECTEMPTY */
+  logic                tq_in_ready, tq_valid, tq_pop, tq_wr;
+  logic [LineIdxW-1:0] tq_line;
+  logic [OpW-1:0]      tq_op;
+  logic [AgW-1:0]      tq_src;
+  logic [BlkW-1:0]     tq_blk;
+  cni_ts_faultq #(.LineIdxW(LineIdxW), .Lines(Lines), .BlkBase(LBlk0), .Depth(TrigDepth)) u_tq (
+    .clk_i, .rst_ni, .push_i (trig_blk), .ready_o (tq_in_ready), .line_i (evt.line),
+    .op_i (evt.op), .src_i (evt.src), .pop_i (tq_pop), .valid_o (tq_valid), .line_o (tq_line),
+    .op_o (tq_op), .src_o (tq_src), .wr_o (tq_wr), .blk_o (tq_blk)
   );
-  wire [LineIdxW-1:0] tq_line = tq_data[OpW + AgW +: LineIdxW];
-  wire [OpW-1:0]      tq_op   = tq_data[AgW +: OpW];
-  wire [AgW-1:0]      tq_src  = tq_data[0 +: AgW];
-  wire                tq_wr   = !(tq_op == cni_coh_pkg::OP_RDS || tq_op == cni_coh_pkg::OP_RDNA);
-  wire [BlkW-1:0]     tq_blk  = BlkW'(32'(tq_line) - 32'(LBlk0));
 
   // ---- handler commands: CMD, checked and queued (cni_ts_cmdq) --------------------------------
   wire         wr_cmd_hi = rq.valid && rq.we && rq.addr == R_CMD_HI;
