@@ -87,7 +87,7 @@ module cni_csr #(
   // description (rtl/coh/cni_csr.rdl) by scripts/gen-engines.py.
 `include "cni_csr_regs.svh"
   if (CSR_AW != AW) $error("cni_csr: the address map's CSR_AW is not the registers'");
-  if (NR > 8) $error("cni_csr: the REGION words hold 8 regions");
+  if (NR > 16) $error("cni_csr: the REGION and OWNER words hold 16 regions");
 
   // An engine window: CSR_ENG + 0x100 * engine (the address's page, bits [AW-1:8]).
   localparam int PW = AW - 8;

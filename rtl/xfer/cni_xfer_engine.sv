@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: Apache-2.0
+// The coherent block-transfer engine (docs/xfer.md): seed 004's message passing as one engine
+// on the engine bus. A process describes a message with uncached register writes (XCMD, then
+// its source pieces, XPAGE) and closes the description with one uncached read (XGO) that
+// commits it or refuses it as a whole, so nothing irreversible happens before that read. The
+// engine then moves the message as line-sized components through the caching agent and the
+// network (cni_xfer_send), and the receiving engine writes them into a buffer the destination
+// process posted (BUF_ADDR, BUF_POST), writes a receive-table entry in that process's space and
+// acknowledges (cni_xfer_recv); the sender writes the process's status flag. Slots, windows and
+// the vpid table are set through the privileged registers.
+//
+// Parameters:
+//   LineBytes, LineIdxW, NetBytes, CacheIdW - the platform's
+//   Procs     - process slots (2 .. 16)
+//   SendRecs  - sender records (a power of two): messages outstanding at this node
+//   PerProc   - messages outstanding per process slot
+//   RecvRecs  - receiver records (1 .. 6): messages received at once
+//   Bufs      - receive-buffer descriptors
+//   Vpids     - vpid-table entries
+//   XLines    - line buffers: source reads in flight (2, 4 or 8)
+// Ports: the engine records (cni_engine_types.svh): events (none of its lines is protected:
+// taken and dropped), commands and memory port B (unused), the register window, the network and
+// the caching agent; idle_o: no message, no reply, no frame under way.
+`default_nettype none
+
+module cni_xfer_engine #(
+  parameter int LineBytes = 64,
+  parameter int LineIdxW  = 11,
+  parameter int NetBytes  = 64,
+  parameter int CacheIdW  = 4,
+  parameter int Procs     = 4,
+  parameter int SendRecs  = 4,
+  parameter int PerProc   = 2,
+  parameter int RecvRecs  = 2,
+  parameter int Bufs      = 4,
+  parameter int Vpids     = 8,
+  parameter int XLines    = 4,
+  localparam int LineBits = LineBytes * 8,
+  localparam int FrameB   = 12 + LineBytes,
+  localparam int LbW      = $clog2(LineBytes),
+  localparam int VW       = (Vpids > 1) ? $clog2(Vpids) : 1,
+  localparam int PW       = $clog2(Procs)
+) (
+  input  wire logic                                                 clk_i,
+  input  wire logic                                                 rst_ni,
+  input  wire logic [cni_coh_pkg::eng_evt_req_w(LineIdxW)-1:0]      evt_req_i,
+  output logic [cni_coh_pkg::ENG_EVT_RSP_W-1:0]                     evt_rsp_o,
+  output logic [cni_coh_pkg::eng_cmd_req_w(LineIdxW)-1:0]           cmd_req_o,
+  input  wire logic [cni_coh_pkg::ENG_CMD_RSP_W-1:0]                cmd_rsp_i,
+  output logic [cni_coh_pkg::eng_mem_req_w(LineIdxW, LineBytes)-1:0] mem_req_o,
+  input  wire logic [cni_coh_pkg::eng_mem_rsp_w(LineBytes)-1:0]     mem_rsp_i,
+  input  wire logic [cni_coh_pkg::ENG_REG_REQ_W-1:0]                reg_req_i,
+  output logic [cni_coh_pkg::ENG_REG_RSP_W-1:0]                     reg_rsp_o,
+  output logic [cni_coh_pkg::eng_net_req_w(NetBytes)-1:0]           net_req_o,
+  input  wire logic [cni_coh_pkg::eng_net_rsp_w(NetBytes)-1:0]      net_rsp_i,
+  output logic [cni_coh_pkg::eng_ca_req_w(LineBytes, CacheIdW)-1:0] ca_req_o,
+  input  wire logic [cni_coh_pkg::eng_ca_rsp_w(LineBytes, CacheIdW)-1:0] ca_rsp_i,
+  output logic                                                      idle_o
+);
+
+`include "cni_engine_types.svh"
+  eng_reg_req_t rq;
+  eng_net_req_t net;
+  eng_ca_req_t  ca;
+  eng_net_rsp_t net_rsp;
+  eng_ca_rsp_t  ca_rsp;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_evt_req_t evt;      // no line of the region is protected: every event is taken
+  eng_cmd_rsp_t cmd_rsp;  // no commands
+  eng_mem_rsp_t mem_rsp;  // no port B access
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign evt       = evt_req_i;
+  assign cmd_rsp   = cmd_rsp_i;
+  assign mem_rsp   = mem_rsp_i;
+  assign rq        = reg_req_i;
+  assign net_req_o = net;
+  assign net_rsp   = net_rsp_i;
+  assign ca_req_o  = ca;
+  assign ca_rsp    = ca_rsp_i;
+  assign evt_rsp_o = 1'b1;
+  assign cmd_req_o = '0;
+  assign mem_req_o = '0;
+
+  // The window's offsets (R_ID_LO, ... R_VPT_HI), from rtl/xfer/cni_xfer.rdl.
+`include "cni_engine_xfer_consts.svh"
+
+  if (Procs < 2 || Procs > 16 || PerProc < 1 || PerProc > 255 || Vpids < 1 || Vpids > 256)
+    $error("cni_xfer_engine: Procs 2..16, PerProc 1..255, Vpids 1..256");
+
+  // XGO reasons (docs/xfer.md, "Registers")
+  localparam logic [3:0] WNoPid = 4'd1, WNoCmd = 4'd2, WBadVpid = 4'd3, WBadLen = 4'd4,
+                         WBadPiece = 4'd5, WProtSend = 4'd6, WProtRecv = 4'd7, WBadFlag = 4'd8,
+                         WProcFull = 4'd10, WRecsFull = 4'd11, WBufsFull = 4'd13;
+  localparam logic [1:0] VSuccess = 2'd0, VRetry = 2'd1, VFail = 2'd2;
+  // caching-agent ids: source reads 0 .. XLines - 1, a flag write, an entry write or head read,
+  // then a component's write per receiver record
+  localparam int IdFlag = 8, IdEnt = 9, IdWr = 10;
+  if (CacheIdW < 4 || RecvRecs > 6) $error("cni_xfer_engine: CacheIdW >= 4, RecvRecs <= 6");
+
+  // ---- the privileged state: control, slots, vpid table -------------------------------------
+  logic                   enable_q;
+  logic [15:0]            occ_send_q, occ_recv_q, occ_init_q;
+  logic [3:0]             cur_q;
+  logic                   cur_v_q;
+  logic [7:0]             psel_q;
+  logic [Procs-1:0]       s_en_q;
+  logic [Procs-1:0][47:0] s_sbase_q, s_ssize_q, s_rbase_q, s_rsize_q, s_stat_q, s_rt_q;
+  logic [Procs-1:0][7:0]  s_nflag_q, s_vfirst_q, s_vn_q;
+  logic [Procs-1:0][15:0] s_rtn_q, s_own_q;
+  logic [Procs-1:0]       rt_reset;
+  logic [Vpids-1:0]       v_v_q;
+  logic [Vpids-1:0][15:0] v_node_q;
+  logic [Vpids-1:0][3:0]  v_pid_q;
+  wire  [3:0]             ps = psel_q[3:0];
+  wire                    ps_ok = 32'(psel_q) < 32'(Procs);
+
+  // ---- register writes: a write takes effect with its high word --------------------------------
+  logic [31:0] wlo_q;
+  wire         wr_hi = rq.valid && rq.we && rq.addr[2];
+  wire [7:0]   wr_at = {rq.addr[7:3], 3'd0};
+  wire [63:0]  wv    = {rq.wdata, wlo_q};
+
+  // ---- the initiation record --------------------------------------------------------------------
+  localparam logic [1:0] IIdle = 2'd0, ISend = 2'd1, IBuf = 2'd2;
+  logic [1:0]  i_st_q;
+  logic [3:0]  i_bad_q;      // the first check that failed (0: none)
+  logic [7:0]  i_type_q;
+  logic [15:0] i_vpid_q;
+  logic [23:0] i_len_q, i_sum_q;
+  logic [6:0]  i_flag_q;
+  logic [15:0] i_np_q;       // pieces taken
+  logic [47:0] i_src_q;
+  logic [47:0] i_baddr_q;
+  logic [23:0] i_bbytes_q;
+  logic [7:0]  i_btype_q;
+  logic        i_bposted_q;
+
+  wire [3:0]  c_slot  = cur_q;
+  wire        c_ok    = enable_q && cur_v_q && s_en_q[PW'(c_slot)];
+  // XCMD's checks
+  wire [15:0] x_vpid  = wv[31:16];
+  wire [23:0] x_len   = wv[55:32];
+  wire [6:0]  x_flag  = wv[62:56];
+  wire [31:0] x_vidx  = 32'(s_vfirst_q[c_slot]) + 32'(x_vpid);
+  wire        x_vpid_ok = 32'(x_vpid) < 32'(s_vn_q[c_slot]) && x_vidx < 32'(Vpids) &&
+                          v_v_q[VW'(x_vidx)];
+  logic [3:0] x_bad;
+  always_comb begin
+    if (wv[2:0] != 3'd1 || wv[3]) x_bad = WNoCmd;
+    else if (!x_vpid_ok) x_bad = WBadVpid;
+    else if (x_len == '0 || x_len > 24'h20_0000) x_bad = WBadLen;
+    else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
+    else x_bad = '0;
+  end
+  // XPAGE's checks: pieces contiguous in the source (one physical run), the first line aligned,
+  // inside the slot's send window
+  wire [47:0] p_addr = wv[47:0];
+  wire [15:0] p_len  = wv[63:48];
+  wire [48:0] p_end  = 49'(p_addr) + 49'(p_len);
+  wire        p_in   = p_addr >= s_sbase_q[c_slot] &&
+                       p_end <= 49'(s_sbase_q[c_slot]) + 49'(s_ssize_q[c_slot]);
+  logic [3:0] p_bad;
+  always_comb begin
+    if (i_np_q == '0 ? p_addr[LbW-1:0] != '0 : p_addr != i_src_q + 48'(i_sum_q)) p_bad = WBadPiece;
+    else if (p_len == '0 || 25'(i_sum_q) + 25'(p_len) > 25'(i_len_q)) p_bad = WBadPiece;
+    else if (!p_in) p_bad = WProtSend;
+    else p_bad = '0;
+  end
+  // BUF_POST's checks
+  wire [23:0] b_bytes = wv[23:0];
+  wire [48:0] b_end   = 49'(i_baddr_q) + 49'(b_bytes);
+  wire        b_in    = i_baddr_q >= s_rbase_q[c_slot] &&
+                        b_end <= 49'(s_rbase_q[c_slot]) + 49'(s_rsize_q[c_slot]);
+  logic [3:0] b_bad;
+  always_comb begin
+    if (b_bytes == '0 || b_bytes[LbW-1:0] != '0) b_bad = WBadLen;
+    else if (!b_in) b_bad = WProtRecv;
+    else b_bad = '0;
+  end
+
+  // ---- the sides ----------------------------------------------------------------------------
+  logic                  cm_valid, cm_ok;
+  logic [15:0]           cm_c;
+  logic [7:0]            cm_rec;
+  logic [Procs-1:0][7:0] out_cnt, posted;
+  logic                  bufs_free, bp_valid;
+  wire [VW-1:0]          c_vidx = VW'(32'(s_vfirst_q[c_slot]) + 32'(i_vpid_q));
+
+  // XGO: the verdict of the staged description, from flip-flops and the resources now
+  logic [1:0] g_verdict;
+  logic [3:0] g_reason;
+  always_comb begin
+    g_verdict = VFail;
+    g_reason  = '0;
+    if (!c_ok) g_reason = WNoPid;
+    else if (i_st_q == IIdle) g_reason = WNoCmd;
+    else if (i_bad_q != '0) g_reason = i_bad_q;
+    else if (i_st_q == ISend && i_sum_q != i_len_q) g_reason = WBadPiece;
+    else if (i_st_q == IBuf && !i_bposted_q) g_reason = WBadLen;
+    else begin
+      g_verdict = VRetry;
+      if (i_st_q == ISend && out_cnt[c_slot] >= 8'(PerProc)) g_reason = WProcFull;
+      else if (i_st_q == ISend && !cm_ok) g_reason = WRecsFull;
+      else if (i_st_q == IBuf && !bufs_free) g_reason = WBufsFull;
+      else g_verdict = VSuccess;
+    end
+  end
+  wire go = rq.valid && !rq.we && rq.addr == R_XGO_LO;
+  assign cm_valid = go && g_verdict == VSuccess && i_st_q == ISend;
+  assign bp_valid = go && g_verdict == VSuccess && i_st_q == IBuf;
+  wire [63:0] g_word = {i_np_q, cm_c, 16'd0, cm_rec, g_reason, 2'd0, g_verdict};
+
+  // ---- counters (CNT_SEL) -------------------------------------------------------------------------
+  // 0 messages delivered (sender's DONE flags), 1 messages received (ACKs sent), 2 components
+  // sent, 3 components written, 4 XGO FAIL, 5 XGO RETRY, 6 protection (XGO PROT_*, REJECT PROT
+  // sent), 7 REJECT NOBUF sent, 8 REJECT BUSY sent, 9 NOREC, 10 GAP, 11 DUP, 12 STALE replies,
+  // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written)
+  localparam int NCnt = 16;
+  logic [NCnt-1:0]       inc;
+  logic [NCnt-1:0][31:0] cnt_q;
+  logic [3:0]            cnt_sel_q;
+
+  logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
+        r_gap, r_dup, stray, bad_frame;
+  wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
+  assign inc = {s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
+                g_prot || r_prot, go && g_verdict == VRetry, go && g_verdict == VFail, r_comp,
+                s_comp, r_msg, s_done};
+
+  // ---- register reads ---------------------------------------------------------------------------
+  logic [63:0] xgo_q;
+  logic [63:0] rv;
+  always_comb begin
+    rv = '0;
+    unique case ({rq.addr[7:3], 3'd0})
+      R_ID_LO: rv = {8'(Bufs), 8'(XLines), 8'(RecvRecs), 8'(SendRecs), net_rsp.node_id,
+                     8'(Procs), 8'd1};
+      R_XGO_LO: rv = xgo_q;
+      R_STATUS_LO: rv = {30'd0, bufs_free, cm_ok, 14'd0, i_bad_q != '0, i_st_q != IIdle,
+                         posted[c_slot], out_cnt[c_slot]};
+      R_CNT_VAL_LO: rv = {32'd0, cnt_q[cnt_sel_q]};
+      R_CTL_LO: rv = {63'd0, enable_q};
+      R_OCC_LO: rv = {16'd0, occ_init_q, occ_recv_q, occ_send_q};
+      R_PSEL_LO: rv = {56'd0, psel_q};
+      R_P_SEND_BASE_LO: rv = ps_ok ? 64'(s_sbase_q[ps]) : '0;
+      R_P_SEND_SIZE_LO: rv = ps_ok ? 64'(s_ssize_q[ps]) : '0;
+      R_P_RECV_BASE_LO: rv = ps_ok ? 64'(s_rbase_q[ps]) : '0;
+      R_P_RECV_SIZE_LO: rv = ps_ok ? 64'(s_rsize_q[ps]) : '0;
+      R_P_STAT_LO: rv = ps_ok ? {s_nflag_q[ps], 8'd0, s_stat_q[ps]} : '0;
+      R_P_RT_LO: rv = ps_ok ? {s_rtn_q[ps], s_rt_q[ps]} : '0;
+      R_P_VPT_LO: rv = ps_ok ? {32'd0, s_own_q[ps], s_vn_q[ps], s_vfirst_q[ps]} : '0;
+      default: rv = '0;
+    endcase
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_rsp_o <= '0;
+      xgo_q     <= '0;
+    end else if (rq.valid && !rq.we) begin
+      if (go) begin
+        xgo_q     <= g_word;
+        reg_rsp_o <= g_word[31:0];
+      end else begin
+        reg_rsp_o <= rq.addr[2] ? rv[63:32] : rv[31:0];
+      end
+    end
+  end
+
+  // ---- register and initiation state -----------------------------------------------------------
+  always_comb begin
+    for (int p = 0; p < Procs; p++) rt_reset[p] = (wr_hi && wr_at == R_P_RT_LO) && ps_ok && ps == 4'(p);
+  end
+  wire stray_page = (wr_hi && wr_at == R_XPAGE_LO) && i_st_q != ISend;
+  wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && i_st_q != IBuf;
+  assign stray = stray_page || stray_post;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wlo_q      <= '0;
+      enable_q   <= 1'b0;
+      occ_send_q <= '0;
+      occ_recv_q <= '0;
+      occ_init_q <= '0;
+      cur_q      <= '0;
+      cur_v_q    <= 1'b0;
+      psel_q     <= '0;
+      s_en_q     <= '0;
+      s_sbase_q  <= '0;
+      s_ssize_q  <= '0;
+      s_rbase_q  <= '0;
+      s_rsize_q  <= '0;
+      s_stat_q   <= '0;
+      s_rt_q     <= '0;
+      s_nflag_q  <= '0;
+      s_vfirst_q <= '0;
+      s_vn_q     <= '0;
+      s_rtn_q    <= '0;
+      s_own_q    <= '0;
+      v_v_q      <= '0;
+      v_node_q   <= '0;
+      v_pid_q    <= '0;
+      i_st_q     <= IIdle;
+      i_bad_q    <= '0;
+      i_type_q    <= '0;
+      i_vpid_q    <= '0;
+      i_len_q     <= '0;
+      i_sum_q     <= '0;
+      i_flag_q    <= '0;
+      i_np_q      <= '0;
+      i_src_q     <= '0;
+      i_baddr_q   <= '0;
+      i_bbytes_q  <= '0;
+      i_btype_q   <= '0;
+      i_bposted_q <= 1'b0;
+      cnt_q      <= '0;
+      cnt_sel_q  <= '0;
+    end else begin
+      if (rq.valid && rq.we && !rq.addr[2]) wlo_q <= rq.wdata;
+      for (int i = 0; i < NCnt; i++) if (inc[i]) cnt_q[i] <= cnt_q[i] + 32'd1;
+      if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[3:0];
+      // privileged
+      if ((wr_hi && wr_at == R_CTL_LO)) enable_q <= wv[0];
+      if ((wr_hi && wr_at == R_OCC_LO)) begin
+        occ_send_q <= wv[15:0];
+        occ_recv_q <= wv[31:16];
+        occ_init_q <= wv[47:32];
+      end
+      if ((wr_hi && wr_at == R_CUR_PID_LO)) begin
+        cur_q   <= wv[11:8];
+        cur_v_q <= wv[16] && 32'(wv[11:8]) < 32'(Procs);
+      end
+      if ((wr_hi && wr_at == R_PSEL_LO)) begin
+        psel_q <= wv[7:0];
+        if (32'(wv[7:0]) < 32'(Procs)) begin
+          if (wv[8]) s_en_q[PW'(wv[3:0])] <= 1'b1;
+          if (wv[9]) s_en_q[PW'(wv[3:0])] <= 1'b0;
+        end
+      end
+      if (ps_ok) begin
+        if ((wr_hi && wr_at == R_P_SEND_BASE_LO)) s_sbase_q[ps] <= wv[47:0];
+        if ((wr_hi && wr_at == R_P_SEND_SIZE_LO)) s_ssize_q[ps] <= wv[47:0];
+        if ((wr_hi && wr_at == R_P_RECV_BASE_LO)) s_rbase_q[ps] <= wv[47:0];
+        if ((wr_hi && wr_at == R_P_RECV_SIZE_LO)) s_rsize_q[ps] <= wv[47:0];
+        if ((wr_hi && wr_at == R_P_STAT_LO)) begin
+          s_stat_q[ps]  <= wv[47:0];
+          s_nflag_q[ps] <= wv[63:56];
+        end
+        if ((wr_hi && wr_at == R_P_RT_LO)) begin
+          s_rt_q[ps]  <= wv[47:0];
+          s_rtn_q[ps] <= wv[63:48];
+        end
+        if ((wr_hi && wr_at == R_P_VPT_LO)) begin
+          s_vfirst_q[ps] <= wv[7:0];
+          s_vn_q[ps]     <= wv[15:8];
+          s_own_q[ps]    <= wv[31:16];
+        end
+      end
+      if ((wr_hi && wr_at == R_VPT_LO) && 32'(wv[7:0]) < 32'(Vpids)) begin
+        v_v_q[VW'(wv[7:0])]    <= wv[63];
+        v_node_q[VW'(wv[7:0])] <= wv[47:32];
+        v_pid_q[VW'(wv[7:0])]  <= wv[51:48];
+      end
+      // the initiation record
+      if ((wr_hi && wr_at == R_XCMD_LO)) begin
+        i_st_q   <= ISend;
+        i_bad_q  <= x_bad;
+        i_type_q <= wv[15:8];
+        i_vpid_q <= x_vpid;
+        i_len_q  <= x_len;
+        i_flag_q <= x_flag;
+        i_sum_q  <= '0;
+        i_np_q   <= '0;
+      end
+      if ((wr_hi && wr_at == R_XPAGE_LO) && i_st_q == ISend) begin
+        if (i_bad_q == '0) i_bad_q <= p_bad;
+        if (i_np_q == '0) i_src_q <= p_addr;
+        i_sum_q <= i_sum_q + 24'(p_len);
+        i_np_q  <= i_np_q + 16'd1;
+      end
+      if ((wr_hi && wr_at == R_BUF_ADDR_LO)) begin
+        i_st_q      <= IBuf;
+        i_bad_q     <= wv[LbW-1:0] != '0 ? WBadLen : '0;
+        i_baddr_q   <= wv[47:0];
+        i_bposted_q <= 1'b0;
+      end
+      if ((wr_hi && wr_at == R_BUF_POST_LO) && i_st_q == IBuf) begin
+        if (i_bad_q == '0) i_bad_q <= b_bad;
+        i_bbytes_q  <= b_bytes;
+        i_btype_q   <= wv[31:24];
+        i_bposted_q <= 1'b1;
+      end
+      if (go) i_st_q <= IIdle;
+      if ((wr_hi && wr_at == R_PSEL_LO) && wv[9] && wv[3:0] == cur_q) i_st_q <= IIdle;
+    end
+  end
+
+  // ---- network: frames in -------------------------------------------------------------------
+  logic                rx_valid, rx_bad, rx_idle, rx_ack;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [FrameB*8-1:0] rx_frame;   // (dst: the switch routed it here; flags [7:3]: RETX, LAST)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0]         rx_bytes;
+  cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
+    .clk_i, .rst_ni,
+    .rx_tvalid_i (net_rsp.rx_valid), .rx_tready_o (net.rx_ready), .rx_tdata_i (net_rsp.rx_data),
+    .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last), .rx_tuser_i (net_rsp.rx_user),
+    .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
+    .ack_i (rx_ack), .idle_o (rx_idle)
+  );
+  wire [15:0] f_src  = rx_frame[16 +: 16];
+  wire [15:0] f_len  = rx_frame[32 +: 16];
+  wire [7:0]  f_type = rx_frame[48 +: 8];
+  wire [2:0]  f_kind = rx_frame[56 +: 3];
+  wire [15:0] f_lo   = rx_frame[64 +: 16];
+  wire [15:0] f_c    = rx_frame[80 +: 16];
+  wire        f_ok   = !rx_bad && rx_bytes == 16'd12 + f_len;
+  wire        f_req  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_REQ &&
+                       ((f_kind == 3'd1 && f_len == 16'd32) ||
+                        (f_kind == 3'd2 && f_len == 16'(LineBytes)));
+  wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP && f_len == '0 &&
+                       (f_kind == 3'd1 || f_kind == 3'd3);
+  logic       fr_take;
+  assign rx_ack    = rx_valid && (f_req ? fr_take : 1'b1);
+  assign bad_frame = rx_valid && !f_req && !f_rsp;
+
+  // ---- caching agent: one request port, fixed priority ------------------------------------------
+  // The chosen request is loaded into a register that presents it until the agent takes it (the
+  // contract: a request is held, unchanged, until taken), and a new one is loaded in the cycle
+  // the agent takes the last: one request a cycle.
+  logic                  rd_valid, rd_ready, fw_valid, fw_ready, dw_valid, dw_ready, ew_valid,
+                         ew_ready, ew_rd;
+  logic [47:0]           rd_addr, fw_addr, dw_addr, ew_addr;
+  logic [CacheIdW-1:0]   rd_id;
+  logic [LineBits-1:0]   fw_data, dw_data, ew_data;
+  logic [2:0]            dw_rec;
+  eng_ca_req_t           ca_d, ca_q;
+  always_comb begin
+    ca_d       = '0;
+    ca_d.valid = dw_valid || ew_valid || fw_valid || rd_valid;
+    ca_d.be    = '1;
+    if (dw_valid) begin
+      ca_d.op = cni_coh_pkg::CA_WR_INV; ca_d.addr = dw_addr; ca_d.data = dw_data;
+      ca_d.id = CacheIdW'(IdWr + 32'(dw_rec));
+    end else if (ew_valid) begin
+      ca_d.op = ew_rd ? cni_coh_pkg::CA_RD_NA : cni_coh_pkg::CA_WR_INV;
+      ca_d.addr = ew_addr; ca_d.data = ew_data; ca_d.id = CacheIdW'(IdEnt);
+    end else if (fw_valid) begin
+      ca_d.op = cni_coh_pkg::CA_WR_INV; ca_d.addr = fw_addr; ca_d.data = fw_data;
+      ca_d.id = CacheIdW'(IdFlag);
+    end else begin
+      ca_d.op = cni_coh_pkg::CA_RD_NA; ca_d.addr = rd_addr; ca_d.id = rd_id;
+    end
+  end
+  wire ca_load = !ca_q.valid || ca_rsp.ready;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ca_q <= '0;
+    else if (ca_load) ca_q <= ca_d;
+  end
+  always_comb begin
+    ca           = ca_q;
+    ca.rsp_ready = 1'b1;
+  end
+  assign dw_ready = ca_load;
+  assign ew_ready = ca_load && !dw_valid;
+  assign fw_ready = ca_load && !dw_valid && !ew_valid;
+  assign rd_ready = ca_load && !dw_valid && !ew_valid && !fw_valid;
+  wire rs_rd   = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) < 32'(XLines);
+  wire rs_flag = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) == IdFlag;
+  wire rs_ent  = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) == IdEnt;
+  wire rs_wr   = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) >= IdWr;
+
+  // ---- network: frames out, replies first ------------------------------------------------------
+  logic                tx_busy, tx_idle;
+  logic                st_valid, rp_valid;
+  logic [FrameB*8-1:0] st_frame;
+  logic [15:0]         st_bytes, st_dest, rp_dst, rp_c;
+  logic [2:0]          rp_kind, rp_reason;
+  wire [95:0] rp_hdr = {rp_c, 13'd0, rp_reason, 5'd0, rp_kind, cni_amap_pkg::NET_TYPE_XFER_RSP,
+                        16'd0, net_rsp.node_id, rp_dst};
+  wire rp_go = rp_valid && !tx_busy;
+  wire st_go = st_valid && !tx_busy && !rp_valid;
+  cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
+    .clk_i, .rst_ni,
+    .start_i (rp_go || st_go), .frame_i (rp_valid ? (FrameB*8)'(rp_hdr) : st_frame),
+    .bytes_i (rp_valid ? 16'd12 : st_bytes), .dest_i (rp_valid ? rp_dst : st_dest),
+    .busy_o (tx_busy),
+    .tx_tvalid_o (net.tx_valid), .tx_tready_i (net_rsp.tx_ready), .tx_tdata_o (net.tx_data),
+    .tx_tkeep_o (net.tx_keep), .tx_tlast_o (net.tx_last), .tx_tdest_o (net.tx_dest),
+    .idle_o (tx_idle)
+  );
+
+  // ---- the sending side ----------------------------------------------------------------------
+  logic s_idle, r_idle;
+  cni_xfer_send #(.LineBytes(LineBytes), .CacheIdW(CacheIdW), .Recs(SendRecs), .Lines(XLines),
+                  .Procs(Procs)) u_send (
+    .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
+    .occ_send_i (occ_send_q), .occ_init_i (occ_init_q),
+    .cm_valid_i (cm_valid), .cm_dst_i (v_node_q[c_vidx]), .cm_dpid_i (v_pid_q[c_vidx]),
+    .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_type_q),
+    .cm_len_i (i_len_q), .cm_src_i (i_src_q),
+    .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
+    .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
+    .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
+    .rp_reason_i (f_lo[2:0]),
+    .rd_valid_o (rd_valid), .rd_addr_o (rd_addr), .rd_id_o (rd_id), .rd_ready_i (rd_ready),
+    .rr_valid_i (rs_rd), .rr_id_i (ca_rsp.rsp_id), .rr_data_i (ca_rsp.rsp_data),
+    .rr_err_i (ca_rsp.rsp_err),
+    .fw_valid_o (fw_valid), .fw_addr_o (fw_addr), .fw_data_o (fw_data), .fw_ready_i (fw_ready),
+    .fw_done_i (rs_flag),
+    .tx_valid_o (st_valid), .tx_frame_o (st_frame), .tx_bytes_o (st_bytes),
+    .tx_dest_o (st_dest), .tx_ready_i (st_go),
+    .cnt_done_o (s_done), .cnt_failed_o (s_failed), .cnt_comp_o (s_comp),
+    .cnt_stale_o (s_stale), .idle_o (s_idle)
+  );
+
+  // ---- the receiving side --------------------------------------------------------------------
+  logic [Procs-1:0] r_en;
+  always_comb for (int p = 0; p < Procs; p++) r_en[p] = enable_q && s_en_q[p];
+  cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs)) u_recv (
+    .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
+    .fr_valid_i (rx_valid && f_req), .fr_kind_i (f_kind), .fr_src_i (f_src), .fr_c_i (f_c),
+    .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
+    .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
+    .bp_valid_i (bp_valid), .bp_pid_i (c_slot), .bp_type_i (i_btype_q), .bp_addr_i (i_baddr_q),
+    .bp_bytes_i (i_bbytes_q), .bufs_free_o (bufs_free), .posted_o (posted),
+    .dw_valid_o (dw_valid), .dw_addr_o (dw_addr), .dw_data_o (dw_data), .dw_rec_o (dw_rec),
+    .dw_ready_i (dw_ready), .dw_done_i (rs_wr), .dw_done_rec_i (3'(32'(ca_rsp.rsp_id) - IdWr)),
+    .ew_valid_o (ew_valid), .ew_rd_o (ew_rd), .ew_addr_o (ew_addr), .ew_data_o (ew_data),
+    .ew_ready_i (ew_ready), .ew_done_i (rs_ent), .ew_data_i (ca_rsp.rsp_data[31:0]),
+    .rp_valid_o (rp_valid), .rp_kind_o (rp_kind), .rp_dst_o (rp_dst), .rp_c_o (rp_c),
+    .rp_reason_o (rp_reason), .rp_ready_i (rp_go),
+    .cnt_msg_o (r_msg), .cnt_comp_o (r_comp), .cnt_nobuf_o (r_nobuf), .cnt_busy_o (r_busy),
+    .cnt_prot_o (r_prot), .cnt_norec_o (r_norec), .cnt_gap_o (r_gap), .cnt_dup_o (r_dup),
+    .idle_o (r_idle)
+  );
+
+  assign idle_o = s_idle && r_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid;
+
+endmodule

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: Apache-2.0
+// The block-transfer engine's receiving side (docs/xfer.md, "Receiver"): the posted receive
+// buffers (bufalloc), the receiver records of the messages being received, each component
+// written into the buffer through the caching agent with its coherence action (CA_WR_INV: the
+// whole line written at the home, every host copy invalidated), the receive-table entry written
+// into the process's table once every line is written, and the replies (ACK after the entry;
+// REJECT for a header refused).
+//
+//   header:  the destination slot disabled -> REJECT PROT; a record of (source, count) exists
+//            -> dropped (DUP); no posted buffer of (slot, type) holding the length -> REJECT
+//            NOBUF; no free record -> REJECT BUSY; else the buffer is taken and a record made
+//            (RECV). Taken only when the reply queue has room (a header never waits for a
+//            record: the request stream never stops behind a message being received).
+//   record:  FREE -> RECV (components in order, each written) -> DRAIN (the writes answered)
+//            -> ENTRY (its entry owed) -> EWAIT (the entry's write in flight) -> ACKO (its ACK
+//            owed) -> FREE. A component out of order is dropped (GAP); one with no record too
+//            (NOREC).
+//   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
+//            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full,
+//            then again every RtPoll cycles while it stays full.
+//
+// Parameters:
+//   LineBytes - line size; Recs - receiver records (2 .. 6); Bufs - receive-buffer descriptors;
+//   Procs     - process slots; RtPoll - cycles between reads of a full table's head line
+// Ports:
+//   occ_recv_i                  - emulated occupancy: cycles between components written
+//   fr_*                        - a request frame (kind 1 HDR, 2 DATA), held until fr_take_o
+//   en_i, rt_base_i, rt_n_i,
+//   rt_reset_i                  - per slot: enabled, receive-table base and entries (a power of
+//                                 two); a slot's table counts restart (a pulse per slot)
+//   bp_*, bufs_free_o           - post a buffer (a pulse), a descriptor is free
+//   dw_*, dw_done_i/dw_rec_i    - a component's line write (id: the record), its answer
+//   ew_*, ew_done_i, ew_data_i  - an entry write or a head read (ew_rd_o), its answer
+//   rp_*                        - a reply to send (held until rp_ready_i)
+//   cnt_*                       - one-cycle pulses for the counters
+//   idle_o                      - no record live, no reply queued
+`default_nettype none
+
+module cni_xfer_recv #(
+  parameter int LineBytes = 64,
+  parameter int Recs      = 2,
+  parameter int Bufs      = 4,
+  parameter int Procs     = 4,
+  parameter int RtPoll    = 256,
+  localparam int LineBits = LineBytes * 8,
+  localparam int RW       = (Recs > 1) ? $clog2(Recs) : 1,
+  localparam int BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
+  localparam int LbW      = $clog2(LineBytes),
+  localparam int PW       = $clog2(Procs)
+) (
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
+  input  wire logic [15:0]              occ_recv_i,
+  input  wire logic                     fr_valid_i,
+  input  wire logic [2:0]               fr_kind_i,
+  input  wire logic [15:0]              fr_src_i,
+  input  wire logic [15:0]              fr_c_i,
+  input  wire logic [15:0]              fr_k_i,
+  input  wire logic [LineBits-1:0]      fr_pay_i,
+  output logic                          fr_take_o,
+  input  wire logic [Procs-1:0]         en_i,
+  input  wire logic [Procs-1:0][47:0]   rt_base_i,
+  input  wire logic [Procs-1:0][15:0]   rt_n_i,
+  input  wire logic [Procs-1:0]         rt_reset_i,
+  input  wire logic                     bp_valid_i,
+  input  wire logic [3:0]               bp_pid_i,
+  input  wire logic [7:0]               bp_type_i,
+  input  wire logic [47:0]              bp_addr_i,
+  input  wire logic [23:0]              bp_bytes_i,
+  output logic                          bufs_free_o,
+  output logic [Procs-1:0][7:0]         posted_o,
+  output logic                          dw_valid_o,
+  output logic [47:0]                   dw_addr_o,
+  output logic [LineBits-1:0]           dw_data_o,
+  output logic [2:0]                    dw_rec_o,
+  input  wire logic                     dw_ready_i,
+  input  wire logic                     dw_done_i,
+  input  wire logic [2:0]               dw_done_rec_i,
+  output logic                          ew_valid_o,
+  output logic                          ew_rd_o,
+  output logic [47:0]                   ew_addr_o,
+  output logic [LineBits-1:0]           ew_data_o,
+  input  wire logic                     ew_ready_i,
+  input  wire logic                     ew_done_i,
+  input  wire logic [31:0]              ew_data_i,
+  output logic                          rp_valid_o,
+  output logic [2:0]                    rp_kind_o,
+  output logic [15:0]                   rp_dst_o,
+  output logic [15:0]                   rp_c_o,
+  output logic [2:0]                    rp_reason_o,
+  input  wire logic                     rp_ready_i,
+  output logic                          cnt_msg_o,
+  output logic                          cnt_comp_o,
+  output logic                          cnt_nobuf_o,
+  output logic                          cnt_busy_o,
+  output logic                          cnt_prot_o,
+  output logic                          cnt_norec_o,
+  output logic                          cnt_gap_o,
+  output logic                          cnt_dup_o,
+  output logic                          idle_o
+);
+
+  if (Recs < 1 || Recs > 6 || Bufs < 1 || Procs < 2 || Procs > 16)
+    $error("cni_xfer_recv: Recs 1..6, Bufs >= 1, Procs 2..16");
+
+  localparam logic [2:0] RFree = 3'd0, RRecv = 3'd1, RDrain = 3'd2, REntry = 3'd3,
+                         REwait = 3'd4, RAcko = 3'd5;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAck = 3'd1, KReject = 3'd3;
+  localparam logic [2:0] WhyNobuf = 3'd1, WhyBusy = 3'd2, WhyProt = 3'd3;
+
+  // ---- records and buffers ----------------------------------------------------------------------
+  logic [Recs-1:0][2:0]  st_q;
+  logic [Recs-1:0][15:0] r_src_q, r_c_q, r_n_q, r_exp_q, r_svpid_q;
+  logic [Recs-1:0][3:0]  r_pid_q;
+  logic [Recs-1:0][7:0]  r_type_q, r_wout_q;
+  logic [Recs-1:0][23:0] r_len_q;
+  logic [Recs-1:0][47:0] r_buf_q;
+  logic [Bufs-1:0]       b_v_q;
+  logic [Bufs-1:0][3:0]  b_pid_q;
+  logic [Bufs-1:0][7:0]  b_type_q;
+  logic [Bufs-1:0][47:0] b_addr_q;
+  logic [Bufs-1:0][23:0] b_bytes_q;
+  logic [Procs-1:0][31:0] tail_q, head_q;   // entries written; the shadow of the head count
+  logic [15:0]           gate_q;
+
+  // ---- a header -----------------------------------------------------------------------------
+  wire [15:0] h_svpid = fr_pay_i[15:0];
+  wire [3:0]  h_dpid  = fr_pay_i[19:16];
+  wire [7:0]  h_type  = fr_pay_i[39:32];
+  wire [23:0] h_len   = fr_pay_i[87:64];
+  wire [15:0] h_n     = fr_pay_i[111:96];
+  wire        h_slot_ok = 32'(h_dpid) < 32'(Procs) && en_i[PW'(h_dpid)];
+  logic          dup_any, free_any, buf_any;
+  logic [RW-1:0] free_idx;
+  logic [BW-1:0] buf_idx;
+  logic          m_any;      // a record in RECV of (source, count)
+  logic [RW-1:0] m_idx;
+  always_comb begin
+    dup_any  = 1'b0;
+    free_any = 1'b0;
+    free_idx = '0;
+    m_any    = 1'b0;
+    m_idx    = '0;
+    for (int i = Recs - 1; i >= 0; i--) begin
+      if (st_q[i] != RFree && r_src_q[i] == fr_src_i && r_c_q[i] == fr_c_i) begin
+        dup_any = 1'b1;
+        if (st_q[i] == RRecv) begin
+          m_any = 1'b1;
+          m_idx = RW'(i);
+        end
+      end
+      if (st_q[i] == RFree) begin
+        free_any = 1'b1;
+        free_idx = RW'(i);
+      end
+    end
+    buf_any = 1'b0;
+    buf_idx = '0;
+    for (int j = Bufs - 1; j >= 0; j--) begin
+      if (b_v_q[j] && b_pid_q[j] == h_dpid && b_type_q[j] == h_type && b_bytes_q[j] >= h_len) begin
+        buf_any = 1'b1;
+        buf_idx = BW'(j);
+      end
+    end
+  end
+
+  // the reply queue: {kind, reason, destination, count}
+  logic       rq_ready;
+  logic       rq_push;
+  logic [37:0] rq_in;
+  logic [37:0] rq_out;
+  cni_fifo #(.Width(38), .Depth(4)) u_rq (
+    .clk_i, .rst_ni,
+    .in_valid_i (rq_push), .in_ready_o (rq_ready), .in_data_i (rq_in),
+    .out_valid_o (rp_valid_o), .out_ready_i (rp_ready_i), .out_data_o (rq_out),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+  assign {rp_kind_o, rp_reason_o, rp_dst_o, rp_c_o} = rq_out;
+
+  wire is_hdr  = fr_valid_i && fr_kind_i == KHdr;
+  wire is_data = fr_valid_i && fr_kind_i == KData;
+  wire hdr_take = is_hdr && rq_ready;
+  wire hdr_acc  = hdr_take && h_slot_ok && !dup_any && buf_any && free_any;
+  wire hdr_rej  = hdr_take && !dup_any && !hdr_acc;
+  logic [2:0] why;
+  always_comb begin
+    if (!h_slot_ok) why = WhyProt;
+    else if (!buf_any) why = WhyNobuf;
+    else why = WhyBusy;
+  end
+
+  // ---- a component ----------------------------------------------------------------------------
+  wire d_exp  = is_data && m_any && fr_k_i == r_exp_q[m_idx];
+  assign dw_valid_o = d_exp && gate_q == '0;
+  assign dw_addr_o  = r_buf_q[m_idx] + 48'({fr_k_i, LbW'(0)});
+  assign dw_data_o  = fr_pay_i;
+  assign dw_rec_o   = 3'(m_idx);
+  wire   dw_fire    = dw_valid_o && dw_ready_i;
+  wire   d_drop     = is_data && !d_exp;   // out of order, or no record
+  assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
+
+  // ---- entries ----------------------------------------------------------------------------------
+  typedef enum logic [2:0] {EIdle, EWrite, EWait, EHead, EHeadWait, EPoll} estate_e;
+  estate_e       e_q;
+  logic [RW-1:0] e_rec_q;
+  logic [15:0]   poll_q;
+  logic          ent_any;
+  logic [RW-1:0] ent_idx;
+  logic          ack_any;
+  logic [RW-1:0] ack_idx;
+  always_comb begin
+    ent_any = 1'b0;
+    ent_idx = '0;
+    ack_any = 1'b0;
+    ack_idx = '0;
+    for (int i = Recs - 1; i >= 0; i--) begin
+      if (st_q[i] == REntry) begin
+        ent_any = 1'b1;
+        ent_idx = RW'(i);
+      end
+      if (st_q[i] == RAcko) begin
+        ack_any = 1'b1;
+        ack_idx = RW'(i);
+      end
+    end
+  end
+  wire [3:0]  e_pid  = r_pid_q[e_rec_q];
+  wire [31:0] e_tail = tail_q[e_pid];
+  wire [15:0] e_n    = rt_n_i[e_pid];
+  wire        e_full = (e_tail - head_q[e_pid]) >= 32'(e_n);
+  wire [31:0] e_slot = e_tail & (32'(e_n) - 32'd1);
+  // valid: the pass's sense (1 on even passes; the table starts cleared)
+  wire        e_sense = (e_tail & 32'(e_n)) == '0;
+  wire [191:0] e_line = {32'd0, r_c_q[e_rec_q], r_src_q[e_rec_q],
+                         16'd0, r_buf_q[e_rec_q],
+                         8'd0, r_len_q[e_rec_q], r_svpid_q[e_rec_q], r_type_q[e_rec_q], 7'd0,
+                         e_sense};
+  assign ew_valid_o = (e_q == EWrite && !e_full) || e_q == EHead;
+  assign ew_rd_o    = e_q == EHead;
+  assign ew_addr_o  = rt_base_i[e_pid] + (e_q == EHead ? 48'd0 : 48'({e_slot + 32'd1, LbW'(0)}));
+  assign ew_data_o  = LineBits'(e_line);
+  wire   ew_fire    = ew_valid_o && ew_ready_i;
+
+  // a record owing its ACK sends it when no header's reply takes the queue
+  wire ack_push = ack_any && !hdr_rej && rq_ready;
+  assign rq_push = hdr_rej || ack_push;
+  assign rq_in   = hdr_rej ? {KReject, why, fr_src_i, fr_c_i}
+                           : {KAck, 3'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
+
+  assign cnt_msg_o   = ack_push;
+  assign cnt_comp_o  = dw_fire;
+  assign cnt_nobuf_o = hdr_rej && why == WhyNobuf;
+  assign cnt_busy_o  = hdr_rej && why == WhyBusy;
+  assign cnt_prot_o  = hdr_rej && why == WhyProt;
+  assign cnt_norec_o = is_data && !m_any && !dup_any;
+  assign cnt_gap_o   = is_data && m_any && !d_exp;
+  assign cnt_dup_o   = (hdr_take && dup_any) || (is_data && dup_any && !m_any);
+
+  logic bp_any;
+  logic [BW-1:0] bp_idx;
+  always_comb begin
+    bp_any = 1'b0;
+    bp_idx = '0;
+    for (int j = Bufs - 1; j >= 0; j--) begin
+      if (!b_v_q[j]) begin
+        bp_any = 1'b1;
+        bp_idx = BW'(j);
+      end
+    end
+  end
+  assign bufs_free_o = bp_any;
+  always_comb begin
+    for (int p = 0; p < Procs; p++) begin
+      posted_o[p] = '0;
+      for (int j = 0; j < Bufs; j++) posted_o[p] += 8'(b_v_q[j] && b_pid_q[j] == 4'(p));
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q     <= '0;
+      r_exp_q  <= '0;
+      r_wout_q <= '0;
+      b_v_q    <= '0;
+      tail_q   <= '0;
+      head_q   <= '0;
+      gate_q   <= '0;
+      e_q      <= EIdle;
+      e_rec_q  <= '0;
+      poll_q   <= '0;
+    end else begin
+      if (gate_q != '0) gate_q <= gate_q - 16'd1;
+      // buffers
+      if (bp_valid_i && bp_any) begin
+        b_v_q[bp_idx]     <= 1'b1;
+        b_pid_q[bp_idx]   <= bp_pid_i;
+        b_type_q[bp_idx]  <= bp_type_i;
+        b_addr_q[bp_idx]  <= bp_addr_i;
+        b_bytes_q[bp_idx] <= bp_bytes_i;
+      end
+      // a header accepted
+      if (hdr_acc) begin
+        b_v_q[buf_idx]      <= 1'b0;
+        st_q[free_idx]      <= RRecv;
+        r_src_q[free_idx]   <= fr_src_i;
+        r_c_q[free_idx]     <= fr_c_i;
+        r_n_q[free_idx]     <= h_n;
+        r_exp_q[free_idx]   <= '0;
+        r_svpid_q[free_idx] <= h_svpid;
+        r_pid_q[free_idx]   <= h_dpid;
+        r_type_q[free_idx]  <= h_type;
+        r_len_q[free_idx]   <= h_len;
+        r_buf_q[free_idx]   <= b_addr_q[buf_idx];
+      end
+      // components
+      if (dw_fire) begin
+        r_exp_q[m_idx] <= r_exp_q[m_idx] + 16'd1;
+        gate_q         <= occ_recv_i;
+        if (r_exp_q[m_idx] + 16'd1 == r_n_q[m_idx]) st_q[m_idx] <= RDrain;
+      end
+      for (int i = 0; i < Recs; i++) begin
+        r_wout_q[i] <= r_wout_q[i] + 8'(dw_fire && m_idx == RW'(i)) -
+                       8'(dw_done_i && dw_done_rec_i == 3'(i));
+        if (st_q[i] == RDrain && r_wout_q[i] == '0) st_q[i] <= REntry;
+      end
+      // entries
+      unique case (e_q)
+        EIdle: if (ent_any) begin
+          e_rec_q <= ent_idx;
+          e_q     <= EWrite;
+        end
+        EWrite: if (e_full) e_q <= EHead;
+          else if (ew_fire) begin
+            tail_q[e_pid] <= e_tail + 32'd1;
+            st_q[e_rec_q] <= REwait;
+            e_q           <= EWait;
+          end
+        EWait: if (ew_done_i) begin
+          st_q[e_rec_q] <= RAcko;
+          e_q           <= EIdle;
+        end
+        EHead: if (ew_fire) e_q <= EHeadWait;
+        EHeadWait: if (ew_done_i) begin
+          head_q[e_pid] <= ew_data_i;
+          poll_q        <= 16'(RtPoll);
+          e_q           <= EPoll;
+        end
+        EPoll: if (!e_full || poll_q == '0) e_q <= EWrite;
+          else poll_q <= poll_q - 16'd1;
+        default: e_q <= EIdle;
+      endcase
+      if (ack_push) st_q[ack_idx] <= RFree;
+      for (int p = 0; p < Procs; p++) begin
+        if (rt_reset_i[p]) begin
+          tail_q[p] <= '0;
+          head_q[p] <= '0;
+        end
+      end
+    end
+  end
+
+  assign idle_o = st_q == '0 && !rp_valid_o && e_q == EIdle;
+
+endmodule

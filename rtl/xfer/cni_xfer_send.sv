@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: Apache-2.0
+// The block-transfer engine's sending side (docs/xfer.md, "Sender"): the sender records of the
+// messages committed by XGO, a streamer that sends one message at a time (its header, then one
+// component per source line, each line read coherently through the caching agent with up to
+// Lines reads in flight), the replies that close a record (ACK, REJECT) and the status-flag
+// write that reports it to the process.
+//
+// A committed message takes count c = the next count and record c mod Recs; a count is given
+// only while c - una < Recs (una: the oldest count whose record is not free), so a reply finds
+// its record without a search and checks the record's full count.
+//
+//   record: FREE -> QUEUED (commit) -> STREAM (the streamer took it) -> WAIT (last component
+//           sent) -> CLOSE (ACK or REJECT: the flag is owed) -> FLAG (its write in flight)
+//           -> FREE (the write answered). A REJECT while streaming stops the stream (no more
+//           reads; the reads in flight drain) and the record closes with the failure.
+//   streamer: TIdle -> TInit (OccInit cycles) -> THdr (the header frame) -> TData (components)
+//           -> TIdle; TData -> TAbort (rejected) -> TIdle.
+//
+// Parameters:
+//   LineBytes - line (component) size; CacheIdW - the caching agent's id width
+//   Recs      - sender records (a power of two, >= 2): messages outstanding at this node
+//   Lines     - line buffers: source reads in flight (a power of two, 2 .. 8)
+//   Procs     - process slots (2 .. 16)
+// Ports:
+//   node_id_i                       - this node (the frames' source)
+//   occ_send_i, occ_init_i          - emulated occupancy (cycles): between components; before
+//                                     the header
+//   cm_*                            - a commit (one-cycle pulse, only when cm_ok_o): the
+//                                     message's fields; cm_c_o/cm_rec_o its count and record
+//   out_o                           - messages outstanding per process slot
+//   rp_*                            - a reply received (never held): kind (1 ACK, 3 REJECT),
+//                                     count, reason
+//   rd_*                            - a source line read (CA_RD_NA), id = its line buffer
+//   rr_*                            - a read's answer
+//   fw_*, fw_done_i                 - a status-flag line write (CA_WR_INV), its answer
+//   tx_*                            - a frame to send (held until tx_ready_i)
+//   cnt_*                           - one-cycle pulses for the counters
+//   idle_o                          - no record live
+`default_nettype none
+
+module cni_xfer_send #(
+  parameter int LineBytes = 64,
+  parameter int CacheIdW  = 4,
+  parameter int Recs      = 4,
+  parameter int Lines     = 4,
+  parameter int Procs     = 4,
+  localparam int LineBits = LineBytes * 8,
+  localparam int FrameB   = 12 + LineBytes,
+  localparam int RW       = $clog2(Recs),
+  localparam int LW       = $clog2(Lines),
+  localparam int LbW      = $clog2(LineBytes)
+) (
+  input  wire logic                    clk_i,
+  input  wire logic                    rst_ni,
+  input  wire logic [15:0]             node_id_i,
+  input  wire logic [15:0]             occ_send_i,
+  input  wire logic [15:0]             occ_init_i,
+  input  wire logic                    cm_valid_i,
+  input  wire logic [15:0]             cm_dst_i,
+  input  wire logic [3:0]              cm_dpid_i,
+  input  wire logic [3:0]              cm_spid_i,
+  input  wire logic [15:0]             cm_svpid_i,
+  input  wire logic [7:0]              cm_type_i,
+  input  wire logic [23:0]             cm_len_i,
+  input  wire logic [47:0]             cm_src_i,
+  input  wire logic [47:0]             cm_flag_i,
+  output logic                         cm_ok_o,
+  output logic [15:0]                  cm_c_o,
+  output logic [7:0]                   cm_rec_o,
+  output logic [Procs-1:0][7:0]        out_o,
+  input  wire logic                    rp_valid_i,
+  input  wire logic [2:0]              rp_kind_i,
+  input  wire logic [15:0]             rp_c_i,
+  input  wire logic [2:0]              rp_reason_i,
+  output logic                         rd_valid_o,
+  output logic [47:0]                  rd_addr_o,
+  output logic [CacheIdW-1:0]          rd_id_o,
+  input  wire logic                    rd_ready_i,
+  input  wire logic                    rr_valid_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [CacheIdW-1:0]     rr_id_i,   // (ids below Lines)
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire logic [LineBits-1:0]     rr_data_i,
+  input  wire logic                    rr_err_i,
+  output logic                         fw_valid_o,
+  output logic [47:0]                  fw_addr_o,
+  output logic [LineBits-1:0]          fw_data_o,
+  input  wire logic                    fw_ready_i,
+  input  wire logic                    fw_done_i,
+  output logic                         tx_valid_o,
+  output logic [FrameB*8-1:0]          tx_frame_o,
+  output logic [15:0]                  tx_bytes_o,
+  output logic [15:0]                  tx_dest_o,
+  input  wire logic                    tx_ready_i,
+  output logic                         cnt_done_o,
+  output logic                         cnt_failed_o,
+  output logic                         cnt_comp_o,
+  output logic                         cnt_stale_o,
+  output logic                         idle_o
+);
+
+  if (Recs < 2 || (1 << RW) != Recs || Lines < 2 || Lines > 8 || (1 << LW) != Lines ||
+      Procs < 2 || Procs > 16 || CacheIdW < 4)
+    $error("cni_xfer_send: Recs and Lines powers of two (Lines 2..8), Procs 2..16, CacheIdW >= 4");
+
+  localparam logic [2:0] RFree = 3'd0, RQueued = 3'd1, RStream = 3'd2, RWait = 3'd3,
+                         RClose = 3'd4, RFlag = 3'd5;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAck = 3'd1, KReject = 3'd3;
+  // status-flag codes (docs/xfer.md, "Status flags") and REJECT reasons
+  localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StBusy = 8'd7,
+                         StErr = 8'd8;
+
+  // ---- records --------------------------------------------------------------------------------
+  logic [Recs-1:0][2:0]  st_q;
+  logic [Recs-1:0][15:0] r_c_q, r_dst_q, r_svpid_q, r_n_q;
+  logic [Recs-1:0][3:0]  r_dpid_q, r_spid_q;
+  logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
+  logic [Recs-1:0][23:0] r_len_q;
+  logic [Recs-1:0][47:0] r_src_q, r_flag_q;
+  logic [Recs-1:0]       r_rej_q;    // a REJECT (or a failed read) came while it streamed
+  logic [15:0]           next_c_q, una_q;
+  logic [Procs-1:0][7:0] out_q;
+
+  wire [RW-1:0] cm_idx = next_c_q[RW-1:0];
+  wire [15:0]   in_win = next_c_q - una_q;
+  assign cm_ok_o  = in_win < 16'(Recs) && st_q[cm_idx] == RFree;
+  assign cm_c_o   = next_c_q;
+  assign cm_rec_o = 8'(cm_idx);
+  assign out_o    = out_q;
+  // components: ceil(len / LineBytes)
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [23:0] cm_n = (cm_len_i + 24'(LineBytes - 1)) >> LbW;   // (< 2^16: the length's limit)
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // the queue of committed records, in count order
+  logic          q_valid;
+  logic [RW-1:0] q_head;
+  logic          q_pop;
+  cni_fifo #(.Width(RW), .Depth(Recs)) u_q (
+    .clk_i, .rst_ni,
+    .in_valid_i (cm_valid_i), .in_data_i (cm_idx),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .in_ready_o (), .count_o (),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .out_valid_o (q_valid), .out_ready_i (q_pop), .out_data_o (q_head)
+  );
+
+  // ---- the streamer ---------------------------------------------------------------------------
+  typedef enum logic [2:0] {TIdle, TInit, THdr, TData, TAbort} tstate_e;
+  tstate_e       t_q;
+  logic [RW-1:0] a_q;            // the record streamed
+  logic [15:0]   gate_q;         // occupancy gate (TInit: before the header; TData: components)
+  logic [15:0]   k_iss_q;        // next source line to read
+  logic [15:0]   k_stg_q;        // next component to move into the frame register
+  logic [15:0]   k_snt_q;        // components sent
+  logic [3:0]    infl_q;         // reads in flight
+  logic [Lines-1:0] lval_q;      // a line buffer holds its line's data
+  logic          fetch_q;        // a line buffer is being read into the frame register
+  logic [15:0]   fk_q;           // the component fetched
+  logic          f_valid_q;      // the frame register holds a component
+  logic [FrameB*8-1:0] f_frame_q;
+
+  assign q_pop = t_q == TIdle && q_valid;
+  wire         rej = r_rej_q[a_q];
+  wire [15:0]  a_n = r_n_q[a_q];
+  wire [LW-1:0] stg_slot = k_stg_q[LW-1:0];
+
+  // source reads: in order, a line buffer each
+  assign rd_valid_o = t_q == TData && !rej && k_iss_q < a_n &&
+                      (k_iss_q - k_stg_q) < 16'(Lines);
+  assign rd_addr_o  = r_src_q[a_q] + 48'({k_iss_q, LbW'(0)});
+  assign rd_id_o    = CacheIdW'(k_iss_q[LW-1:0]);
+  wire   rd_fire    = rd_valid_o && rd_ready_i;
+
+  // the line buffers
+  logic [LineBits-1:0] lb_rd;
+  cni_dpram #(.Width(LineBits), .Words(Lines)) u_lines (
+    .clk_i,
+    .a_en_i (rr_valid_i), .a_we_i (1'b1), .a_addr_i (rr_id_i[LW-1:0]), .a_wd_i (rr_data_i),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .a_rd_o (),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .b_en_i (1'b1), .b_we_i (1'b0), .b_addr_i (stg_slot), .b_wd_i ('0), .b_rd_o (lb_rd)
+  );
+
+  wire fetch = t_q == TData && !rej && lval_q[stg_slot] && k_stg_q < a_n && !f_valid_q &&
+               !fetch_q;
+  // the last component's bytes beyond the message go out as zeros
+  wire [LbW-1:0] tail_b = r_len_q[a_q][LbW-1:0];
+  logic [LineBits-1:0] comp_data;
+  always_comb begin
+    comp_data = lb_rd;
+    if (fk_q == a_n - 16'd1 && tail_b != '0) begin
+      for (int b = 0; b < LineBytes; b++) if (b >= int'(tail_b)) comp_data[8*b +: 8] = 8'h00;
+    end
+  end
+  wire [7:0]  d_flags = {3'd0, fk_q == a_n - 16'd1, 1'b0, KData};
+  wire [95:0] d_hdr   = {r_c_q[a_q], fk_q, d_flags, cni_amap_pkg::NET_TYPE_XFER_REQ,
+                         16'(LineBytes), node_id_i, r_dst_q[a_q]};
+
+  // the header: 32 bytes of payload
+  wire [255:0] h_pay = {144'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], 16'd0, 8'd0, r_type_q[a_q],
+                        4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q], r_svpid_q[a_q]};
+  wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 5'd0, KHdr, cni_amap_pkg::NET_TYPE_XFER_REQ,
+                        16'd32, node_id_i, r_dst_q[a_q]};
+
+  wire send_hdr  = t_q == THdr;
+  wire send_data = t_q == TData && !rej && f_valid_q && gate_q == '0;
+  assign tx_valid_o = send_hdr || send_data;
+  assign tx_frame_o = send_hdr ? (FrameB*8)'({h_pay, h_hdr}) : f_frame_q;
+  assign tx_bytes_o = send_hdr ? 16'd44 : 16'(FrameB);
+  assign tx_dest_o  = r_dst_q[a_q];
+  wire   tx_fire    = tx_valid_o && tx_ready_i;
+  assign cnt_comp_o = send_data && tx_ready_i;
+
+  wire data_done = t_q == TData && k_snt_q == a_n;
+  wire abort_done = t_q == TAbort && infl_q == '0 && !fetch_q;
+
+  // ---- replies --------------------------------------------------------------------------------
+  wire [RW-1:0] rp_idx  = rp_c_i[RW-1:0];
+  wire          rp_live = st_q[rp_idx] != RFree && st_q[rp_idx] != RQueued &&
+                          st_q[rp_idx] != RClose && st_q[rp_idx] != RFlag &&
+                          r_c_q[rp_idx] == rp_c_i;
+  wire          rp_ack  = rp_valid_i && rp_live && rp_kind_i == KAck && st_q[rp_idx] == RWait;
+  wire          rp_rej  = rp_valid_i && rp_live && rp_kind_i == KReject;
+  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej;
+  logic [7:0] rej_stat;
+  always_comb begin
+    unique case (rp_reason_i)
+      3'd1:    rej_stat = StNobuf;
+      3'd2:    rej_stat = StBusy;
+      3'd3:    rej_stat = StProt;
+      default: rej_stat = StErr;
+    endcase
+  end
+
+  // ---- status flags: one write at a time ------------------------------------------------------
+  logic          fw_busy_q;
+  logic [RW-1:0] fw_rec_q;
+  logic          close_any;
+  logic [RW-1:0] close_idx;
+  always_comb begin
+    close_any = 1'b0;
+    close_idx = '0;
+    for (int i = Recs - 1; i >= 0; i--) begin
+      if (st_q[i] == RClose) begin
+        close_any = 1'b1;
+        close_idx = RW'(i);
+      end
+    end
+  end
+  assign fw_valid_o = close_any && !fw_busy_q;
+  assign fw_addr_o  = r_flag_q[close_idx];
+  assign fw_data_o  = LineBits'({40'd0, r_stat_q[close_idx], r_c_q[close_idx]});
+  wire   fw_fire    = fw_valid_o && fw_ready_i;
+  assign cnt_done_o   = fw_fire && r_stat_q[close_idx] == StDone;
+  assign cnt_failed_o = fw_fire && r_stat_q[close_idx] != StDone;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q      <= '0;
+      r_rej_q   <= '0;
+      r_stat_q  <= '0;
+      next_c_q  <= '0;
+      una_q     <= '0;
+      out_q     <= '0;
+      t_q       <= TIdle;
+      a_q       <= '0;
+      gate_q    <= '0;
+      k_iss_q   <= '0;
+      k_stg_q   <= '0;
+      k_snt_q   <= '0;
+      infl_q    <= '0;
+      lval_q    <= '0;
+      fetch_q   <= 1'b0;
+      fk_q      <= '0;
+      f_valid_q <= 1'b0;
+      f_frame_q <= '0;
+      fw_busy_q <= 1'b0;
+      fw_rec_q  <= '0;
+    end else begin
+      // commit
+      if (cm_valid_i) begin
+        st_q[cm_idx]      <= RQueued;
+        r_rej_q[cm_idx]   <= 1'b0;
+        next_c_q          <= next_c_q + 16'd1;
+      end
+      // una: past every freed count
+      if (una_q != next_c_q && st_q[una_q[RW-1:0]] == RFree) una_q <= una_q + 16'd1;
+      // per-process outstanding counts
+      for (int p = 0; p < Procs; p++) begin
+        out_q[p] <= out_q[p] + 8'(cm_valid_i && cm_spid_i == 4'(p)) -
+                    8'(fw_done_i && r_spid_q[fw_rec_q] == 4'(p));
+      end
+
+      // replies
+      if (rp_ack) begin
+        st_q[rp_idx]     <= RClose;
+        r_stat_q[rp_idx] <= StDone;
+      end
+      if (rp_rej) begin
+        r_stat_q[rp_idx] <= rej_stat;
+        if (st_q[rp_idx] == RWait) st_q[rp_idx] <= RClose;
+        else r_rej_q[rp_idx] <= 1'b1;   // streaming: the streamer stops it
+      end
+
+      // the streamer
+      if (gate_q != '0) gate_q <= gate_q - 16'd1;
+      if (rd_fire) k_iss_q <= k_iss_q + 16'd1;
+      infl_q <= infl_q + 4'(rd_fire) - 4'(rr_valid_i);
+      if (rr_valid_i) begin
+        lval_q[rr_id_i[LW-1:0]] <= 1'b1;
+        if (rr_err_i && t_q != TIdle) begin   // a source line answered Error
+          r_rej_q[a_q]  <= 1'b1;
+          r_stat_q[a_q] <= StErr;
+        end
+      end
+      fetch_q <= fetch;
+      if (fetch) begin
+        lval_q[stg_slot] <= 1'b0;
+        k_stg_q          <= k_stg_q + 16'd1;
+        fk_q             <= k_stg_q;
+      end
+      if (fetch_q) begin
+        f_valid_q <= 1'b1;
+        f_frame_q <= {comp_data, d_hdr};
+      end
+      unique case (t_q)
+        TIdle: if (q_valid) begin
+          a_q          <= q_head;
+          st_q[q_head] <= RStream;
+          gate_q       <= occ_init_i;
+          t_q          <= TInit;
+        end
+        TInit: if (gate_q == '0) t_q <= THdr;
+        THdr: if (tx_fire) begin
+          t_q     <= TData;
+          k_iss_q <= '0;
+          k_stg_q <= '0;
+          k_snt_q <= '0;
+        end
+        TData: begin
+          if (send_data && tx_ready_i) begin
+            f_valid_q <= 1'b0;
+            gate_q    <= occ_send_i;
+            k_snt_q   <= k_snt_q + 16'd1;
+          end
+          if (rej) begin
+            t_q <= TAbort;
+          end else if (data_done) begin
+            st_q[a_q] <= RWait;
+            t_q       <= TIdle;
+          end
+        end
+        TAbort: begin
+          f_valid_q <= 1'b0;
+          if (abort_done) begin
+            lval_q    <= '0;
+            st_q[a_q] <= RClose;
+            t_q       <= TIdle;
+          end
+        end
+        default: t_q <= TIdle;
+      endcase
+
+      // the flag writes
+      if (fw_fire) begin
+        st_q[close_idx] <= RFlag;
+        fw_busy_q       <= 1'b1;
+        fw_rec_q        <= close_idx;
+      end
+      if (fw_done_i) begin
+        st_q[fw_rec_q] <= RFree;
+        fw_busy_q      <= 1'b0;
+      end
+    end
+  end
+
+  // the records' fields (no reset: read only while the record is live)
+  always_ff @(posedge clk_i) begin
+    if (cm_valid_i) begin
+      r_c_q[cm_idx]     <= next_c_q;
+      r_dst_q[cm_idx]   <= cm_dst_i;
+      r_svpid_q[cm_idx] <= cm_svpid_i;
+      r_n_q[cm_idx]     <= cm_n[15:0];
+      r_dpid_q[cm_idx]  <= cm_dpid_i;
+      r_spid_q[cm_idx]  <= cm_spid_i;
+      r_type_q[cm_idx]  <= cm_type_i;
+      r_len_q[cm_idx]   <= cm_len_i;
+      r_src_q[cm_idx]   <= cm_src_i;
+      r_flag_q[cm_idx]  <= cm_flag_i;
+    end
+  end
+
+  assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q;
+
+endmodule

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Driver of the block-transfer engine (docs/xfer.md): seed 004's message passing, Figure 4's
+// calls. `XferOs` is the operating system's side (the privileged registers: a process slot's
+// windows, its status flags and receive table, the vpid table, the current process); `Xfer` is
+// a process's side: `send` (an initiation: uncached writes closed by one uncached read that
+// commits or refuses the whole description), `senddone` (the status flag, polled with cached
+// loads), `bufalloc` (a receive buffer posted), `receive` (the receive table's next entry,
+// polled with cached loads). Written against MemoryPort, so the same code runs on a simulated
+// core and over a real mapping. The register offsets are the window's (rtl/xfer/cni_xfer.rdl).
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cni/drv/mem.hpp"
+
+namespace cni::drv {
+
+namespace xfer_reg {
+inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXpage = 0x18, kXgo = 0x20, kBufAddr = 0x28,
+                          kBufPost = 0x30, kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68,
+                          kCtl = 0x80, kOcc = 0x88, kCurPid = 0xA0, kPsel = 0xA8,
+                          kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0,
+                          kRecvSize = 0xC8, kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0,
+                          kVptEntry = 0xE8;
+}  // namespace xfer_reg
+
+// The engine's counters (CNT_SEL), docs/xfer.md "Counters".
+enum class XferCounter : unsigned {
+  Delivered = 0,   // messages whose DONE flag was written (sender)
+  Received = 1,    // messages received: entry written, ACK sent
+  CompSent = 2,
+  CompWritten = 3,
+  Fail = 4,        // XGO answered FAIL
+  Retry = 5,       // XGO answered RETRY
+  Prot = 6,        // protection: XGO PROT_SEND / PROT_RECV, REJECT PROT sent
+  Nobuf = 7,       // REJECT NOBUF sent
+  Busy = 8,        // REJECT BUSY sent
+  NoRec = 9,       // components with no record (dropped)
+  Gap = 10,        // components out of order (dropped)
+  Dup = 11,        // duplicate headers or components (dropped)
+  Stale = 12,      // replies naming no live record (dropped)
+  Stray = 13,      // XPAGE / BUF_POST outside their description (ignored)
+  BadFrame = 14,   // frames dropped: FCS, length or kind
+  Failed = 15,     // messages whose failure flag was written (sender)
+};
+
+// A process slot's layout in host memory, as the operating system sets it.
+struct XferSlot {
+  Addr send_base = 0;   // the send window: every source piece must lie inside
+  uint64_t send_size = 0;
+  Addr recv_base = 0;   // the receive window: buffers, the flag array and the table
+  uint64_t recv_size = 0;
+  Addr flags = 0;       // status-flag array: `n_flags` lines (line aligned)
+  unsigned n_flags = 0;
+  Addr table = 0;       // receive table: the head line, then `entries` lines (line aligned)
+  unsigned entries = 0; // a power of two
+  unsigned vpt_first = 0;  // the slot's vpid-table entries [first, first + n)
+  unsigned vpt_n = 0;
+  uint16_t own_vpid = 0;   // the sender vpid of its messages
+};
+
+class XferOs {
+ public:
+  // `window` is the host address of the engine's register page.
+  XferOs(MemoryPort& mem, Addr window) : mem_(mem), w_(window) {}
+  // The engine's geometry (ID): its slots, records and this node; std::runtime_error when the
+  // window holds no block-transfer engine.
+  struct Id {
+    unsigned procs = 0, node = 0, send_recs = 0, recv_recs = 0, lines = 0, bufs = 0;
+  };
+  Id id();
+  void enable(bool on);
+  // Emulated occupancy in device cycles (0: the engine's own speed): between components sent,
+  // between components written, before a message's header.
+  void set_occupancy(unsigned send, unsigned recv, unsigned init);
+  // Sets slot `s` up and enables it; its receive table's counts restart (the table's lines must
+  // be zero: `clear_table`).
+  void set_slot(unsigned s, const XferSlot& c);
+  void disable_slot(unsigned s);
+  // Zeroes the table's head line and entries and the flag lines with cached stores.
+  void clear(const XferSlot& c);
+  void set_vpid(unsigned index, unsigned node, unsigned slot, bool valid = true);
+  // The node's current process (written at every context switch, 004 §4.4).
+  void set_current(unsigned slot);
+  uint32_t counter(XferCounter c);
+
+ private:
+  void put(unsigned off, uint64_t v) { mem_.uncached_store64(w_ + off, v); }
+  uint64_t get(unsigned off) { return mem_.uncached_load64(w_ + off); }
+  MemoryPort& mem_;
+  Addr w_;
+};
+
+// XGO's answer.
+enum class XferVerdict : uint8_t { Success = 0, Retry = 1, Fail = 2 };
+enum class XferReason : uint8_t {
+  None = 0, NoPid = 1, NoCmd = 2, BadVpid = 3, BadLen = 4, BadPiece = 5, ProtSend = 6,
+  ProtRecv = 7, BadFlag = 8, ProcFull = 10, RecsFull = 11, BufsFull = 13,
+};
+// A status flag's report.
+enum class XferStatus : uint8_t {
+  Pending = 0, Done = 1, FailProt = 2, FailNobuf = 3, FailBusy = 7, FailErr = 8,
+};
+const char* to_string(XferReason r);
+const char* to_string(XferStatus s);
+
+class Xfer {
+ public:
+  Xfer(MemoryPort& mem, Addr window, const XferSlot& slot);
+
+  struct Send {
+    XferVerdict verdict = XferVerdict::Fail;
+    XferReason reason = XferReason::None;
+    uint16_t count = 0;   // the message's count (SUCCESS)
+    unsigned flag = 0;    // the status flag that reports it
+  };
+  // Describes a message of `len` bytes at `src` to `dst_vpid`, given as its 4 KiB pages
+  // (004 Figure 7), and closes the description. The flag is the next of the slot's not in use (a
+  // flag is in use from a committed send until senddone returns its final report);
+  // std::runtime_error when every flag is in use.
+  Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len);
+  // The flag's report of `s` (Pending until the engine writes it); with `block` polls until it
+  // is written.
+  XferStatus senddone(const Send& s, bool block = true);
+  // Posts a receive buffer for messages of `type`.
+  XferVerdict bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why = nullptr);
+  struct Received {
+    uint8_t type = 0;
+    uint16_t sender_vpid = 0;
+    uint32_t length = 0;
+    Addr buffer = 0;     // where the message is (the buffer taken)
+    uint16_t src_node = 0;
+    uint16_t count = 0;
+  };
+  // The receive table's next entry (taken: the head count moves on), or nothing; with `block`
+  // polls until there is one.
+  std::optional<Received> receive(bool block = true);
+  // STATUS: the slot's messages outstanding and buffers posted.
+  unsigned outstanding();
+  unsigned posted();
+
+ private:
+  MemoryPort& mem_;
+  Addr w_;
+  XferSlot s_;
+  unsigned lb_;
+  unsigned next_flag_ = 0;
+  std::bitset<128> flag_busy_;
+  uint32_t head_ = 0;
+};
+
+}  // namespace cni::drv

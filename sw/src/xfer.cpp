@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cni/drv/xfer.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cni::drv {
+namespace {
+
+using namespace xfer_reg;
+constexpr uint64_t kVersion = 1;
+constexpr uint32_t kPage = 4096;
+
+uint64_t lo48(Addr a) { return a & ((uint64_t{1} << 48) - 1); }
+
+}  // namespace
+
+XferOs::Id XferOs::id() {
+  const uint64_t v = get(kId);
+  if ((v & 0xFF) != kVersion || ((v >> 8) & 0xFF) == 0) {
+    throw std::runtime_error("XferOs: no block-transfer engine at this window (ID " +
+                             std::to_string(v) + ")");
+  }
+  Id r;
+  r.procs = (v >> 8) & 0xFF;
+  r.node = (v >> 16) & 0xFFFF;
+  r.send_recs = (v >> 32) & 0xFF;
+  r.recv_recs = (v >> 40) & 0xFF;
+  r.lines = (v >> 48) & 0xFF;
+  r.bufs = (v >> 56) & 0xFF;
+  return r;
+}
+
+void XferOs::enable(bool on) { put(kCtl, on ? 1 : 0); }
+
+void XferOs::set_occupancy(unsigned send, unsigned recv, unsigned init) {
+  if (send > 0xFFFF || recv > 0xFFFF || init > 0xFFFF) {
+    throw std::invalid_argument("XferOs::set_occupancy: at most 65535 cycles");
+  }
+  put(kOcc, uint64_t(send) | uint64_t(recv) << 16 | uint64_t(init) << 32);
+}
+
+void XferOs::set_slot(unsigned s, const XferSlot& c) {
+  if (s >= id().procs) throw std::out_of_range("XferOs::set_slot: no slot " + std::to_string(s));
+  if (c.entries == 0 || (c.entries & (c.entries - 1)) != 0 || c.entries > 0xFFFF) {
+    throw std::invalid_argument("XferOs::set_slot: receive-table entries must be a power of two");
+  }
+  if (c.n_flags == 0 || c.n_flags > 128 || c.vpt_n > 255 || c.vpt_first > 255) {
+    throw std::invalid_argument("XferOs::set_slot: 1..128 flags, vpid range within 256");
+  }
+  put(kPsel, s);
+  put(kSendBase, lo48(c.send_base));
+  put(kSendSize, lo48(c.send_size));
+  put(kRecvBase, lo48(c.recv_base));
+  put(kRecvSize, lo48(c.recv_size));
+  put(kStat, lo48(c.flags) | uint64_t(c.n_flags) << 56);
+  put(kRt, lo48(c.table) | uint64_t(c.entries) << 48);
+  put(kVpt, uint64_t(c.vpt_first) | uint64_t(c.vpt_n) << 8 | uint64_t(c.own_vpid) << 16);
+  put(kPsel, s | 0x100);
+}
+
+void XferOs::disable_slot(unsigned s) { put(kPsel, s | 0x200); }
+
+void XferOs::clear(const XferSlot& c) {
+  const unsigned lb = mem_.line_bytes();
+  const std::vector<uint8_t> zero(lb, 0);
+  for (unsigned i = 0; i <= c.entries; ++i) mem_.store(c.table + Addr{i} * lb, zero.data(), lb);
+  for (unsigned i = 0; i < c.n_flags; ++i) mem_.store(c.flags + Addr{i} * lb, zero.data(), lb);
+  mem_.barrier();
+}
+
+void XferOs::set_vpid(unsigned index, unsigned node, unsigned slot, bool valid) {
+  put(kVptEntry, uint64_t(index & 0xFF) | uint64_t(node & 0xFFFF) << 32 |
+                     uint64_t(slot & 0xFF) << 48 | uint64_t(valid) << 63);
+}
+
+void XferOs::set_current(unsigned slot) { put(kCurPid, uint64_t(slot & 0xF) << 8 | 1u << 16); }
+
+uint32_t XferOs::counter(XferCounter c) {
+  put(kCntSel, unsigned(c));
+  return uint32_t(get(kCntVal));
+}
+
+const char* to_string(XferReason r) {
+  switch (r) {
+    case XferReason::None: return "none";
+    case XferReason::NoPid: return "NO_PID";
+    case XferReason::NoCmd: return "NO_CMD";
+    case XferReason::BadVpid: return "BAD_VPID";
+    case XferReason::BadLen: return "BAD_LEN";
+    case XferReason::BadPiece: return "BAD_PIECE";
+    case XferReason::ProtSend: return "PROT_SEND";
+    case XferReason::ProtRecv: return "PROT_RECV";
+    case XferReason::BadFlag: return "BAD_FLAG";
+    case XferReason::ProcFull: return "PROC_FULL";
+    case XferReason::RecsFull: return "RECS_FULL";
+    case XferReason::BufsFull: return "BUFS_FULL";
+  }
+  return "?";
+}
+
+const char* to_string(XferStatus s) {
+  switch (s) {
+    case XferStatus::Pending: return "pending";
+    case XferStatus::Done: return "DONE";
+    case XferStatus::FailProt: return "FAIL_PROT";
+    case XferStatus::FailNobuf: return "FAIL_NOBUF";
+    case XferStatus::FailBusy: return "FAIL_BUSY";
+    case XferStatus::FailErr: return "FAIL_ERR";
+  }
+  return "?";
+}
+
+Xfer::Xfer(MemoryPort& mem, Addr window, const XferSlot& slot)
+    : mem_(mem), w_(window), s_(slot), lb_(mem.line_bytes()) {
+  if (s_.n_flags == 0 || s_.entries == 0) {
+    throw std::invalid_argument("Xfer: the slot needs flags and a receive table");
+  }
+}
+
+Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
+  if (len == 0 || len > (1u << 21)) throw std::invalid_argument("Xfer::send: 1 B .. 2 MiB");
+  Send r;
+  unsigned tried = 0;
+  while (flag_busy_[next_flag_]) {
+    next_flag_ = (next_flag_ + 1) % s_.n_flags;
+    if (++tried == s_.n_flags) {
+      throw std::runtime_error("Xfer::send: every status flag is in use (call senddone)");
+    }
+  }
+  r.flag = next_flag_;
+  mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
+                                        uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
+                                        uint64_t(r.flag) << 56);
+  // the source's pages in order: the first to its page's end, then whole pages
+  for (Addr a = src, end = src + len; a < end;) {
+    const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
+    mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
+    a = next;
+  }
+  const uint64_t v = mem_.uncached_load64(w_ + kXgo);
+  r.verdict = XferVerdict(v & 3);
+  r.reason = XferReason((v >> 4) & 0xF);
+  r.count = uint16_t(v >> 32);
+  if (r.verdict == XferVerdict::Success) {
+    flag_busy_[r.flag] = true;
+    next_flag_ = (next_flag_ + 1) % s_.n_flags;
+  }
+  return r;
+}
+
+XferStatus Xfer::senddone(const Send& s, bool block) {
+  if (s.verdict != XferVerdict::Success) {
+    throw std::invalid_argument("Xfer::senddone: the send was not committed");
+  }
+  const Addr f = s_.flags + Addr{s.flag} * lb_;
+  for (;;) {
+    const uint64_t w = mem_.load_acquire64(f);
+    if (uint16_t(w) == s.count && ((w >> 16) & 0xFF) != 0) {
+      flag_busy_[s.flag] = false;
+      return XferStatus((w >> 16) & 0xFF);
+    }
+    if (!block) return XferStatus::Pending;
+    mem_.pause_ns(20);
+  }
+}
+
+XferVerdict Xfer::bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why) {
+  mem_.barrier();
+  mem_.uncached_store64(w_ + kBufAddr, lo48(buf));
+  mem_.uncached_store64(w_ + kBufPost, uint64_t(bytes & 0xFFFFFF) | uint64_t(type) << 24);
+  const uint64_t v = mem_.uncached_load64(w_ + kXgo);
+  if (why) *why = XferReason((v >> 4) & 0xF);
+  return XferVerdict(v & 3);
+}
+
+std::optional<Xfer::Received> Xfer::receive(bool block) {
+  const Addr e = s_.table + Addr{1 + (head_ & (s_.entries - 1))} * lb_;
+  const uint64_t sense = (head_ & s_.entries) == 0 ? 1 : 0;
+  for (;;) {
+    const uint64_t w0 = mem_.load_acquire64(e);
+    if ((w0 & 1) == sense) {
+      uint64_t w[3];
+      mem_.load(e, w, sizeof w);
+      Received r;
+      r.type = uint8_t(w[0] >> 8);
+      r.sender_vpid = uint16_t(w[0] >> 16);
+      r.length = uint32_t(w[0] >> 32);
+      r.buffer = w[1];
+      r.src_node = uint16_t(w[2]);
+      r.count = uint16_t(w[2] >> 16);
+      ++head_;
+      mem_.store_release64(s_.table, head_);  // the head count: the entry's line is free again
+      return r;
+    }
+    if (!block) return std::nullopt;
+    mem_.pause_ns(20);
+  }
+}
+
+unsigned Xfer::outstanding() { return unsigned(mem_.uncached_load64(w_ + kStatus) & 0xFF); }
+unsigned Xfer::posted() { return unsigned((mem_.uncached_load64(w_ + kStatus) >> 8) & 0xFF); }
+
+}  // namespace cni::drv
