@@ -123,6 +123,7 @@ module cni_xfer_engine #(
   // ---- the initiation record --------------------------------------------------------------------
   localparam logic [1:0] IIdle = 2'd0, ISend = 2'd1, IBuf = 2'd2;
   logic [1:0]  i_st_q;
+  logic [3:0]  i_slot_q;     // the slot whose description it is (the node has one record)
   logic [3:0]  i_bad_q;      // the first check that failed (0: none)
   logic [7:0]  i_type_q;
   logic [15:0] i_vpid_q;
@@ -152,8 +153,8 @@ module cni_xfer_engine #(
     else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
     else x_bad = '0;
   end
-  // XPAGE's checks: pieces contiguous in the source (one physical run), the first line aligned,
-  // inside the slot's send window
+  // XPAGE's checks: pieces contiguous in the source (one physical run), the first 8-byte
+  // aligned, inside the slot's send window
   wire [47:0] p_addr = wv[47:0];
   wire [15:0] p_len  = wv[63:48];
   wire [48:0] p_end  = 49'(p_addr) + 49'(p_len);
@@ -161,7 +162,7 @@ module cni_xfer_engine #(
                        p_end <= 49'(s_sbase_q[c_slot]) + 49'(s_ssize_q[c_slot]);
   logic [3:0] p_bad;
   always_comb begin
-    if (i_np_q == '0 ? p_addr[LbW-1:0] != '0 : p_addr != i_src_q + 48'(i_sum_q)) p_bad = WBadPiece;
+    if (i_np_q == '0 ? p_addr[2:0] != '0 : p_addr != i_src_q + 48'(i_sum_q)) p_bad = WBadPiece;
     else if (p_len == '0 || 25'(i_sum_q) + 25'(p_len) > 25'(i_len_q)) p_bad = WBadPiece;
     else if (!p_in) p_bad = WProtSend;
     else p_bad = '0;
@@ -193,7 +194,7 @@ module cni_xfer_engine #(
     g_verdict = VFail;
     g_reason  = '0;
     if (!c_ok) g_reason = WNoPid;
-    else if (i_st_q == IIdle) g_reason = WNoCmd;
+    else if (i_st_q == IIdle || i_slot_q != c_slot) g_reason = WNoCmd;
     else if (i_bad_q != '0) g_reason = i_bad_q;
     else if (i_st_q == ISend && i_sum_q != i_len_q) g_reason = WBadPiece;
     else if (i_st_q == IBuf && !i_bposted_q) g_reason = WBadLen;
@@ -214,16 +215,17 @@ module cni_xfer_engine #(
   // 0 messages delivered (sender's DONE flags), 1 messages received (ACKs sent), 2 components
   // sent, 3 components written, 4 XGO FAIL, 5 XGO RETRY, 6 protection (XGO PROT_*, REJECT PROT
   // sent), 7 REJECT NOBUF sent, 8 REJECT BUSY sent, 9 NOREC, 10 GAP, 11 DUP, 12 STALE replies,
-  // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written)
-  localparam int NCnt = 16;
+  // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written), 16 caching-agent
+  // errors (a source read, a component, entry or flag write, a head read refused by the home)
+  localparam int NCnt = 17;
   logic [NCnt-1:0]       inc;
   logic [NCnt-1:0][31:0] cnt_q;
-  logic [3:0]            cnt_sel_q;
+  logic [4:0]            cnt_sel_q;
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
-        r_gap, r_dup, stray, bad_frame;
+        r_gap, r_dup, r_err, stray, bad_frame, ca_err;
   wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
-  assign inc = {s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
+  assign inc = {ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
                 g_prot || r_prot, go && g_verdict == VRetry, go && g_verdict == VFail, r_comp,
                 s_comp, r_msg, s_done};
 
@@ -238,7 +240,7 @@ module cni_xfer_engine #(
       R_XGO_LO: rv = xgo_q;
       R_STATUS_LO: rv = {30'd0, bufs_free, cm_ok, 14'd0, i_bad_q != '0, i_st_q != IIdle,
                          posted[c_slot], out_cnt[c_slot]};
-      R_CNT_VAL_LO: rv = {32'd0, cnt_q[cnt_sel_q]};
+      R_CNT_VAL_LO: rv = 32'(cnt_sel_q) < NCnt ? {32'd0, cnt_q[cnt_sel_q]} : '0;
       R_CTL_LO: rv = {63'd0, enable_q};
       R_OCC_LO: rv = {16'd0, occ_init_q, occ_recv_q, occ_send_q};
       R_PSEL_LO: rv = {56'd0, psel_q};
@@ -270,8 +272,9 @@ module cni_xfer_engine #(
   always_comb begin
     for (int p = 0; p < Procs; p++) rt_reset[p] = (wr_hi && wr_at == R_P_RT_LO) && ps_ok && ps == 4'(p);
   end
-  wire stray_page = (wr_hi && wr_at == R_XPAGE_LO) && i_st_q != ISend;
-  wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && i_st_q != IBuf;
+  wire mine       = i_slot_q == c_slot;   // the staged description is the current process's
+  wire stray_page = (wr_hi && wr_at == R_XPAGE_LO) && (i_st_q != ISend || !mine);
+  wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && (i_st_q != IBuf || !mine);
   assign stray = stray_page || stray_post;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -300,6 +303,7 @@ module cni_xfer_engine #(
       v_node_q   <= '0;
       v_pid_q    <= '0;
       i_st_q     <= IIdle;
+      i_slot_q   <= '0;
       i_bad_q    <= '0;
       i_type_q    <= '0;
       i_vpid_q    <= '0;
@@ -317,7 +321,7 @@ module cni_xfer_engine #(
     end else begin
       if (rq.valid && rq.we && !rq.addr[2]) wlo_q <= rq.wdata;
       for (int i = 0; i < NCnt; i++) if (inc[i]) cnt_q[i] <= cnt_q[i] + 32'd1;
-      if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[3:0];
+      if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[4:0];
       // privileged
       if ((wr_hi && wr_at == R_CTL_LO)) enable_q <= wv[0];
       if ((wr_hi && wr_at == R_OCC_LO)) begin
@@ -363,6 +367,7 @@ module cni_xfer_engine #(
       // the initiation record
       if ((wr_hi && wr_at == R_XCMD_LO)) begin
         i_st_q   <= ISend;
+        i_slot_q <= c_slot;
         i_bad_q  <= x_bad;
         i_type_q <= wv[15:8];
         i_vpid_q <= x_vpid;
@@ -371,7 +376,7 @@ module cni_xfer_engine #(
         i_sum_q  <= '0;
         i_np_q   <= '0;
       end
-      if ((wr_hi && wr_at == R_XPAGE_LO) && i_st_q == ISend) begin
+      if ((wr_hi && wr_at == R_XPAGE_LO) && i_st_q == ISend && mine) begin
         if (i_bad_q == '0) i_bad_q <= p_bad;
         if (i_np_q == '0) i_src_q <= p_addr;
         i_sum_q <= i_sum_q + 24'(p_len);
@@ -379,17 +384,19 @@ module cni_xfer_engine #(
       end
       if ((wr_hi && wr_at == R_BUF_ADDR_LO)) begin
         i_st_q      <= IBuf;
+        i_slot_q    <= c_slot;
         i_bad_q     <= wv[LbW-1:0] != '0 ? WBadLen : '0;
         i_baddr_q   <= wv[47:0];
         i_bposted_q <= 1'b0;
       end
-      if ((wr_hi && wr_at == R_BUF_POST_LO) && i_st_q == IBuf) begin
+      if ((wr_hi && wr_at == R_BUF_POST_LO) && i_st_q == IBuf && mine) begin
         if (i_bad_q == '0) i_bad_q <= b_bad;
         i_bbytes_q  <= b_bytes;
         i_btype_q   <= wv[31:24];
         i_bposted_q <= 1'b1;
       end
-      if (go) i_st_q <= IIdle;
+      // (another process's XGO leaves the description staged: it is answered NO_CMD)
+      if (go && mine) i_st_q <= IIdle;
       if ((wr_hi && wr_at == R_PSEL_LO) && wv[9] && wv[3:0] == cur_q) i_st_q <= IIdle;
     end
   end
@@ -416,7 +423,8 @@ module cni_xfer_engine #(
   wire        f_ok   = !rx_bad && rx_bytes == 16'd12 + f_len;
   wire        f_req  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_REQ &&
                        ((f_kind == 3'd1 && f_len == 16'd32) ||
-                        (f_kind == 3'd2 && f_len == 16'(LineBytes)));
+                        (f_kind == 3'd2 && f_len == 16'(LineBytes)) ||
+                        (f_kind == 3'd3 && f_len == '0));
   wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP && f_len == '0 &&
                        (f_kind == 3'd1 || f_kind == 3'd3);
   logic       fr_take;
@@ -525,15 +533,19 @@ module cni_xfer_engine #(
     .bp_bytes_i (i_bbytes_q), .bufs_free_o (bufs_free), .posted_o (posted),
     .dw_valid_o (dw_valid), .dw_addr_o (dw_addr), .dw_data_o (dw_data), .dw_rec_o (dw_rec),
     .dw_ready_i (dw_ready), .dw_done_i (rs_wr), .dw_done_rec_i (3'(32'(ca_rsp.rsp_id) - IdWr)),
+    .dw_done_err_i (ca_rsp.rsp_err),
     .ew_valid_o (ew_valid), .ew_rd_o (ew_rd), .ew_addr_o (ew_addr), .ew_data_o (ew_data),
     .ew_ready_i (ew_ready), .ew_done_i (rs_ent), .ew_data_i (ca_rsp.rsp_data[31:0]),
+    .ew_err_i (ca_rsp.rsp_err),
     .rp_valid_o (rp_valid), .rp_kind_o (rp_kind), .rp_dst_o (rp_dst), .rp_c_o (rp_c),
     .rp_reason_o (rp_reason), .rp_ready_i (rp_go),
     .cnt_msg_o (r_msg), .cnt_comp_o (r_comp), .cnt_nobuf_o (r_nobuf), .cnt_busy_o (r_busy),
     .cnt_prot_o (r_prot), .cnt_norec_o (r_norec), .cnt_gap_o (r_gap), .cnt_dup_o (r_dup),
+    .cnt_err_o (r_err),
     .idle_o (r_idle)
   );
 
+  assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);
   assign idle_o = s_idle && r_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid;
 
 endmodule

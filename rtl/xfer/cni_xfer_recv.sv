@@ -6,18 +6,21 @@
 // into the process's table once every line is written, and the replies (ACK after the entry;
 // REJECT for a header refused).
 //
-//   header:  the destination slot disabled -> REJECT PROT; a record of (source, count) exists
-//            -> dropped (DUP); no posted buffer of (slot, type) holding the length -> REJECT
-//            NOBUF; no free record -> REJECT BUSY; else the buffer is taken and a record made
-//            (RECV). Taken only when the reply queue has room (a header never waits for a
-//            record: the request stream never stops behind a message being received).
+//   header:  a record of (source, count) exists -> dropped (DUP); the destination slot disabled
+//            or without a table -> REJECT PROT; a length and component count that disagree ->
+//            REJECT ERR; no posted buffer of (slot, type) holding the length -> REJECT NOBUF; no
+//            free record -> REJECT BUSY; else the buffer is taken and a record made (RECV). Taken
+//            only when the reply queue has room (a header never waits for a record: the request
+//            stream never stops behind a message being received).
 //   record:  FREE -> RECV (components in order, each written) -> DRAIN (the writes answered)
 //            -> ENTRY (its entry owed) -> EWAIT (the entry's write in flight) -> ACKO (its ACK
-//            owed) -> FREE. A component out of order is dropped (GAP); one with no record too
-//            (NOREC).
+//            owed; REJECT ERR if a write failed) -> FREE. An ABORT (the sender could not read
+//            its source) ends RECV: the entry, marked failed, returns the buffer, and no reply
+//            is sent. A component out of order is dropped (GAP); one with no record too (NOREC).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
-//            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full,
-//            then again every RtPoll cycles while it stays full.
+//            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full;
+//            a table still full after the read puts its slot aside for RtPoll cycles, and the
+//            entries of other slots go on meanwhile.
 //
 // Parameters:
 //   LineBytes - line size; Recs - receiver records (2 .. 6); Bufs - receive-buffer descriptors;
@@ -29,8 +32,10 @@
 //   rt_reset_i                  - per slot: enabled, receive-table base and entries (a power of
 //                                 two); a slot's table counts restart (a pulse per slot)
 //   bp_*, bufs_free_o           - post a buffer (a pulse), a descriptor is free
-//   dw_*, dw_done_i/dw_rec_i    - a component's line write (id: the record), its answer
-//   ew_*, ew_done_i, ew_data_i  - an entry write or a head read (ew_rd_o), its answer
+//   dw_*, dw_done_*             - a component's line write (id: the record), its answer (err:
+//                                 the home refused it)
+//   ew_*, ew_done_i, ew_data_i,
+//   ew_err_i                    - an entry write or a head read (ew_rd_o), its answer
 //   rp_*                        - a reply to send (held until rp_ready_i)
 //   cnt_*                       - one-cycle pulses for the counters
 //   idle_o                      - no record live, no reply queued
@@ -76,6 +81,7 @@ module cni_xfer_recv #(
   input  wire logic                     dw_ready_i,
   input  wire logic                     dw_done_i,
   input  wire logic [2:0]               dw_done_rec_i,
+  input  wire logic                     dw_done_err_i,
   output logic                          ew_valid_o,
   output logic                          ew_rd_o,
   output logic [47:0]                   ew_addr_o,
@@ -83,6 +89,7 @@ module cni_xfer_recv #(
   input  wire logic                     ew_ready_i,
   input  wire logic                     ew_done_i,
   input  wire logic [31:0]              ew_data_i,
+  input  wire logic                     ew_err_i,
   output logic                          rp_valid_o,
   output logic [2:0]                    rp_kind_o,
   output logic [15:0]                   rp_dst_o,
@@ -97,6 +104,7 @@ module cni_xfer_recv #(
   output logic                          cnt_norec_o,
   output logic                          cnt_gap_o,
   output logic                          cnt_dup_o,
+  output logic                          cnt_err_o,
   output logic                          idle_o
 );
 
@@ -105,8 +113,8 @@ module cni_xfer_recv #(
 
   localparam logic [2:0] RFree = 3'd0, RRecv = 3'd1, RDrain = 3'd2, REntry = 3'd3,
                          REwait = 3'd4, RAcko = 3'd5;
-  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAck = 3'd1, KReject = 3'd3;
-  localparam logic [2:0] WhyNobuf = 3'd1, WhyBusy = 3'd2, WhyProt = 3'd3;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KAck = 3'd1, KReject = 3'd3;
+  localparam logic [2:0] WhyNobuf = 3'd1, WhyBusy = 3'd2, WhyProt = 3'd3, WhyErr = 3'd4;
 
   // ---- records and buffers ----------------------------------------------------------------------
   logic [Recs-1:0][2:0]  st_q;
@@ -115,12 +123,15 @@ module cni_xfer_recv #(
   logic [Recs-1:0][7:0]  r_type_q, r_wout_q;
   logic [Recs-1:0][23:0] r_len_q;
   logic [Recs-1:0][47:0] r_buf_q;
+  logic [Recs-1:0]       r_err_q;     // a write failed: the entry says so, the reply is REJECT ERR
+  logic [Recs-1:0]       r_abort_q;   // the sender aborted: a failed entry and no reply
   logic [Bufs-1:0]       b_v_q;
   logic [Bufs-1:0][3:0]  b_pid_q;
   logic [Bufs-1:0][7:0]  b_type_q;
   logic [Bufs-1:0][47:0] b_addr_q;
   logic [Bufs-1:0][23:0] b_bytes_q;
   logic [Procs-1:0][31:0] tail_q, head_q;   // entries written; the shadow of the head count
+  logic [Procs-1:0]      hwait_q;           // the slot's table was full when its head was read
   logic [15:0]           gate_q;
 
   // ---- a header -----------------------------------------------------------------------------
@@ -129,7 +140,10 @@ module cni_xfer_recv #(
   wire [7:0]  h_type  = fr_pay_i[39:32];
   wire [23:0] h_len   = fr_pay_i[87:64];
   wire [15:0] h_n     = fr_pay_i[111:96];
-  wire        h_slot_ok = 32'(h_dpid) < 32'(Procs) && en_i[PW'(h_dpid)];
+  wire        h_slot_ok = 32'(h_dpid) < 32'(Procs) && en_i[PW'(h_dpid)] &&
+                          rt_n_i[PW'(h_dpid)] != '0;
+  wire [23:0] h_n_want  = (h_len + 24'(LineBytes - 1)) >> LbW;
+  wire        h_n_ok    = h_len != '0 && h_n_want == 24'(h_n);
   logic          dup_any, free_any, buf_any;
   logic [RW-1:0] free_idx;
   logic [BW-1:0] buf_idx;
@@ -181,12 +195,14 @@ module cni_xfer_recv #(
 
   wire is_hdr  = fr_valid_i && fr_kind_i == KHdr;
   wire is_data = fr_valid_i && fr_kind_i == KData;
+  wire is_abort = fr_valid_i && fr_kind_i == KAbort;
   wire hdr_take = is_hdr && rq_ready;
-  wire hdr_acc  = hdr_take && h_slot_ok && !dup_any && buf_any && free_any;
+  wire hdr_acc  = hdr_take && h_slot_ok && h_n_ok && !dup_any && buf_any && free_any;
   wire hdr_rej  = hdr_take && !dup_any && !hdr_acc;
   logic [2:0] why;
   always_comb begin
     if (!h_slot_ok) why = WhyProt;
+    else if (!h_n_ok) why = WhyErr;
     else if (!buf_any) why = WhyNobuf;
     else why = WhyBusy;
   end
@@ -200,11 +216,13 @@ module cni_xfer_recv #(
   wire   dw_fire    = dw_valid_o && dw_ready_i;
   wire   d_drop     = is_data && !d_exp;   // out of order, or no record
   assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
+  wire   abort_hit  = is_abort && m_any;
 
   // ---- entries ----------------------------------------------------------------------------------
-  typedef enum logic [2:0] {EIdle, EWrite, EWait, EHead, EHeadWait, EPoll} estate_e;
+  typedef enum logic [2:0] {EIdle, EWrite, EWait, EHead, EHeadWait} estate_e;
   estate_e       e_q;
   logic [RW-1:0] e_rec_q;
+  logic          e_read_q;    // the head was read for this entry and the table is still full
   logic [15:0]   poll_q;
   logic          ent_any;
   logic [RW-1:0] ent_idx;
@@ -216,7 +234,7 @@ module cni_xfer_recv #(
     ack_any = 1'b0;
     ack_idx = '0;
     for (int i = Recs - 1; i >= 0; i--) begin
-      if (st_q[i] == REntry) begin
+      if (st_q[i] == REntry && !hwait_q[PW'(r_pid_q[i])]) begin
         ent_any = 1'b1;
         ent_idx = RW'(i);
       end
@@ -233,10 +251,12 @@ module cni_xfer_recv #(
   wire [31:0] e_slot = e_tail & (32'(e_n) - 32'd1);
   // valid: the pass's sense (1 on even passes; the table starts cleared)
   wire        e_sense = (e_tail & 32'(e_n)) == '0;
+  // word 0 [1]: the message failed (a write refused, or the sender aborted): the buffer is
+  // returned, its contents undefined
   wire [191:0] e_line = {32'd0, r_c_q[e_rec_q], r_src_q[e_rec_q],
                          16'd0, r_buf_q[e_rec_q],
-                         8'd0, r_len_q[e_rec_q], r_svpid_q[e_rec_q], r_type_q[e_rec_q], 7'd0,
-                         e_sense};
+                         8'd0, r_len_q[e_rec_q], r_svpid_q[e_rec_q], r_type_q[e_rec_q], 6'd0,
+                         r_err_q[e_rec_q] || r_abort_q[e_rec_q], e_sense};
   assign ew_valid_o = (e_q == EWrite && !e_full) || e_q == EHead;
   assign ew_rd_o    = e_q == EHead;
   assign ew_addr_o  = rt_base_i[e_pid] + (e_q == EHead ? 48'd0 : 48'({e_slot + 32'd1, LbW'(0)}));
@@ -247,14 +267,16 @@ module cni_xfer_recv #(
   wire ack_push = ack_any && !hdr_rej && rq_ready;
   assign rq_push = hdr_rej || ack_push;
   assign rq_in   = hdr_rej ? {KReject, why, fr_src_i, fr_c_i}
-                           : {KAck, 3'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
+                 : r_err_q[ack_idx] ? {KReject, WhyErr, r_src_q[ack_idx], r_c_q[ack_idx]}
+                                    : {KAck, 3'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
 
-  assign cnt_msg_o   = ack_push;
+  assign cnt_msg_o   = ack_push && !r_err_q[ack_idx];
+  assign cnt_err_o   = (dw_done_i && dw_done_err_i) || (ew_done_i && ew_err_i);
   assign cnt_comp_o  = dw_fire;
   assign cnt_nobuf_o = hdr_rej && why == WhyNobuf;
   assign cnt_busy_o  = hdr_rej && why == WhyBusy;
   assign cnt_prot_o  = hdr_rej && why == WhyProt;
-  assign cnt_norec_o = is_data && !m_any && !dup_any;
+  assign cnt_norec_o = (is_data || is_abort) && !m_any && !dup_any;
   assign cnt_gap_o   = is_data && m_any && !d_exp;
   assign cnt_dup_o   = (hdr_take && dup_any) || (is_data && dup_any && !m_any);
 
@@ -289,7 +311,11 @@ module cni_xfer_recv #(
       gate_q   <= '0;
       e_q      <= EIdle;
       e_rec_q  <= '0;
+      e_read_q <= 1'b0;
       poll_q   <= '0;
+      hwait_q  <= '0;
+      r_err_q  <= '0;
+      r_abort_q <= '0;
     end else begin
       if (gate_q != '0) gate_q <= gate_q - 16'd1;
       // buffers
@@ -313,13 +339,21 @@ module cni_xfer_recv #(
         r_type_q[free_idx]  <= h_type;
         r_len_q[free_idx]   <= h_len;
         r_buf_q[free_idx]   <= b_addr_q[buf_idx];
+        r_err_q[free_idx]   <= 1'b0;
+        r_abort_q[free_idx] <= 1'b0;
+      end
+      // the sender could not read its source: the rest is not coming
+      if (abort_hit) begin
+        r_abort_q[m_idx] <= 1'b1;
+        st_q[m_idx]      <= RDrain;
       end
       // components
       if (dw_fire) begin
         r_exp_q[m_idx] <= r_exp_q[m_idx] + 16'd1;
-        gate_q         <= occ_recv_i;
+        gate_q         <= occ_recv_i - 16'(occ_recv_i != '0);  // the next OCC_RECV later
         if (r_exp_q[m_idx] + 16'd1 == r_n_q[m_idx]) st_q[m_idx] <= RDrain;
       end
+      if (dw_done_i && dw_done_err_i) r_err_q[RW'(dw_done_rec_i)] <= 1'b1;
       for (int i = 0; i < Recs; i++) begin
         r_wout_q[i] <= r_wout_q[i] + 8'(dw_fire && m_idx == RW'(i)) -
                        8'(dw_done_i && dw_done_rec_i == 3'(i));
@@ -331,26 +365,44 @@ module cni_xfer_recv #(
           e_rec_q <= ent_idx;
           e_q     <= EWrite;
         end
-        EWrite: if (e_full) e_q <= EHead;
-          else if (ew_fire) begin
+        EWrite: if (e_full) begin
+            // still full after a read of its head: the slot waits aside, other slots go on
+            if (e_read_q) hwait_q[PW'(e_pid)] <= 1'b1;
+            e_q      <= e_read_q ? EIdle : EHead;
+            e_read_q <= 1'b0;
+          end else if (ew_fire) begin
             tail_q[e_pid] <= e_tail + 32'd1;
             st_q[e_rec_q] <= REwait;
             e_q           <= EWait;
+            e_read_q      <= 1'b0;
           end
         EWait: if (ew_done_i) begin
-          st_q[e_rec_q] <= RAcko;
+          // an entry the home refused is not in the table: its place is given back and the
+          // message fails (REJECT ERR; its buffer is not returned)
+          if (ew_err_i) begin
+            tail_q[e_pid]    <= e_tail - 32'd1;
+            r_err_q[e_rec_q] <= 1'b1;
+          end
+          st_q[e_rec_q] <= r_abort_q[e_rec_q] ? RFree : RAcko;
           e_q           <= EIdle;
         end
         EHead: if (ew_fire) e_q <= EHeadWait;
         EHeadWait: if (ew_done_i) begin
-          head_q[e_pid] <= ew_data_i;
-          poll_q        <= 16'(RtPoll);
-          e_q           <= EPoll;
+          if (ew_err_i) begin   // the head line refused: the shadow kept, the slot waits aside
+            hwait_q[PW'(e_pid)] <= 1'b1;
+            e_q            <= EIdle;
+          end else begin
+            head_q[e_pid] <= ew_data_i;
+            e_read_q      <= 1'b1;
+            e_q           <= EWrite;
+          end
         end
-        EPoll: if (!e_full || poll_q == '0) e_q <= EWrite;
-          else poll_q <= poll_q - 16'd1;
         default: e_q <= EIdle;
       endcase
+      // slots put aside are tried again every RtPoll cycles
+      if (hwait_q == '0) poll_q <= 16'(RtPoll);
+      else if (poll_q == '0) hwait_q <= '0;
+      else poll_q <= poll_q - 16'd1;
       if (ack_push) st_q[ack_idx] <= RFree;
       for (int p = 0; p < Procs; p++) begin
         if (rt_reset_i[p]) begin
@@ -361,6 +413,6 @@ module cni_xfer_recv #(
     end
   end
 
-  assign idle_o = st_q == '0 && !rp_valid_o && e_q == EIdle;
+  assign idle_o = st_q == '0 && !rp_valid_o && e_q == EIdle && gate_q == '0 && hwait_q == '0;
 
 endmodule

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block-transfer engine's sending side (docs/xfer.md, "Sender"): the sender records of the
-// messages committed by XGO, a streamer that sends one message at a time (its header, then one
-// component per source line, each line read coherently through the caching agent with up to
-// Lines reads in flight), the replies that close a record (ACK, REJECT) and the status-flag
-// write that reports it to the process.
+// messages committed by XGO, a streamer that sends one message at a time (its header, then its
+// line-sized components, from the source lines read coherently through the caching agent with up
+// to Lines reads in flight), the replies that close a record (ACK, REJECT) and the status-flag
+// write that reports it to the process. A source at a doubleword offset d in its first line is
+// realigned (004 section 3.3.3): component k is the message's bytes [k * LineBytes, + LineBytes),
+// the top LineBytes - d bytes of source line k joined to the low d bytes of line k + 1 (a carry
+// line holds the previous line; after the last line, the carry alone).
 //
 // A committed message takes count c = the next count and record c mod Recs; a count is given
 // only while c - una < Recs (una: the oldest count whose record is not free), so a reply finds
@@ -14,7 +17,9 @@
 //           -> FREE (the write answered). A REJECT while streaming stops the stream (no more
 //           reads; the reads in flight drain) and the record closes with the failure.
 //   streamer: TIdle -> TInit (OccInit cycles) -> THdr (the header frame) -> TData (components)
-//           -> TIdle; TData -> TAbort (rejected) -> TIdle.
+//           -> TIdle; TData -> TAbort (rejected, or a source line answered Error: the reads in
+//           flight drain) -> TIdle, or -> TKill (an Error after the header left: an ABORT frame
+//           frees the receiver's record) -> TIdle.
 //
 // Parameters:
 //   LineBytes - line (component) size; CacheIdW - the caching agent's id width
@@ -105,14 +110,15 @@ module cni_xfer_send #(
 
   localparam logic [2:0] RFree = 3'd0, RQueued = 3'd1, RStream = 3'd2, RWait = 3'd3,
                          RClose = 3'd4, RFlag = 3'd5;
-  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAck = 3'd1, KReject = 3'd3;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KAck = 3'd1, KReject = 3'd3;
   // status-flag codes (docs/xfer.md, "Status flags") and REJECT reasons
   localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StBusy = 8'd7,
                          StErr = 8'd8;
 
   // ---- records --------------------------------------------------------------------------------
   logic [Recs-1:0][2:0]  st_q;
-  logic [Recs-1:0][15:0] r_c_q, r_dst_q, r_svpid_q, r_n_q;
+  logic [Recs-1:0][15:0] r_c_q, r_dst_q, r_svpid_q, r_n_q, r_nl_q;
+  logic [Recs-1:0][LbW-4:0] r_off_q;   // the source's offset in its first line, in doublewords
   logic [Recs-1:0][3:0]  r_dpid_q, r_spid_q;
   logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
   logic [Recs-1:0][23:0] r_len_q;
@@ -128,8 +134,10 @@ module cni_xfer_send #(
   assign cm_rec_o = 8'(cm_idx);
   assign out_o    = out_q;
   // components: ceil(len / LineBytes)
+  // components ceil(len / LineBytes); source lines ceil((offset + len) / LineBytes)
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [23:0] cm_n = (cm_len_i + 24'(LineBytes - 1)) >> LbW;   // (< 2^16: the length's limit)
+  wire [23:0] cm_n  = (cm_len_i + 24'(LineBytes - 1)) >> LbW;   // (< 2^16: the length's limit)
+  wire [23:0] cm_nl = (cm_len_i + 24'(cm_src_i[LbW-1:0]) + 24'(LineBytes - 1)) >> LbW;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // the queue of committed records, in count order
@@ -146,27 +154,33 @@ module cni_xfer_send #(
   );
 
   // ---- the streamer ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {TIdle, TInit, THdr, TData, TAbort} tstate_e;
+  typedef enum logic [2:0] {TIdle, TInit, THdr, TData, TAbort, TKill} tstate_e;
   tstate_e       t_q;
   logic [RW-1:0] a_q;            // the record streamed
-  logic [15:0]   gate_q;         // occupancy gate (TInit: before the header; TData: components)
+  logic [15:0]   gate_q;         // occupancy gate (TInit: before the header; TData: components,
+                                 // counting the cycles after a component's until the next may go)
   logic [15:0]   k_iss_q;        // next source line to read
-  logic [15:0]   k_stg_q;        // next component to move into the frame register
+  logic [15:0]   k_stg_q;        // next source line to move out of its line buffer
+  logic [15:0]   c_stg_q;        // next component to move into the frame register
+  logic [LineBits-1:0] carry_q;  // the previous source line (a realigned message)
   logic [15:0]   k_snt_q;        // components sent
   logic [3:0]    infl_q;         // reads in flight
   logic [Lines-1:0] lval_q;      // a line buffer holds its line's data
   logic          fetch_q;        // a line buffer is being read into the frame register
-  logic [15:0]   fk_q;           // the component fetched
+  logic [15:0]   fk_q;           // the source line fetched
   logic          f_valid_q;      // the frame register holds a component
+  logic          lerr_q;         // a source line of the record streamed answered Error
   logic [FrameB*8-1:0] f_frame_q;
 
   assign q_pop = t_q == TIdle && q_valid;
   wire         rej = r_rej_q[a_q];
-  wire [15:0]  a_n = r_n_q[a_q];
+  wire [15:0]  a_n  = r_n_q[a_q];
+  wire [15:0]  a_nl = r_nl_q[a_q];
+  wire [LbW-4:0] a_off = r_off_q[a_q];
   wire [LW-1:0] stg_slot = k_stg_q[LW-1:0];
 
   // source reads: in order, a line buffer each
-  assign rd_valid_o = t_q == TData && !rej && k_iss_q < a_n &&
+  assign rd_valid_o = t_q == TData && !rej && k_iss_q < a_nl &&
                       (k_iss_q - k_stg_q) < 16'(Lines);
   assign rd_addr_o  = r_src_q[a_q] + 48'({k_iss_q, LbW'(0)});
   assign rd_id_o    = CacheIdW'(k_iss_q[LW-1:0]);
@@ -183,19 +197,30 @@ module cni_xfer_send #(
     .b_en_i (1'b1), .b_we_i (1'b0), .b_addr_i (stg_slot), .b_wd_i ('0), .b_rd_o (lb_rd)
   );
 
-  wire fetch = t_q == TData && !rej && lval_q[stg_slot] && k_stg_q < a_n && !f_valid_q &&
+  wire fetch = t_q == TData && !rej && lval_q[stg_slot] && k_stg_q < a_nl && !f_valid_q &&
                !fetch_q;
+  // a realigned message's last component, from the carry line alone
+  wire flush = t_q == TData && !rej && a_off != '0 && k_stg_q == a_nl && c_stg_q < a_n &&
+               !f_valid_q && !fetch_q;
+  // the line fetched makes a component: every line of an aligned message, every line but the
+  // first of a realigned one
+  wire fetch_comp = fetch_q && (a_off == '0 || fk_q != '0);
   // the last component's bytes beyond the message go out as zeros
   wire [LbW-1:0] tail_b = r_len_q[a_q][LbW-1:0];
-  logic [LineBits-1:0] comp_data;
+  // the join: {next line, carry} shifted down by the offset (the next line zero for a flush)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [2*LineBits-1:0] joined;   // (its low line is the component)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [LineBits-1:0]   comp_data;
   always_comb begin
-    comp_data = lb_rd;
-    if (fk_q == a_n - 16'd1 && tail_b != '0) begin
+    joined = {(flush ? {LineBits{1'b0}} : lb_rd), carry_q} >> {a_off, 6'd0};
+    comp_data = a_off == '0 ? lb_rd : joined[LineBits-1:0];
+    if (c_stg_q == a_n - 16'd1 && tail_b != '0) begin
       for (int b = 0; b < LineBytes; b++) if (b >= int'(tail_b)) comp_data[8*b +: 8] = 8'h00;
     end
   end
-  wire [7:0]  d_flags = {3'd0, fk_q == a_n - 16'd1, 1'b0, KData};
-  wire [95:0] d_hdr   = {r_c_q[a_q], fk_q, d_flags, cni_amap_pkg::NET_TYPE_XFER_REQ,
+  wire [7:0]  d_flags = {3'd0, c_stg_q == a_n - 16'd1, 1'b0, KData};
+  wire [95:0] d_hdr   = {r_c_q[a_q], c_stg_q, d_flags, cni_amap_pkg::NET_TYPE_XFER_REQ,
                          16'(LineBytes), node_id_i, r_dst_q[a_q]};
 
   // the header: 32 bytes of payload
@@ -204,11 +229,17 @@ module cni_xfer_send #(
   wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 5'd0, KHdr, cni_amap_pkg::NET_TYPE_XFER_REQ,
                         16'd32, node_id_i, r_dst_q[a_q]};
 
+  // ABORT: no payload; the receiver frees the record and returns the buffer with a failed entry
+  wire [95:0]  k_hdr = {r_c_q[a_q], 16'd0, 5'd0, KAbort, cni_amap_pkg::NET_TYPE_XFER_REQ,
+                        16'd0, node_id_i, r_dst_q[a_q]};
+
   wire send_hdr  = t_q == THdr;
+  wire send_kill = t_q == TKill;
   wire send_data = t_q == TData && !rej && f_valid_q && gate_q == '0;
-  assign tx_valid_o = send_hdr || send_data;
-  assign tx_frame_o = send_hdr ? (FrameB*8)'({h_pay, h_hdr}) : f_frame_q;
-  assign tx_bytes_o = send_hdr ? 16'd44 : 16'(FrameB);
+  assign tx_valid_o = send_hdr || send_kill || send_data;
+  assign tx_frame_o = send_hdr ? (FrameB*8)'({h_pay, h_hdr})
+                    : send_kill ? (FrameB*8)'(k_hdr) : f_frame_q;
+  assign tx_bytes_o = send_hdr ? 16'd44 : send_kill ? 16'd12 : 16'(FrameB);
   assign tx_dest_o  = r_dst_q[a_q];
   wire   tx_fire    = tx_valid_o && tx_ready_i;
   assign cnt_comp_o = send_data && tx_ready_i;
@@ -269,6 +300,8 @@ module cni_xfer_send #(
       gate_q    <= '0;
       k_iss_q   <= '0;
       k_stg_q   <= '0;
+      c_stg_q   <= '0;
+      carry_q   <= '0;
       k_snt_q   <= '0;
       infl_q    <= '0;
       lval_q    <= '0;
@@ -278,6 +311,7 @@ module cni_xfer_send #(
       f_frame_q <= '0;
       fw_busy_q <= 1'b0;
       fw_rec_q  <= '0;
+      lerr_q    <= 1'b0;
     end else begin
       // commit
       if (cm_valid_i) begin
@@ -313,6 +347,7 @@ module cni_xfer_send #(
         if (rr_err_i && t_q != TIdle) begin   // a source line answered Error
           r_rej_q[a_q]  <= 1'b1;
           r_stat_q[a_q] <= StErr;
+          lerr_q        <= 1'b1;
         end
       end
       fetch_q <= fetch;
@@ -321,14 +356,17 @@ module cni_xfer_send #(
         k_stg_q          <= k_stg_q + 16'd1;
         fk_q             <= k_stg_q;
       end
-      if (fetch_q) begin
+      if (fetch_q) carry_q <= lb_rd;
+      if (fetch_comp || flush) begin
         f_valid_q <= 1'b1;
         f_frame_q <= {comp_data, d_hdr};
+        c_stg_q   <= c_stg_q + 16'd1;
       end
       unique case (t_q)
         TIdle: if (q_valid) begin
           a_q          <= q_head;
           st_q[q_head] <= RStream;
+          lerr_q       <= 1'b0;
           gate_q       <= occ_init_i;
           t_q          <= TInit;
         end
@@ -337,28 +375,39 @@ module cni_xfer_send #(
           t_q     <= TData;
           k_iss_q <= '0;
           k_stg_q <= '0;
+          c_stg_q <= '0;
           k_snt_q <= '0;
         end
         TData: begin
           if (send_data && tx_ready_i) begin
             f_valid_q <= 1'b0;
-            gate_q    <= occ_send_i;
+            gate_q    <= occ_send_i - 16'(occ_send_i != '0);  // the next goes OCC_SEND later
             k_snt_q   <= k_snt_q + 16'd1;
           end
           if (rej) begin
             t_q <= TAbort;
           end else if (data_done) begin
-            st_q[a_q] <= RWait;
+            // (a REJECT in this very cycle found the record still streaming: it closes it)
+            st_q[a_q] <= rp_rej && rp_idx == a_q ? RClose : RWait;
             t_q       <= TIdle;
           end
         end
         TAbort: begin
           f_valid_q <= 1'b0;
           if (abort_done) begin
-            lval_q    <= '0;
-            st_q[a_q] <= RClose;
-            t_q       <= TIdle;
+            lval_q <= '0;
+            // a local error after the header: the receiver may hold a record for it
+            if (lerr_q) begin
+              t_q <= TKill;
+            end else begin
+              st_q[a_q] <= RClose;
+              t_q       <= TIdle;
+            end
           end
+        end
+        TKill: if (tx_fire) begin
+          st_q[a_q] <= RClose;
+          t_q       <= TIdle;
         end
         default: t_q <= TIdle;
       endcase
@@ -383,15 +432,17 @@ module cni_xfer_send #(
       r_dst_q[cm_idx]   <= cm_dst_i;
       r_svpid_q[cm_idx] <= cm_svpid_i;
       r_n_q[cm_idx]     <= cm_n[15:0];
+      r_nl_q[cm_idx]    <= cm_nl[15:0];
+      r_off_q[cm_idx]   <= cm_src_i[LbW-1:3];
       r_dpid_q[cm_idx]  <= cm_dpid_i;
       r_spid_q[cm_idx]  <= cm_spid_i;
       r_type_q[cm_idx]  <= cm_type_i;
       r_len_q[cm_idx]   <= cm_len_i;
-      r_src_q[cm_idx]   <= cm_src_i;
+      r_src_q[cm_idx]   <= {cm_src_i[47:LbW], LbW'(0)};
       r_flag_q[cm_idx]  <= cm_flag_i;
     end
   end
 
-  assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q;
+  assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q && una_q == next_c_q;
 
 endmodule

@@ -12,6 +12,10 @@ namespace {
 using namespace xfer_reg;
 constexpr uint64_t kVersion = 1;
 constexpr uint32_t kPage = 4096;
+// XGO answers NO_CMD when the node's initiation record holds another process's description (a
+// context switch between this description's writes and its XGO): the description is written
+// again, at most this many times.
+constexpr unsigned kInterrupted = 1000;
 
 uint64_t lo48(Addr a) { return a & ((uint64_t{1} << 48) - 1); }
 
@@ -131,19 +135,23 @@ Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
     }
   }
   r.flag = next_flag_;
-  mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
-                                        uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
-                                        uint64_t(r.flag) << 56);
-  // the source's pages in order: the first to its page's end, then whole pages
-  for (Addr a = src, end = src + len; a < end;) {
-    const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
-    mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
-    a = next;
+  mem_.barrier();  // the source's stores performed before the engine may read it
+  for (unsigned attempt = 0;; ++attempt) {
+    mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
+                                          uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
+                                          uint64_t(r.flag) << 56);
+    // the source's pages in order: the first to its page's end, then whole pages
+    for (Addr a = src, end = src + len; a < end;) {
+      const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
+      mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
+      a = next;
+    }
+    const uint64_t v = mem_.uncached_load64(w_ + kXgo);
+    r.verdict = XferVerdict(v & 3);
+    r.reason = XferReason((v >> 4) & 0xF);
+    r.count = uint16_t(v >> 32);
+    if (r.reason != XferReason::NoCmd || attempt == kInterrupted) break;
   }
-  const uint64_t v = mem_.uncached_load64(w_ + kXgo);
-  r.verdict = XferVerdict(v & 3);
-  r.reason = XferReason((v >> 4) & 0xF);
-  r.count = uint16_t(v >> 32);
   if (r.verdict == XferVerdict::Success) {
     flag_busy_[r.flag] = true;
     next_flag_ = (next_flag_ + 1) % s_.n_flags;
@@ -169,9 +177,13 @@ XferStatus Xfer::senddone(const Send& s, bool block) {
 
 XferVerdict Xfer::bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why) {
   mem_.barrier();
-  mem_.uncached_store64(w_ + kBufAddr, lo48(buf));
-  mem_.uncached_store64(w_ + kBufPost, uint64_t(bytes & 0xFFFFFF) | uint64_t(type) << 24);
-  const uint64_t v = mem_.uncached_load64(w_ + kXgo);
+  uint64_t v = 0;
+  for (unsigned attempt = 0;; ++attempt) {
+    mem_.uncached_store64(w_ + kBufAddr, lo48(buf));
+    mem_.uncached_store64(w_ + kBufPost, uint64_t(bytes & 0xFFFFFF) | uint64_t(type) << 24);
+    v = mem_.uncached_load64(w_ + kXgo);
+    if (XferReason((v >> 4) & 0xF) != XferReason::NoCmd || attempt == kInterrupted) break;
+  }
   if (why) *why = XferReason((v >> 4) & 0xF);
   return XferVerdict(v & 3);
 }
@@ -185,6 +197,7 @@ std::optional<Xfer::Received> Xfer::receive(bool block) {
       uint64_t w[3];
       mem_.load(e, w, sizeof w);
       Received r;
+      r.failed = (w[0] & 2) != 0;
       r.type = uint8_t(w[0] >> 8);
       r.sender_vpid = uint16_t(w[0] >> 16);
       r.length = uint32_t(w[0] >> 32);

@@ -64,8 +64,10 @@ module cni_nonsynth_fv_ts #(
   localparam int R        = 256 / LineBytes,       // register page lines
   localparam int LBlk0    = R + 2,                 // block 0's line
   localparam int NumLines = LBlk0 + Blocks,
+  // (only the tag store's region: its field of the packed sizes, whatever regions the registry
+  // has)
   localparam logic [cni_amap_pkg::LW-1:0] RegionLines =
-      cni_amap_pkg::region_lines(0, 0, 0, 0, 0, 0, NumLines),
+      cni_amap_pkg::LW'(NumLines) << (32 * cni_amap_pkg::REG_TS),
   localparam int LW       = $clog2(NumLines),
   localparam int NL       = Blocks,                // lines the hosts use
   localparam int NS       = NA * NL,               // agent x block slots

@@ -44,6 +44,10 @@ constexpr drv::Addr kSend = (drv::Addr{1} << 24);
 constexpr uint64_t kWin = 1u << 20;
 constexpr drv::Addr kRecv = kSend + kWin;
 constexpr drv::Addr kBufs = kRecv + 0x2000;
+// slot 1 (a second process): its send window, then its receive window laid out as slot 0's
+constexpr drv::Addr kSend1 = kSend + 2 * kWin;
+constexpr drv::Addr kRecv1 = kSend1 + kWin;
+constexpr drv::Addr kBufs1 = kRecv1 + 0x2000;
 
 struct Nodes {
   explicit Nodes(unsigned n = 2, unsigned entries = 8, bool watch_send = true)
@@ -58,10 +62,11 @@ struct Nodes {
     slot.table = kRecv + 0x1000;
     slot.entries = entries;
     slot.vpt_first = 0;
-    slot.vpt_n = n;
+    slot.vpt_n = 2 * n;  // vpid i: node i's slot 0; vpid n + i: node i's slot 1
     for (unsigned i = 0; i < n; ++i) {
       if (watch_send) sys.checker(i).watch(kSend, kWin);
       sys.checker(i).watch(kRecv, kWin);
+      sys.checker(i).watch(kSend1, 2 * kWin);
     }
   }
   static sim::Profile profile(unsigned n) {
@@ -84,9 +89,27 @@ struct Nodes {
     s.own_vpid = uint16_t(n);
     os.clear(s);
     os.set_slot(0, s);
-    for (unsigned i = 0; i < nodes; ++i) os.set_vpid(i, i, 0);
+    for (unsigned i = 0; i < nodes; ++i) {
+      os.set_vpid(i, i, 0);
+      os.set_vpid(nodes + i, i, 1);
+    }
     os.set_current(0);
     os.enable(true);
+  }
+  // Slot 1 at node n (the second process), set up beside slot 0.
+  XferSlot slot1(unsigned n) const {
+    XferSlot s = slot;
+    s.send_base = kSend1;
+    s.recv_base = kRecv1;
+    s.flags = kRecv1;
+    s.table = kRecv1 + 0x1000;
+    s.own_vpid = uint16_t(nodes + n);
+    return s;
+  }
+  void setup1(drv::MemoryPort& m, unsigned n, const XferSlot& s) {
+    XferOs os(m, window(n));
+    os.clear(s);
+    os.set_slot(1, s);
   }
   uint32_t counter(unsigned n, XferCounter c) {
     tb::Endpoint& e = sys.device(n, 0).endpoint();
@@ -213,6 +236,221 @@ TEST(XferSystem, EveryLengthArrivesAndTheLastLinesPaddingIsZero) {
   t.expect_clean();
 }
 
+// A source at every doubleword offset of its first line (004 section 3.3.3): the engine realigns
+// the message into whole components, so the buffer (line aligned) holds the message from its
+// first byte, for lengths around a line and a page, the source written by the core (dirty) or in
+// memory (clean).
+TEST(XferSystem, ASourceAtEveryDoublewordOffsetIsRealigned) {
+  Nodes t;
+  const std::vector<uint32_t> lens = {1, 8, kLb - 8, kLb, kLb + 8, 200, 4096 + 8};
+  const auto src = pattern(4, 8192 + 2 * kLb);
+  bool ready = false;
+  unsigned got_n = 0, bad = 0;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    ready = true;
+    for (unsigned off = 0; off < kLb; off += 8) {
+      for (uint32_t len : lens) {
+        const uint32_t bytes = (len + kLb - 1) / kLb * kLb;
+        EXPECT_EQ(x.bufalloc(kBufs, bytes, kType), XferVerdict::Success);
+        const auto r = x.receive();
+        ASSERT_TRUE(r.has_value());
+        EXPECT_EQ(r->length, len);
+        std::vector<uint8_t> got(bytes);
+        m.load(kBufs, got.data(), bytes);
+        for (uint32_t i = 0; i < bytes; ++i) {
+          if (got[i] != (i < len ? src[off + i] : 0)) {
+            ADD_FAILURE() << "offset " << off << " length " << len << " byte " << i;
+            ++bad;
+            break;
+          }
+        }
+        ++got_n;
+      }
+    }
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    m.store(kSend, src.data(), src.size());  // dirty in this core's cache
+    while (!ready) m.pause_ns(100);
+    for (unsigned off = 0; off < kLb; off += 8) {
+      for (uint32_t len : lens) {
+        for (;;) {
+          const Xfer::Send s = x.send(1, kType, kSend + off, len);
+          ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+          const XferStatus st = x.senddone(s);
+          if (st == XferStatus::Done) break;
+          ASSERT_EQ(st, XferStatus::FailNobuf);
+          m.pause_ns(300);
+        }
+      }
+    }
+    EXPECT_EQ(x.send(1, kType, kSend + 4, 64).reason, XferReason::BadPiece) << "not 8-byte aligned";
+  });
+  t.sys.run_programs(sim::ns(5'000'000));
+  EXPECT_EQ(got_n, lens.size() * kLb / 8);
+  EXPECT_EQ(bad, 0u);
+  t.expect_clean();
+}
+
+// A context switch inside an initiation (004 section 3.2): process A's description is staged
+// when the OS switches the node to process B; B's XGO is answered NO_CMD (A's description is not
+// committed for B), B's own description replaces it, and when A runs again its XGO is answered
+// NO_CMD too, so A's driver describes the message again. Every message is delivered under its
+// own process's vpid.
+TEST(XferSystem, AnInitiationInterruptedByAnotherProcessIsNeverCommittedForIt) {
+  Nodes t;
+  std::vector<uint16_t> senders;
+  bool ready = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    for (unsigned i = 0; i < 2; ++i)
+      EXPECT_EQ(x.bufalloc(kBufs + i * 256, 256, kType), XferVerdict::Success);
+    ready = true;
+    for (unsigned i = 0; i < 2; ++i) {
+      const auto r = x.receive();
+      ASSERT_TRUE(r.has_value());
+      senders.push_back(r->sender_vpid);
+    }
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    using namespace drv::xfer_reg;
+    t.setup(m, 0);
+    const XferSlot s1 = t.slot1(0);
+    t.setup1(m, 0, s1);
+    XferOs os(m, t.window(0));
+    const drv::Addr w = t.window(0);
+    while (!ready) m.pause_ns(100);
+    // A (slot 0) stages a send and is switched out before its XGO
+    m.uncached_store64(w + kXcmd,
+                       1 | uint64_t(kType) << 8 | uint64_t(1) << 16 | uint64_t(64) << 32);
+    m.uncached_store64(w + kXpage, kSend | uint64_t(64) << 48);
+    os.set_current(1);
+    EXPECT_EQ(m.uncached_load64(w + kXgo) & 0xF3, 0x22u) << "B's XGO: NO_CMD, A's not committed";
+    m.uncached_store64(w + kXpage, kSend1 | uint64_t(64) << 48);  // B's stray piece: ignored
+    Xfer b(m, w, s1);
+    const Xfer::Send sb = b.send(1, kType, kSend1, 64);
+    ASSERT_EQ(sb.verdict, XferVerdict::Success);
+    EXPECT_EQ(b.senddone(sb), XferStatus::Done);
+    os.set_current(0);
+    EXPECT_EQ(m.uncached_load64(w + kXgo) & 0xF3, 0x22u) << "A's XGO: its description was replaced";
+    Xfer a(m, w, t.slot);
+    const Xfer::Send sa = a.send(1, kType, kSend, 64);
+    ASSERT_EQ(sa.verdict, XferVerdict::Success);
+    EXPECT_EQ(a.senddone(sa), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(1'000'000));
+  EXPECT_EQ(senders, (std::vector<uint16_t>{2, 0})) << "B's vpid (nodes + 0), then A's";
+  EXPECT_EQ(t.counter(0, XferCounter::Stray), 1u);
+  t.expect_clean();
+}
+
+// A process that does not take its entries fills its receive table; the entries of another
+// process at the same node are written meanwhile (the full table's slot waits aside), and the
+// first process's held message completes once it takes an entry.
+TEST(XferSystem, AFullTableOfOneProcessDoesNotHoldAnotherProcesssEntries) {
+  Nodes t(2, 2);
+  bool ready = false, slot1_done = false;
+  unsigned got0 = 0;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    const XferSlot s1 = t.slot1(1);
+    t.setup1(m, 1, s1);
+    XferOs os(m, t.window(1));
+    Xfer p0(m, t.window(1), t.slot);
+    for (unsigned i = 0; i < 3; ++i)
+      EXPECT_EQ(p0.bufalloc(kBufs + i * 256, 256, kType), XferVerdict::Success);
+    os.set_current(1);
+    Xfer p1(m, t.window(1), s1);
+    EXPECT_EQ(p1.bufalloc(kBufs1, 256, kType), XferVerdict::Success);
+    ready = true;
+    EXPECT_TRUE(p1.receive().has_value());
+    slot1_done = true;
+    for (unsigned i = 0; i < 3; ++i) {
+      EXPECT_TRUE(p0.receive().has_value());
+      ++got0;
+    }
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    while (!ready) m.pause_ns(100);
+    std::vector<Xfer::Send> to0;
+    for (unsigned i = 0; i < 2; ++i) {  // slot 0's table: 2 entries, then a third message
+      to0.push_back(x.send(1, kType, kSend, 256));
+      ASSERT_EQ(to0.back().verdict, XferVerdict::Success);
+      EXPECT_EQ(x.senddone(to0.back()), XferStatus::Done);
+    }
+    to0.push_back(x.send(1, kType, kSend, 256));
+    ASSERT_EQ(to0.back().verdict, XferVerdict::Success);
+    m.pause_ns(5000);
+    EXPECT_EQ(x.senddone(to0.back(), false), XferStatus::Pending) << "its entry waits";
+    const Xfer::Send s = x.send(3, kType, kSend, 256);  // to node 1's slot 1 (vpid 3)
+    ASSERT_EQ(s.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(s), XferStatus::Done);
+    EXPECT_EQ(x.senddone(to0.back()), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
+  EXPECT_TRUE(slot1_done);
+  EXPECT_EQ(got0, 3u);
+  t.expect_clean();
+}
+
+// A source line the home refuses (an address its memory does not hold: the device's own window,
+// which the caching agent sends to the host's home): the sender stops reading and sends an
+// ABORT, so the receiver's record is freed and its buffer returned in an entry marked failed;
+// the flag says FAIL_ERR, nothing else is acknowledged, and the next message goes through.
+TEST(XferSystem, ASourceLineTheHomeRefusesAbortsTheMessageAndFreesTheReceiver) {
+  Nodes t;
+  const drv::Addr dev = t.window(0) + 4096;  // no host memory there
+  bool ready = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    EXPECT_EQ(x.bufalloc(kBufs, 512, kType), XferVerdict::Success);
+    ready = true;
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(r->failed);
+    EXPECT_EQ(r->buffer, kBufs) << "the buffer comes back";
+    EXPECT_EQ(x.bufalloc(kBufs, 512, kType), XferVerdict::Success);
+    const auto r2 = x.receive();
+    ASSERT_TRUE(r2.has_value());
+    EXPECT_FALSE(r2->failed);
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    XferSlot s = t.slot;
+    s.send_base = dev;
+    s.send_size = 8192;
+    XferOs os(m, t.window(0));
+    t.setup(m, 0);
+    s.own_vpid = 0;
+    os.set_slot(0, s);
+    Xfer x(m, t.window(0), s);
+    while (!ready) m.pause_ns(100);
+    const Xfer::Send bad = x.send(1, kType, dev, 512);
+    ASSERT_EQ(bad.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(bad), XferStatus::FailErr);
+    os.set_slot(0, [&] {
+      XferSlot g = t.slot;
+      g.own_vpid = 0;
+      return g;
+    }());
+    Xfer y(m, t.window(0), t.slot);
+    const Xfer::Send good = y.send(1, kType, kSend, 512);
+    ASSERT_EQ(good.verdict, XferVerdict::Success);
+    EXPECT_EQ(y.senddone(good), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(1'000'000));
+  EXPECT_GE(t.counter(0, XferCounter::CaErr), 1u);
+  EXPECT_EQ(t.counter(0, XferCounter::Failed), 1u);
+  EXPECT_EQ(t.counter(1, XferCounter::Received), 1u) << "only the good one is acknowledged";
+  EXPECT_EQ(t.counter(1, XferCounter::CompWritten), 512u / kLb) << "the good message's only";
+}
+
 // With no buffer posted the receiver refuses the header (REJECT NOBUF): nothing is written, the
 // flag says FAIL_NOBUF; once a buffer is posted the same send is delivered.
 TEST(XferSystem, AReceiverWithNoFreeBufferRefusesTheMessageAndNothingIsWritten) {
@@ -280,7 +518,7 @@ TEST(XferSystem, EveryBadDescriptionFailsWithItsReasonAndSendsNothing) {
     m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(40) << 56);
     m.uncached_store64(w + kXpage, kSend | uint64_t(64) << 48);
     EXPECT_EQ(go() & 0xF3, 0x82u) << "BAD_FLAG: beyond the slot's 16";
-    EXPECT_EQ(x.send(1, kType, kSend + 8, 64).reason, XferReason::BadPiece) << "not line aligned";
+    EXPECT_EQ(x.send(1, kType, kSend + 4, 64).reason, XferReason::BadPiece) << "not 8-byte aligned";
     EXPECT_EQ(x.send(1, kType, kSend + kWin - 64, 128).reason, XferReason::ProtSend);
     EXPECT_EQ(x.send(1, kType, kRecv, 64).reason, XferReason::ProtSend);
     m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(128) << 32);
@@ -344,6 +582,50 @@ TEST(XferSystem, TooManyOutstandingIsRetriedAndNothingIsSent) {
   t.sys.run_programs(sim::ns(2'000'000));
   EXPECT_EQ(t.counter(0, XferCounter::Retry), 1u);
   EXPECT_EQ(t.counter(0, XferCounter::CompSent), 48u);
+  t.expect_clean();
+}
+
+// The driver gives a status flag to one send at a time, from its commit until senddone returns
+// its report: with three flags, two messages outstanding and five refused attempts in between
+// (which take no flag), the third send gets the flag no report is owed on, not the second's;
+// with every flag owed a report the driver refuses a send before it touches the engine.
+TEST(XferSystem, AStatusFlagIsGivenToOneSendAtATime) {
+  Nodes t;
+  t.slot.n_flags = 3;
+  bool posted = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    XferOs(m, t.window(1)).set_occupancy(0, 500, 0);  // a slow receiver
+    Xfer x(m, t.window(1), t.slot);
+    for (unsigned i = 0; i < 3; ++i) {
+      EXPECT_EQ(x.bufalloc(kBufs + i * 4096, 4096, kType), XferVerdict::Success);
+    }
+    posted = true;
+    for (unsigned i = 0; i < 3; ++i) EXPECT_TRUE(x.receive().has_value());
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    while (!posted) m.pause_ns(100);
+    const Xfer::Send a = x.send(1, kType, kSend, 512);
+    const Xfer::Send b = x.send(1, kType, kSend, 512);
+    ASSERT_EQ(a.verdict, XferVerdict::Success);
+    ASSERT_EQ(b.verdict, XferVerdict::Success);
+    for (unsigned i = 0; i < 5; ++i) {
+      EXPECT_EQ(x.send(1, kType, kSend, 512).reason, XferReason::ProcFull);
+    }
+    while (x.outstanding() > 1) m.pause_ns(200);  // a is done; its report not yet taken
+    const Xfer::Send c = x.send(1, kType, kSend, 512);
+    ASSERT_EQ(c.verdict, XferVerdict::Success);
+    EXPECT_NE(c.flag, a.flag);
+    EXPECT_NE(c.flag, b.flag);
+    while (x.outstanding() > 1) m.pause_ns(200);  // b is done too
+    EXPECT_THROW(x.send(1, kType, kSend, 512), std::runtime_error) << "every flag owed a report";
+    EXPECT_EQ(x.senddone(a), XferStatus::Done);
+    EXPECT_EQ(x.senddone(b), XferStatus::Done);
+    EXPECT_EQ(x.senddone(c), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
   t.expect_clean();
 }
 

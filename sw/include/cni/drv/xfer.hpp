@@ -29,22 +29,24 @@ inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXpage = 0x18, kXgo = 0x20, 
 
 // The engine's counters (CNT_SEL), docs/xfer.md "Counters".
 enum class XferCounter : unsigned {
-  Delivered = 0,   // messages whose DONE flag was written (sender)
-  Received = 1,    // messages received: entry written, ACK sent
+  Delivered = 0,  // messages whose DONE flag was written (sender)
+  Received = 1,   // messages received: entry written, ACK sent
   CompSent = 2,
   CompWritten = 3,
-  Fail = 4,        // XGO answered FAIL
-  Retry = 5,       // XGO answered RETRY
-  Prot = 6,        // protection: XGO PROT_SEND / PROT_RECV, REJECT PROT sent
-  Nobuf = 7,       // REJECT NOBUF sent
-  Busy = 8,        // REJECT BUSY sent
-  NoRec = 9,       // components with no record (dropped)
-  Gap = 10,        // components out of order (dropped)
-  Dup = 11,        // duplicate headers or components (dropped)
-  Stale = 12,      // replies naming no live record (dropped)
-  Stray = 13,      // XPAGE / BUF_POST outside their description (ignored)
-  BadFrame = 14,   // frames dropped: FCS, length or kind
-  Failed = 15,     // messages whose failure flag was written (sender)
+  Fail = 4,       // XGO answered FAIL
+  Retry = 5,      // XGO answered RETRY
+  Prot = 6,       // protection: XGO PROT_SEND / PROT_RECV, REJECT PROT sent
+  Nobuf = 7,      // REJECT NOBUF sent
+  Busy = 8,       // REJECT BUSY sent
+  NoRec = 9,      // components with no record (dropped)
+  Gap = 10,       // components out of order (dropped)
+  Dup = 11,       // duplicate headers or components (dropped)
+  Stale = 12,     // replies naming no live record (dropped)
+  Stray = 13,     // XPAGE / BUF_POST outside their description (ignored)
+  BadFrame = 14,  // frames dropped: FCS, length or kind
+  Failed = 15,    // messages whose failure flag was written (sender)
+  CaErr = 16,     // caching-agent answers with an error (a source read, a component, entry or
+                  // flag write, a head read refused by the home)
 };
 
 // A process slot's layout in host memory, as the operating system sets it.
@@ -117,8 +119,10 @@ class Xfer {
     uint16_t count = 0;   // the message's count (SUCCESS)
     unsigned flag = 0;    // the status flag that reports it
   };
-  // Describes a message of `len` bytes at `src` to `dst_vpid`, given as its 4 KiB pages
-  // (004 Figure 7), and closes the description. The flag is the next of the slot's not in use (a
+  // Describes a message of `len` bytes at `src` (8-byte aligned) to `dst_vpid`, given as its
+  // 4 KiB pages (004 Figure 7), and closes the description; a description another process's
+  // XGO interrupted (answered NO_CMD) is written again. A barrier first: the source's stores are
+  // performed before the engine may read it. The flag is the next of the slot's not in use (a
   // flag is in use from a committed send until senddone returns its final report);
   // std::runtime_error when every flag is in use.
   Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len);
@@ -134,6 +138,8 @@ class Xfer {
     Addr buffer = 0;     // where the message is (the buffer taken)
     uint16_t src_node = 0;
     uint16_t count = 0;
+    bool failed = false;  // the message did not arrive whole (a write refused, or the sender
+                          // could not read its source): the buffer is returned, its bytes undefined
   };
   // The receive table's next entry (taken: the head count moves on), or nothing; with `block`
   // polls until there is one.
