@@ -144,5 +144,6 @@ int run_bus(const Options& o);
 int run_cni(const Options& o);
 int run_dsm(const Options& o);
 int run_nic(const Options& o);
+int run_xfer(const Options& o);
 
 }  // namespace cni::bench

@@ -61,6 +61,10 @@ suites:
                  Verilated NIC on its four host interfaces (PCIe PIO, PCIe DMA, coherent PIO,
                  CNI queues), receive and transmit, beside 002's figures, on enzian-pcie (or
                  --profile)
+  xfer           seed 004's page transfer through the block-transfer engine between two nodes
+                 of flash-1994 (or --profile): 4 KB clean, dirty and network-limited, the engine
+                 with MAGIC's occupancy emulated (004's rows) and at its own speed, beside 004's
+                 figures; bandwidth vs message size 128 B to 1 MiB
 
 options:
   --profile NAME|PATH   simulation profile (default enzian-eci; embedded: %s)
@@ -167,7 +171,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.suite.empty()) usage_error("no suite given");
   if (o.suite != "pio" && o.suite != "device" && o.suite != "nodes" && o.suite != "bus" &&
-      o.suite != "cni" && o.suite != "dsm" && o.suite != "nic") {
+      o.suite != "cni" && o.suite != "dsm" && o.suite != "nic" && o.suite != "xfer") {
     usage_error("unknown suite '" + o.suite + "'");
   }
   if (!experiments.empty()) {
@@ -901,6 +905,8 @@ int main(int argc, char** argv) {
     else if (o.suite == "bus") rc = run_bus(o);
     else if (o.suite == "cni") rc = run_cni(o);
     else if (o.suite == "dsm") rc = run_dsm(o);
+    else if (o.suite == "xfer")
+      rc = run_xfer(o);
     else if (o.suite == "nic") rc = run_nic(o);
     else rc = run_pio(o);
   } catch (const std::exception& e) {

@@ -33,10 +33,14 @@ python3 scripts/plot_dsm.py "$RESULTS"
 "$BUILD/bench/cni-bench" nic --csv "$RESULTS" --json-out "$RESULTS/nic.json" |
   tee "$RESULTS/nic.txt"
 python3 scripts/plot_nic.py "$RESULTS"
+"$BUILD/bench/cni-bench" xfer --csv "$RESULTS" --json-out "$RESULTS/xfer.json" |
+  tee "$RESULTS/xfer.txt"
+python3 scripts/plot_xfer.py "$RESULTS"
 echo "bench: results in $RESULTS/ (pio.txt, pio.json, pio.csv, pio_*.png, pio-pcie.txt," \
   "pio-pcie.json, pio-pcie.csv, pio-pcie_*.png, device.txt," \
   "device.json, device.csv, device_throughput.png, nodes.txt, nodes.json, bus.txt, bus.json," \
   "bus.csv, bus.png, cni.txt, cni.json, cni.csv, cni_roundtrip.png, cni_bandwidth.png," \
   "dsm.txt, dsm.json, dsm.csv, dsm_breakdown.png, dsm_latency.png, dsm_em3d.png," \
   "dsm_em3d_latency.png, dsm-$PROFILE.txt, dsm-$PROFILE.json, nic.txt, nic.json, nic.csv," \
-  "nic_latency.png, nic_throughput.png)"
+  "nic_latency.png, nic_throughput.png, xfer.txt, xfer.json, xfer.csv, xfer_page.png," \
+  "xfer_size.png)"
