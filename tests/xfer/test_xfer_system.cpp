@@ -543,14 +543,12 @@ TEST(XferSystem, EveryBadDescriptionFailsWithItsReasonAndSendsNothing) {
   EXPECT_EQ(t.sys.network().port_stats(0).tx_frames, 0u);
 }
 
-// A process has at most XferPerProc (2 in the test geometry) messages outstanding: the next XGO
-// answers RETRY PROC_FULL and sends nothing; once one completes it succeeds.
-TEST(XferSystem, TooManyOutstandingIsRetriedAndNothingIsSent) {
-  Nodes t;
-  bool posted = false;
-  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+// Node 1's process as a slow receiver (OCC_RECV cycles a component): three buffers posted
+// (`posted` then set), three messages taken.
+void slow_receiver(Nodes& t, unsigned occ, bool& posted) {
+  t.sys.node(1).host().spawn(0, [&t, occ, &posted](drv::MemoryPort& m) {
     t.setup(m, 1);
-    XferOs(m, t.window(1)).set_occupancy(0, 2000, 0);  // a slow receiver: 2,000 cycles a line
+    XferOs(m, t.window(1)).set_occupancy(0, occ, 0);
     Xfer x(m, t.window(1), t.slot);
     for (unsigned i = 0; i < 3; ++i) {
       EXPECT_EQ(x.bufalloc(kBufs + i * 4096, 4096, kType), XferVerdict::Success);
@@ -558,6 +556,14 @@ TEST(XferSystem, TooManyOutstandingIsRetriedAndNothingIsSent) {
     posted = true;
     for (unsigned i = 0; i < 3; ++i) EXPECT_TRUE(x.receive().has_value());
   });
+}
+
+// A process has at most XferPerProc (2 in the test geometry) messages outstanding: the next XGO
+// answers RETRY PROC_FULL and sends nothing; once one completes it succeeds.
+TEST(XferSystem, TooManyOutstandingIsRetriedAndNothingIsSent) {
+  Nodes t;
+  bool posted = false;
+  slow_receiver(t, 2000, posted);
   t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
     t.setup(m, 0);
     Xfer x(m, t.window(0), t.slot);
@@ -593,16 +599,7 @@ TEST(XferSystem, AStatusFlagIsGivenToOneSendAtATime) {
   Nodes t;
   t.slot.n_flags = 3;
   bool posted = false;
-  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
-    t.setup(m, 1);
-    XferOs(m, t.window(1)).set_occupancy(0, 500, 0);  // a slow receiver
-    Xfer x(m, t.window(1), t.slot);
-    for (unsigned i = 0; i < 3; ++i) {
-      EXPECT_EQ(x.bufalloc(kBufs + i * 4096, 4096, kType), XferVerdict::Success);
-    }
-    posted = true;
-    for (unsigned i = 0; i < 3; ++i) EXPECT_TRUE(x.receive().has_value());
-  });
+  slow_receiver(t, 500, posted);
   t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
     t.setup(m, 0);
     Xfer x(m, t.window(0), t.slot);
