@@ -75,10 +75,7 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   slot.entries = 4;
   slot.vpt_first = 0;
   slot.vpt_n = 2;
-  auto window = [&](unsigned n) {
-    tb::SimDevice& d = sys.device(n, 0);
-    return d.host_addr(d.geometry().base(tb::DeviceGeometry::kXfer));
-  };
+  auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
   auto setup = [&](drv::MemoryPort& m, unsigned n) {
     XferOs os(m, window(n));
     XferSlot s = slot;

@@ -30,7 +30,7 @@ constexpr drv::Addr kCniRqHostOffset = 0x200000;
 
 inline drv::CniOptions cni_options(const SimDevice& d, unsigned nodes) {
   drv::CniOptions o;
-  o.region_base = d.host_addr(d.geometry().base(DeviceGeometry::kCni));
+  o.region_base = d.region_addr(DeviceGeometry::kCni);
   o.nodes = nodes;
   o.rq_host_base = sim::HostSystem::dram_base(0) + kCniRqHostOffset;
   return o;

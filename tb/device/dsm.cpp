@@ -83,7 +83,7 @@ void DsmSystem::run(const App& app) {
       co.retransmit = cfg_.retransmit;
       drv::CniEndpoint ni(m, co);
       SimDevice& tsd = ts_device(n);
-      drv::TagStore ts(m, tsd.host_addr(tsd.geometry().base(DeviceGeometry::kTs)));
+      drv::TagStore ts(m, tsd.region_addr(DeviceGeometry::kTs));
       ts.set_mode(t0 ? drv::DispatchMode::StatusBit : drv::DispatchMode::Line);
       drv::StacheOptions o;
       o.page_blocks = cfg_.page_blocks;

@@ -17,8 +17,7 @@ namespace cni::tb {
 
 class ScratchRegs {
  public:
-  explicit ScratchRegs(const SimDevice& d)
-      : win_(d.host_addr(d.geometry().base(DeviceGeometry::kScratch))) {}
+  explicit ScratchRegs(const SimDevice& d) : win_(d.region_addr(DeviceGeometry::kScratch)) {}
 
   // Sends the line buffer to node `node` (CTRL op 3), once the engine is not busy (an
   // operation running or the last frame still leaving: CTRL ignores writes then);

@@ -83,6 +83,8 @@ class SimDevice : public sim::Agent {
   // The host's address of device line 0 (DevBase + Config::host_offset) and of device line `line`.
   uint64_t host_base() const { return host_base_; }
   uint64_t host_addr(unsigned line) const;
+  // The host's address of region r's first line (an engine's register page).
+  uint64_t region_addr(DeviceGeometry::RegionId r) const { return host_addr(geometry().base(r)); }
   // Device cycles simulated up to now (slept ones included), and those the model was clocked.
   uint64_t cycles() const { return std::max(ep_.cycle(), cycle0_ + clk_.elapsed()); }
   uint64_t clocked_cycles() const { return ep_.clocked(); }

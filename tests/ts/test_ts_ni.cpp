@@ -37,10 +37,7 @@ struct TwoNodes {
     }
     return p;
   }
-  drv::Addr region(unsigned n) {
-    tb::SimDevice& d = sys.device(n, 0);
-    return d.host_addr(d.geometry().base(DeviceGeometry::kTs));
-  }
+  drv::Addr region(unsigned n) { return sys.device(n, 0).region_addr(DeviceGeometry::kTs); }
   uint32_t ni_bad(unsigned n) {
     return sys.device(n, 0).endpoint().csr_read(tb::csr::engine_reg(engines::kEngineTs, 0x68));
   }

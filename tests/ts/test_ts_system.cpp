@@ -29,7 +29,7 @@ sim::Profile ts_profile() {
 struct TsSystem : System {
   explicit TsSystem(const sim::Profile& p = ts_profile(), std::string variant = "ts")
       : System(p, ~0u, [variant](tb::SimDevice::Config& c) { c.variant = variant; }) {}
-  uint64_t region() { return dev.host_addr(dev.geometry().base(Geo::kTs)); }
+  uint64_t region() { return dev.region_addr(Geo::kTs); }
   uint64_t flag() { return dev.host_addr(3); }  // a line of plain device memory
 };
 

@@ -75,10 +75,7 @@ struct Nodes {
     p.set("nodes", std::to_string(n));
     return p;
   }
-  drv::Addr window(unsigned n) {
-    tb::SimDevice& d = sys.device(n, 0);
-    return d.host_addr(d.geometry().base(DeviceGeometry::kXfer));
-  }
+  drv::Addr window(unsigned n) { return sys.device(n, 0).region_addr(DeviceGeometry::kXfer); }
   // The operating system's set-up at node n: slot 0 is the node's process, vpid i is node i's.
   void setup(drv::MemoryPort& m, unsigned n) {
     XferOs os(m, window(n));
