@@ -6,8 +6,10 @@
 // engine then moves the message as line-sized components through the caching agent and the
 // network (cni_xfer_send), and the receiving engine writes them into a buffer the destination
 // process posted (BUF_ADDR, BUF_POST), writes a receive-table entry in that process's space and
-// acknowledges (cni_xfer_recv); the sender writes the process's status flag. Slots, windows and
-// the vpid table are set through the privileged registers.
+// acknowledges (cni_xfer_recv); the sender writes the process's status flag. A Fetch-and-Op
+// (FOP_TGT, FOP_ARG, FOP_CMP, then XGO) goes through a sender record as a FOP_REQ frame, is
+// performed at the home on a word of its region (cni_xfer_fop) and reported in the flag with the
+// old value. Slots, windows and the vpid table are set through the privileged registers.
 //
 // Parameters:
 //   LineBytes, LineIdxW, NetBytes, CacheIdW - the platform's
@@ -18,9 +20,10 @@
 //   Bufs      - receive-buffer descriptors
 //   Vpids     - vpid-table entries
 //   XLines    - line buffers: source reads in flight (2, 4 or 8)
-// Ports: the engine records (cni_engine_types.svh): events (none of its lines is protected:
-// taken and dropped), commands and memory port B (unused), the register window, the network and
-// the caching agent; idle_o: no message, no reply, no frame under way.
+//   Base      - the region's first device line; FopLines - its lines of Fetch-and-Op words
+// Ports: the engine records (cni_engine_types.svh): events, commands and memory port B (the
+// Fetch-and-Op unit's), the register window, the network and the caching agent; idle_o: no
+// message, no reply, no operation, no frame under way.
 `default_nettype none
 
 module cni_xfer_engine #(
@@ -35,6 +38,8 @@ module cni_xfer_engine #(
   parameter int Bufs      = 4,
   parameter int Vpids     = 8,
   parameter int XLines    = 4,
+  parameter int Base      = 0,
+  parameter int FopLines  = 2,
   localparam int LineBits = LineBytes * 8,
   localparam int FrameB   = 12 + LineBytes,
   localparam int LbW      = $clog2(LineBytes),
@@ -65,10 +70,12 @@ module cni_xfer_engine #(
   eng_net_rsp_t net_rsp;
   eng_ca_rsp_t  ca_rsp;
   /* verilator lint_off UNUSEDSIGNAL */
-  eng_evt_req_t evt;      // no line of the region is protected: every event is taken
-  eng_cmd_rsp_t cmd_rsp;  // no commands
-  eng_mem_rsp_t mem_rsp;  // no port B access
+  eng_evt_req_t evt;      // (op, src: no line is parked)
   /* verilator lint_on UNUSEDSIGNAL */
+  eng_cmd_req_t cmd;
+  eng_cmd_rsp_t cmd_rsp;
+  eng_mem_req_t mem;
+  eng_mem_rsp_t mem_rsp;
   assign evt       = evt_req_i;
   assign cmd_rsp   = cmd_rsp_i;
   assign mem_rsp   = mem_rsp_i;
@@ -77,9 +84,8 @@ module cni_xfer_engine #(
   assign net_rsp   = net_rsp_i;
   assign ca_req_o  = ca;
   assign ca_rsp    = ca_rsp_i;
-  assign evt_rsp_o = 1'b1;
-  assign cmd_req_o = '0;
-  assign mem_req_o = '0;
+  assign cmd_req_o = cmd;
+  assign mem_req_o = mem;
 
   // The window's offsets (R_ID_LO, ... R_VPT_HI), from rtl/xfer/cni_xfer.rdl.
 `include "cni_engine_xfer_consts.svh"
@@ -90,29 +96,26 @@ module cni_xfer_engine #(
   // XGO reasons (docs/xfer.md, "Registers")
   localparam logic [3:0] WNoPid = 4'd1, WNoCmd = 4'd2, WBadVpid = 4'd3, WBadLen = 4'd4,
                          WBadPiece = 4'd5, WProtSend = 4'd6, WProtRecv = 4'd7, WBadFlag = 4'd8,
-                         WProcFull = 4'd10, WRecsFull = 4'd11, WBufsFull = 4'd13;
+                         WBadFop = 4'd9, WProcFull = 4'd10, WRecsFull = 4'd11, WBufsFull = 4'd13;
   localparam logic [1:0] VSuccess = 2'd0, VRetry = 2'd1, VFail = 2'd2;
   // caching-agent ids: source reads 0 .. XLines - 1, a flag write, an entry write or head read,
   // then a component's write per receiver record
   localparam int IdFlag = 8, IdEnt = 9, IdWr = 10;
   if (CacheIdW < 4 || RecvRecs > 6) $error("cni_xfer_engine: CacheIdW >= 4, RecvRecs <= 6");
 
-  // ---- the privileged state: control, slots, vpid table -------------------------------------
-  logic                   enable_q;
-  logic [15:0]            occ_send_q, occ_recv_q, occ_init_q;
+  // ---- the privileged state: control, slots, vpid table (cni_xfer_priv) ---------------------
+  logic                   enable_q, cur_v_q;
+  logic [15:0]            occ_send_q, occ_recv_q, occ_init_q, occ_freq_q, occ_fhome_q,
+                          occ_fdone_q;
   logic [3:0]             cur_q;
-  logic                   cur_v_q;
-  logic [7:0]             psel_q;
-  logic [Procs-1:0]       s_en_q;
+  logic [Procs-1:0]       s_en_q, rt_reset;
   logic [Procs-1:0][47:0] s_sbase_q, s_ssize_q, s_rbase_q, s_rsize_q, s_stat_q, s_rt_q;
   logic [Procs-1:0][7:0]  s_nflag_q, s_vfirst_q, s_vn_q;
-  logic [Procs-1:0][15:0] s_rtn_q, s_own_q;
-  logic [Procs-1:0]       rt_reset;
+  logic [Procs-1:0][15:0] s_rtn_q, s_own_q, s_ffirst_q, s_fwords_q;
   logic [Vpids-1:0]       v_v_q;
   logic [Vpids-1:0][15:0] v_node_q;
   logic [Vpids-1:0][3:0]  v_pid_q;
-  wire  [3:0]             ps = psel_q[3:0];
-  wire                    ps_ok = 32'(psel_q) < 32'(Procs);
+  logic [63:0]            prv_rv;
 
   // ---- register writes: a write takes effect with its high word --------------------------------
   logic [31:0] wlo_q;
@@ -120,8 +123,21 @@ module cni_xfer_engine #(
   wire [7:0]   wr_at = {rq.addr[7:3], 3'd0};
   wire [63:0]  wv    = {rq.wdata, wlo_q};
 
+  cni_xfer_priv #(.Procs(Procs), .Vpids(Vpids)) u_priv (
+    .clk_i, .rst_ni, .wr_i (wr_hi), .wr_at_i (wr_at), .wv_i (wv),
+    .rd_at_i ({rq.addr[7:3], 3'd0}), .rv_o (prv_rv),
+    .enable_o (enable_q), .occ_send_o (occ_send_q), .occ_recv_o (occ_recv_q),
+    .occ_init_o (occ_init_q), .occ_freq_o (occ_freq_q), .occ_fhome_o (occ_fhome_q),
+    .occ_fdone_o (occ_fdone_q), .cur_o (cur_q), .cur_v_o (cur_v_q), .s_en_o (s_en_q),
+    .s_sbase_o (s_sbase_q), .s_ssize_o (s_ssize_q), .s_rbase_o (s_rbase_q),
+    .s_rsize_o (s_rsize_q), .s_stat_o (s_stat_q), .s_rt_o (s_rt_q), .s_nflag_o (s_nflag_q),
+    .s_vfirst_o (s_vfirst_q), .s_vn_o (s_vn_q), .s_rtn_o (s_rtn_q), .s_own_o (s_own_q),
+    .s_ffirst_o (s_ffirst_q), .s_fwords_o (s_fwords_q), .rt_reset_o (rt_reset),
+    .v_v_o (v_v_q), .v_node_o (v_node_q), .v_pid_o (v_pid_q)
+  );
+
   // ---- the initiation record --------------------------------------------------------------------
-  localparam logic [1:0] IIdle = 2'd0, ISend = 2'd1, IBuf = 2'd2;
+  localparam logic [1:0] IIdle = 2'd0, ISend = 2'd1, IBuf = 2'd2, IFop = 2'd3;
   logic [1:0]  i_st_q;
   logic [3:0]  i_slot_q;     // the slot whose description it is (the node has one record)
   logic [3:0]  i_bad_q;      // the first check that failed (0: none)
@@ -135,6 +151,9 @@ module cni_xfer_engine #(
   logic [23:0] i_bbytes_q;
   logic [7:0]  i_btype_q;
   logic        i_bposted_q;
+  logic [1:0]  i_fop_q;      // a Fetch-and-Op's op, its word and operands
+  logic [15:0] i_word_q;
+  logic [63:0] i_arg_q, i_cmp_q;
 
   wire [3:0]  c_slot  = cur_q;
   wire        c_ok    = enable_q && cur_v_q && s_en_q[PW'(c_slot)];
@@ -152,6 +171,17 @@ module cni_xfer_engine #(
     else if (x_len == '0 || x_len > 24'h20_0000) x_bad = WBadLen;
     else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
     else x_bad = '0;
+  end
+  // FOP_TGT's checks (the word's window is checked at the home)
+  wire [6:0]  t_flag = wv[54:48];
+  wire [31:0] t_vidx = 32'(s_vfirst_q[c_slot]) + 32'(wv[47:32]);
+  logic [3:0] t_bad;
+  always_comb begin
+    if (wv[19:16] == '0 || wv[19:16] > 4'd3) t_bad = WBadFop;
+    else if (!(32'(wv[47:32]) < 32'(s_vn_q[c_slot]) && t_vidx < 32'(Vpids) && v_v_q[VW'(t_vidx)]))
+      t_bad = WBadVpid;
+    else if (8'(t_flag) >= s_nflag_q[c_slot]) t_bad = WBadFlag;
+    else t_bad = '0;
   end
   // XPAGE's checks: pieces contiguous in the source (one physical run), the first 8-byte
   // aligned, inside the slot's send window
@@ -200,14 +230,14 @@ module cni_xfer_engine #(
     else if (i_st_q == IBuf && !i_bposted_q) g_reason = WBadLen;
     else begin
       g_verdict = VRetry;
-      if (i_st_q == ISend && out_cnt[c_slot] >= 8'(PerProc)) g_reason = WProcFull;
-      else if (i_st_q == ISend && !cm_ok) g_reason = WRecsFull;
+      if (i_st_q != IBuf && out_cnt[c_slot] >= 8'(PerProc)) g_reason = WProcFull;
+      else if (i_st_q != IBuf && !cm_ok) g_reason = WRecsFull;
       else if (i_st_q == IBuf && !bufs_free) g_reason = WBufsFull;
       else g_verdict = VSuccess;
     end
   end
   wire go = rq.valid && !rq.we && rq.addr == R_XGO_LO;
-  assign cm_valid = go && g_verdict == VSuccess && i_st_q == ISend;
+  assign cm_valid = go && g_verdict == VSuccess && (i_st_q == ISend || i_st_q == IFop);
   assign bp_valid = go && g_verdict == VSuccess && i_st_q == IBuf;
   wire [63:0] g_word = {i_np_q, cm_c, 16'd0, cm_rec, g_reason, 2'd0, g_verdict};
 
@@ -216,17 +246,18 @@ module cni_xfer_engine #(
   // sent, 3 components written, 4 XGO FAIL, 5 XGO RETRY, 6 protection (XGO PROT_*, REJECT PROT
   // sent), 7 REJECT NOBUF sent, 8 REJECT BUSY sent, 9 NOREC, 10 GAP, 11 DUP, 12 STALE replies,
   // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written), 16 caching-agent
-  // errors (a source read, a component, entry or flag write, a head read refused by the home)
-  localparam int NCnt = 17;
+  // errors (a source read, a component, entry or flag write, a head read refused by the home),
+  // 17 Fetch-and-Ops performed at this home, 18 Fetch-and-Op results reported (FOP_DONE flags)
+  localparam int NCnt = 19;
   logic [NCnt-1:0]       inc;
   logic [NCnt-1:0][31:0] cnt_q;
   logic [4:0]            cnt_sel_q;
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
-        r_gap, r_dup, r_err, stray, bad_frame, ca_err;
+        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop;
   wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
-  assign inc = {ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
-                g_prot || r_prot, go && g_verdict == VRetry, go && g_verdict == VFail, r_comp,
+  assign inc = {s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
+                g_prot || r_prot || f_prot, go && g_verdict == VRetry, go && g_verdict == VFail, r_comp,
                 s_comp, r_msg, s_done};
 
   // ---- register reads ---------------------------------------------------------------------------
@@ -238,20 +269,10 @@ module cni_xfer_engine #(
       R_ID_LO: rv = {8'(Bufs), 8'(XLines), 8'(RecvRecs), 8'(SendRecs), net_rsp.node_id,
                      8'(Procs), 8'd1};
       R_XGO_LO: rv = xgo_q;
-      R_STATUS_LO: rv = {30'd0, bufs_free, cm_ok, 14'd0, i_bad_q != '0, i_st_q != IIdle,
-                         posted[c_slot], out_cnt[c_slot]};
+      R_STATUS_LO: rv = {16'(FopLines * LineBytes / 8), 14'd0, bufs_free, cm_ok, 14'd0,
+                         i_bad_q != '0, i_st_q != IIdle, posted[c_slot], out_cnt[c_slot]};
       R_CNT_VAL_LO: rv = 32'(cnt_sel_q) < NCnt ? {32'd0, cnt_q[cnt_sel_q]} : '0;
-      R_CTL_LO: rv = {63'd0, enable_q};
-      R_OCC_LO: rv = {16'd0, occ_init_q, occ_recv_q, occ_send_q};
-      R_PSEL_LO: rv = {56'd0, psel_q};
-      R_P_SEND_BASE_LO: rv = ps_ok ? 64'(s_sbase_q[ps]) : '0;
-      R_P_SEND_SIZE_LO: rv = ps_ok ? 64'(s_ssize_q[ps]) : '0;
-      R_P_RECV_BASE_LO: rv = ps_ok ? 64'(s_rbase_q[ps]) : '0;
-      R_P_RECV_SIZE_LO: rv = ps_ok ? 64'(s_rsize_q[ps]) : '0;
-      R_P_STAT_LO: rv = ps_ok ? {s_nflag_q[ps], 8'd0, s_stat_q[ps]} : '0;
-      R_P_RT_LO: rv = ps_ok ? {s_rtn_q[ps], s_rt_q[ps]} : '0;
-      R_P_VPT_LO: rv = ps_ok ? {32'd0, s_own_q[ps], s_vn_q[ps], s_vfirst_q[ps]} : '0;
-      default: rv = '0;
+      default: rv = prv_rv;
     endcase
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -269,39 +290,16 @@ module cni_xfer_engine #(
   end
 
   // ---- register and initiation state -----------------------------------------------------------
-  always_comb begin
-    for (int p = 0; p < Procs; p++) rt_reset[p] = (wr_hi && wr_at == R_P_RT_LO) && ps_ok && ps == 4'(p);
-  end
   wire mine       = i_slot_q == c_slot;   // the staged description is the current process's
   wire stray_page = (wr_hi && wr_at == R_XPAGE_LO) && (i_st_q != ISend || !mine);
   wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && (i_st_q != IBuf || !mine);
-  assign stray = stray_page || stray_post;
+  wire stray_fop  = (wr_hi && (wr_at == R_FOP_ARG_LO || wr_at == R_FOP_CMP_LO)) &&
+                    (i_st_q != IFop || !mine);
+  assign stray = stray_page || stray_post || stray_fop;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wlo_q      <= '0;
-      enable_q   <= 1'b0;
-      occ_send_q <= '0;
-      occ_recv_q <= '0;
-      occ_init_q <= '0;
-      cur_q      <= '0;
-      cur_v_q    <= 1'b0;
-      psel_q     <= '0;
-      s_en_q     <= '0;
-      s_sbase_q  <= '0;
-      s_ssize_q  <= '0;
-      s_rbase_q  <= '0;
-      s_rsize_q  <= '0;
-      s_stat_q   <= '0;
-      s_rt_q     <= '0;
-      s_nflag_q  <= '0;
-      s_vfirst_q <= '0;
-      s_vn_q     <= '0;
-      s_rtn_q    <= '0;
-      s_own_q    <= '0;
-      v_v_q      <= '0;
-      v_node_q   <= '0;
-      v_pid_q    <= '0;
       i_st_q     <= IIdle;
       i_slot_q   <= '0;
       i_bad_q    <= '0;
@@ -316,54 +314,16 @@ module cni_xfer_engine #(
       i_bbytes_q  <= '0;
       i_btype_q   <= '0;
       i_bposted_q <= 1'b0;
+      i_fop_q     <= '0;
+      i_word_q    <= '0;
+      i_arg_q     <= '0;
+      i_cmp_q     <= '0;
       cnt_q      <= '0;
       cnt_sel_q  <= '0;
     end else begin
       if (rq.valid && rq.we && !rq.addr[2]) wlo_q <= rq.wdata;
       for (int i = 0; i < NCnt; i++) if (inc[i]) cnt_q[i] <= cnt_q[i] + 32'd1;
       if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[4:0];
-      // privileged
-      if ((wr_hi && wr_at == R_CTL_LO)) enable_q <= wv[0];
-      if ((wr_hi && wr_at == R_OCC_LO)) begin
-        occ_send_q <= wv[15:0];
-        occ_recv_q <= wv[31:16];
-        occ_init_q <= wv[47:32];
-      end
-      if ((wr_hi && wr_at == R_CUR_PID_LO)) begin
-        cur_q   <= wv[11:8];
-        cur_v_q <= wv[16] && 32'(wv[11:8]) < 32'(Procs);
-      end
-      if ((wr_hi && wr_at == R_PSEL_LO)) begin
-        psel_q <= wv[7:0];
-        if (32'(wv[7:0]) < 32'(Procs)) begin
-          if (wv[8]) s_en_q[PW'(wv[3:0])] <= 1'b1;
-          if (wv[9]) s_en_q[PW'(wv[3:0])] <= 1'b0;
-        end
-      end
-      if (ps_ok) begin
-        if ((wr_hi && wr_at == R_P_SEND_BASE_LO)) s_sbase_q[ps] <= wv[47:0];
-        if ((wr_hi && wr_at == R_P_SEND_SIZE_LO)) s_ssize_q[ps] <= wv[47:0];
-        if ((wr_hi && wr_at == R_P_RECV_BASE_LO)) s_rbase_q[ps] <= wv[47:0];
-        if ((wr_hi && wr_at == R_P_RECV_SIZE_LO)) s_rsize_q[ps] <= wv[47:0];
-        if ((wr_hi && wr_at == R_P_STAT_LO)) begin
-          s_stat_q[ps]  <= wv[47:0];
-          s_nflag_q[ps] <= wv[63:56];
-        end
-        if ((wr_hi && wr_at == R_P_RT_LO)) begin
-          s_rt_q[ps]  <= wv[47:0];
-          s_rtn_q[ps] <= wv[63:48];
-        end
-        if ((wr_hi && wr_at == R_P_VPT_LO)) begin
-          s_vfirst_q[ps] <= wv[7:0];
-          s_vn_q[ps]     <= wv[15:8];
-          s_own_q[ps]    <= wv[31:16];
-        end
-      end
-      if ((wr_hi && wr_at == R_VPT_LO) && 32'(wv[7:0]) < 32'(Vpids)) begin
-        v_v_q[VW'(wv[7:0])]    <= wv[63];
-        v_node_q[VW'(wv[7:0])] <= wv[47:32];
-        v_pid_q[VW'(wv[7:0])]  <= wv[51:48];
-      end
       // the initiation record
       if ((wr_hi && wr_at == R_XCMD_LO)) begin
         i_st_q   <= ISend;
@@ -375,7 +335,21 @@ module cni_xfer_engine #(
         i_flag_q <= x_flag;
         i_sum_q  <= '0;
         i_np_q   <= '0;
+        i_fop_q  <= '0;
       end
+      if ((wr_hi && wr_at == R_FOP_TGT_LO)) begin
+        i_st_q   <= IFop;
+        i_slot_q <= c_slot;
+        i_bad_q  <= t_bad;
+        i_fop_q  <= wv[17:16];
+        i_word_q <= wv[15:0];
+        i_vpid_q <= wv[47:32];
+        i_flag_q <= t_flag;
+        i_arg_q  <= '0;
+        i_cmp_q  <= '0;
+      end
+      if ((wr_hi && wr_at == R_FOP_ARG_LO) && i_st_q == IFop && mine) i_arg_q <= wv;
+      if ((wr_hi && wr_at == R_FOP_CMP_LO) && i_st_q == IFop && mine) i_cmp_q <= wv;
       if ((wr_hi && wr_at == R_XPAGE_LO) && i_st_q == ISend && mine) begin
         if (i_bad_q == '0) i_bad_q <= p_bad;
         if (i_np_q == '0) i_src_q <= p_addr;
@@ -424,11 +398,13 @@ module cni_xfer_engine #(
   wire        f_req  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_REQ &&
                        ((f_kind == 3'd1 && f_len == 16'd32) ||
                         (f_kind == 3'd2 && f_len == 16'(LineBytes)) ||
-                        (f_kind == 3'd3 && f_len == '0));
-  wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP && f_len == '0 &&
-                       (f_kind == 3'd1 || f_kind == 3'd3);
-  logic       fr_take;
-  assign rx_ack    = rx_valid && (f_req ? fr_take : 1'b1);
+                        (f_kind == 3'd3 && f_len == '0) || (f_kind == 3'd4 && f_len == 16'd32));
+  wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP &&
+                       (((f_kind == 3'd1 || f_kind == 3'd3) && f_len == '0) ||
+                        (f_kind == 3'd4 && f_len == 16'd8));
+  wire        f_fop  = f_req && f_kind == 3'd4;
+  logic       fr_take, fq_take;
+  assign rx_ack    = rx_valid && (f_fop ? fq_take : f_req ? fr_take : 1'b1);
   assign bad_frame = rx_valid && !f_req && !f_rsp;
 
   // ---- caching agent: one request port, fixed priority ------------------------------------------
@@ -485,12 +461,22 @@ module cni_xfer_engine #(
   logic [2:0]          rp_kind, rp_reason;
   wire [95:0] rp_hdr = {rp_c, 13'd0, rp_reason, 5'd0, rp_kind, cni_amap_pkg::NET_TYPE_XFER_RSP,
                         16'd0, net_rsp.node_id, rp_dst};
+  // a Fetch-and-Op's reply: the old value as 8 bytes of payload
+  logic        fh_valid;
+  logic [15:0] fh_dst, fh_c;
+  logic [2:0]  fh_status;
+  logic [63:0] fh_old;
+  wire [159:0] fh_frame = {fh_old, fh_c, 13'd0, fh_status, 5'd0, 3'd4,
+                           cni_amap_pkg::NET_TYPE_XFER_RSP, 16'd8, net_rsp.node_id, fh_dst};
   wire rp_go = rp_valid && !tx_busy;
-  wire st_go = st_valid && !tx_busy && !rp_valid;
+  wire fh_go = fh_valid && !tx_busy && !rp_valid;
+  wire st_go = st_valid && !tx_busy && !rp_valid && !fh_valid;
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
     .clk_i, .rst_ni,
-    .start_i (rp_go || st_go), .frame_i (rp_valid ? (FrameB*8)'(rp_hdr) : st_frame),
-    .bytes_i (rp_valid ? 16'd12 : st_bytes), .dest_i (rp_valid ? rp_dst : st_dest),
+    .start_i (rp_go || fh_go || st_go),
+    .frame_i (rp_valid ? (FrameB*8)'(rp_hdr) : fh_valid ? (FrameB*8)'(fh_frame) : st_frame),
+    .bytes_i (rp_valid ? 16'd12 : fh_valid ? 16'd20 : st_bytes),
+    .dest_i (rp_valid ? rp_dst : fh_valid ? fh_dst : st_dest),
     .busy_o (tx_busy),
     .tx_tvalid_o (net.tx_valid), .tx_tready_i (net_rsp.tx_ready), .tx_tdata_o (net.tx_data),
     .tx_tkeep_o (net.tx_keep), .tx_tlast_o (net.tx_last), .tx_tdest_o (net.tx_dest),
@@ -502,14 +488,17 @@ module cni_xfer_engine #(
   cni_xfer_send #(.LineBytes(LineBytes), .CacheIdW(CacheIdW), .Recs(SendRecs), .Lines(XLines),
                   .Procs(Procs)) u_send (
     .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
-    .occ_send_i (occ_send_q), .occ_init_i (occ_init_q),
+    .occ_send_i (occ_send_q), .occ_init_i (occ_init_q), .occ_freq_i (occ_freq_q),
+    .occ_fdone_i (occ_fdone_q),
     .cm_valid_i (cm_valid), .cm_dst_i (v_node_q[c_vidx]), .cm_dpid_i (v_pid_q[c_vidx]),
     .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_type_q),
     .cm_len_i (i_len_q), .cm_src_i (i_src_q),
     .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
+    .cm_fop_i (i_st_q == IFop ? i_fop_q : 2'd0), .cm_word_i (i_word_q), .cm_arg_i (i_arg_q),
+    .cm_cmp_i (i_cmp_q),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
-    .rp_reason_i (f_lo[2:0]),
+    .rp_reason_i (f_lo[2:0]), .rp_old_i (rx_frame[96 +: 64]),
     .rd_valid_o (rd_valid), .rd_addr_o (rd_addr), .rd_id_o (rd_id), .rd_ready_i (rd_ready),
     .rr_valid_i (rs_rd), .rr_id_i (ca_rsp.rsp_id), .rr_data_i (ca_rsp.rsp_data),
     .rr_err_i (ca_rsp.rsp_err),
@@ -518,7 +507,7 @@ module cni_xfer_engine #(
     .tx_valid_o (st_valid), .tx_frame_o (st_frame), .tx_bytes_o (st_bytes),
     .tx_dest_o (st_dest), .tx_ready_i (st_go),
     .cnt_done_o (s_done), .cnt_failed_o (s_failed), .cnt_comp_o (s_comp),
-    .cnt_stale_o (s_stale), .idle_o (s_idle)
+    .cnt_stale_o (s_stale), .cnt_fop_o (s_fop), .idle_o (s_idle)
   );
 
   // ---- the receiving side --------------------------------------------------------------------
@@ -526,7 +515,7 @@ module cni_xfer_engine #(
   always_comb for (int p = 0; p < Procs; p++) r_en[p] = enable_q && s_en_q[p];
   cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs)) u_recv (
     .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
-    .fr_valid_i (rx_valid && f_req), .fr_kind_i (f_kind), .fr_src_i (f_src), .fr_c_i (f_c),
+    .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src), .fr_c_i (f_c),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
     .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
     .bp_valid_i (bp_valid), .bp_pid_i (c_slot), .bp_type_i (i_btype_q), .bp_addr_i (i_baddr_q),
@@ -545,7 +534,37 @@ module cni_xfer_engine #(
     .idle_o (r_idle)
   );
 
+  // ---- the Fetch-and-Op unit (the home's side) -----------------------------------------------
+  logic                f_idle, fc_valid, fm_en, fm_we;
+  logic [LineIdxW-1:0] fc_line, fm_addr;
+  logic [LineBits-1:0] fm_wdata;
+  always_comb begin
+    cmd       = '0;
+    cmd.valid = fc_valid;
+    cmd.op    = cni_coh_pkg::CMD_RECALL;
+    cmd.line  = fc_line;
+    mem.en    = fm_en;
+    mem.we    = fm_we;
+    mem.addr  = fm_addr;
+    mem.wdata = fm_wdata;
+  end
+  cni_xfer_fop #(.LineBytes(LineBytes), .LineIdxW(LineIdxW), .Base(Base), .FopLines(FopLines),
+                 .Procs(Procs)) u_fop (
+    .clk_i, .rst_ni, .occ_i (occ_fhome_q),
+    .fq_valid_i (rx_valid && f_fop), .fq_src_i (f_src), .fq_c_i (f_c),
+    .fq_pay_i (rx_frame[96 +: 256]), .fq_take_o (fq_take),
+    .en_i (r_en), .first_i (s_ffirst_q), .words_i (s_fwords_q),
+    .evt_valid_i (evt.valid), .evt_done_i (evt.kind == cni_coh_pkg::EVT_RECALL_DONE),
+    .evt_line_i (evt.line), .evt_ready_o (evt_rsp_o),
+    .cmd_valid_o (fc_valid), .cmd_line_o (fc_line), .cmd_ready_i (cmd_rsp.ready),
+    .mem_en_o (fm_en), .mem_we_o (fm_we), .mem_addr_o (fm_addr), .mem_wdata_o (fm_wdata),
+    .mem_gnt_i (mem_rsp.gnt), .mem_rdata_i (mem_rsp.rdata),
+    .fh_valid_o (fh_valid), .fh_dst_o (fh_dst), .fh_c_o (fh_c), .fh_status_o (fh_status),
+    .fh_old_o (fh_old), .fh_ready_i (fh_go),
+    .cnt_op_o (f_op), .cnt_prot_o (f_prot), .idle_o (f_idle)
+  );
+
   assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);
-  assign idle_o = s_idle && r_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid;
+  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid;
 
 endmodule

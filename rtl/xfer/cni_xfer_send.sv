@@ -8,6 +8,11 @@
 // the top LineBytes - d bytes of source line k joined to the low d bytes of line k + 1 (a carry
 // line holds the previous line; after the last line, the carry alone).
 //
+// A Fetch-and-Op (cm_fop_i: its op) takes a record as a message does; the streamer sends its
+// FOP_REQ frame (after OCC_FOP_REQ cycles) instead of a header and components, the record waits
+// for FOP_RSP, keeps the old value it brings, and reports it in word 1 of the flag (status
+// FOP_DONE, or FAIL_PROT when the home refused it), not before OCC_FOP_DONE cycles after the reply.
+//
 // A committed message takes count c = the next count and record c mod Recs; a count is given
 // only while c - una < Recs (una: the oldest count whose record is not free), so a reply finds
 // its record without a search and checks the record's full count.
@@ -28,13 +33,14 @@
 //   Procs     - process slots (2 .. 16)
 // Ports:
 //   node_id_i                       - this node (the frames' source)
-//   occ_send_i, occ_init_i          - emulated occupancy (cycles): between components; before
-//                                     the header
+//   occ_send_i, occ_init_i,
+//   occ_freq_i, occ_fdone_i         - emulated occupancy (cycles): between components; before
+//                                     the header; before a FOP_REQ; from FOP_RSP to its flag
 //   cm_*                            - a commit (one-cycle pulse, only when cm_ok_o): the
 //                                     message's fields; cm_c_o/cm_rec_o its count and record
 //   out_o                           - messages outstanding per process slot
-//   rp_*                            - a reply received (never held): kind (1 ACK, 3 REJECT),
-//                                     count, reason
+//   rp_*                            - a reply received (never held): kind (1 ACK, 3 REJECT,
+//                                     4 FOP_RSP), count, reason (FOP_RSP: its status), old value
 //   rd_*                            - a source line read (CA_RD_NA), id = its line buffer
 //   rr_*                            - a read's answer
 //   fw_*, fw_done_i                 - a status-flag line write (CA_WR_INV), its answer
@@ -60,6 +66,8 @@ module cni_xfer_send #(
   input  wire logic [15:0]             node_id_i,
   input  wire logic [15:0]             occ_send_i,
   input  wire logic [15:0]             occ_init_i,
+  input  wire logic [15:0]             occ_freq_i,
+  input  wire logic [15:0]             occ_fdone_i,
   input  wire logic                    cm_valid_i,
   input  wire logic [15:0]             cm_dst_i,
   input  wire logic [3:0]              cm_dpid_i,
@@ -69,6 +77,10 @@ module cni_xfer_send #(
   input  wire logic [23:0]             cm_len_i,
   input  wire logic [47:0]             cm_src_i,
   input  wire logic [47:0]             cm_flag_i,
+  input  wire logic [1:0]              cm_fop_i,    // 0: a message; else a Fetch-and-Op's op
+  input  wire logic [15:0]             cm_word_i,
+  input  wire logic [63:0]             cm_arg_i,
+  input  wire logic [63:0]             cm_cmp_i,
   output logic                         cm_ok_o,
   output logic [15:0]                  cm_c_o,
   output logic [7:0]                   cm_rec_o,
@@ -77,6 +89,7 @@ module cni_xfer_send #(
   input  wire logic [2:0]              rp_kind_i,
   input  wire logic [15:0]             rp_c_i,
   input  wire logic [2:0]              rp_reason_i,
+  input  wire logic [63:0]             rp_old_i,
   output logic                         rd_valid_o,
   output logic [47:0]                  rd_addr_o,
   output logic [CacheIdW-1:0]          rd_id_o,
@@ -101,6 +114,7 @@ module cni_xfer_send #(
   output logic                         cnt_failed_o,
   output logic                         cnt_comp_o,
   output logic                         cnt_stale_o,
+  output logic                         cnt_fop_o,
   output logic                         idle_o
 );
 
@@ -110,10 +124,11 @@ module cni_xfer_send #(
 
   localparam logic [2:0] RFree = 3'd0, RQueued = 3'd1, RStream = 3'd2, RWait = 3'd3,
                          RClose = 3'd4, RFlag = 3'd5;
-  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KAck = 3'd1, KReject = 3'd3;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KFop = 3'd4, KAck = 3'd1,
+                         KReject = 3'd3, KFopRsp = 3'd4;
   // status-flag codes (docs/xfer.md, "Status flags") and REJECT reasons
-  localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StBusy = 8'd7,
-                         StErr = 8'd8;
+  localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StFop = 8'd6,
+                         StBusy = 8'd7, StErr = 8'd8;
 
   // ---- records --------------------------------------------------------------------------------
   logic [Recs-1:0][2:0]  st_q;
@@ -123,6 +138,9 @@ module cni_xfer_send #(
   logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
   logic [Recs-1:0][23:0] r_len_q;
   logic [Recs-1:0][47:0] r_src_q, r_flag_q;
+  logic [Recs-1:0][1:0] r_op_q;     // a Fetch-and-Op's op (0: a message), word, operands;
+  logic [Recs-1:0][15:0] r_word_q;   // r_arg_q then its old value
+  logic [Recs-1:0][63:0] r_arg_q, r_cmp_q;
   logic [Recs-1:0]       r_rej_q;    // a REJECT (or a failed read) came while it streamed
   logic [15:0]           next_c_q, una_q;
   logic [Procs-1:0][7:0] out_q;
@@ -226,7 +244,11 @@ module cni_xfer_send #(
   // the header: 32 bytes of payload
   wire [255:0] h_pay = {144'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], 16'd0, 8'd0, r_type_q[a_q],
                         4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q], r_svpid_q[a_q]};
-  wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 5'd0, KHdr, cni_amap_pkg::NET_TYPE_XFER_REQ,
+  // a Fetch-and-Op's request: 32 bytes of payload
+  wire [255:0] o_pay = {64'd0, r_cmp_q[a_q], r_arg_q[a_q], 16'd0, r_word_q[a_q], r_svpid_q[a_q],
+                        6'd0, r_op_q[a_q], 4'd0, r_dpid_q[a_q]};
+  wire         a_fop = r_op_q[a_q] != '0;
+  wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 5'd0, a_fop ? KFop : KHdr, cni_amap_pkg::NET_TYPE_XFER_REQ,
                         16'd32, node_id_i, r_dst_q[a_q]};
 
   // ABORT: no payload; the receiver frees the record and returns the buffer with a failed entry
@@ -237,7 +259,7 @@ module cni_xfer_send #(
   wire send_kill = t_q == TKill;
   wire send_data = t_q == TData && !rej && f_valid_q && gate_q == '0;
   assign tx_valid_o = send_hdr || send_kill || send_data;
-  assign tx_frame_o = send_hdr ? (FrameB*8)'({h_pay, h_hdr})
+  assign tx_frame_o = send_hdr ? (FrameB*8)'({a_fop ? o_pay : h_pay, h_hdr})
                     : send_kill ? (FrameB*8)'(k_hdr) : f_frame_q;
   assign tx_bytes_o = send_hdr ? 16'd44 : send_kill ? 16'd12 : 16'(FrameB);
   assign tx_dest_o  = r_dst_q[a_q];
@@ -252,9 +274,12 @@ module cni_xfer_send #(
   wire          rp_live = st_q[rp_idx] != RFree && st_q[rp_idx] != RQueued &&
                           st_q[rp_idx] != RClose && st_q[rp_idx] != RFlag &&
                           r_c_q[rp_idx] == rp_c_i;
-  wire          rp_ack  = rp_valid_i && rp_live && rp_kind_i == KAck && st_q[rp_idx] == RWait;
-  wire          rp_rej  = rp_valid_i && rp_live && rp_kind_i == KReject;
-  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej;
+  wire          rp_msg  = rp_live && r_op_q[rp_idx] == '0;
+  wire          rp_ack  = rp_valid_i && rp_msg && rp_kind_i == KAck && st_q[rp_idx] == RWait;
+  wire          rp_rej  = rp_valid_i && rp_msg && rp_kind_i == KReject;
+  wire          rp_fop  = rp_valid_i && rp_live && !rp_msg && rp_kind_i == KFopRsp &&
+                          st_q[rp_idx] == RWait;
+  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej && !rp_fop;
   logic [7:0] rej_stat;
   always_comb begin
     unique case (rp_reason_i)
@@ -280,12 +305,17 @@ module cni_xfer_send #(
       end
     end
   end
-  assign fw_valid_o = close_any && !fw_busy_q;
+  logic [15:0]   fd_gate_q;    // OCC_FOP_DONE: a Fetch-and-Op's flag not before it is 0
+  wire   c_fop      = r_op_q[close_idx] != '0;
+  assign fw_valid_o = close_any && !fw_busy_q && !(c_fop && fd_gate_q != '0);
   assign fw_addr_o  = r_flag_q[close_idx];
-  assign fw_data_o  = LineBits'({40'd0, r_stat_q[close_idx], r_c_q[close_idx]});
+  assign fw_data_o  = LineBits'({c_fop ? r_arg_q[close_idx] : 64'd0, 40'd0,
+                                 r_stat_q[close_idx], r_c_q[close_idx]});
   wire   fw_fire    = fw_valid_o && fw_ready_i;
   assign cnt_done_o   = fw_fire && r_stat_q[close_idx] == StDone;
-  assign cnt_failed_o = fw_fire && r_stat_q[close_idx] != StDone;
+  assign cnt_fop_o    = fw_fire && r_stat_q[close_idx] == StFop;
+  assign cnt_failed_o = fw_fire && r_stat_q[close_idx] != StDone &&
+                        r_stat_q[close_idx] != StFop;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -311,6 +341,7 @@ module cni_xfer_send #(
       f_frame_q <= '0;
       fw_busy_q <= 1'b0;
       fw_rec_q  <= '0;
+      fd_gate_q <= '0;
       lerr_q    <= 1'b0;
     end else begin
       // commit
@@ -331,6 +362,12 @@ module cni_xfer_send #(
       if (rp_ack) begin
         st_q[rp_idx]     <= RClose;
         r_stat_q[rp_idx] <= StDone;
+      end
+      if (fd_gate_q != '0) fd_gate_q <= fd_gate_q - 16'd1;
+      if (rp_fop) begin
+        st_q[rp_idx]     <= RClose;
+        r_stat_q[rp_idx] <= rp_reason_i == '0 ? StFop : StProt;
+        fd_gate_q        <= occ_fdone_i;
       end
       if (rp_rej) begin
         r_stat_q[rp_idx] <= rej_stat;
@@ -367,11 +404,14 @@ module cni_xfer_send #(
           a_q          <= q_head;
           st_q[q_head] <= RStream;
           lerr_q       <= 1'b0;
-          gate_q       <= occ_init_i;
+          gate_q       <= r_op_q[q_head] != '0 ? occ_freq_i : occ_init_i;
           t_q          <= TInit;
         end
         TInit: if (gate_q == '0) t_q <= THdr;
-        THdr: if (tx_fire) begin
+        THdr: if (tx_fire && a_fop) begin   // a Fetch-and-Op: its request is all it sends
+          st_q[a_q] <= RWait;
+          t_q       <= TIdle;
+        end else if (tx_fire) begin
           t_q     <= TData;
           k_iss_q <= '0;
           k_stg_q <= '0;
@@ -440,7 +480,13 @@ module cni_xfer_send #(
       r_len_q[cm_idx]   <= cm_len_i;
       r_src_q[cm_idx]   <= {cm_src_i[47:LbW], LbW'(0)};
       r_flag_q[cm_idx]  <= cm_flag_i;
+      r_op_q[cm_idx]    <= cm_fop_i;
+      r_word_q[cm_idx]  <= cm_word_i;
+      r_cmp_q[cm_idx]   <= cm_cmp_i;
     end
+    // the operand, then the old value its reply brings
+    if (cm_valid_i) r_arg_q[cm_idx] <= cm_arg_i;
+    else if (rp_fop) r_arg_q[rp_idx] <= rp_old_i;
   end
 
   assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q && una_q == next_c_q;

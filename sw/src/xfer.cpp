@@ -54,6 +54,10 @@ void XferOs::set_slot(unsigned s, const XferSlot& c) {
   if (c.n_flags == 0 || c.n_flags > 128 || c.vpt_n > 255 || c.vpt_first > 255) {
     throw std::invalid_argument("XferOs::set_slot: 1..128 flags, vpid range within 256");
   }
+  if (c.fop_words > 0 && c.fop_first + c.fop_words > fop_words()) {
+    throw std::invalid_argument("XferOs::set_slot: the Fetch-and-Op window passes the node's " +
+                                std::to_string(fop_words()) + " words");
+  }
   put(kPsel, s);
   put(kSendBase, lo48(c.send_base));
   put(kSendSize, lo48(c.send_size));
@@ -61,7 +65,8 @@ void XferOs::set_slot(unsigned s, const XferSlot& c) {
   put(kRecvSize, lo48(c.recv_size));
   put(kStat, lo48(c.flags) | uint64_t(c.n_flags) << 56);
   put(kRt, lo48(c.table) | uint64_t(c.entries) << 48);
-  put(kVpt, uint64_t(c.vpt_first) | uint64_t(c.vpt_n) << 8 | uint64_t(c.own_vpid) << 16);
+  put(kVpt, uint64_t(c.vpt_first) | uint64_t(c.vpt_n) << 8 | uint64_t(c.own_vpid) << 16 |
+                uint64_t(c.fop_first & 0xFFFF) << 32 | uint64_t(c.fop_words & 0xFFFF) << 48);
   put(kPsel, s | 0x100);
 }
 
@@ -82,6 +87,15 @@ void XferOs::set_vpid(unsigned index, unsigned node, unsigned slot, bool valid) 
 
 void XferOs::set_current(unsigned slot) { put(kCurPid, uint64_t(slot & 0xF) << 8 | 1u << 16); }
 
+void XferOs::set_fop_occupancy(unsigned req, unsigned home, unsigned done) {
+  if (req > 0xFFFF || home > 0xFFFF || done > 0xFFFF) {
+    throw std::invalid_argument("XferOs::set_fop_occupancy: at most 65535 cycles");
+  }
+  put(kOccFop, uint64_t(req) | uint64_t(home) << 16 | uint64_t(done) << 32);
+}
+
+unsigned XferOs::fop_words() { return unsigned(get(kStatus) >> 48); }
+
 uint32_t XferOs::counter(XferCounter c) {
   put(kCntSel, unsigned(c));
   return uint32_t(get(kCntVal));
@@ -98,6 +112,8 @@ const char* to_string(XferReason r) {
     case XferReason::ProtSend: return "PROT_SEND";
     case XferReason::ProtRecv: return "PROT_RECV";
     case XferReason::BadFlag: return "BAD_FLAG";
+    case XferReason::BadFop:
+      return "BAD_FOP";
     case XferReason::ProcFull: return "PROC_FULL";
     case XferReason::RecsFull: return "RECS_FULL";
     case XferReason::BufsFull: return "BUFS_FULL";
@@ -111,6 +127,8 @@ const char* to_string(XferStatus s) {
     case XferStatus::Done: return "DONE";
     case XferStatus::FailProt: return "FAIL_PROT";
     case XferStatus::FailNobuf: return "FAIL_NOBUF";
+    case XferStatus::FopDone:
+      return "FOP_DONE";
     case XferStatus::FailBusy: return "FAIL_BUSY";
     case XferStatus::FailErr: return "FAIL_ERR";
   }
@@ -124,28 +142,22 @@ Xfer::Xfer(MemoryPort& mem, Addr window, const XferSlot& slot)
   }
 }
 
-Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
-  if (len == 0 || len > (1u << 21)) throw std::invalid_argument("Xfer::send: 1 B .. 2 MiB");
-  Send r;
-  unsigned tried = 0;
-  while (flag_busy_[next_flag_]) {
+unsigned Xfer::free_flag(const char* who) {
+  for (unsigned tried = 0; flag_busy_[next_flag_];) {
     next_flag_ = (next_flag_ + 1) % s_.n_flags;
     if (++tried == s_.n_flags) {
-      throw std::runtime_error("Xfer::send: every status flag is in use (call senddone)");
+      throw std::runtime_error(std::string(who) + ": every status flag is in use (call senddone)");
     }
   }
-  r.flag = next_flag_;
-  mem_.barrier();  // the source's stores performed before the engine may read it
+  return next_flag_;
+}
+
+template <class Describe>
+Xfer::Send Xfer::go(unsigned flag, Describe describe) {
+  Send r;
+  r.flag = flag;
   for (unsigned attempt = 0;; ++attempt) {
-    mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
-                                          uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
-                                          uint64_t(r.flag) << 56);
-    // the source's pages in order: the first to its page's end, then whole pages
-    for (Addr a = src, end = src + len; a < end;) {
-      const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
-      mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
-      a = next;
-    }
+    describe();
     const uint64_t v = mem_.uncached_load64(w_ + kXgo);
     r.verdict = XferVerdict(v & 3);
     r.reason = XferReason((v >> 4) & 0xF);
@@ -157,6 +169,60 @@ Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
     next_flag_ = (next_flag_ + 1) % s_.n_flags;
   }
   return r;
+}
+
+Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
+  if (len == 0 || len > (1u << 21)) throw std::invalid_argument("Xfer::send: 1 B .. 2 MiB");
+  const unsigned flag = free_flag("Xfer::send");
+  mem_.barrier();  // the source's stores performed before the engine may read it
+  return go(flag, [&] {
+    mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
+                                          uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
+                                          uint64_t(flag) << 56);
+    // the source's pages in order: the first to its page's end, then whole pages
+    for (Addr a = src, end = src + len; a < end;) {
+      const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
+      mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
+      a = next;
+    }
+  });
+}
+
+Xfer::Send Xfer::fop_start(unsigned dst_vpid, unsigned word, XferFop op, uint64_t arg,
+                           uint64_t cmp) {
+  if (word > 0xFFFF) throw std::invalid_argument("Xfer::fop_start: word index above 65535");
+  const unsigned flag = free_flag("Xfer::fop_start");
+  return go(flag, [&] {
+    mem_.uncached_store64(w_ + kFopTgt, uint64_t(word) | uint64_t(op) << 16 |
+                                            uint64_t(dst_vpid & 0xFFFF) << 32 |
+                                            uint64_t(flag) << 48);
+    mem_.uncached_store64(w_ + kFopArg, arg);
+    if (op == XferFop::Cas) mem_.uncached_store64(w_ + kFopCmp, cmp);
+  });
+}
+
+XferStatus Xfer::fop_done(const Send& s, uint64_t* old, bool block) {
+  const XferStatus st = senddone(s, block);
+  if (st != XferStatus::Pending && old) {
+    *old = mem_.load64(s_.flags + Addr{s.flag} * lb_ + 8);  // the same line as the report
+  }
+  return st;
+}
+
+uint64_t Xfer::fetch_op(unsigned dst_vpid, unsigned word, XferFop op, uint64_t arg, uint64_t cmp) {
+  Send s;
+  while ((s = fop_start(dst_vpid, word, op, arg, cmp)).verdict == XferVerdict::Retry) {
+    mem_.pause_ns(20);
+  }
+  if (s.verdict != XferVerdict::Success) {
+    throw std::runtime_error(std::string("Xfer::fetch_op: refused ") + to_string(s.reason));
+  }
+  uint64_t old = 0;
+  const XferStatus st = fop_done(s, &old);
+  if (st != XferStatus::FopDone) {
+    throw std::runtime_error(std::string("Xfer::fetch_op: ") + to_string(st));
+  }
+  return old;
 }
 
 XferStatus Xfer::senddone(const Send& s, bool block) {

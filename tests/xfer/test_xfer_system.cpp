@@ -4,9 +4,12 @@
 // a page dirty in the sender's cache delivered whole and left Owned there, every length from a
 // byte to three pages with the padding of the last line zero, a receiver with no buffer, every
 // refusal of an initiation (nothing sent), the per-process limit, a receive table that fills and
-// waits for its head, and random traffic among three nodes with every message delivered once.
+// waits for its head, random traffic among three nodes with every message delivered once, and
+// Fetch-and-Op at the home: each operation's result, the window's protection, and concurrent
+// adds from two nodes of which none is lost.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <random>
@@ -23,6 +26,7 @@ namespace {
 
 using drv::Xfer;
 using drv::XferCounter;
+using drv::XferFop;
 using drv::XferOs;
 using drv::XferReason;
 using drv::XferSlot;
@@ -35,6 +39,8 @@ static_assert(drv::xfer_reg::kXgo == regs::eng_xfer::kXgoLoOffset);
 static_assert(drv::xfer_reg::kBufPost == regs::eng_xfer::kBufPostLoOffset);
 static_assert(drv::xfer_reg::kCntVal == regs::eng_xfer::kCntValLoOffset);
 static_assert(drv::xfer_reg::kVptEntry == regs::eng_xfer::kVptLoOffset);
+static_assert(drv::xfer_reg::kFopTgt == regs::eng_xfer::kFopTgtLoOffset);
+static_assert(drv::xfer_reg::kOccFop == regs::eng_xfer::kOccFopLoOffset);
 
 constexpr unsigned kLb = 64;
 constexpr uint8_t kType = 7;
@@ -63,6 +69,8 @@ struct Nodes {
     slot.entries = entries;
     slot.vpt_first = 0;
     slot.vpt_n = 2 * n;  // vpid i: node i's slot 0; vpid n + i: node i's slot 1
+    slot.fop_first = 0;  // slot 0: the node's Fetch-and-Op words [0, 8); slot 1: [8, 16)
+    slot.fop_words = 8;
     for (unsigned i = 0; i < n; ++i) {
       if (watch_send) sys.checker(i).watch(kSend, kWin);
       sys.checker(i).watch(kRecv, kWin);
@@ -76,6 +84,8 @@ struct Nodes {
     return p;
   }
   drv::Addr window(unsigned n) { return sys.device(n, 0).region_addr(DeviceGeometry::kXfer); }
+  // The host address of Fetch-and-Op word i of node n (after the 256-byte register page).
+  drv::Addr fop_word(unsigned n, unsigned i) { return window(n) + 256 + 8 * drv::Addr{i}; }
   // The operating system's set-up at node n: slot 0 is the node's process, vpid i is node i's.
   void setup(drv::MemoryPort& m, unsigned n) {
     XferOs os(m, window(n));
@@ -101,6 +111,7 @@ struct Nodes {
     s.flags = kRecv1;
     s.table = kRecv1 + 0x1000;
     s.own_vpid = uint16_t(nodes + n);
+    s.fop_first = 8;
     return s;
   }
   void setup1(drv::MemoryPort& m, unsigned n, const XferSlot& s) {
@@ -778,6 +789,121 @@ TEST(XferSystem, RandomTrafficAmongThreeNodesDeliversEveryMessageOnce) {
   t.sys.run_programs(sim::ns(20'000'000));
   EXPECT_EQ(seen.size(), kNodes * kMsgs);
   std::printf("[ random ] %u messages, %u sent again after a refusal\n", kNodes * kMsgs, resent);
+  t.expect_clean();
+}
+
+// Fetch-and-Op (004 section 3.6) on a word of node 1's engine that node 1's core has just
+// written (Modified in its cache): each operation returns the word's old value in the flag and
+// leaves its result, the first one recalling the core's copy; the core then reads the last
+// result. A word outside the destination slot's window is refused at the home (FAIL_PROT, the
+// word untouched), an unknown op or vpid at XGO.
+TEST(XferSystem, FetchAndOpReturnsTheOldValueAndLeavesTheResultAtTheHome) {
+  Nodes t;
+  bool ready = false, done = false;
+  const drv::Addr w3 = t.fop_word(1, 3), w4 = t.fop_word(1, 4);
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    EXPECT_EQ(XferOs(m, t.window(1)).fop_words(), 16u);
+    m.store64(w3, 100);
+    m.store64(w4, 0xABCD);
+    m.barrier();
+    ready = true;
+    while (!done) m.pause_ns(200);
+    EXPECT_EQ(m.load64(w3), 9u) << "the last CAS failed: the word stays 9";
+    EXPECT_EQ(m.load64(w4), 0xABCDu) << "the refused operation wrote nothing";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    while (!ready) m.pause_ns(100);
+    EXPECT_EQ(x.fetch_op(1, 3, XferFop::Add, 5), 100u);
+    EXPECT_EQ(x.fetch_op(1, 3, XferFop::Swap, 7), 105u);
+    EXPECT_EQ(x.fetch_op(1, 3, XferFop::Cas, 9, 7), 7u) << "CAS 7 -> 9 succeeds";
+    EXPECT_EQ(x.fetch_op(1, 3, XferFop::Cas, 11, 8), 9u) << "CAS 8 -> 11 fails";
+    // word 8 of slot 0's window of 8: refused at the home
+    const Xfer::Send s = x.fop_start(1, 8, XferFop::Add, 1);
+    ASSERT_EQ(s.verdict, XferVerdict::Success);
+    uint64_t old = 1;
+    EXPECT_EQ(x.fop_done(s, &old), XferStatus::FailProt);
+    // node 1's slot 1 (vpid 3) is not enabled there: refused
+    const Xfer::Send s1 = x.fop_start(3, 0, XferFop::Add, 1);
+    ASSERT_EQ(s1.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.fop_done(s1, &old), XferStatus::FailProt);
+    const Xfer::Send bad_op = x.fop_start(1, 3, XferFop(0), 1);
+    EXPECT_EQ(bad_op.verdict, XferVerdict::Fail);
+    EXPECT_EQ(bad_op.reason, XferReason::BadFop);
+    const Xfer::Send bad_vpid = x.fop_start(9, 3, XferFop::Add, 1);
+    EXPECT_EQ(bad_vpid.verdict, XferVerdict::Fail);
+    EXPECT_EQ(bad_vpid.reason, XferReason::BadVpid);
+    EXPECT_THROW(x.fetch_op(1, 3, XferFop(5), 1), std::runtime_error);
+    EXPECT_EQ(x.outstanding(), 0u);
+    done = true;
+  });
+  t.sys.run_programs(sim::ns(1'000'000));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(t.counter(1, XferCounter::FopPerformed), 4u);
+  EXPECT_EQ(t.counter(1, XferCounter::Prot), 2u);
+  EXPECT_EQ(t.counter(0, XferCounter::FopReported), 4u);
+  EXPECT_EQ(t.counter(0, XferCounter::Failed), 2u);
+  EXPECT_EQ(t.counter(0, XferCounter::Fail), 3u);
+  t.expect_clean();
+}
+
+// Two nodes add 1 to the same word of a third, each with two operations outstanding, while the
+// home's core keeps reading the word (each operation recalls its copy): every old value from 0
+// to 2N - 1 is returned exactly once, the word ends at 2N, and the core never sees it go back.
+TEST(XferSystem, ConcurrentFetchAndAddsFromTwoNodesLoseNoUpdate) {
+  Nodes t(3);
+  constexpr unsigned kN = 24;
+  bool ready = false;
+  unsigned finished = 0;
+  std::vector<uint64_t> olds;
+  const drv::Addr w = t.fop_word(1, 5);
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    m.store64(w, 0);
+    m.barrier();
+    ready = true;
+    uint64_t last = 0;
+    while (finished < 2) {
+      const uint64_t v = m.load64(w);
+      EXPECT_GE(v, last) << "the word went back";
+      last = v;
+      m.pause_ns(300);
+    }
+    EXPECT_EQ(m.load64(w), 2u * kN);
+  });
+  for (unsigned n : {0u, 2u}) {
+    t.sys.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
+      t.setup(m, n);
+      Xfer x(m, t.window(n), t.slot);
+      while (!ready) m.pause_ns(100);
+      std::vector<Xfer::Send> live;
+      for (unsigned i = 0; i < kN || !live.empty();) {
+        if (i < kN && live.size() < 2) {
+          const Xfer::Send s = x.fop_start(1, 5, XferFop::Add, 1);
+          ASSERT_NE(s.verdict, XferVerdict::Fail) << drv::to_string(s.reason);
+          if (s.verdict == XferVerdict::Success) {
+            live.push_back(s);
+            ++i;
+            continue;
+          }
+        }
+        uint64_t old = 0;
+        ASSERT_EQ(x.fop_done(live.front(), &old), XferStatus::FopDone);
+        olds.push_back(old);
+        live.erase(live.begin());
+      }
+      ++finished;
+    });
+  }
+  t.sys.run_programs(sim::ns(4'000'000));
+  EXPECT_EQ(finished, 2u);
+  std::sort(olds.begin(), olds.end());
+  std::vector<uint64_t> want(2 * kN);
+  for (unsigned i = 0; i < 2 * kN; ++i) want[i] = i;
+  EXPECT_EQ(olds, want) << "each old value once: no update lost or doubled";
+  EXPECT_EQ(t.counter(1, XferCounter::FopPerformed), 2 * kN);
   t.expect_clean();
 }
 

@@ -5,8 +5,10 @@
 // a process's side: `send` (an initiation: uncached writes closed by one uncached read that
 // commits or refuses the whole description), `senddone` (the status flag, polled with cached
 // loads), `bufalloc` (a receive buffer posted), `receive` (the receive table's next entry,
-// polled with cached loads). Written against MemoryPort, so the same code runs on a simulated
-// core and over a real mapping. The register offsets are the window's (rtl/xfer/cni_xfer.rdl).
+// polled with cached loads), `fetch_op` (an add, swap or compare-and-swap on a word at another
+// node's engine, its old value reported in a status flag). Written against MemoryPort, so the same
+// code runs on a simulated core and over a real mapping. The register offsets are the window's
+// (rtl/xfer/cni_xfer.rdl).
 #pragma once
 
 #include <bitset>
@@ -20,11 +22,11 @@ namespace cni::drv {
 
 namespace xfer_reg {
 inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXpage = 0x18, kXgo = 0x20, kBufAddr = 0x28,
-                          kBufPost = 0x30, kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68,
-                          kCtl = 0x80, kOcc = 0x88, kCurPid = 0xA0, kPsel = 0xA8,
-                          kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0,
-                          kRecvSize = 0xC8, kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0,
-                          kVptEntry = 0xE8;
+                          kBufPost = 0x30, kFopTgt = 0x38, kFopArg = 0x40, kFopCmp = 0x48,
+                          kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68, kCtl = 0x80, kOcc = 0x88,
+                          kOccFop = 0x90, kCurPid = 0xA0, kPsel = 0xA8, kSendBase = 0xB0,
+                          kSendSize = 0xB8, kRecvBase = 0xC0, kRecvSize = 0xC8, kStat = 0xD0,
+                          kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
 }  // namespace xfer_reg
 
 // The engine's counters (CNT_SEL), docs/xfer.md "Counters".
@@ -33,20 +35,22 @@ enum class XferCounter : unsigned {
   Received = 1,   // messages received: entry written, ACK sent
   CompSent = 2,
   CompWritten = 3,
-  Fail = 4,       // XGO answered FAIL
-  Retry = 5,      // XGO answered RETRY
-  Prot = 6,       // protection: XGO PROT_SEND / PROT_RECV, REJECT PROT sent
-  Nobuf = 7,      // REJECT NOBUF sent
-  Busy = 8,       // REJECT BUSY sent
-  NoRec = 9,      // components with no record (dropped)
-  Gap = 10,       // components out of order (dropped)
-  Dup = 11,       // duplicate headers or components (dropped)
-  Stale = 12,     // replies naming no live record (dropped)
-  Stray = 13,     // XPAGE / BUF_POST outside their description (ignored)
-  BadFrame = 14,  // frames dropped: FCS, length or kind
-  Failed = 15,    // messages whose failure flag was written (sender)
-  CaErr = 16,     // caching-agent answers with an error (a source read, a component, entry or
-                  // flag write, a head read refused by the home)
+  Fail = 4,           // XGO answered FAIL
+  Retry = 5,          // XGO answered RETRY
+  Prot = 6,           // protection: XGO PROT_SEND / PROT_RECV, REJECT or FOP_RSP PROT sent
+  Nobuf = 7,          // REJECT NOBUF sent
+  Busy = 8,           // REJECT BUSY sent
+  NoRec = 9,          // components with no record (dropped)
+  Gap = 10,           // components out of order (dropped)
+  Dup = 11,           // duplicate headers or components (dropped)
+  Stale = 12,         // replies naming no live record (dropped)
+  Stray = 13,         // XPAGE / BUF_POST outside their description (ignored)
+  BadFrame = 14,      // frames dropped: FCS, length or kind
+  Failed = 15,        // messages whose failure flag was written (sender)
+  CaErr = 16,         // caching-agent answers with an error (a source read, a component, entry or
+                      // flag write, a head read refused by the home)
+  FopPerformed = 17,  // Fetch-and-Ops performed at this node's words (home)
+  FopReported = 18,   // Fetch-and-Op results reported in a FOP_DONE flag (requester)
 };
 
 // A process slot's layout in host memory, as the operating system sets it.
@@ -62,6 +66,8 @@ struct XferSlot {
   unsigned vpt_first = 0;  // the slot's vpid-table entries [first, first + n)
   unsigned vpt_n = 0;
   uint16_t own_vpid = 0;   // the sender vpid of its messages
+  unsigned fop_first = 0;  // the slot's Fetch-and-Op words [first, first + n) of the node's
+  unsigned fop_words = 0;  // (others' Fetch-and-Ops name a word by its index in this window)
 };
 
 class XferOs {
@@ -78,6 +84,11 @@ class XferOs {
   // Emulated occupancy in device cycles (0: the engine's own speed): between components sent,
   // between components written, before a message's header.
   void set_occupancy(unsigned send, unsigned recv, unsigned init);
+  // The same for Fetch-and-Op: before its request leaves; at the home, from taking the request to
+  // its reply (at least); from the reply to the flag's write.
+  void set_fop_occupancy(unsigned req, unsigned home, unsigned done);
+  // The node's Fetch-and-Op words (at the region's byte 256 on: word i at + 8 i).
+  unsigned fop_words();
   // Sets slot `s` up and enables it; its receive table's counts restart (the table's lines must
   // be zero: `clear_table`).
   void set_slot(unsigned s, const XferSlot& c);
@@ -99,13 +110,32 @@ class XferOs {
 // XGO's answer.
 enum class XferVerdict : uint8_t { Success = 0, Retry = 1, Fail = 2 };
 enum class XferReason : uint8_t {
-  None = 0, NoPid = 1, NoCmd = 2, BadVpid = 3, BadLen = 4, BadPiece = 5, ProtSend = 6,
-  ProtRecv = 7, BadFlag = 8, ProcFull = 10, RecsFull = 11, BufsFull = 13,
+  None = 0,
+  NoPid = 1,
+  NoCmd = 2,
+  BadVpid = 3,
+  BadLen = 4,
+  BadPiece = 5,
+  ProtSend = 6,
+  ProtRecv = 7,
+  BadFlag = 8,
+  BadFop = 9,
+  ProcFull = 10,
+  RecsFull = 11,
+  BufsFull = 13,
 };
 // A status flag's report.
 enum class XferStatus : uint8_t {
-  Pending = 0, Done = 1, FailProt = 2, FailNobuf = 3, FailBusy = 7, FailErr = 8,
+  Pending = 0,
+  Done = 1,
+  FailProt = 2,
+  FailNobuf = 3,
+  FopDone = 6,
+  FailBusy = 7,
+  FailErr = 8,
 };
+// A Fetch-and-Op's operation (004 section 3.6).
+enum class XferFop : uint8_t { Add = 1, Swap = 2, Cas = 3 };
 const char* to_string(XferReason r);
 const char* to_string(XferStatus s);
 
@@ -144,11 +174,26 @@ class Xfer {
   // The receive table's next entry (taken: the head count moves on), or nothing; with `block`
   // polls until there is one.
   std::optional<Received> receive(bool block = true);
+  // Starts a Fetch-and-Op on word `word` of the Fetch-and-Op window of `dst_vpid`'s slot: `Add`
+  // adds `arg`, `Swap` writes it, `Cas` writes it if the word equals `cmp`; the old value is
+  // reported in the status flag (fop_done). RETRY when too many are outstanding.
+  Send fop_start(unsigned dst_vpid, unsigned word, XferFop op, uint64_t arg, uint64_t cmp = 0);
+  // Its report (Pending until written; FopDone with the old value in `*old`, or FailProt when the
+  // home refused the word); with `block` polls until it is written.
+  XferStatus fop_done(const Send& s, uint64_t* old, bool block = true);
+  // 004 Figure 4's fetch_op: started (again while RETRY), then waited for. The old value, or
+  // std::runtime_error with the reason when the operation is refused.
+  uint64_t fetch_op(unsigned dst_vpid, unsigned word, XferFop op, uint64_t arg, uint64_t cmp = 0);
   // STATUS: the slot's messages outstanding and buffers posted.
   unsigned outstanding();
   unsigned posted();
 
  private:
+  // The next status flag not in use; std::runtime_error when every one is.
+  unsigned free_flag(const char* who);
+  // The description closed by XGO, written again while another process's XGO interrupted it.
+  template <class Describe>
+  Send go(unsigned flag, Describe describe);
   MemoryPort& mem_;
   Addr w_;
   XferSlot s_;
