@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The coherent block-transfer engine (docs/xfer.md): seed 004's message passing as one engine
 // on the engine bus. A process describes a message with uncached register writes (XCMD, then
-// its source pieces, XPAGE) and closes the description with one uncached read (XGO) that
+// its source pieces, XPAGE; a memory copy also its destination, XDST) and closes the description with one uncached read (XGO) that
 // commits it or refuses it as a whole, so nothing irreversible happens before that read. The
 // engine then moves the message as line-sized components through the caching agent and the
 // network (cni_xfer_send), and the receiving engine writes them into a buffer the destination
@@ -154,6 +154,8 @@ module cni_xfer_engine #(
   logic [1:0]  i_fop_q;      // a Fetch-and-Op's op, its word and operands
   logic [15:0] i_word_q;
   logic [63:0] i_arg_q, i_cmp_q;
+  logic        i_cp_q, i_note_q, i_dset_q;   // a memory copy, NOTE, its destination written
+  logic [47:0] i_dst_q;
 
   wire [3:0]  c_slot  = cur_q;
   wire        c_ok    = enable_q && cur_v_q && s_en_q[PW'(c_slot)];
@@ -166,7 +168,7 @@ module cni_xfer_engine #(
                           v_v_q[VW'(x_vidx)];
   logic [3:0] x_bad;
   always_comb begin
-    if (wv[2:0] != 3'd1 || wv[3]) x_bad = WNoCmd;
+    if ((wv[2:0] != 3'd1 && wv[2:0] != 3'd2) || wv[3]) x_bad = WNoCmd;
     else if (!x_vpid_ok) x_bad = WBadVpid;
     else if (x_len == '0 || x_len > 24'h20_0000) x_bad = WBadLen;
     else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
@@ -226,7 +228,7 @@ module cni_xfer_engine #(
     if (!c_ok) g_reason = WNoPid;
     else if (i_st_q == IIdle || i_slot_q != c_slot) g_reason = WNoCmd;
     else if (i_bad_q != '0) g_reason = i_bad_q;
-    else if (i_st_q == ISend && i_sum_q != i_len_q) g_reason = WBadPiece;
+    else if (i_st_q == ISend && (i_sum_q != i_len_q || (i_cp_q && !i_dset_q))) g_reason = WBadPiece;
     else if (i_st_q == IBuf && !i_bposted_q) g_reason = WBadLen;
     else begin
       g_verdict = VRetry;
@@ -291,7 +293,8 @@ module cni_xfer_engine #(
 
   // ---- register and initiation state -----------------------------------------------------------
   wire mine       = i_slot_q == c_slot;   // the staged description is the current process's
-  wire stray_page = (wr_hi && wr_at == R_XPAGE_LO) && (i_st_q != ISend || !mine);
+  wire stray_page = (wr_hi && (wr_at == R_XPAGE_LO || wr_at == R_XDST_LO)) &&
+                    (i_st_q != ISend || !mine);
   wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && (i_st_q != IBuf || !mine);
   wire stray_fop  = (wr_hi && (wr_at == R_FOP_ARG_LO || wr_at == R_FOP_CMP_LO)) &&
                     (i_st_q != IFop || !mine);
@@ -318,6 +321,10 @@ module cni_xfer_engine #(
       i_word_q    <= '0;
       i_arg_q     <= '0;
       i_cmp_q     <= '0;
+      i_cp_q      <= 1'b0;
+      i_note_q    <= 1'b0;
+      i_dset_q    <= 1'b0;
+      i_dst_q     <= '0;
       cnt_q      <= '0;
       cnt_sel_q  <= '0;
     end else begin
@@ -336,6 +343,14 @@ module cni_xfer_engine #(
         i_sum_q  <= '0;
         i_np_q   <= '0;
         i_fop_q  <= '0;
+        i_cp_q   <= wv[2:0] == 3'd2;
+        i_note_q <= wv[4];
+        i_dset_q <= 1'b0;
+      end
+      if ((wr_hi && wr_at == R_XDST_LO) && i_st_q == ISend && mine) begin
+        if (i_bad_q == '0 && wv[2:0] != '0) i_bad_q <= WBadPiece;
+        i_dst_q  <= wv[47:0];
+        i_dset_q <= 1'b1;
       end
       if ((wr_hi && wr_at == R_FOP_TGT_LO)) begin
         i_st_q   <= IFop;
@@ -417,14 +432,16 @@ module cni_xfer_engine #(
   logic [CacheIdW-1:0]   rd_id;
   logic [LineBits-1:0]   fw_data, dw_data, ew_data;
   logic [2:0]            dw_rec;
+  logic [LineBytes-1:0]  dw_be;
+  logic                  dw_part;   // a memory copy's partial line: CA_WR merges the enabled bytes
   eng_ca_req_t           ca_d, ca_q;
   always_comb begin
     ca_d       = '0;
     ca_d.valid = dw_valid || ew_valid || fw_valid || rd_valid;
     ca_d.be    = '1;
     if (dw_valid) begin
-      ca_d.op = cni_coh_pkg::CA_WR_INV; ca_d.addr = dw_addr; ca_d.data = dw_data;
-      ca_d.id = CacheIdW'(IdWr + 32'(dw_rec));
+      ca_d.op = dw_part ? cni_coh_pkg::CA_WR : cni_coh_pkg::CA_WR_INV; ca_d.addr = dw_addr;
+      ca_d.data = dw_data; ca_d.be = dw_be; ca_d.id = CacheIdW'(IdWr + 32'(dw_rec));
     end else if (ew_valid) begin
       ca_d.op = ew_rd ? cni_coh_pkg::CA_RD_NA : cni_coh_pkg::CA_WR_INV;
       ca_d.addr = ew_addr; ca_d.data = ew_data; ca_d.id = CacheIdW'(IdEnt);
@@ -495,7 +512,7 @@ module cni_xfer_engine #(
     .cm_len_i (i_len_q), .cm_src_i (i_src_q),
     .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
     .cm_fop_i (i_st_q == IFop ? i_fop_q : 2'd0), .cm_word_i (i_word_q), .cm_arg_i (i_arg_q),
-    .cm_cmp_i (i_cmp_q),
+    .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q), .cm_daddr_i (i_dst_q),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
     .rp_reason_i (f_lo[2:0]), .rp_old_i (rx_frame[96 +: 64]),
@@ -518,9 +535,11 @@ module cni_xfer_engine #(
     .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src), .fr_c_i (f_c),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
     .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
+    .rw_base_i (s_rbase_q), .rw_size_i (s_rsize_q),
     .bp_valid_i (bp_valid), .bp_pid_i (c_slot), .bp_type_i (i_btype_q), .bp_addr_i (i_baddr_q),
     .bp_bytes_i (i_bbytes_q), .bufs_free_o (bufs_free), .posted_o (posted),
     .dw_valid_o (dw_valid), .dw_addr_o (dw_addr), .dw_data_o (dw_data), .dw_rec_o (dw_rec),
+    .dw_be_o (dw_be), .dw_part_o (dw_part),
     .dw_ready_i (dw_ready), .dw_done_i (rs_wr), .dw_done_rec_i (3'(32'(ca_rsp.rsp_id) - IdWr)),
     .dw_done_err_i (ca_rsp.rsp_err),
     .ew_valid_o (ew_valid), .ew_rd_o (ew_rd), .ew_addr_o (ew_addr), .ew_data_o (ew_data),

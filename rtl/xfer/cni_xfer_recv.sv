@@ -11,10 +11,14 @@
 //            REJECT ERR; no posted buffer of (slot, type) holding the length -> REJECT NOBUF; no
 //            free record -> REJECT BUSY; else the buffer is taken and a record made (RECV). Taken
 //            only when the reply queue has room (a header never waits for a record: the request
-//            stream never stops behind a message being received).
+//            stream never stops behind a message being received). A memory copy (004 section
+//            3.5: its header names the destination D) takes no buffer: [D, D + length) must lie in
+//            the slot's receive window (else REJECT PROT), and its first and last lines are
+//            written with their bytes outside the message disabled (CA_WR, which merges them).
 //   record:  FREE -> RECV (components in order, each written) -> DRAIN (the writes answered)
 //            -> ENTRY (its entry owed) -> EWAIT (the entry's write in flight) -> ACKO (its ACK
-//            owed; REJECT ERR if a write failed) -> FREE. An ABORT (the sender could not read
+//            owed; REJECT ERR if a write failed) -> FREE; a memory copy without NOTE goes from
+//            DRAIN to ACKO (no entry). An ABORT (the sender could not read
 //            its source) ends RECV: the entry, marked failed, returns the buffer, and no reply
 //            is sent. A component out of order is dropped (GAP); one with no record too (NOREC).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
@@ -28,12 +32,13 @@
 // Ports:
 //   occ_recv_i                  - emulated occupancy: cycles between components written
 //   fr_*                        - a request frame (kind 1 HDR, 2 DATA), held until fr_take_o
+//   rw_base_i, rw_size_i        - per slot: the receive window (a memory copy's destination)
 //   en_i, rt_base_i, rt_n_i,
 //   rt_reset_i                  - per slot: enabled, receive-table base and entries (a power of
 //                                 two); a slot's table counts restart (a pulse per slot)
 //   bp_*, bufs_free_o           - post a buffer (a pulse), a descriptor is free
-//   dw_*, dw_done_*             - a component's line write (id: the record), its answer (err:
-//                                 the home refused it)
+//   dw_*, dw_done_*             - a component's line write (id: the record; dw_part_o: some
+//                                 bytes disabled, dw_be_o), its answer (err: the home refused it)
 //   ew_*, ew_done_i, ew_data_i,
 //   ew_err_i                    - an entry write or a head read (ew_rd_o), its answer
 //   rp_*                        - a reply to send (held until rp_ready_i)
@@ -67,6 +72,8 @@ module cni_xfer_recv #(
   input  wire logic [Procs-1:0][47:0]   rt_base_i,
   input  wire logic [Procs-1:0][15:0]   rt_n_i,
   input  wire logic [Procs-1:0]         rt_reset_i,
+  input  wire logic [Procs-1:0][47:0]   rw_base_i,
+  input  wire logic [Procs-1:0][47:0]   rw_size_i,
   input  wire logic                     bp_valid_i,
   input  wire logic [3:0]               bp_pid_i,
   input  wire logic [7:0]               bp_type_i,
@@ -78,6 +85,8 @@ module cni_xfer_recv #(
   output logic [47:0]                   dw_addr_o,
   output logic [LineBits-1:0]           dw_data_o,
   output logic [2:0]                    dw_rec_o,
+  output logic [LineBytes-1:0]          dw_be_o,
+  output logic                          dw_part_o,
   input  wire logic                     dw_ready_i,
   input  wire logic                     dw_done_i,
   input  wire logic [2:0]               dw_done_rec_i,
@@ -125,6 +134,7 @@ module cni_xfer_recv #(
   logic [Recs-1:0][47:0] r_buf_q;
   logic [Recs-1:0]       r_err_q;     // a write failed: the entry says so, the reply is REJECT ERR
   logic [Recs-1:0]       r_abort_q;   // the sender aborted: a failed entry and no reply
+  logic [Recs-1:0]       r_cp_q, r_note_q;   // a memory copy (r_buf_q: its destination D)
   logic [Bufs-1:0]       b_v_q;
   logic [Bufs-1:0][3:0]  b_pid_q;
   logic [Bufs-1:0][7:0]  b_type_q;
@@ -140,9 +150,17 @@ module cni_xfer_recv #(
   wire [7:0]  h_type  = fr_pay_i[39:32];
   wire [23:0] h_len   = fr_pay_i[87:64];
   wire [15:0] h_n     = fr_pay_i[111:96];
+  wire        h_cp    = fr_pay_i[40];
+  wire        h_note  = fr_pay_i[43];
+  wire [47:0] h_dst   = fr_pay_i[175:128];
+  wire [48:0] h_end   = 49'(h_dst) + 49'(h_len);
   wire        h_slot_ok = 32'(h_dpid) < 32'(Procs) && en_i[PW'(h_dpid)] &&
-                          rt_n_i[PW'(h_dpid)] != '0;
-  wire [23:0] h_n_want  = (h_len + 24'(LineBytes - 1)) >> LbW;
+                          ((h_cp && !h_note) || rt_n_i[PW'(h_dpid)] != '0);
+  // a memory copy's destination inside the slot's receive window
+  wire        h_in      = !h_cp || (h_dst >= rw_base_i[PW'(h_dpid)] &&
+                          h_end <= 49'(rw_base_i[PW'(h_dpid)]) + 49'(rw_size_i[PW'(h_dpid)]));
+  wire [LbW-1:0] h_dd    = h_cp ? h_dst[LbW-1:0] : '0;
+  wire [23:0] h_n_want  = (h_len + 24'(h_dd) + 24'(LineBytes - 1)) >> LbW;
   wire        h_n_ok    = h_len != '0 && h_n_want == 24'(h_n);
   logic          dup_any, free_any, buf_any;
   logic [RW-1:0] free_idx;
@@ -197,20 +215,32 @@ module cni_xfer_recv #(
   wire is_data = fr_valid_i && fr_kind_i == KData;
   wire is_abort = fr_valid_i && fr_kind_i == KAbort;
   wire hdr_take = is_hdr && rq_ready;
-  wire hdr_acc  = hdr_take && h_slot_ok && h_n_ok && !dup_any && buf_any && free_any;
+  wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && (h_cp || buf_any) &&
+                  free_any;
   wire hdr_rej  = hdr_take && !dup_any && !hdr_acc;
   logic [2:0] why;
   always_comb begin
-    if (!h_slot_ok) why = WhyProt;
+    if (!h_slot_ok || !h_in) why = WhyProt;
     else if (!h_n_ok) why = WhyErr;
-    else if (!buf_any) why = WhyNobuf;
+    else if (!h_cp && !buf_any) why = WhyNobuf;
     else why = WhyBusy;
   end
 
   // ---- a component ----------------------------------------------------------------------------
   wire d_exp  = is_data && m_any && fr_k_i == r_exp_q[m_idx];
   assign dw_valid_o = d_exp && gate_q == '0;
-  assign dw_addr_o  = r_buf_q[m_idx] + 48'({fr_k_i, LbW'(0)});
+  assign dw_addr_o  = {r_buf_q[m_idx][47:LbW], LbW'(0)} + 48'({fr_k_i, LbW'(0)});
+  // a memory copy's bytes outside [D, D + length) in its first and last lines are not written
+  wire [LbW-1:0] d_lo = r_buf_q[m_idx][LbW-1:0];
+  wire [LbW-1:0] d_hi = d_lo + r_len_q[m_idx][LbW-1:0];
+  always_comb begin
+    for (int b = 0; b < LineBytes; b++) begin
+      dw_be_o[b] = !r_cp_q[m_idx] ||
+                   ((fr_k_i != '0 || LbW'(b) >= d_lo) &&
+                    (fr_k_i != r_n_q[m_idx] - 16'd1 || d_hi == '0 || LbW'(b) < d_hi));
+    end
+  end
+  assign dw_part_o  = dw_be_o != '1;
   assign dw_data_o  = fr_pay_i;
   assign dw_rec_o   = 3'(m_idx);
   wire   dw_fire    = dw_valid_o && dw_ready_i;
@@ -328,7 +358,7 @@ module cni_xfer_recv #(
       end
       // a header accepted
       if (hdr_acc) begin
-        b_v_q[buf_idx]      <= 1'b0;
+        if (!h_cp) b_v_q[buf_idx] <= 1'b0;
         st_q[free_idx]      <= RRecv;
         r_src_q[free_idx]   <= fr_src_i;
         r_c_q[free_idx]     <= fr_c_i;
@@ -338,7 +368,9 @@ module cni_xfer_recv #(
         r_pid_q[free_idx]   <= h_dpid;
         r_type_q[free_idx]  <= h_type;
         r_len_q[free_idx]   <= h_len;
-        r_buf_q[free_idx]   <= b_addr_q[buf_idx];
+        r_buf_q[free_idx]   <= h_cp ? h_dst : b_addr_q[buf_idx];
+        r_cp_q[free_idx]    <= h_cp;
+        r_note_q[free_idx]  <= h_note;
         r_err_q[free_idx]   <= 1'b0;
         r_abort_q[free_idx] <= 1'b0;
       end
@@ -357,7 +389,9 @@ module cni_xfer_recv #(
       for (int i = 0; i < Recs; i++) begin
         r_wout_q[i] <= r_wout_q[i] + 8'(dw_fire && m_idx == RW'(i)) -
                        8'(dw_done_i && dw_done_rec_i == 3'(i));
-        if (st_q[i] == RDrain && r_wout_q[i] == '0) st_q[i] <= REntry;
+        if (st_q[i] == RDrain && r_wout_q[i] == '0) begin
+          st_q[i] <= !(r_cp_q[i] && !r_note_q[i]) ? REntry : r_abort_q[i] ? RFree : RAcko;
+        end
       end
       // entries
       unique case (e_q)

@@ -6,7 +6,11 @@
 // write that reports it to the process. A source at a doubleword offset d in its first line is
 // realigned (004 section 3.3.3): component k is the message's bytes [k * LineBytes, + LineBytes),
 // the top LineBytes - d bytes of source line k joined to the low d bytes of line k + 1 (a carry
-// line holds the previous line; after the last line, the carry alone).
+// line holds the previous line; after the last line, the carry alone). A memory copy (004
+// section 3.5, cm_cp_i) labels its components by destination line instead: its destination at
+// byte dd of its first line, component k is the message's bytes [k * LineBytes - dd, + LineBytes),
+// so the shift is (d - dd) mod LineBytes, and when d < dd the first source line already makes a
+// component (a zero carry before it); the receiver writes the bytes outside the message disabled.
 //
 // A Fetch-and-Op (cm_fop_i: its op) takes a record as a message does; the streamer sends its
 // FOP_REQ frame (after OCC_FOP_REQ cycles) instead of a header and components, the record waits
@@ -81,6 +85,9 @@ module cni_xfer_send #(
   input  wire logic [15:0]             cm_word_i,
   input  wire logic [63:0]             cm_arg_i,
   input  wire logic [63:0]             cm_cmp_i,
+  input  wire logic                    cm_cp_i,     // a memory copy: its destination address,
+  input  wire logic                    cm_note_i,   // and whether it writes an entry too
+  input  wire logic [47:0]             cm_daddr_i,
   output logic                         cm_ok_o,
   output logic [15:0]                  cm_c_o,
   output logic [7:0]                   cm_rec_o,
@@ -133,7 +140,10 @@ module cni_xfer_send #(
   // ---- records --------------------------------------------------------------------------------
   logic [Recs-1:0][2:0]  st_q;
   logic [Recs-1:0][15:0] r_c_q, r_dst_q, r_svpid_q, r_n_q, r_nl_q;
-  logic [Recs-1:0][LbW-4:0] r_off_q;   // the source's offset in its first line, in doublewords
+  logic [Recs-1:0][LbW-4:0] r_sh_q;    // the realignment's shift, in doublewords
+  logic [Recs-1:0]       r_pre_q;    // a memory copy's source offset below its destination's
+  logic [Recs-1:0]       r_cp_q, r_note_q;
+  logic [Recs-1:0][47:0] r_daddr_q;
   logic [Recs-1:0][3:0]  r_dpid_q, r_spid_q;
   logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
   logic [Recs-1:0][23:0] r_len_q;
@@ -154,7 +164,8 @@ module cni_xfer_send #(
   // components: ceil(len / LineBytes)
   // components ceil(len / LineBytes); source lines ceil((offset + len) / LineBytes)
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [23:0] cm_n  = (cm_len_i + 24'(LineBytes - 1)) >> LbW;   // (< 2^16: the length's limit)
+  wire [LbW-1:0] cm_dd = cm_cp_i ? cm_daddr_i[LbW-1:0] : '0;
+  wire [23:0] cm_n  = (cm_len_i + 24'(cm_dd) + 24'(LineBytes - 1)) >> LbW;   // (< 2^16)
   wire [23:0] cm_nl = (cm_len_i + 24'(cm_src_i[LbW-1:0]) + 24'(LineBytes - 1)) >> LbW;
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -194,7 +205,8 @@ module cni_xfer_send #(
   wire         rej = r_rej_q[a_q];
   wire [15:0]  a_n  = r_n_q[a_q];
   wire [15:0]  a_nl = r_nl_q[a_q];
-  wire [LbW-4:0] a_off = r_off_q[a_q];
+  wire [LbW-4:0] a_off = r_sh_q[a_q];
+  wire           a_pre = r_pre_q[a_q];
   wire [LW-1:0] stg_slot = k_stg_q[LW-1:0];
 
   // source reads: in order, a line buffer each
@@ -222,9 +234,9 @@ module cni_xfer_send #(
                !f_valid_q && !fetch_q;
   // the line fetched makes a component: every line of an aligned message, every line but the
   // first of a realigned one
-  wire fetch_comp = fetch_q && (a_off == '0 || fk_q != '0);
+  wire fetch_comp = fetch_q && (a_off == '0 || a_pre || fk_q != '0);
   // the last component's bytes beyond the message go out as zeros
-  wire [LbW-1:0] tail_b = r_len_q[a_q][LbW-1:0];
+  wire [LbW-1:0] tail_b = r_len_q[a_q][LbW-1:0] + (r_cp_q[a_q] ? r_daddr_q[a_q][LbW-1:0] : '0);
   // the join: {next line, carry} shifted down by the offset (the next line zero for a flush)
   /* verilator lint_off UNUSEDSIGNAL */
   logic [2*LineBits-1:0] joined;   // (its low line is the component)
@@ -242,7 +254,8 @@ module cni_xfer_send #(
                          16'(LineBytes), node_id_i, r_dst_q[a_q]};
 
   // the header: 32 bytes of payload
-  wire [255:0] h_pay = {144'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], 16'd0, 8'd0, r_type_q[a_q],
+  wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], 16'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], 16'd0,
+                        4'd0, r_note_q[a_q], 2'd0, r_cp_q[a_q], r_type_q[a_q],
                         4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q], r_svpid_q[a_q]};
   // a Fetch-and-Op's request: 32 bytes of payload
   wire [255:0] o_pay = {64'd0, r_cmp_q[a_q], r_arg_q[a_q], 16'd0, r_word_q[a_q], r_svpid_q[a_q],
@@ -413,6 +426,7 @@ module cni_xfer_send #(
           t_q       <= TIdle;
         end else if (tx_fire) begin
           t_q     <= TData;
+          carry_q <= '0;
           k_iss_q <= '0;
           k_stg_q <= '0;
           c_stg_q <= '0;
@@ -473,7 +487,11 @@ module cni_xfer_send #(
       r_svpid_q[cm_idx] <= cm_svpid_i;
       r_n_q[cm_idx]     <= cm_n[15:0];
       r_nl_q[cm_idx]    <= cm_nl[15:0];
-      r_off_q[cm_idx]   <= cm_src_i[LbW-1:3];
+      r_sh_q[cm_idx]    <= cm_src_i[LbW-1:3] - cm_dd[LbW-1:3];
+      r_pre_q[cm_idx]   <= cm_src_i[LbW-1:0] < cm_dd;
+      r_cp_q[cm_idx]    <= cm_cp_i;
+      r_note_q[cm_idx]  <= cm_note_i;
+      r_daddr_q[cm_idx] <= cm_daddr_i;
       r_dpid_q[cm_idx]  <= cm_dpid_i;
       r_spid_q[cm_idx]  <= cm_spid_i;
       r_type_q[cm_idx]  <= cm_type_i;

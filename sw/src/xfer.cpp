@@ -172,13 +172,24 @@ Xfer::Send Xfer::go(unsigned flag, Describe describe) {
 }
 
 Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
-  if (len == 0 || len > (1u << 21)) throw std::invalid_argument("Xfer::send: 1 B .. 2 MiB");
-  const unsigned flag = free_flag("Xfer::send");
+  return transfer(1 | uint64_t(type) << 8, dst_vpid, std::nullopt, src, len, "Xfer::send");
+}
+
+Xfer::Send Xfer::fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note) {
+  if (dst % 8 != 0) throw std::invalid_argument("Xfer::fastmemcpy: dst must be 8-byte aligned");
+  return transfer(note ? 2 | 16 : 2, dst_vpid, dst, src, len, "Xfer::fastmemcpy");
+}
+
+Xfer::Send Xfer::transfer(uint64_t cmd, unsigned dst_vpid, std::optional<Addr> dst, Addr src,
+                          uint32_t len, const char* who) {
+  if (len == 0 || len > (1u << 21))
+    throw std::invalid_argument(std::string(who) + ": 1 B .. 2 MiB");
+  const unsigned flag = free_flag(who);
   mem_.barrier();  // the source's stores performed before the engine may read it
   return go(flag, [&] {
-    mem_.uncached_store64(w_ + kXcmd, uint64_t(1) | uint64_t(type) << 8 |
-                                          uint64_t(dst_vpid & 0xFFFF) << 16 | uint64_t(len) << 32 |
-                                          uint64_t(flag) << 56);
+    mem_.uncached_store64(w_ + kXcmd, cmd | uint64_t(dst_vpid & 0xFFFF) << 16 |
+                                          uint64_t(len) << 32 | uint64_t(flag) << 56);
+    if (dst) mem_.uncached_store64(w_ + kXdst, lo48(*dst));
     // the source's pages in order: the first to its page's end, then whole pages
     for (Addr a = src, end = src + len; a < end;) {
       const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);

@@ -4,9 +4,10 @@
 // a page dirty in the sender's cache delivered whole and left Owned there, every length from a
 // byte to three pages with the padding of the last line zero, a receiver with no buffer, every
 // refusal of an initiation (nothing sent), the per-process limit, a receive table that fills and
-// waits for its head, random traffic among three nodes with every message delivered once, and
-// Fetch-and-Op at the home: each operation's result, the window's protection, and concurrent
-// adds from two nodes of which none is lost.
+// waits for its head, random traffic among three nodes with every message delivered once, the
+// memory copy at every doubleword offset of source and destination, and Fetch-and-Op at the home:
+// each operation's result, the window's protection, and concurrent adds from two nodes of which
+// none is lost.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,6 +42,7 @@ static_assert(drv::xfer_reg::kCntVal == regs::eng_xfer::kCntValLoOffset);
 static_assert(drv::xfer_reg::kVptEntry == regs::eng_xfer::kVptLoOffset);
 static_assert(drv::xfer_reg::kFopTgt == regs::eng_xfer::kFopTgtLoOffset);
 static_assert(drv::xfer_reg::kOccFop == regs::eng_xfer::kOccFopLoOffset);
+static_assert(drv::xfer_reg::kXdst == regs::eng_xfer::kXdstLoOffset);
 
 constexpr unsigned kLb = 64;
 constexpr uint8_t kType = 7;
@@ -904,6 +906,117 @@ TEST(XferSystem, ConcurrentFetchAndAddsFromTwoNodesLoseNoUpdate) {
   for (unsigned i = 0; i < 2 * kN; ++i) want[i] = i;
   EXPECT_EQ(olds, want) << "each old value once: no update lost or doubled";
   EXPECT_EQ(t.counter(1, XferCounter::FopPerformed), 2 * kN);
+  t.expect_clean();
+}
+
+// 004 section 3.5's memory copy, the destination named by the sender: every doubleword offset of
+// the source's first line against every doubleword offset of the destination's, three lengths (a
+// doubleword, most of two lines, five lines): the destination's bytes are the source's, the bytes
+// around them in its first and last lines (the receiving core's, dirty in its cache) are
+// untouched, and no receive-table entry is written.
+TEST(XferSystem, AMemoryCopyAtEveryDoublewordOffsetWritesExactlyItsBytes) {
+  Nodes t;
+  constexpr drv::Addr kDst = kRecv + 0x40000;
+  constexpr unsigned kStride = 512;
+  const std::vector<uint32_t> lens = {8, 120, 300};
+  const auto src = pattern(3, 1024);
+  const unsigned regions = 8 * 8 * unsigned(lens.size());
+  const std::vector<uint8_t> guard(regions * kStride, 0xEE);
+  bool ready = false, done = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    m.store(kDst, guard.data(), guard.size());
+    m.barrier();
+    ready = true;
+    while (!done) m.pause_ns(500);
+    std::vector<uint8_t> got(guard.size());
+    m.load(kDst, got.data(), got.size());
+    unsigned r = 0;
+    for (unsigned so = 0; so < 8; ++so) {
+      for (unsigned d = 0; d < 8; ++d) {
+        for (uint32_t len : lens) {
+          const uint8_t* g = got.data() + r++ * kStride;
+          for (unsigned i = 0; i < kStride; ++i) {
+            const bool in = i >= 8 * d && i < 8 * d + len;
+            ASSERT_EQ(g[i], in ? src[8 * so + i - 8 * d] : 0xEE)
+                << "source offset " << 8 * so << ", destination " << 8 * d << ", " << len
+                << " B: byte " << i;
+          }
+        }
+      }
+    }
+    Xfer x(m, t.window(1), t.slot);
+    EXPECT_FALSE(x.receive(false).has_value()) << "no entry without NOTE";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    m.store(kSend, src.data(), src.size());
+    while (!ready) m.pause_ns(100);
+    unsigned r = 0;
+    for (unsigned so = 0; so < 8; ++so) {
+      for (unsigned d = 0; d < 8; ++d) {
+        for (uint32_t len : lens) {
+          const Xfer::Send s = x.fastmemcpy(1, kDst + r++ * kStride + 8 * d, kSend + 8 * so, len);
+          ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+          ASSERT_EQ(x.senddone(s), XferStatus::Done);
+        }
+      }
+    }
+    done = true;
+  });
+  t.sys.run_programs(sim::ns(20'000'000));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(t.counter(1, XferCounter::Received), regions);
+  t.expect_clean();
+}
+
+// A memory copy whose destination leaves the receiving slot's window is refused there (REJECT
+// PROT: FAIL_PROT at the sender) and writes nothing; with NOTE the receiving process gets an
+// entry naming the destination; a MEMCPY without its destination (XDST) fails BAD_PIECE at XGO.
+TEST(XferSystem, AMemoryCopyOutsideTheWindowMovesNothingAndNoteWritesAnEntry) {
+  Nodes t;
+  constexpr drv::Addr kEdge = kRecv + kWin - 8;
+  constexpr drv::Addr kDst = kRecv + 0x40000 + 24;
+  const auto src = pattern(4, 256);
+  bool ready = false, done = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    m.store64(kEdge, 0x1122334455667788u);
+    m.barrier();
+    ready = true;
+    Xfer x(m, t.window(1), t.slot);
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->buffer, kDst);
+    EXPECT_EQ(r->length, 100u);
+    EXPECT_FALSE(r->failed);
+    std::vector<uint8_t> got(100);
+    m.load(kDst, got.data(), got.size());
+    EXPECT_EQ(got, std::vector<uint8_t>(src.begin(), src.begin() + 100));
+    while (!done) m.pause_ns(200);
+    EXPECT_EQ(m.load64(kEdge), 0x1122334455667788u) << "the refused copy wrote nothing";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    m.store(kSend, src.data(), src.size());
+    while (!ready) m.pause_ns(100);
+    const Xfer::Send out = x.fastmemcpy(1, kEdge, kSend, 16);
+    ASSERT_EQ(out.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(out), XferStatus::FailProt);
+    const Xfer::Send note = x.fastmemcpy(1, kDst, kSend, 100, true);
+    ASSERT_EQ(note.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(note), XferStatus::Done);
+    const drv::Addr w = t.window(0);
+    m.uncached_store64(w + drv::xfer_reg::kXcmd, 2 | uint64_t(1) << 16 | uint64_t(64) << 32);
+    m.uncached_store64(w + drv::xfer_reg::kXpage, kSend | uint64_t(64) << 48);
+    EXPECT_EQ(m.uncached_load64(w + drv::xfer_reg::kXgo) & 0xF3, 0x52u) << "FAIL BAD_PIECE";
+    done = true;
+  });
+  t.sys.run_programs(sim::ns(1'000'000));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(t.counter(1, XferCounter::Prot), 1u);
   t.expect_clean();
 }
 

@@ -5,7 +5,8 @@
 // a process's side: `send` (an initiation: uncached writes closed by one uncached read that
 // commits or refuses the whole description), `senddone` (the status flag, polled with cached
 // loads), `bufalloc` (a receive buffer posted), `receive` (the receive table's next entry,
-// polled with cached loads), `fetch_op` (an add, swap or compare-and-swap on a word at another
+// polled with cached loads), `fastmemcpy` (a memory copy: the sender names the destination),
+// `fetch_op` (an add, swap or compare-and-swap on a word at another
 // node's engine, its old value reported in a status flag). Written against MemoryPort, so the same
 // code runs on a simulated core and over a real mapping. The register offsets are the window's
 // (rtl/xfer/cni_xfer.rdl).
@@ -21,12 +22,12 @@
 namespace cni::drv {
 
 namespace xfer_reg {
-inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXpage = 0x18, kXgo = 0x20, kBufAddr = 0x28,
-                          kBufPost = 0x30, kFopTgt = 0x38, kFopArg = 0x40, kFopCmp = 0x48,
-                          kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68, kCtl = 0x80, kOcc = 0x88,
-                          kOccFop = 0x90, kCurPid = 0xA0, kPsel = 0xA8, kSendBase = 0xB0,
-                          kSendSize = 0xB8, kRecvBase = 0xC0, kRecvSize = 0xC8, kStat = 0xD0,
-                          kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
+inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXdst = 0x10, kXpage = 0x18, kXgo = 0x20,
+                          kBufAddr = 0x28, kBufPost = 0x30, kFopTgt = 0x38, kFopArg = 0x40,
+                          kFopCmp = 0x48, kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68,
+                          kCtl = 0x80, kOcc = 0x88, kOccFop = 0x90, kCurPid = 0xA0, kPsel = 0xA8,
+                          kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0, kRecvSize = 0xC8,
+                          kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
 }  // namespace xfer_reg
 
 // The engine's counters (CNT_SEL), docs/xfer.md "Counters".
@@ -156,6 +157,11 @@ class Xfer {
   // flag is in use from a committed send until senddone returns its final report);
   // std::runtime_error when every flag is in use.
   Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len);
+  // 004 Figure 4's fastmemcpy (section 3.5): `len` bytes at `src` copied to `dst` at the node of
+  // `dst_vpid`, inside its slot's receive window (else FAIL_PROT, nothing written); both 8-byte
+  // aligned, at any doubleword offset of their lines. With `note` the destination's process also
+  // gets a receive-table entry naming `dst`. Reported in a status flag as a send.
+  Send fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note = false);
   // The flag's report of `s` (Pending until the engine writes it); with `block` polls until it
   // is written.
   XferStatus senddone(const Send& s, bool block = true);
@@ -189,6 +195,9 @@ class Xfer {
   unsigned posted();
 
  private:
+  // A send (XCMD op 1) or a memory copy (op 2, its destination in XDST).
+  Send transfer(uint64_t cmd, unsigned dst_vpid, std::optional<Addr> dst, Addr src, uint32_t len,
+                const char* who);
   // The next status flag not in use; std::runtime_error when every one is.
   unsigned free_flag(const char* who);
   // The description closed by XGO, written again while another process's XGO interrupted it.
