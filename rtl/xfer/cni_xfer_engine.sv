@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The coherent block-transfer engine (docs/xfer.md): seed 004's message passing as one engine
 // on the engine bus. A process describes a message with uncached register writes (XCMD, then
-// its source pieces, XPAGE; a memory copy also its destination, XDST) and closes the description with one uncached read (XGO) that
-// commits it or refuses it as a whole, so nothing irreversible happens before that read. The
+// its source pieces, XPAGE; a memory copy also its destination, XDST) and closes the
+// description with one uncached read (XGO) that commits it or refuses it as a whole, so nothing
+// irreversible happens before that read. The
 // engine then moves the message as line-sized components through the caching agent and the
 // network (cni_xfer_send), and the receiving engine writes them into a buffer the destination
 // process posted (BUF_ADDR, BUF_POST), writes a receive-table entry in that process's space and
@@ -106,7 +107,8 @@ module cni_xfer_engine #(
   // ---- the privileged state: control, slots, vpid table (cni_xfer_priv) ---------------------
   logic                   enable_q, cur_v_q;
   logic [15:0]            occ_send_q, occ_recv_q, occ_init_q, occ_freq_q, occ_fhome_q,
-                          occ_fdone_q;
+                          occ_fdone_q, tmo_q;
+  logic [7:0]             rmax_q;
   logic [3:0]             cur_q;
   logic [Procs-1:0]       s_en_q, rt_reset;
   logic [Procs-1:0][47:0] s_sbase_q, s_ssize_q, s_rbase_q, s_rsize_q, s_stat_q, s_rt_q;
@@ -128,7 +130,8 @@ module cni_xfer_engine #(
     .rd_at_i ({rq.addr[7:3], 3'd0}), .rv_o (prv_rv),
     .enable_o (enable_q), .occ_send_o (occ_send_q), .occ_recv_o (occ_recv_q),
     .occ_init_o (occ_init_q), .occ_freq_o (occ_freq_q), .occ_fhome_o (occ_fhome_q),
-    .occ_fdone_o (occ_fdone_q), .cur_o (cur_q), .cur_v_o (cur_v_q), .s_en_o (s_en_q),
+    .occ_fdone_o (occ_fdone_q), .tmo_o (tmo_q), .rmax_o (rmax_q), .cur_o (cur_q),
+    .cur_v_o (cur_v_q), .s_en_o (s_en_q),
     .s_sbase_o (s_sbase_q), .s_ssize_o (s_ssize_q), .s_rbase_o (s_rbase_q),
     .s_rsize_o (s_rsize_q), .s_stat_o (s_stat_q), .s_rt_o (s_rt_q), .s_nflag_o (s_nflag_q),
     .s_vfirst_o (s_vfirst_q), .s_vn_o (s_vn_q), .s_rtn_o (s_rtn_q), .s_own_o (s_own_q),
@@ -249,18 +252,19 @@ module cni_xfer_engine #(
   // sent), 7 REJECT NOBUF sent, 8 REJECT BUSY sent, 9 NOREC, 10 GAP, 11 DUP, 12 STALE replies,
   // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written), 16 caching-agent
   // errors (a source read, a component, entry or flag write, a head read refused by the home),
-  // 17 Fetch-and-Ops performed at this home, 18 Fetch-and-Op results reported (FOP_DONE flags)
-  localparam int NCnt = 19;
+  // 17 Fetch-and-Ops performed at this home, 18 Fetch-and-Op results reported (FOP_DONE flags),
+  // 19 resends (a stream again from a NACK_GAP's gap, or a probe)
+  localparam int NCnt = 20;
   logic [NCnt-1:0]       inc;
   logic [NCnt-1:0][31:0] cnt_q;
   logic [4:0]            cnt_sel_q;
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
-        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop;
+        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop, s_retx;
   wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
-  assign inc = {s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap, r_norec, r_busy, r_nobuf,
-                g_prot || r_prot || f_prot, go && g_verdict == VRetry, go && g_verdict == VFail, r_comp,
-                s_comp, r_msg, s_done};
+  assign inc = {s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap,
+                r_norec, r_busy, r_nobuf, g_prot || r_prot || f_prot, go && g_verdict == VRetry,
+                go && g_verdict == VFail, r_comp, s_comp, r_msg, s_done};
 
   // ---- register reads ---------------------------------------------------------------------------
   logic [63:0] xgo_q;
@@ -415,7 +419,7 @@ module cni_xfer_engine #(
                         (f_kind == 3'd2 && f_len == 16'(LineBytes)) ||
                         (f_kind == 3'd3 && f_len == '0) || (f_kind == 3'd4 && f_len == 16'd32));
   wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP &&
-                       (((f_kind == 3'd1 || f_kind == 3'd3) && f_len == '0) ||
+                       (((f_kind == 3'd1 || f_kind == 3'd2 || f_kind == 3'd3) && f_len == '0) ||
                         (f_kind == 3'd4 && f_len == 16'd8));
   wire        f_fop  = f_req && f_kind == 3'd4;
   logic       fr_take, fq_take;
@@ -475,8 +479,9 @@ module cni_xfer_engine #(
   logic                st_valid, rp_valid;
   logic [FrameB*8-1:0] st_frame;
   logic [15:0]         st_bytes, st_dest, rp_dst, rp_c;
-  logic [2:0]          rp_kind, rp_reason;
-  wire [95:0] rp_hdr = {rp_c, 13'd0, rp_reason, 5'd0, rp_kind, cni_amap_pkg::NET_TYPE_XFER_RSP,
+  logic [2:0]          rp_kind;
+  logic [15:0]         rp_lo;
+  wire [95:0] rp_hdr = {rp_c, rp_lo, 5'd0, rp_kind, cni_amap_pkg::NET_TYPE_XFER_RSP,
                         16'd0, net_rsp.node_id, rp_dst};
   // a Fetch-and-Op's reply: the old value as 8 bytes of payload
   logic        fh_valid;
@@ -505,7 +510,8 @@ module cni_xfer_engine #(
   cni_xfer_send #(.LineBytes(LineBytes), .CacheIdW(CacheIdW), .Recs(SendRecs), .Lines(XLines),
                   .Procs(Procs)) u_send (
     .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
-    .occ_send_i (occ_send_q), .occ_init_i (occ_init_q), .occ_freq_i (occ_freq_q),
+    .tmo_i (tmo_q), .rmax_i (rmax_q), .occ_send_i (occ_send_q), .occ_init_i (occ_init_q),
+    .occ_freq_i (occ_freq_q),
     .occ_fdone_i (occ_fdone_q),
     .cm_valid_i (cm_valid), .cm_dst_i (v_node_q[c_vidx]), .cm_dpid_i (v_pid_q[c_vidx]),
     .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_type_q),
@@ -515,7 +521,7 @@ module cni_xfer_engine #(
     .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q), .cm_daddr_i (i_dst_q),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
-    .rp_reason_i (f_lo[2:0]), .rp_old_i (rx_frame[96 +: 64]),
+    .rp_reason_i (f_lo[2:0]), .rp_k_i (f_lo), .rp_old_i (rx_frame[96 +: 64]),
     .rd_valid_o (rd_valid), .rd_addr_o (rd_addr), .rd_id_o (rd_id), .rd_ready_i (rd_ready),
     .rr_valid_i (rs_rd), .rr_id_i (ca_rsp.rsp_id), .rr_data_i (ca_rsp.rsp_data),
     .rr_err_i (ca_rsp.rsp_err),
@@ -524,15 +530,17 @@ module cni_xfer_engine #(
     .tx_valid_o (st_valid), .tx_frame_o (st_frame), .tx_bytes_o (st_bytes),
     .tx_dest_o (st_dest), .tx_ready_i (st_go),
     .cnt_done_o (s_done), .cnt_failed_o (s_failed), .cnt_comp_o (s_comp),
-    .cnt_stale_o (s_stale), .cnt_fop_o (s_fop), .idle_o (s_idle)
+    .cnt_stale_o (s_stale), .cnt_fop_o (s_fop), .cnt_retx_o (s_retx), .idle_o (s_idle)
   );
 
   // ---- the receiving side --------------------------------------------------------------------
   logic [Procs-1:0] r_en;
   always_comb for (int p = 0; p < Procs; p++) r_en[p] = enable_q && s_en_q[p];
-  cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs)) u_recv (
+  cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs),
+                  .Win(SendRecs)) u_recv (
     .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
-    .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src), .fr_c_i (f_c),
+    .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src),
+    .fr_c_i (f_c),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
     .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
     .rw_base_i (s_rbase_q), .rw_size_i (s_rsize_q),
@@ -546,7 +554,7 @@ module cni_xfer_engine #(
     .ew_ready_i (ew_ready), .ew_done_i (rs_ent), .ew_data_i (ca_rsp.rsp_data[31:0]),
     .ew_err_i (ca_rsp.rsp_err),
     .rp_valid_o (rp_valid), .rp_kind_o (rp_kind), .rp_dst_o (rp_dst), .rp_c_o (rp_c),
-    .rp_reason_o (rp_reason), .rp_ready_i (rp_go),
+    .rp_lo_o (rp_lo), .rp_ready_i (rp_go),
     .cnt_msg_o (r_msg), .cnt_comp_o (r_comp), .cnt_nobuf_o (r_nobuf), .cnt_busy_o (r_busy),
     .cnt_prot_o (r_prot), .cnt_norec_o (r_norec), .cnt_gap_o (r_gap), .cnt_dup_o (r_dup),
     .cnt_err_o (r_err),

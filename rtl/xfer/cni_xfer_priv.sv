@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block-transfer engine's privileged registers (docs/xfer.md, "Registers", 0x80-0xFF): the
-// control and occupancy registers, the current process, the process slots (windows, status
-// flags, receive table, vpid range, Fetch-and-Op window) and the vpid table. The engine's
-// register decode passes every 8-byte write (taking effect with its high word) and the offset of
-// every read; reads of offsets this block does not hold return 0.
+// control, occupancy and retransmission registers, the current process, the process slots
+// (windows, status flags, receive table, vpid range, Fetch-and-Op window) and the vpid table.
+// The engine's register decode passes every 8-byte write (taking effect with its high word) and
+// the offset of every read; reads of offsets this block does not hold return 0.
 //
 // Parameters: Procs - process slots (2 .. 16); Vpids - vpid-table entries (1 .. 256)
 // Ports:
@@ -33,6 +33,8 @@ module cni_xfer_priv #(
   output logic [15:0]                 occ_freq_o,
   output logic [15:0]                 occ_fhome_o,
   output logic [15:0]                 occ_fdone_o,
+  output logic [15:0]                 tmo_o,
+  output logic [7:0]                  rmax_o,
   output logic [3:0]                  cur_o,
   output logic                        cur_v_o,
   output logic [Procs-1:0]            s_en_o,
@@ -69,6 +71,7 @@ module cni_xfer_priv #(
       R_CTL_LO: rv_o = {63'd0, enable_o};
       R_OCC_LO: rv_o = {16'd0, occ_init_o, occ_recv_o, occ_send_o};
       R_OCC_FOP_LO: rv_o = {16'd0, occ_fdone_o, occ_fhome_o, occ_freq_o};
+      R_TIMERS_LO: rv_o = {40'd0, rmax_o, tmo_o};
       R_PSEL_LO: rv_o = {56'd0, psel_q};
       R_P_SEND_BASE_LO: rv_o = ps_ok ? 64'(s_sbase_o[ps]) : '0;
       R_P_SEND_SIZE_LO: rv_o = ps_ok ? 64'(s_ssize_o[ps]) : '0;
@@ -83,7 +86,8 @@ module cni_xfer_priv #(
   end
 
   always_comb begin
-    for (int p = 0; p < Procs; p++) rt_reset_o[p] = w && wr_at_i == R_P_RT_LO && ps_ok && ps == 4'(p);
+    for (int p = 0; p < Procs; p++)
+      rt_reset_o[p] = w && wr_at_i == R_P_RT_LO && ps_ok && ps == 4'(p);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -95,6 +99,8 @@ module cni_xfer_priv #(
       occ_freq_o  <= '0;
       occ_fhome_o <= '0;
       occ_fdone_o <= '0;
+      tmo_o       <= '0;
+      rmax_o      <= '0;
       cur_o       <= '0;
       cur_v_o     <= 1'b0;
       psel_q      <= '0;
@@ -126,6 +132,10 @@ module cni_xfer_priv #(
         occ_freq_o  <= wv[15:0];
         occ_fhome_o <= wv[31:16];
         occ_fdone_o <= wv[47:32];
+      end
+      if (wr_at_i == R_TIMERS_LO) begin
+        tmo_o  <= wv[15:0];
+        rmax_o <= wv[23:16];
       end
       if (wr_at_i == R_CUR_PID_LO) begin
         cur_o   <= wv[11:8];

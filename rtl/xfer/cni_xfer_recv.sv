@@ -18,9 +18,16 @@
 //   record:  FREE -> RECV (components in order, each written) -> DRAIN (the writes answered)
 //            -> ENTRY (its entry owed) -> EWAIT (the entry's write in flight) -> ACKO (its ACK
 //            owed; REJECT ERR if a write failed) -> FREE; a memory copy without NOTE goes from
-//            DRAIN to ACKO (no entry). An ABORT (the sender could not read
-//            its source) ends RECV: the entry, marked failed, returns the buffer, and no reply
-//            is sent. A component out of order is dropped (GAP); one with no record too (NOREC).
+//            DRAIN to ACKO (no entry). An ABORT (the sender could not read its source) ends
+//            RECV: the entry, marked failed, returns the buffer, and no reply is sent. A
+//            component out of order is dropped (GAP); one with no record too (NOREC).
+//   retransmission (docs/xfer.md "Retransmission"): a component after a gap is dropped and
+//            answered NACK_GAP(c, exp) once until the record moves on; a header (a resend's,
+//            RETX) of a message with a record is dropped, a probe (PROBE) of one still
+//            receiving answered NACK_GAP(c, exp); a header of a message already acknowledged is
+//            answered ACK again: per source node (below MaxNodes) a map of the counts
+//            [una, una + Win) completed, una taken from the sender's headers. A probe accepted
+//            anew asks for it all, NACK_GAP(c, 0).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
 //            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full;
 //            a table still full after the read puts its slot aside for RtPoll cycles, and the
@@ -29,9 +36,12 @@
 // Parameters:
 //   LineBytes - line size; Recs - receiver records (2 .. 6); Bufs - receive-buffer descriptors;
 //   Procs     - process slots; RtPoll - cycles between reads of a full table's head line
+//   Win       - the senders' count window (their records, XferSendRecs); MaxNodes - sources
+//               whose completed counts are kept
 // Ports:
 //   occ_recv_i                  - emulated occupancy: cycles between components written
-//   fr_*                        - a request frame (kind 1 HDR, 2 DATA), held until fr_take_o
+//   fr_*                        - a request frame (kind 1 HDR, 2 DATA, 3 ABORT), held until
+//                                 fr_take_o
 //   rw_base_i, rw_size_i        - per slot: the receive window (a memory copy's destination)
 //   en_i, rt_base_i, rt_n_i,
 //   rt_reset_i                  - per slot: enabled, receive-table base and entries (a power of
@@ -52,6 +62,8 @@ module cni_xfer_recv #(
   parameter int Bufs      = 4,
   parameter int Procs     = 4,
   parameter int RtPoll    = 256,
+  parameter int Win       = 4,
+  parameter int MaxNodes  = 16,
   localparam int LineBits = LineBytes * 8,
   localparam int RW       = (Recs > 1) ? $clog2(Recs) : 1,
   localparam int BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
@@ -103,7 +115,7 @@ module cni_xfer_recv #(
   output logic [2:0]                    rp_kind_o,
   output logic [15:0]                   rp_dst_o,
   output logic [15:0]                   rp_c_o,
-  output logic [2:0]                    rp_reason_o,
+  output logic [15:0]                   rp_lo_o,   // NACK_GAP: the gap; REJECT: the reason
   input  wire logic                     rp_ready_i,
   output logic                          cnt_msg_o,
   output logic                          cnt_comp_o,
@@ -122,7 +134,11 @@ module cni_xfer_recv #(
 
   localparam logic [2:0] RFree = 3'd0, RRecv = 3'd1, RDrain = 3'd2, REntry = 3'd3,
                          REwait = 3'd4, RAcko = 3'd5;
-  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KAck = 3'd1, KReject = 3'd3;
+  localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KAck = 3'd1, KNack = 3'd2,
+                         KReject = 3'd3;
+  localparam int WW = $clog2(Win), NW = $clog2(MaxNodes);
+  if ((1 << WW) != Win || (1 << NW) != MaxNodes)
+    $error("cni_xfer_recv: Win and MaxNodes powers of two");
   localparam logic [2:0] WhyNobuf = 3'd1, WhyBusy = 3'd2, WhyProt = 3'd3, WhyErr = 3'd4;
 
   // ---- records and buffers ----------------------------------------------------------------------
@@ -135,6 +151,9 @@ module cni_xfer_recv #(
   logic [Recs-1:0]       r_err_q;     // a write failed: the entry says so, the reply is REJECT ERR
   logic [Recs-1:0]       r_abort_q;   // the sender aborted: a failed entry and no reply
   logic [Recs-1:0]       r_cp_q, r_note_q;   // a memory copy (r_buf_q: its destination D)
+  logic [Recs-1:0]       r_gap_q;     // its NACK_GAP sent (again once a component is taken)
+  logic [MaxNodes-1:0][15:0]    c_una_q;   // per source: the oldest count not retired there,
+  logic [MaxNodes-1:0][Win-1:0] c_map_q;   // and which of [una, una + Win) are acknowledged
   logic [Bufs-1:0]       b_v_q;
   logic [Bufs-1:0][3:0]  b_pid_q;
   logic [Bufs-1:0][7:0]  b_type_q;
@@ -150,6 +169,21 @@ module cni_xfer_recv #(
   wire [7:0]  h_type  = fr_pay_i[39:32];
   wire [23:0] h_len   = fr_pay_i[87:64];
   wire [15:0] h_n     = fr_pay_i[111:96];
+  wire        h_probe = fr_pay_i[42];
+  wire [15:0] h_una   = fr_pay_i[63:48];
+  // the source's completed counts, with those below the header's una retired
+  wire            c_trk  = 32'(fr_src_i) < 32'(MaxNodes);
+  wire [NW-1:0]   c_s    = NW'(fr_src_i);
+  wire [15:0]     c_adv  = h_una - c_una_q[c_s];       // how far una moves (< 2^15: forward)
+  logic [Win-1:0] c_kept;
+  always_comb begin
+    for (int i = 0; i < Win; i++) begin
+      c_kept[i] = c_map_q[c_s][i] && !c_adv[15] &&
+                  ((WW'(i) - WW'(c_una_q[c_s])) >= WW'(c_adv) && c_adv < 16'(Win));
+      if (c_adv[15]) c_kept[i] = c_map_q[c_s][i];
+    end
+  end
+  wire        h_done = c_trk && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
   wire        h_cp    = fr_pay_i[40];
   wire        h_note  = fr_pay_i[43];
   wire [47:0] h_dst   = fr_pay_i[175:128];
@@ -199,9 +233,9 @@ module cni_xfer_recv #(
   // the reply queue: {kind, reason, destination, count}
   logic       rq_ready;
   logic       rq_push;
-  logic [37:0] rq_in;
-  logic [37:0] rq_out;
-  cni_fifo #(.Width(38), .Depth(4)) u_rq (
+  logic [53:0] rq_in;
+  logic [53:0] rq_out;
+  cni_fifo #(.Width(54), .Depth(4)) u_rq (
     .clk_i, .rst_ni,
     .in_valid_i (rq_push), .in_ready_o (rq_ready), .in_data_i (rq_in),
     .out_valid_o (rp_valid_o), .out_ready_i (rp_ready_i), .out_data_o (rq_out),
@@ -209,15 +243,21 @@ module cni_xfer_recv #(
     .count_o ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
-  assign {rp_kind_o, rp_reason_o, rp_dst_o, rp_c_o} = rq_out;
+  logic [2:0]  rq_reason;
+  logic [15:0] rq_k;
+  assign {rp_kind_o, rq_reason, rq_k, rp_dst_o, rp_c_o} = rq_out;
+  assign rp_lo_o = rp_kind_o == KNack ? rq_k : 16'(rq_reason);
 
   wire is_hdr  = fr_valid_i && fr_kind_i == KHdr;
   wire is_data = fr_valid_i && fr_kind_i == KData;
   wire is_abort = fr_valid_i && fr_kind_i == KAbort;
   wire hdr_take = is_hdr && rq_ready;
-  wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && (h_cp || buf_any) &&
-                  free_any;
-  wire hdr_rej  = hdr_take && !dup_any && !hdr_acc;
+  wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && !h_done &&
+                  (h_cp || buf_any) && free_any;
+  wire hdr_rej  = hdr_take && !dup_any && !h_done && !hdr_acc;
+  // a probe of a message still receiving, or one accepted anew: NACK_GAP from what it expects
+  wire hdr_gap  = hdr_take && h_probe && (m_any || hdr_acc);
+  wire hdr_again = hdr_take && !dup_any && h_done;   // acknowledged before: ACK again
   logic [2:0] why;
   always_comb begin
     if (!h_slot_ok || !h_in) why = WhyProt;
@@ -245,6 +285,8 @@ module cni_xfer_recv #(
   assign dw_rec_o   = 3'(m_idx);
   wire   dw_fire    = dw_valid_o && dw_ready_i;
   wire   d_drop     = is_data && !d_exp;   // out of order, or no record
+  // a component after a gap: NACK_GAP(c, exp), once until the record takes one
+  wire   d_gap      = is_data && m_any && fr_k_i > r_exp_q[m_idx] && !r_gap_q[m_idx] && rq_ready;
   assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
   wire   abort_hit  = is_abort && m_any;
 
@@ -294,11 +336,20 @@ module cni_xfer_recv #(
   wire   ew_fire    = ew_valid_o && ew_ready_i;
 
   // a record owing its ACK sends it when no header's reply takes the queue
-  wire ack_push = ack_any && !hdr_rej && rq_ready;
-  assign rq_push = hdr_rej || ack_push;
-  assign rq_in   = hdr_rej ? {KReject, why, fr_src_i, fr_c_i}
-                 : r_err_q[ack_idx] ? {KReject, WhyErr, r_src_q[ack_idx], r_c_q[ack_idx]}
-                                    : {KAck, 3'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
+  wire f_push   = hdr_rej || hdr_gap || hdr_again || d_gap;   // the frame's own reply
+  wire ack_push = ack_any && !f_push && rq_ready;
+  assign rq_push = f_push || ack_push;
+  always_comb begin
+    if (hdr_rej) rq_in = {KReject, why, 16'd0, fr_src_i, fr_c_i};
+    else if (hdr_gap) rq_in = {KNack, 3'd0, m_any ? r_exp_q[m_idx] : 16'd0, fr_src_i, fr_c_i};
+    else if (hdr_again) rq_in = {KAck, 3'd0, 16'd0, fr_src_i, fr_c_i};
+    else if (d_gap) rq_in = {KNack, 3'd0, r_exp_q[m_idx], fr_src_i, fr_c_i};
+    else if (r_err_q[ack_idx]) rq_in = {KReject, WhyErr, 16'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
+    else rq_in = {KAck, 3'd0, 16'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
+  end
+  // an ACK sent: its count marked completed at its source
+  wire            a_trk = ack_push && !r_err_q[ack_idx] && 32'(r_src_q[ack_idx]) < 32'(MaxNodes);
+  wire [NW-1:0]   a_s   = NW'(r_src_q[ack_idx]);
 
   assign cnt_msg_o   = ack_push && !r_err_q[ack_idx];
   assign cnt_err_o   = (dw_done_i && dw_done_err_i) || (ew_done_i && ew_err_i);
@@ -308,7 +359,7 @@ module cni_xfer_recv #(
   assign cnt_prot_o  = hdr_rej && why == WhyProt;
   assign cnt_norec_o = (is_data || is_abort) && !m_any && !dup_any;
   assign cnt_gap_o   = is_data && m_any && !d_exp;
-  assign cnt_dup_o   = (hdr_take && dup_any) || (is_data && dup_any && !m_any);
+  assign cnt_dup_o   = (hdr_take && (dup_any || h_done)) || (is_data && dup_any && !m_any);
 
   logic bp_any;
   logic [BW-1:0] bp_idx;
@@ -346,7 +397,22 @@ module cni_xfer_recv #(
       hwait_q  <= '0;
       r_err_q  <= '0;
       r_abort_q <= '0;
+      r_gap_q   <= '0;
+      c_una_q   <= '0;
+      c_map_q   <= '0;
     end else begin
+      // the completed counts: retired below a header's una, marked by an ACK
+      if (hdr_take && c_trk && !c_adv[15]) begin
+        c_una_q[c_s] <= h_una;
+        c_map_q[c_s] <= c_kept;
+      end
+      if (a_trk && (r_c_q[ack_idx] - c_una_q[a_s]) < 16'(Win)) begin
+        if (hdr_take && c_trk && !c_adv[15] && c_s == a_s)
+          c_map_q[a_s] <= c_kept | (Win'(1) << WW'(r_c_q[ack_idx]));
+        else
+          c_map_q[a_s][WW'(r_c_q[ack_idx])] <= 1'b1;
+      end
+      if (d_gap) r_gap_q[m_idx] <= 1'b1;
       if (gate_q != '0) gate_q <= gate_q - 16'd1;
       // buffers
       if (bp_valid_i && bp_any) begin
@@ -373,6 +439,7 @@ module cni_xfer_recv #(
         r_note_q[free_idx]  <= h_note;
         r_err_q[free_idx]   <= 1'b0;
         r_abort_q[free_idx] <= 1'b0;
+        r_gap_q[free_idx]   <= 1'b0;
       end
       // the sender could not read its source: the rest is not coming
       if (abort_hit) begin
@@ -382,6 +449,7 @@ module cni_xfer_recv #(
       // components
       if (dw_fire) begin
         r_exp_q[m_idx] <= r_exp_q[m_idx] + 16'd1;
+        r_gap_q[m_idx] <= 1'b0;
         gate_q         <= occ_recv_i - 16'(occ_recv_i != '0);  // the next OCC_RECV later
         if (r_exp_q[m_idx] + 16'd1 == r_n_q[m_idx]) st_q[m_idx] <= RDrain;
       end

@@ -25,6 +25,12 @@
 //           sent) -> CLOSE (ACK or REJECT: the flag is owed) -> FLAG (its write in flight)
 //           -> FREE (the write answered). A REJECT while streaming stops the stream (no more
 //           reads; the reads in flight drain) and the record closes with the failure.
+//   retransmission (tmo_i != 0: go-back-N, docs/xfer.md "Retransmission"): a NACK_GAP(c, k)
+//           makes the record owe a resend from component k (a record being streamed stops,
+//           drains, and waits for it); a record in WAIT for tmo_i cycles with no reply owes a
+//           probe (its header again, PROBE, no component), up to rmax_i times, then closes with
+//           FAIL_TIMEOUT (a Fetch-and-Op at once: its request is not idempotent). Resends take
+//           the streamer before the queue; their header carries RETX.
 //   streamer: TIdle -> TInit (OccInit cycles) -> THdr (the header frame) -> TData (components)
 //           -> TIdle; TData -> TAbort (rejected, or a source line answered Error: the reads in
 //           flight drain) -> TIdle, or -> TKill (an Error after the header left: an ABORT frame
@@ -37,14 +43,16 @@
 //   Procs     - process slots (2 .. 16)
 // Ports:
 //   node_id_i                       - this node (the frames' source)
+//   tmo_i, rmax_i                   - retransmission: the reply timeout (cycles, 0: off), probes
 //   occ_send_i, occ_init_i,
 //   occ_freq_i, occ_fdone_i         - emulated occupancy (cycles): between components; before
 //                                     the header; before a FOP_REQ; from FOP_RSP to its flag
 //   cm_*                            - a commit (one-cycle pulse, only when cm_ok_o): the
 //                                     message's fields; cm_c_o/cm_rec_o its count and record
 //   out_o                           - messages outstanding per process slot
-//   rp_*                            - a reply received (never held): kind (1 ACK, 3 REJECT,
-//                                     4 FOP_RSP), count, reason (FOP_RSP: its status), old value
+//   rp_*                            - a reply received (never held): kind (1 ACK, 2 NACK_GAP,
+//                                     3 REJECT, 4 FOP_RSP), count, reason (FOP_RSP: its status),
+//                                     the gap (NACK_GAP), the old value (FOP_RSP)
 //   rd_*                            - a source line read (CA_RD_NA), id = its line buffer
 //   rr_*                            - a read's answer
 //   fw_*, fw_done_i                 - a status-flag line write (CA_WR_INV), its answer
@@ -68,6 +76,8 @@ module cni_xfer_send #(
   input  wire logic                    clk_i,
   input  wire logic                    rst_ni,
   input  wire logic [15:0]             node_id_i,
+  input  wire logic [15:0]             tmo_i,
+  input  wire logic [7:0]              rmax_i,
   input  wire logic [15:0]             occ_send_i,
   input  wire logic [15:0]             occ_init_i,
   input  wire logic [15:0]             occ_freq_i,
@@ -96,6 +106,7 @@ module cni_xfer_send #(
   input  wire logic [2:0]              rp_kind_i,
   input  wire logic [15:0]             rp_c_i,
   input  wire logic [2:0]              rp_reason_i,
+  input  wire logic [15:0]             rp_k_i,
   input  wire logic [63:0]             rp_old_i,
   output logic                         rd_valid_o,
   output logic [47:0]                  rd_addr_o,
@@ -122,6 +133,7 @@ module cni_xfer_send #(
   output logic                         cnt_comp_o,
   output logic                         cnt_stale_o,
   output logic                         cnt_fop_o,
+  output logic                         cnt_retx_o,
   output logic                         idle_o
 );
 
@@ -132,9 +144,10 @@ module cni_xfer_send #(
   localparam logic [2:0] RFree = 3'd0, RQueued = 3'd1, RStream = 3'd2, RWait = 3'd3,
                          RClose = 3'd4, RFlag = 3'd5;
   localparam logic [2:0] KHdr = 3'd1, KData = 3'd2, KAbort = 3'd3, KFop = 3'd4, KAck = 3'd1,
-                         KReject = 3'd3, KFopRsp = 3'd4;
+                         KNack = 3'd2, KReject = 3'd3, KFopRsp = 3'd4;
   // status-flag codes (docs/xfer.md, "Status flags") and REJECT reasons
-  localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StFop = 8'd6,
+  localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StTimeout = 8'd4,
+                         StFop = 8'd6,
                          StBusy = 8'd7, StErr = 8'd8;
 
   // ---- records --------------------------------------------------------------------------------
@@ -151,7 +164,11 @@ module cni_xfer_send #(
   logic [Recs-1:0][1:0] r_op_q;     // a Fetch-and-Op's op (0: a message), word, operands;
   logic [Recs-1:0][15:0] r_word_q;   // r_arg_q then its old value
   logic [Recs-1:0][63:0] r_arg_q, r_cmp_q;
-  logic [Recs-1:0]       r_rej_q;    // a REJECT (or a failed read) came while it streamed
+  logic [Recs-1:0]       r_rej_q;
+  logic [Recs-1:0]       r_rs_q;     // a resend owed (from r_from_q; r_from_q = n: a probe)
+  logic [Recs-1:0]       r_rew_q;    // a NACK_GAP came while it streamed: stop, then resend
+  logic [Recs-1:0][15:0] r_from_q, r_tmr_q;
+  logic [Recs-1:0][7:0]  r_try_q;    // a REJECT (or a failed read) came while it streamed
   logic [15:0]           next_c_q, una_q;
   logic [Procs-1:0][7:0] out_q;
 
@@ -161,7 +178,6 @@ module cni_xfer_send #(
   assign cm_c_o   = next_c_q;
   assign cm_rec_o = 8'(cm_idx);
   assign out_o    = out_q;
-  // components: ceil(len / LineBytes)
   // components ceil(len / LineBytes); source lines ceil((offset + len) / LineBytes)
   /* verilator lint_off UNUSEDSIGNAL */
   wire [LbW-1:0] cm_dd = cm_cp_i ? cm_daddr_i[LbW-1:0] : '0;
@@ -196,17 +212,18 @@ module cni_xfer_send #(
   logic [3:0]    infl_q;         // reads in flight
   logic [Lines-1:0] lval_q;      // a line buffer holds its line's data
   logic          fetch_q;        // a line buffer is being read into the frame register
-  logic [15:0]   fk_q;           // the source line fetched
+  logic          primed_q;       // the carry holds the line before the next (a realigned stream)
+  logic          retx_q;         // the record streamed is a resend
   logic          f_valid_q;      // the frame register holds a component
   logic          lerr_q;         // a source line of the record streamed answered Error
   logic [FrameB*8-1:0] f_frame_q;
 
-  assign q_pop = t_q == TIdle && q_valid;
-  wire         rej = r_rej_q[a_q];
+  assign q_pop = t_q == TIdle && q_valid && !rs_any;
+  assign cnt_retx_o = t_q == TIdle && rs_any;
+  wire         rej = r_rej_q[a_q] || r_rew_q[a_q];   // stop streaming
   wire [15:0]  a_n  = r_n_q[a_q];
   wire [15:0]  a_nl = r_nl_q[a_q];
   wire [LbW-4:0] a_off = r_sh_q[a_q];
-  wire           a_pre = r_pre_q[a_q];
   wire [LW-1:0] stg_slot = k_stg_q[LW-1:0];
 
   // source reads: in order, a line buffer each
@@ -234,7 +251,7 @@ module cni_xfer_send #(
                !f_valid_q && !fetch_q;
   // the line fetched makes a component: every line of an aligned message, every line but the
   // first of a realigned one
-  wire fetch_comp = fetch_q && (a_off == '0 || a_pre || fk_q != '0);
+  wire fetch_comp = fetch_q && (a_off == '0 || primed_q);
   // the last component's bytes beyond the message go out as zeros
   wire [LbW-1:0] tail_b = r_len_q[a_q][LbW-1:0] + (r_cp_q[a_q] ? r_daddr_q[a_q][LbW-1:0] : '0);
   // the join: {next line, carry} shifted down by the offset (the next line zero for a flush)
@@ -254,15 +271,16 @@ module cni_xfer_send #(
                          16'(LineBytes), node_id_i, r_dst_q[a_q]};
 
   // the header: 32 bytes of payload
-  wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], 16'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], 16'd0,
-                        4'd0, r_note_q[a_q], 2'd0, r_cp_q[a_q], r_type_q[a_q],
+  wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], 16'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], una_q,
+                        4'd0, r_note_q[a_q], a_probe, 1'b0, r_cp_q[a_q], r_type_q[a_q],
                         4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q], r_svpid_q[a_q]};
   // a Fetch-and-Op's request: 32 bytes of payload
   wire [255:0] o_pay = {64'd0, r_cmp_q[a_q], r_arg_q[a_q], 16'd0, r_word_q[a_q], r_svpid_q[a_q],
                         6'd0, r_op_q[a_q], 4'd0, r_dpid_q[a_q]};
   wire         a_fop = r_op_q[a_q] != '0;
-  wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 5'd0, a_fop ? KFop : KHdr, cni_amap_pkg::NET_TYPE_XFER_REQ,
-                        16'd32, node_id_i, r_dst_q[a_q]};
+  wire         a_probe = r_from_q[a_q] == a_n && !a_fop;   // a header with no component after it
+  wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 4'd0, retx_q, a_fop ? KFop : KHdr,
+                        cni_amap_pkg::NET_TYPE_XFER_REQ, 16'd32, node_id_i, r_dst_q[a_q]};
 
   // ABORT: no payload; the receiver frees the record and returns the buffer with a failed entry
   wire [95:0]  k_hdr = {r_c_q[a_q], 16'd0, 5'd0, KAbort, cni_amap_pkg::NET_TYPE_XFER_REQ,
@@ -292,7 +310,28 @@ module cni_xfer_send #(
   wire          rp_rej  = rp_valid_i && rp_msg && rp_kind_i == KReject;
   wire          rp_fop  = rp_valid_i && rp_live && !rp_msg && rp_kind_i == KFopRsp &&
                           st_q[rp_idx] == RWait;
-  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej && !rp_fop;
+  wire          rp_nack = rp_valid_i && rp_msg && rp_kind_i == KNack && rp_k_i < r_n_q[rp_idx];
+  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej && !rp_fop && !rp_nack;
+  // the resend of a record a NACK_GAP names starts at the lowest gap named since it last ran
+  wire [15:0]   nk_from = (r_rs_q[rp_idx] || r_rew_q[rp_idx]) && r_from_q[rp_idx] < rp_k_i ?
+                          r_from_q[rp_idx] : rp_k_i;
+  // resends first: the lowest record owing one
+  logic          rs_any;
+  logic [RW-1:0] rs_idx;
+  always_comb begin
+    rs_any = 1'b0;
+    rs_idx = '0;
+    for (int i = Recs - 1; i >= 0; i--) begin
+      if (st_q[i] == RWait && r_rs_q[i]) begin
+        rs_any = 1'b1;
+        rs_idx = RW'(i);
+      end
+    end
+  end
+  // the first source line of a stream from component k, and whether it only fills the carry
+  wire [15:0]   a_from    = r_from_q[a_q];
+  wire [15:0]   s_line_a  = r_pre_q[a_q] && a_from != '0 ? a_from - 16'd1 : a_from;
+  wire          s_prime_a = r_sh_q[a_q] != '0 && !(r_pre_q[a_q] && a_from == '0);
   logic [7:0] rej_stat;
   always_comb begin
     unique case (rp_reason_i)
@@ -349,7 +388,12 @@ module cni_xfer_send #(
       infl_q    <= '0;
       lval_q    <= '0;
       fetch_q   <= 1'b0;
-      fk_q      <= '0;
+      primed_q  <= 1'b0;
+      retx_q    <= 1'b0;
+      r_rs_q    <= '0;
+      r_rew_q   <= '0;
+      r_tmr_q   <= '0;
+      r_try_q   <= '0;
       f_valid_q <= 1'b0;
       f_frame_q <= '0;
       fw_busy_q <= 1'b0;
@@ -361,6 +405,10 @@ module cni_xfer_send #(
       if (cm_valid_i) begin
         st_q[cm_idx]      <= RQueued;
         r_rej_q[cm_idx]   <= 1'b0;
+        r_rs_q[cm_idx]    <= 1'b0;
+        r_rew_q[cm_idx]   <= 1'b0;
+        r_from_q[cm_idx]  <= '0;
+        r_try_q[cm_idx]   <= '0;
         next_c_q          <= next_c_q + 16'd1;
       end
       // una: past every freed count
@@ -404,33 +452,45 @@ module cni_xfer_send #(
       if (fetch) begin
         lval_q[stg_slot] <= 1'b0;
         k_stg_q          <= k_stg_q + 16'd1;
-        fk_q             <= k_stg_q;
       end
-      if (fetch_q) carry_q <= lb_rd;
+      if (fetch_q) begin
+        carry_q  <= lb_rd;
+        primed_q <= 1'b1;
+      end
       if (fetch_comp || flush) begin
         f_valid_q <= 1'b1;
         f_frame_q <= {comp_data, d_hdr};
         c_stg_q   <= c_stg_q + 16'd1;
       end
       unique case (t_q)
-        TIdle: if (q_valid) begin
+        TIdle: if (rs_any) begin   // a resend: its header (RETX), then from r_from
+          a_q          <= rs_idx;
+          st_q[rs_idx] <= RStream;
+          r_rs_q[rs_idx] <= 1'b0;
+          lerr_q       <= 1'b0;
+          retx_q       <= 1'b1;
+          t_q          <= THdr;
+        end else if (q_valid) begin
           a_q          <= q_head;
           st_q[q_head] <= RStream;
           lerr_q       <= 1'b0;
+          retx_q       <= 1'b0;
           gate_q       <= r_op_q[q_head] != '0 ? occ_freq_i : occ_init_i;
           t_q          <= TInit;
         end
         TInit: if (gate_q == '0) t_q <= THdr;
-        THdr: if (tx_fire && a_fop) begin   // a Fetch-and-Op: its request is all it sends
-          st_q[a_q] <= RWait;
-          t_q       <= TIdle;
+        THdr: if (tx_fire && (a_fop || a_probe)) begin   // no component follows
+          st_q[a_q]    <= RWait;
+          r_tmr_q[a_q] <= tmo_i;
+          t_q          <= TIdle;
         end else if (tx_fire) begin
-          t_q     <= TData;
-          carry_q <= '0;
-          k_iss_q <= '0;
-          k_stg_q <= '0;
-          c_stg_q <= '0;
-          k_snt_q <= '0;
+          t_q      <= TData;
+          carry_q  <= '0;
+          k_iss_q  <= s_line_a;
+          k_stg_q  <= s_line_a;
+          c_stg_q  <= r_from_q[a_q];
+          k_snt_q  <= r_from_q[a_q];
+          primed_q <= !s_prime_a;
         end
         TData: begin
           if (send_data && tx_ready_i) begin
@@ -442,8 +502,9 @@ module cni_xfer_send #(
             t_q <= TAbort;
           end else if (data_done) begin
             // (a REJECT in this very cycle found the record still streaming: it closes it)
-            st_q[a_q] <= rp_rej && rp_idx == a_q ? RClose : RWait;
-            t_q       <= TIdle;
+            st_q[a_q]    <= rp_rej && rp_idx == a_q ? RClose : RWait;
+            r_tmr_q[a_q] <= tmo_i;
+            t_q          <= TIdle;
           end
         end
         TAbort: begin
@@ -453,9 +514,11 @@ module cni_xfer_send #(
             // a local error after the header: the receiver may hold a record for it
             if (lerr_q) begin
               t_q <= TKill;
-            end else begin
-              st_q[a_q] <= RClose;
-              t_q       <= TIdle;
+            end else begin   // rejected: closed; a NACK_GAP came: the resend from its gap
+              st_q[a_q]    <= r_rej_q[a_q] ? RClose : RWait;
+              r_rs_q[a_q]  <= !r_rej_q[a_q];
+              r_rew_q[a_q] <= 1'b0;
+              t_q          <= TIdle;
             end
           end
         end
@@ -465,6 +528,31 @@ module cni_xfer_send #(
         end
         default: t_q <= TIdle;
       endcase
+
+      // retransmission: the timers of the records waiting for a reply
+      for (int i = 0; i < Recs; i++) begin
+        if (st_q[i] == RWait && !r_rs_q[i] && tmo_i != '0 && !(rp_valid_i && rp_idx == RW'(i)))
+        begin
+          if (r_tmr_q[i] != '0) begin
+            r_tmr_q[i] <= r_tmr_q[i] - 16'd1;
+          end else if (r_op_q[i] != '0 || r_try_q[i] >= rmax_i) begin
+            st_q[i]     <= RClose;
+            r_stat_q[i] <= StTimeout;
+          end else begin   // a probe
+            r_try_q[i]  <= r_try_q[i] + 8'd1;
+            r_from_q[i] <= r_n_q[i];
+            r_rs_q[i]   <= 1'b1;
+          end
+        end
+      end
+      // a NACK_GAP: a record waiting resends from the gap; one being streamed stops first
+      if (rp_nack) begin
+        r_tmr_q[rp_idx]  <= tmo_i;
+        r_from_q[rp_idx] <= nk_from;
+        if (st_q[rp_idx] == RWait || (data_done && a_q == rp_idx)) r_rs_q[rp_idx] <= 1'b1;
+        else if (st_q[rp_idx] == RStream) r_rew_q[rp_idx] <= 1'b1;
+      end
+      if (rp_ack || rp_rej) r_rs_q[rp_idx] <= 1'b0;
 
       // the flag writes
       if (fw_fire) begin

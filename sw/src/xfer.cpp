@@ -94,6 +94,13 @@ void XferOs::set_fop_occupancy(unsigned req, unsigned home, unsigned done) {
   put(kOccFop, uint64_t(req) | uint64_t(home) << 16 | uint64_t(done) << 32);
 }
 
+void XferOs::set_retransmit(unsigned timeout, unsigned probes) {
+  if (timeout > 0xFFFF || probes > 0xFF) {
+    throw std::invalid_argument("XferOs::set_retransmit: at most 65535 cycles and 255 probes");
+  }
+  put(kTimers, uint64_t(timeout) | uint64_t(probes) << 16);
+}
+
 unsigned XferOs::fop_words() { return unsigned(get(kStatus) >> 48); }
 
 uint32_t XferOs::counter(XferCounter c) {
@@ -127,6 +134,8 @@ const char* to_string(XferStatus s) {
     case XferStatus::Done: return "DONE";
     case XferStatus::FailProt: return "FAIL_PROT";
     case XferStatus::FailNobuf: return "FAIL_NOBUF";
+    case XferStatus::FailTimeout:
+      return "FAIL_TIMEOUT";
     case XferStatus::FopDone:
       return "FOP_DONE";
     case XferStatus::FailBusy: return "FAIL_BUSY";

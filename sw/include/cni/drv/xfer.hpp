@@ -25,9 +25,9 @@ namespace xfer_reg {
 inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXdst = 0x10, kXpage = 0x18, kXgo = 0x20,
                           kBufAddr = 0x28, kBufPost = 0x30, kFopTgt = 0x38, kFopArg = 0x40,
                           kFopCmp = 0x48, kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68,
-                          kCtl = 0x80, kOcc = 0x88, kOccFop = 0x90, kCurPid = 0xA0, kPsel = 0xA8,
-                          kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0, kRecvSize = 0xC8,
-                          kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
+                          kCtl = 0x80, kOcc = 0x88, kOccFop = 0x90, kTimers = 0x98, kCurPid = 0xA0,
+                          kPsel = 0xA8, kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0,
+                          kRecvSize = 0xC8, kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
 }  // namespace xfer_reg
 
 // The engine's counters (CNT_SEL), docs/xfer.md "Counters".
@@ -52,6 +52,7 @@ enum class XferCounter : unsigned {
                       // flag write, a head read refused by the home)
   FopPerformed = 17,  // Fetch-and-Ops performed at this node's words (home)
   FopReported = 18,   // Fetch-and-Op results reported in a FOP_DONE flag (requester)
+  Resent = 19,        // resends: a message streamed again from a NACK_GAP's gap, or probed
 };
 
 // A process slot's layout in host memory, as the operating system sets it.
@@ -88,6 +89,11 @@ class XferOs {
   // The same for Fetch-and-Op: before its request leaves; at the home, from taking the request to
   // its reply (at least); from the reply to the flag's write.
   void set_fop_occupancy(unsigned req, unsigned home, unsigned done);
+  // Retransmission (go-back-N): a message waiting `timeout` device cycles (1 .. 65535) for its
+  // reply is probed, at most `probes` times, then fails FAIL_TIMEOUT (a Fetch-and-Op at its first
+  // timeout); a receiver's NACK_GAP makes the sender resend from the gap. timeout 0: off (a lost
+  // frame leaves its message outstanding).
+  void set_retransmit(unsigned timeout, unsigned probes);
   // The node's Fetch-and-Op words (at the region's byte 256 on: word i at + 8 i).
   unsigned fop_words();
   // Sets slot `s` up and enables it; its receive table's counts restart (the table's lines must
@@ -131,6 +137,7 @@ enum class XferStatus : uint8_t {
   Done = 1,
   FailProt = 2,
   FailNobuf = 3,
+  FailTimeout = 4,
   FopDone = 6,
   FailBusy = 7,
   FailErr = 8,
