@@ -23,11 +23,11 @@
 //            component out of order is dropped (GAP); one with no record too (NOREC).
 //   retransmission (docs/xfer.md "Retransmission"): a component after a gap is dropped and
 //            answered NACK_GAP(c, exp) once until the record moves on; a header (a resend's,
-//            RETX) of a message with a record is dropped, a probe (PROBE) of one still
-//            receiving answered NACK_GAP(c, exp); a header of a message already acknowledged is
-//            answered ACK again: per source node (below MaxNodes) a map of the counts
-//            [una, una + Win) completed, una taken from the sender's headers. A probe accepted
-//            anew asks for it all, NACK_GAP(c, 0).
+//            RETX) of a message with a record is dropped; a probe (PROBE) is answered
+//            NACK_GAP(c, exp) by a record receiving, NACK_GAP(c, n) by one past it (alive), and
+//            NACK_GAP(c, 0) with no record (the resend's header is then judged); a header of a
+//            message already acknowledged is answered ACK again: per source node (below
+//            MaxNodes) a map of the counts [una, una + Win) completed, una from the headers.
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
 //            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full;
 //            a table still full after the read puts its slot aside for RtPoll cycles, and the
@@ -174,13 +174,13 @@ module cni_xfer_recv #(
   // the source's completed counts, with those below the header's una retired
   wire            c_trk  = 32'(fr_src_i) < 32'(MaxNodes);
   wire [NW-1:0]   c_s    = NW'(fr_src_i);
-  wire [15:0]     c_adv  = h_una - c_una_q[c_s];       // how far una moves (< 2^15: forward)
+  // (una only moves forward: the frames of one sender arrive in order, as go-back-N needs)
+  wire [15:0]     c_adv  = h_una - c_una_q[c_s];       // how far una moves
   logic [Win-1:0] c_kept;
   always_comb begin
     for (int i = 0; i < Win; i++) begin
-      c_kept[i] = c_map_q[c_s][i] && !c_adv[15] &&
-                  ((WW'(i) - WW'(c_una_q[c_s])) >= WW'(c_adv) && c_adv < 16'(Win));
-      if (c_adv[15]) c_kept[i] = c_map_q[c_s][i];
+      c_kept[i] = c_map_q[c_s][i] && c_adv < 16'(Win) &&
+                  (WW'(i) - WW'(c_una_q[c_s])) >= WW'(c_adv);
     end
   end
   wire        h_done = c_trk && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
@@ -200,16 +200,18 @@ module cni_xfer_recv #(
   logic [RW-1:0] free_idx;
   logic [BW-1:0] buf_idx;
   logic          m_any;      // a record in RECV of (source, count)
-  logic [RW-1:0] m_idx;
+  logic [RW-1:0] m_idx, d_idx;
   always_comb begin
     dup_any  = 1'b0;
     free_any = 1'b0;
     free_idx = '0;
     m_any    = 1'b0;
     m_idx    = '0;
+    d_idx    = '0;
     for (int i = Recs - 1; i >= 0; i--) begin
       if (st_q[i] != RFree && r_src_q[i] == fr_src_i && r_c_q[i] == fr_c_i) begin
         dup_any = 1'b1;
+        d_idx   = RW'(i);
         if (st_q[i] == RRecv) begin
           m_any = 1'b1;
           m_idx = RW'(i);
@@ -252,11 +254,13 @@ module cni_xfer_recv #(
   wire is_data = fr_valid_i && fr_kind_i == KData;
   wire is_abort = fr_valid_i && fr_kind_i == KAbort;
   wire hdr_take = is_hdr && rq_ready;
-  wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && !h_done &&
+  // a probe is never taken as a new message: with no record it asks for everything (the
+  // resend's header is then judged), NACK_GAP(c, 0); a record receiving answers what it
+  // expects, one past receiving NACK_GAP(c, n): received, its entry pending
+  wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && !h_done && !h_probe &&
                   (h_cp || buf_any) && free_any;
-  wire hdr_rej  = hdr_take && !dup_any && !h_done && !hdr_acc;
-  // a probe of a message still receiving, or one accepted anew: NACK_GAP from what it expects
-  wire hdr_gap  = hdr_take && h_probe && (m_any || hdr_acc);
+  wire hdr_rej  = hdr_take && !dup_any && !h_done && !h_probe && !hdr_acc;
+  wire hdr_gap  = hdr_take && h_probe && (dup_any || !h_done);
   wire hdr_again = hdr_take && !dup_any && h_done;   // acknowledged before: ACK again
   logic [2:0] why;
   always_comb begin
@@ -341,7 +345,8 @@ module cni_xfer_recv #(
   assign rq_push = f_push || ack_push;
   always_comb begin
     if (hdr_rej) rq_in = {KReject, why, 16'd0, fr_src_i, fr_c_i};
-    else if (hdr_gap) rq_in = {KNack, 3'd0, m_any ? r_exp_q[m_idx] : 16'd0, fr_src_i, fr_c_i};
+    else if (hdr_gap) rq_in = {KNack, 3'd0, m_any ? r_exp_q[m_idx] : dup_any ? r_n_q[d_idx] : 16'd0,
+                               fr_src_i, fr_c_i};
     else if (hdr_again) rq_in = {KAck, 3'd0, 16'd0, fr_src_i, fr_c_i};
     else if (d_gap) rq_in = {KNack, 3'd0, r_exp_q[m_idx], fr_src_i, fr_c_i};
     else if (r_err_q[ack_idx]) rq_in = {KReject, WhyErr, 16'd0, r_src_q[ack_idx], r_c_q[ack_idx]};
@@ -402,17 +407,18 @@ module cni_xfer_recv #(
       c_map_q   <= '0;
     end else begin
       // the completed counts: retired below a header's una, marked by an ACK
-      if (hdr_take && c_trk && !c_adv[15]) begin
+      if (hdr_take && c_trk) begin
         c_una_q[c_s] <= h_una;
         c_map_q[c_s] <= c_kept;
       end
-      if (a_trk && (r_c_q[ack_idx] - c_una_q[a_s]) < 16'(Win)) begin
-        if (hdr_take && c_trk && !c_adv[15] && c_s == a_s)
+      if (a_trk && hdr_take && c_trk && c_s == a_s) begin   // the same source's header too
+        if ((r_c_q[ack_idx] - h_una) < 16'(Win))
           c_map_q[a_s] <= c_kept | (Win'(1) << WW'(r_c_q[ack_idx]));
-        else
-          c_map_q[a_s][WW'(r_c_q[ack_idx])] <= 1'b1;
+      end else if (a_trk && (r_c_q[ack_idx] - c_una_q[a_s]) < 16'(Win)) begin
+        c_map_q[a_s][WW'(r_c_q[ack_idx])] <= 1'b1;
       end
       if (d_gap) r_gap_q[m_idx] <= 1'b1;
+      if (hdr_take && m_any) r_gap_q[m_idx] <= 1'b0;   // a resend: a new gap is answered again
       if (gate_q != '0) gate_q <= gate_q - 16'd1;
       // buffers
       if (bp_valid_i && bp_any) begin

@@ -3,19 +3,12 @@
 // messages committed by XGO, a streamer that sends one message at a time (its header, then its
 // line-sized components, from the source lines read coherently through the caching agent with up
 // to Lines reads in flight), the replies that close a record (ACK, REJECT) and the status-flag
-// write that reports it to the process. A source at a doubleword offset d in its first line is
-// realigned (004 section 3.3.3): component k is the message's bytes [k * LineBytes, + LineBytes),
-// the top LineBytes - d bytes of source line k joined to the low d bytes of line k + 1 (a carry
-// line holds the previous line; after the last line, the carry alone). A memory copy (004
-// section 3.5, cm_cp_i) labels its components by destination line instead: its destination at
-// byte dd of its first line, component k is the message's bytes [k * LineBytes - dd, + LineBytes),
-// so the shift is (d - dd) mod LineBytes, and when d < dd the first source line already makes a
-// component (a zero carry before it); the receiver writes the bytes outside the message disabled.
-//
-// A Fetch-and-Op (cm_fop_i: its op) takes a record as a message does; the streamer sends its
-// FOP_REQ frame (after OCC_FOP_REQ cycles) instead of a header and components, the record waits
-// for FOP_RSP, keeps the old value it brings, and reports it in word 1 of the flag (status
-// FOP_DONE, or FAIL_PROT when the home refused it), not before OCC_FOP_DONE cycles after the reply.
+// write that reports it to the process. Realignment (004 section 3.3.3): component k is the
+// message's bytes [k * LineBytes - dd, + LineBytes) (dd: a memory copy's destination offset, else
+// 0), joined from two source lines (a carry line holds the previous one) shifted by (d - dd) mod
+// LineBytes, d the source's offset; when d < dd the first source line makes a component at once.
+// A Fetch-and-Op (cm_fop_i) takes a record as a message does, sends FOP_REQ instead of a header
+// and components, and reports FOP_RSP's old value in word 1 of the flag (docs/xfer.md).
 //
 // A committed message takes count c = the next count and record c mod Recs; a count is given
 // only while c - una < Recs (una: the oldest count whose record is not free), so a reply finds
@@ -23,8 +16,8 @@
 //
 //   record: FREE -> QUEUED (commit) -> STREAM (the streamer took it) -> WAIT (last component
 //           sent) -> CLOSE (ACK or REJECT: the flag is owed) -> FLAG (its write in flight)
-//           -> FREE (the write answered). A REJECT while streaming stops the stream (no more
-//           reads; the reads in flight drain) and the record closes with the failure.
+//           -> FREE (the write answered). A REJECT (or a resend's ACK) while streaming stops the
+//           stream (no more reads; the reads in flight drain) and the record closes.
 //   retransmission (tmo_i != 0: go-back-N, docs/xfer.md "Retransmission"): a NACK_GAP(c, k)
 //           makes the record owe a resend from component k (a record being streamed stops,
 //           drains, and waits for it); a record in WAIT for tmo_i cycles with no reply owes a
@@ -286,7 +279,7 @@ module cni_xfer_send #(
   wire [95:0]  k_hdr = {r_c_q[a_q], 16'd0, 5'd0, KAbort, cni_amap_pkg::NET_TYPE_XFER_REQ,
                         16'd0, node_id_i, r_dst_q[a_q]};
 
-  wire send_hdr  = t_q == THdr;
+  wire send_hdr  = t_q == THdr && !rej;
   wire send_kill = t_q == TKill;
   wire send_data = t_q == TData && !rej && f_valid_q && gate_q == '0;
   assign tx_valid_o = send_hdr || send_kill || send_data;
@@ -306,12 +299,15 @@ module cni_xfer_send #(
                           st_q[rp_idx] != RClose && st_q[rp_idx] != RFlag &&
                           r_c_q[rp_idx] == rp_c_i;
   wire          rp_msg  = rp_live && r_op_q[rp_idx] == '0;
-  wire          rp_ack  = rp_valid_i && rp_msg && rp_kind_i == KAck && st_q[rp_idx] == RWait;
+  wire          rp_ack  = rp_valid_i && rp_msg && rp_kind_i == KAck;
   wire          rp_rej  = rp_valid_i && rp_msg && rp_kind_i == KReject;
+  wire          rp_end  = (rp_ack || rp_rej) && rp_idx == a_q;   // ends the record streamed
   wire          rp_fop  = rp_valid_i && rp_live && !rp_msg && rp_kind_i == KFopRsp &&
                           st_q[rp_idx] == RWait;
-  wire          rp_nack = rp_valid_i && rp_msg && rp_kind_i == KNack && rp_k_i < r_n_q[rp_idx];
-  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej && !rp_fop && !rp_nack;
+  // NACK_GAP(c, k < n): resend from k; NACK_GAP(c, n): received, its entry pending (alive)
+  wire          rp_nk   = rp_valid_i && rp_msg && rp_kind_i == KNack && !r_rej_q[rp_idx];
+  wire          rp_nack = rp_nk && rp_k_i < r_n_q[rp_idx];
+  assign cnt_stale_o = rp_valid_i && !rp_ack && !rp_rej && !rp_fop && !rp_nk;
   // the resend of a record a NACK_GAP names starts at the lowest gap named since it last ran
   wire [15:0]   nk_from = (r_rs_q[rp_idx] || r_rew_q[rp_idx]) && r_from_q[rp_idx] < rp_k_i ?
                           r_from_q[rp_idx] : rp_k_i;
@@ -322,7 +318,7 @@ module cni_xfer_send #(
     rs_any = 1'b0;
     rs_idx = '0;
     for (int i = Recs - 1; i >= 0; i--) begin
-      if (st_q[i] == RWait && r_rs_q[i]) begin
+      if (st_q[i] == RWait && r_rs_q[i] && !(rp_valid_i && rp_idx == RW'(i))) begin
         rs_any = 1'b1;
         rs_idx = RW'(i);
       end
@@ -420,20 +416,16 @@ module cni_xfer_send #(
       end
 
       // replies
-      if (rp_ack) begin
-        st_q[rp_idx]     <= RClose;
-        r_stat_q[rp_idx] <= StDone;
+      if (rp_ack || rp_rej) begin
+        r_stat_q[rp_idx] <= rp_ack ? StDone : rej_stat;
+        if (st_q[rp_idx] == RWait) st_q[rp_idx] <= RClose;
+        else r_rej_q[rp_idx] <= 1'b1;   // streaming: the streamer stops it
       end
       if (fd_gate_q != '0) fd_gate_q <= fd_gate_q - 16'd1;
       if (rp_fop) begin
         st_q[rp_idx]     <= RClose;
         r_stat_q[rp_idx] <= rp_reason_i == '0 ? StFop : StProt;
         fd_gate_q        <= occ_fdone_i;
-      end
-      if (rp_rej) begin
-        r_stat_q[rp_idx] <= rej_stat;
-        if (st_q[rp_idx] == RWait) st_q[rp_idx] <= RClose;
-        else r_rej_q[rp_idx] <= 1'b1;   // streaming: the streamer stops it
       end
 
       // the streamer
@@ -479,8 +471,10 @@ module cni_xfer_send #(
           t_q          <= TInit;
         end
         TInit: if (gate_q == '0) t_q <= THdr;
-        THdr: if (tx_fire && (a_fop || a_probe)) begin   // no component follows
-          st_q[a_q]    <= RWait;
+        THdr: if (rej || (tx_fire && (a_fop || a_probe))) begin   // stopped, or nothing follows
+          st_q[a_q]    <= r_rej_q[a_q] || rp_end ? RClose : RWait;
+          r_rs_q[a_q]  <= r_rew_q[a_q] && !r_rej_q[a_q];
+          r_rew_q[a_q] <= 1'b0;
           r_tmr_q[a_q] <= tmo_i;
           t_q          <= TIdle;
         end else if (tx_fire) begin
@@ -502,7 +496,7 @@ module cni_xfer_send #(
             t_q <= TAbort;
           end else if (data_done) begin
             // (a REJECT in this very cycle found the record still streaming: it closes it)
-            st_q[a_q]    <= rp_rej && rp_idx == a_q ? RClose : RWait;
+            st_q[a_q]    <= rp_end ? RClose : RWait;
             r_tmr_q[a_q] <= tmo_i;
             t_q          <= TIdle;
           end
@@ -514,9 +508,9 @@ module cni_xfer_send #(
             // a local error after the header: the receiver may hold a record for it
             if (lerr_q) begin
               t_q <= TKill;
-            end else begin   // rejected: closed; a NACK_GAP came: the resend from its gap
-              st_q[a_q]    <= r_rej_q[a_q] ? RClose : RWait;
-              r_rs_q[a_q]  <= !r_rej_q[a_q];
+            end else begin   // rejected (or acknowledged): closed; a NACK_GAP: the resend
+              st_q[a_q]    <= r_rej_q[a_q] || rp_end ? RClose : RWait;
+              r_rs_q[a_q]  <= !(r_rej_q[a_q] || rp_end);
               r_rew_q[a_q] <= 1'b0;
               t_q          <= TIdle;
             end
@@ -546,10 +540,16 @@ module cni_xfer_send #(
         end
       end
       // a NACK_GAP: a record waiting resends from the gap; one being streamed stops first
+      // (a record leaving the streamer this cycle counts as waiting); any NACK_GAP is progress
+      if (rp_nk) begin
+        r_tmr_q[rp_idx] <= tmo_i;
+        r_try_q[rp_idx] <= '0;
+      end
       if (rp_nack) begin
-        r_tmr_q[rp_idx]  <= tmo_i;
         r_from_q[rp_idx] <= nk_from;
-        if (st_q[rp_idx] == RWait || (data_done && a_q == rp_idx)) r_rs_q[rp_idx] <= 1'b1;
+        if (st_q[rp_idx] == RWait || (a_q == rp_idx && (data_done || abort_done || t_q == THdr &&
+            (rej || tx_fire && (a_fop || a_probe)))))
+          r_rs_q[rp_idx] <= 1'b1;
         else if (st_q[rp_idx] == RStream) r_rew_q[rp_idx] <= 1'b1;
       end
       if (rp_ack || rp_rej) r_rs_q[rp_idx] <= 1'b0;
@@ -592,7 +592,7 @@ module cni_xfer_send #(
     end
     // the operand, then the old value its reply brings
     if (cm_valid_i) r_arg_q[cm_idx] <= cm_arg_i;
-    else if (rp_fop) r_arg_q[rp_idx] <= rp_old_i;
+    if (rp_fop) r_arg_q[rp_idx] <= rp_old_i;   // (a waiting record: never the one committed)
   end
 
   assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q && una_q == next_c_q;
