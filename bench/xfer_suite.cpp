@@ -18,6 +18,7 @@
 // every Fetch-and-Op's old value are checked.
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -64,11 +65,9 @@ struct Run {
   uint64_t mismatches = 0;  // bytes that differ at the receiver
 };
 
-Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint64_t seed) {
-  tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
-  const unsigned lb = unsigned(p.get_int("line_bytes"));
-  const double cyc_ns = 1000.0 / p.get_double("device.freq_mhz");
-  const unsigned occ = magic ? (dirty ? 47 : 30) : 0;
+// Each node's process slot 0: the send window, then the receive window with the flags and the
+// receive table; vpid i is node i's slot 0; one Fetch-and-Op word.
+XferSlot bench_slot() {
   XferSlot slot;
   slot.send_base = kSend;
   slot.send_size = kWin;
@@ -80,18 +79,35 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   slot.entries = 4;
   slot.vpt_first = 0;
   slot.vpt_n = 2;
+  slot.fop_words = 1;
+  return slot;
+}
+
+// The operating system's set-up at node n (the engine's register page at `window`): the slot,
+// the two vpids, the current process, then `gates` (the occupancy), then the engine on.
+void os_setup(drv::MemoryPort& m, drv::Addr window, unsigned n,
+              const std::function<void(XferOs&)>& gates) {
+  XferOs os(m, window);
+  XferSlot s = bench_slot();
+  s.own_vpid = uint16_t(n);
+  os.clear(s);
+  os.set_slot(0, s);
+  os.set_vpid(0, 0, 0);
+  os.set_vpid(1, 1, 0);
+  os.set_current(0);
+  gates(os);
+  os.enable(true);
+}
+
+Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint64_t seed) {
+  tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
+  const unsigned lb = unsigned(p.get_int("line_bytes"));
+  const double cyc_ns = 1000.0 / p.get_double("device.freq_mhz");
+  const unsigned occ = magic ? (dirty ? 47 : 30) : 0;
+  const XferSlot slot = bench_slot();
   auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
   auto setup = [&](drv::MemoryPort& m, unsigned n) {
-    XferOs os(m, window(n));
-    XferSlot s = slot;
-    s.own_vpid = uint16_t(n);
-    os.clear(s);
-    os.set_slot(0, s);
-    os.set_vpid(0, 0, 0);
-    os.set_vpid(1, 1, 0);
-    os.set_current(0);
-    os.set_occupancy(occ, occ, magic ? 30 : 0);
-    os.enable(true);
+    os_setup(m, window(n), n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
   };
   std::vector<uint8_t> data(size);
   for (uint32_t i = 0; i < size; ++i)
@@ -237,17 +253,7 @@ struct FopRun {
 
 FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
-  XferSlot slot;
-  slot.send_base = kSend;
-  slot.send_size = kWin;
-  slot.recv_base = kRecv;
-  slot.recv_size = kWin;
-  slot.flags = kRecv;
-  slot.n_flags = 4;
-  slot.table = kRecv + 0x1000;
-  slot.entries = 4;
-  slot.vpt_n = 2;
-  slot.fop_words = 1;
+  const XferSlot slot = bench_slot();
   auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
   std::vector<sim::Time> req, rsp;
   auto kind = [](const sim::Frame& f, uint8_t type) {
@@ -264,16 +270,9 @@ FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   std::vector<double> init;
   for (unsigned n : {1u, 0u}) {
     sys.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
-      XferOs os(m, window(n));
-      XferSlot s = slot;
-      s.own_vpid = uint16_t(n);
-      os.clear(s);
-      os.set_slot(0, s);
-      os.set_vpid(0, 0, 0);
-      os.set_vpid(1, 1, 0);
-      os.set_current(0);
-      os.set_fop_occupancy(magic ? 15 : 0, magic ? 19 + 30 : 0, magic ? 12 : 0);
-      os.enable(true);
+      os_setup(m, window(n), n, [&](XferOs& os) {
+        os.set_fop_occupancy(magic ? 15 : 0, magic ? 19 + 30 : 0, magic ? 12 : 0);
+      });
       if (n == 1) {
         ready = true;
         return;
