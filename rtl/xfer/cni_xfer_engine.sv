@@ -540,7 +540,7 @@ module cni_xfer_engine #(
                   .Win(SendRecs)) u_recv (
     .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
     .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src),
-    .fr_c_i (f_c),
+    .fr_c_i (f_c), .fr_retx_i (rx_frame[59]),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
     .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
     .rw_base_i (s_rbase_q), .rw_size_i (s_rsize_q),

@@ -40,8 +40,8 @@
 //               whose completed counts are kept
 // Ports:
 //   occ_recv_i                  - emulated occupancy: cycles between components written
-//   fr_*                        - a request frame (kind 1 HDR, 2 DATA, 3 ABORT), held until
-//                                 fr_take_o
+//   fr_*                        - a request frame (kind 1 HDR, 2 DATA, 3 ABORT; fr_retx_i: a
+//                                 resend's header), held until fr_take_o
 //   rw_base_i, rw_size_i        - per slot: the receive window (a memory copy's destination)
 //   en_i, rt_base_i, rt_n_i,
 //   rt_reset_i                  - per slot: enabled, receive-table base and entries (a power of
@@ -75,6 +75,7 @@ module cni_xfer_recv #(
   input  wire logic [15:0]              occ_recv_i,
   input  wire logic                     fr_valid_i,
   input  wire logic [2:0]               fr_kind_i,
+  input  wire logic                     fr_retx_i,
   input  wire logic [15:0]              fr_src_i,
   input  wire logic [15:0]              fr_c_i,
   input  wire logic [15:0]              fr_k_i,
@@ -183,7 +184,10 @@ module cni_xfer_recv #(
                   (WW'(i) - WW'(c_una_q[c_s])) >= WW'(c_adv);
     end
   end
-  wire        h_done = c_trk && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
+  // a first header (neither RETX nor PROBE) is of a new count: never acknowledged, its bit
+  // cleared (a bit left from the count's use 2^16 counts before cannot answer for it)
+  wire        h_first = !fr_retx_i && !h_probe;
+  wire        h_done  = c_trk && !h_first && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
   wire        h_cp    = fr_pay_i[40];
   wire        h_note  = fr_pay_i[43];
   wire [47:0] h_dst   = fr_pay_i[175:128];
@@ -409,11 +413,12 @@ module cni_xfer_recv #(
       // the completed counts: retired below a header's una, marked by an ACK
       if (hdr_take && c_trk) begin
         c_una_q[c_s] <= h_una;
-        c_map_q[c_s] <= c_kept;
+        c_map_q[c_s] <= c_kept & ~(Win'(h_first) << WW'(fr_c_i));
       end
       if (a_trk && hdr_take && c_trk && c_s == a_s) begin   // the same source's header too
         if ((r_c_q[ack_idx] - h_una) < 16'(Win))
-          c_map_q[a_s] <= c_kept | (Win'(1) << WW'(r_c_q[ack_idx]));
+          c_map_q[a_s] <= (c_kept & ~(Win'(h_first) << WW'(fr_c_i))) |
+                          (Win'(1) << WW'(r_c_q[ack_idx]));
       end else if (a_trk && (r_c_q[ack_idx] - c_una_q[a_s]) < 16'(Win)) begin
         c_map_q[a_s][WW'(r_c_q[ack_idx])] <= 1'b1;
       end
