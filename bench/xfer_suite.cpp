@@ -99,6 +99,14 @@ void os_setup(drv::MemoryPort& m, drv::Addr window, unsigned n,
   os.enable(true);
 }
 
+// A message's bytes, different for every seed (the receiver checks each of them).
+std::vector<uint8_t> message_bytes(uint32_t size, uint64_t seed) {
+  std::vector<uint8_t> data(size);
+  for (uint32_t i = 0; i < size; ++i)
+    data[i] = uint8_t((seed * 2654435761u + i * 131 + (i >> 9)) >> 3);
+  return data;
+}
+
 Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint64_t seed) {
   tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
   const unsigned lb = unsigned(p.get_int("line_bytes"));
@@ -109,9 +117,7 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   auto setup = [&](drv::MemoryPort& m, unsigned n) {
     os_setup(m, window(n), n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
   };
-  std::vector<uint8_t> data(size);
-  for (uint32_t i = 0; i < size; ++i)
-    data[i] = uint8_t((seed * 2654435761u + i * 131 + (i >> 9)) >> 3);
+  const std::vector<uint8_t> data = message_bytes(size, seed);
   // the frames' times: components (request kind 2) leaving node 0, reaching node 1
   std::vector<sim::Time> tx, rx;
   auto is_data = [](const sim::Frame& f) {
@@ -199,9 +205,7 @@ CopyRun cpu_copy(const sim::Profile& base, uint32_t size, uint64_t seed) {
   sim::Profile p = base;
   p.set("device.cni=CNI16Q");
   tb::System sys(p);
-  std::vector<uint8_t> data(size);
-  for (uint32_t i = 0; i < size; ++i)
-    data[i] = uint8_t((seed * 2654435761u + i * 131 + (i >> 9)) >> 3);
+  const std::vector<uint8_t> data = message_bytes(size, seed);
   sys.node(0).host().home(0).write_memory(kSend, data.data(), size);
   bool ready = false, got = false;
   uint64_t t0 = 0, t1 = 0;
