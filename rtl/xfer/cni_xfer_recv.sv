@@ -188,6 +188,7 @@ module cni_xfer_recv #(
   // cleared (a bit left from the count's use 2^16 counts before cannot answer for it)
   wire        h_first = !fr_retx_i && !h_probe;
   wire        h_done  = c_trk && !h_first && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
+  wire [Win-1:0] c_next = c_kept & ~(Win'(h_first) << WW'(fr_c_i));   // the map after the header
   wire        h_cp    = fr_pay_i[40];
   wire        h_note  = fr_pay_i[43];
   wire [47:0] h_dst   = fr_pay_i[175:128];
@@ -413,12 +414,11 @@ module cni_xfer_recv #(
       // the completed counts: retired below a header's una, marked by an ACK
       if (hdr_take && c_trk) begin
         c_una_q[c_s] <= h_una;
-        c_map_q[c_s] <= c_kept & ~(Win'(h_first) << WW'(fr_c_i));
+        c_map_q[c_s] <= c_next;
       end
       if (a_trk && hdr_take && c_trk && c_s == a_s) begin   // the same source's header too
         if ((r_c_q[ack_idx] - h_una) < 16'(Win))
-          c_map_q[a_s] <= (c_kept & ~(Win'(h_first) << WW'(fr_c_i))) |
-                          (Win'(1) << WW'(r_c_q[ack_idx]));
+          c_map_q[a_s] <= c_next | (Win'(1) << WW'(r_c_q[ack_idx]));
       end else if (a_trk && (r_c_q[ack_idx] - c_una_q[a_s]) < 16'(Win)) begin
         c_map_q[a_s][WW'(r_c_q[ack_idx])] <= 1'b1;
       end

@@ -32,8 +32,7 @@
 // Parameters:
 //   LineBytes - line (component) size; CacheIdW - the caching agent's id width
 //   Recs      - sender records (a power of two, >= 2): messages outstanding at this node
-//   Lines     - line buffers: source reads in flight (a power of two, 2 .. 8)
-//   Procs     - process slots (2 .. 16)
+//   Lines     - line buffers: source reads in flight (a power of two, 2 .. 8); Procs - slots
 // Ports:
 //   node_id_i                       - this node (the frames' source)
 //   tmo_i, rmax_i                   - retransmission: the reply timeout (cycles, 0: off), probes
@@ -171,7 +170,7 @@ module cni_xfer_send #(
   assign cm_c_o   = next_c_q;
   assign cm_rec_o = 8'(cm_idx);
   assign out_o    = out_q;
-  // components ceil(len / LineBytes); source lines ceil((offset + len) / LineBytes)
+  // components ceil((dd + len) / LineBytes); source lines ceil((offset + len) / LineBytes)
   /* verilator lint_off UNUSEDSIGNAL */
   wire [LbW-1:0] cm_dd = cm_cp_i ? cm_daddr_i[LbW-1:0] : '0;
   wire [23:0] cm_n  = (cm_len_i + 24'(cm_dd) + 24'(LineBytes - 1)) >> LbW;   // (< 2^16)
@@ -326,8 +325,11 @@ module cni_xfer_send #(
   end
   // the first source line of a stream from component k, and whether it only fills the carry
   wire [15:0]   a_from    = r_from_q[a_q];
-  wire [15:0]   s_line_a  = r_pre_q[a_q] && a_from != '0 ? a_from - 16'd1 : a_from;
-  wire          s_prime_a = r_sh_q[a_q] != '0 && !(r_pre_q[a_q] && a_from == '0);
+  wire [15:0]   a_line    = r_pre_q[a_q] && a_from != '0 ? a_from - 16'd1 : a_from;
+  wire          a_prime   = r_sh_q[a_q] != '0 && !(r_pre_q[a_q] && a_from == '0);
+  // the streamer gives its record back this cycle (a reply then finds it as if waiting)
+  wire          hdr_last  = t_q == THdr && (rej || (tx_fire && (a_fop || a_probe)));
+  wire          a_leave   = data_done || abort_done || hdr_last;
   logic [7:0] rej_stat;
   always_comb begin
     unique case (rp_reason_i)
@@ -471,7 +473,7 @@ module cni_xfer_send #(
           t_q          <= TInit;
         end
         TInit: if (gate_q == '0) t_q <= THdr;
-        THdr: if (rej || (tx_fire && (a_fop || a_probe))) begin   // stopped, or nothing follows
+        THdr: if (hdr_last) begin   // stopped, or nothing follows
           st_q[a_q]    <= r_rej_q[a_q] || rp_end ? RClose : RWait;
           r_rs_q[a_q]  <= r_rew_q[a_q] && !r_rej_q[a_q];
           r_rew_q[a_q] <= 1'b0;
@@ -480,11 +482,11 @@ module cni_xfer_send #(
         end else if (tx_fire) begin
           t_q      <= TData;
           carry_q  <= '0;
-          k_iss_q  <= s_line_a;
-          k_stg_q  <= s_line_a;
+          k_iss_q  <= a_line;
+          k_stg_q  <= a_line;
           c_stg_q  <= r_from_q[a_q];
           k_snt_q  <= r_from_q[a_q];
-          primed_q <= !s_prime_a;
+          primed_q <= !a_prime;
         end
         TData: begin
           if (send_data && tx_ready_i) begin
@@ -540,16 +542,14 @@ module cni_xfer_send #(
         end
       end
       // a NACK_GAP: a record waiting resends from the gap; one being streamed stops first
-      // (a record leaving the streamer this cycle counts as waiting); any NACK_GAP is progress
+      // any NACK_GAP is progress
       if (rp_nk) begin
         r_tmr_q[rp_idx] <= tmo_i;
         r_try_q[rp_idx] <= '0;
       end
       if (rp_nack) begin
         r_from_q[rp_idx] <= nk_from;
-        if (st_q[rp_idx] == RWait || (a_q == rp_idx && (data_done || abort_done || t_q == THdr &&
-            (rej || tx_fire && (a_fop || a_probe)))))
-          r_rs_q[rp_idx] <= 1'b1;
+        if (st_q[rp_idx] == RWait || (a_q == rp_idx && a_leave)) r_rs_q[rp_idx] <= 1'b1;
         else if (st_q[rp_idx] == RStream) r_rew_q[rp_idx] <= 1'b1;
       end
       if (rp_ack || rp_rej) r_rs_q[rp_idx] <= 1'b0;
