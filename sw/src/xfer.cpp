@@ -162,17 +162,23 @@ unsigned Xfer::free_flag(const char* who) {
 }
 
 template <class Describe>
+uint64_t Xfer::close(Describe describe) {
+  uint64_t v = 0;
+  for (unsigned attempt = 0;; ++attempt) {
+    describe();
+    v = mem_.uncached_load64(w_ + kXgo);
+    if (XferReason((v >> 4) & 0xF) != XferReason::NoCmd || attempt == kInterrupted) return v;
+  }
+}
+
+template <class Describe>
 Xfer::Send Xfer::go(unsigned flag, Describe describe) {
   Send r;
   r.flag = flag;
-  for (unsigned attempt = 0;; ++attempt) {
-    describe();
-    const uint64_t v = mem_.uncached_load64(w_ + kXgo);
-    r.verdict = XferVerdict(v & 3);
-    r.reason = XferReason((v >> 4) & 0xF);
-    r.count = uint16_t(v >> 32);
-    if (r.reason != XferReason::NoCmd || attempt == kInterrupted) break;
-  }
+  const uint64_t v = close(describe);
+  r.verdict = XferVerdict(v & 3);
+  r.reason = XferReason((v >> 4) & 0xF);
+  r.count = uint16_t(v >> 32);
   if (r.verdict == XferVerdict::Success) {
     flag_busy_[r.flag] = true;
     next_flag_ = (next_flag_ + 1) % s_.n_flags;
@@ -263,13 +269,10 @@ XferStatus Xfer::senddone(const Send& s, bool block) {
 
 XferVerdict Xfer::bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why) {
   mem_.barrier();
-  uint64_t v = 0;
-  for (unsigned attempt = 0;; ++attempt) {
+  const uint64_t v = close([&] {
     mem_.uncached_store64(w_ + kBufAddr, lo48(buf));
     mem_.uncached_store64(w_ + kBufPost, uint64_t(bytes & 0xFFFFFF) | uint64_t(type) << 24);
-    v = mem_.uncached_load64(w_ + kXgo);
-    if (XferReason((v >> 4) & 0xF) != XferReason::NoCmd || attempt == kInterrupted) break;
-  }
+  });
   if (why) *why = XferReason((v >> 4) & 0xF);
   return XferVerdict(v & 3);
 }

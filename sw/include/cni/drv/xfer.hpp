@@ -207,7 +207,11 @@ class Xfer {
                 const char* who);
   // The next status flag not in use; std::runtime_error when every one is.
   unsigned free_flag(const char* who);
-  // The description closed by XGO, written again while another process's XGO interrupted it.
+  // Writes a description and reads XGO, again while another process's XGO interrupted it
+  // (NO_CMD); XGO's word.
+  template <class Describe>
+  uint64_t close(Describe describe);
+  // A send's or Fetch-and-Op's description closed by XGO; its flag in use if committed.
   template <class Describe>
   Send go(unsigned flag, Describe describe);
   MemoryPort& mem_;
