@@ -157,7 +157,7 @@ module cni_xfer_engine #(
   logic [1:0]  i_fop_q;      // a Fetch-and-Op's op, its word and operands
   logic [15:0] i_word_q;
   logic [63:0] i_arg_q, i_cmp_q;
-  logic        i_cp_q, i_note_q, i_dset_q;   // a memory copy, NOTE, its destination written
+  logic        i_cp_q, i_note_q, i_ord_q, i_dset_q;   // a memory copy, NOTE, ORDERED, XDST set
   logic [47:0] i_dst_q;
 
   wire [3:0]  c_slot  = cur_q;
@@ -171,7 +171,7 @@ module cni_xfer_engine #(
                           v_v_q[VW'(x_vidx)];
   logic [3:0] x_bad;
   always_comb begin
-    if ((wv[2:0] != 3'd1 && wv[2:0] != 3'd2) || wv[3]) x_bad = WNoCmd;
+    if (wv[2:0] != 3'd1 && wv[2:0] != 3'd2) x_bad = WNoCmd;
     else if (!x_vpid_ok) x_bad = WBadVpid;
     else if (x_len == '0 || x_len > 24'h20_0000) x_bad = WBadLen;
     else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
@@ -327,6 +327,7 @@ module cni_xfer_engine #(
       i_cmp_q     <= '0;
       i_cp_q      <= 1'b0;
       i_note_q    <= 1'b0;
+      i_ord_q     <= 1'b0;
       i_dset_q    <= 1'b0;
       i_dst_q     <= '0;
       cnt_q      <= '0;
@@ -349,6 +350,7 @@ module cni_xfer_engine #(
         i_fop_q  <= '0;
         i_cp_q   <= wv[2:0] == 3'd2;
         i_note_q <= wv[4];
+        i_ord_q  <= wv[3];
         i_dset_q <= 1'b0;
       end
       if ((wr_hi && wr_at == R_XDST_LO) && i_st_q == ISend && mine) begin
@@ -519,6 +521,7 @@ module cni_xfer_engine #(
     .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
     .cm_fop_i (i_st_q == IFop ? i_fop_q : 2'd0), .cm_word_i (i_word_q), .cm_arg_i (i_arg_q),
     .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q), .cm_daddr_i (i_dst_q),
+    .cm_ord_i (i_st_q == ISend && i_ord_q),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
     .rp_reason_i (f_lo[2:0]), .rp_k_i (f_lo), .rp_old_i (rx_frame[96 +: 64]),

@@ -28,6 +28,11 @@
 //            NACK_GAP(c, 0) with no record (the resend's header is then judged); a header of a
 //            message already acknowledged is answered ACK again: per source node (below
 //            MaxNodes) a map of the counts [una, una + Win) completed, una from the headers.
+//   ordered: a header with PREV names prev, the sender's earlier ORDERED message of the same pair
+//            still unanswered when it left: accepted only when prev is below the header's una,
+//            acknowledged, or has a record (else REJECT BUSY); with a record, the new record
+//            waits in DRAIN until prev's record is freed (after prev's entry), so the process
+//            sees the pair's ORDERED messages in the order sent (004 section 3.4.2).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
 //            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full;
 //            a table still full after the read puts its slot aside for RtPoll cycles, and the
@@ -153,6 +158,9 @@ module cni_xfer_recv #(
   logic [Recs-1:0]       r_abort_q;   // the sender aborted: a failed entry and no reply
   logic [Recs-1:0]       r_cp_q, r_note_q;   // a memory copy (r_buf_q: its destination D)
   logic [Recs-1:0]       r_gap_q;     // its NACK_GAP sent (again once a component is taken)
+  logic [Recs-1:0]       r_hold_q;    // ORDERED: its predecessor prev still has a record,
+  logic [Recs-1:0][15:0] r_prev_q;    // r_pidx_q; the record waits in DRAIN until it has not
+  logic [Recs-1:0][RW-1:0] r_pidx_q;
   logic [MaxNodes-1:0][15:0]    c_una_q;   // per source: the oldest count not retired there,
   logic [MaxNodes-1:0][Win-1:0] c_map_q;   // and which of [una, una + Win) are acknowledged
   logic [Bufs-1:0]       b_v_q;
@@ -189,6 +197,13 @@ module cni_xfer_recv #(
   wire        h_first = !fr_retx_i && !h_probe;
   wire        h_done  = c_trk && !h_first && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
   wire [Win-1:0] c_next = c_kept & ~(Win'(h_first) << WW'(fr_c_i));   // the map after the header
+  // ORDERED with a predecessor prev (PREV): released when below una, acknowledged, or when it
+  // has a record (this one then waits for that record); otherwise (refused, or its header lost)
+  // this one is refused BUSY
+  wire        h_pv    = fr_pay_i[44];
+  wire [15:0] h_prev  = fr_pay_i[127:112];
+  wire        p_una   = (h_una - h_prev) != '0 && (h_una - h_prev) <= (fr_c_i - h_prev);
+  wire        p_ack   = c_trk && c_kept[WW'(h_prev)] && (h_prev - h_una) < 16'(Win);
   wire        h_cp    = fr_pay_i[40];
   wire        h_note  = fr_pay_i[43];
   wire [47:0] h_dst   = fr_pay_i[175:128];
@@ -206,6 +221,8 @@ module cni_xfer_recv #(
   logic [BW-1:0] buf_idx;
   logic          m_any;      // a record in RECV of (source, count)
   logic [RW-1:0] m_idx, d_idx;
+  logic          p_any;     // a record of (source, prev)
+  logic [RW-1:0] p_idx;
   always_comb begin
     dup_any  = 1'b0;
     free_any = 1'b0;
@@ -213,6 +230,8 @@ module cni_xfer_recv #(
     m_any    = 1'b0;
     m_idx    = '0;
     d_idx    = '0;
+    p_any    = 1'b0;
+    p_idx    = '0;
     for (int i = Recs - 1; i >= 0; i--) begin
       if (st_q[i] != RFree && r_src_q[i] == fr_src_i && r_c_q[i] == fr_c_i) begin
         dup_any = 1'b1;
@@ -221,6 +240,10 @@ module cni_xfer_recv #(
           m_any = 1'b1;
           m_idx = RW'(i);
         end
+      end
+      if (st_q[i] != RFree && r_src_q[i] == fr_src_i && r_c_q[i] == h_prev) begin
+        p_any = 1'b1;
+        p_idx = RW'(i);
       end
       if (st_q[i] == RFree) begin
         free_any = 1'b1;
@@ -263,7 +286,7 @@ module cni_xfer_recv #(
   // resend's header is then judged), NACK_GAP(c, 0); a record receiving answers what it
   // expects, one past receiving NACK_GAP(c, n): received, its entry pending
   wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && !h_done && !h_probe &&
-                  (h_cp || buf_any) && free_any;
+                  (h_cp || buf_any) && free_any && (!h_pv || p_any || p_una || p_ack);
   wire hdr_rej  = hdr_take && !dup_any && !h_done && !h_probe && !hdr_acc;
   wire hdr_gap  = hdr_take && h_probe && (dup_any || !h_done);
   wire hdr_again = hdr_take && !dup_any && h_done;   // acknowledged before: ACK again
@@ -408,6 +431,7 @@ module cni_xfer_recv #(
       r_err_q  <= '0;
       r_abort_q <= '0;
       r_gap_q   <= '0;
+      r_hold_q  <= '0;
       c_una_q   <= '0;
       c_map_q   <= '0;
     end else begin
@@ -451,6 +475,9 @@ module cni_xfer_recv #(
         r_err_q[free_idx]   <= 1'b0;
         r_abort_q[free_idx] <= 1'b0;
         r_gap_q[free_idx]   <= 1'b0;
+        r_hold_q[free_idx]  <= h_pv && p_any;
+        r_prev_q[free_idx]  <= h_prev;
+        r_pidx_q[free_idx]  <= p_idx;
       end
       // the sender could not read its source: the rest is not coming
       if (abort_hit) begin
@@ -468,7 +495,10 @@ module cni_xfer_recv #(
       for (int i = 0; i < Recs; i++) begin
         r_wout_q[i] <= r_wout_q[i] + 8'(dw_fire && m_idx == RW'(i)) -
                        8'(dw_done_i && dw_done_rec_i == 3'(i));
-        if (st_q[i] == RDrain && r_wout_q[i] == '0) begin
+        // ORDERED: released when its predecessor's record is free (or holds another message)
+        if (st_q[i] != RFree && (st_q[r_pidx_q[i]] == RFree || r_src_q[r_pidx_q[i]] != r_src_q[i] ||
+            r_c_q[r_pidx_q[i]] != r_prev_q[i])) r_hold_q[i] <= 1'b0;
+        if (st_q[i] == RDrain && r_wout_q[i] == '0 && !r_hold_q[i]) begin
           st_q[i] <= !(r_cp_q[i] && !r_note_q[i]) ? REntry : r_abort_q[i] ? RFree : RAcko;
         end
       end

@@ -89,6 +89,7 @@ module cni_xfer_send #(
   input  wire logic [63:0]             cm_cmp_i,
   input  wire logic                    cm_cp_i,     // a memory copy: its destination address,
   input  wire logic                    cm_note_i,   // and whether it writes an entry too
+  input  wire logic                    cm_ord_i,    // ORDERED
   input  wire logic [47:0]             cm_daddr_i,
   output logic                         cm_ok_o,
   output logic [15:0]                  cm_c_o,
@@ -147,7 +148,7 @@ module cni_xfer_send #(
   logic [Recs-1:0][15:0] r_c_q, r_dst_q, r_svpid_q, r_n_q, r_nl_q;
   logic [Recs-1:0][LbW-4:0] r_sh_q;    // the realignment's shift, in doublewords
   logic [Recs-1:0]       r_pre_q;    // a memory copy's source offset below its destination's
-  logic [Recs-1:0]       r_cp_q, r_note_q;
+  logic [Recs-1:0]       r_cp_q, r_note_q, r_ord_q;
   logic [Recs-1:0][47:0] r_daddr_q;
   logic [Recs-1:0][3:0]  r_dpid_q, r_spid_q;
   logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
@@ -262,10 +263,30 @@ module cni_xfer_send #(
   wire [95:0] d_hdr   = {r_c_q[a_q], c_stg_q, d_flags, cni_amap_pkg::NET_TYPE_XFER_REQ,
                          16'(LineBytes), node_id_i, r_dst_q[a_q]};
 
+  // ORDERED (docs/xfer.md, "Ordered delivery"): prev, the youngest earlier ORDERED message of the
+  // pair (sending slot, destination node and slot) still waiting for its reply
+  logic          a_pv;
+  logic [15:0]   a_prev;
+  logic [RW-1:0] o_j;
+  always_comb begin
+    a_pv   = 1'b0;
+    a_prev = '0;
+    o_j    = '0;
+    for (int d = Recs - 1; d >= 1; d--) begin
+      o_j = a_q - RW'(d);
+      if (r_ord_q[a_q] && r_ord_q[o_j] && st_q[o_j] == RWait && r_c_q[o_j] == r_c_q[a_q] - 16'(d)
+          && r_spid_q[o_j] == r_spid_q[a_q] && r_dst_q[o_j] == r_dst_q[a_q] &&
+          r_dpid_q[o_j] == r_dpid_q[a_q]) begin
+        a_pv   = 1'b1;
+        a_prev = r_c_q[o_j];
+      end
+    end
+  end
   // the header: 32 bytes of payload
-  wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], 16'd0, r_n_q[a_q], 8'd0, r_len_q[a_q], una_q,
-                        4'd0, r_note_q[a_q], a_probe, 1'b0, r_cp_q[a_q], r_type_q[a_q],
-                        4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q], r_svpid_q[a_q]};
+  wire [7:0]   h_mode = {3'd0, a_pv, r_note_q[a_q], a_probe, r_ord_q[a_q], r_cp_q[a_q]};
+  wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], a_prev, r_n_q[a_q], 8'd0, r_len_q[a_q], una_q,
+                        h_mode, r_type_q[a_q], 4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q],
+                        r_svpid_q[a_q]};
   // a Fetch-and-Op's request: 32 bytes of payload
   wire [255:0] o_pay = {64'd0, r_cmp_q[a_q], r_arg_q[a_q], 16'd0, r_word_q[a_q], r_svpid_q[a_q],
                         6'd0, r_op_q[a_q], 4'd0, r_dpid_q[a_q]};
@@ -341,31 +362,21 @@ module cni_xfer_send #(
   end
 
   // ---- status flags: one write at a time ------------------------------------------------------
-  logic          fw_busy_q;
-  logic [RW-1:0] fw_rec_q;
-  logic          close_any;
-  logic [RW-1:0] close_idx;
+  logic          fw_take, fw_busy;
+  logic [RW-1:0] close_idx, fw_rec;
+  logic [Recs-1:0] r_close, r_fop;
   always_comb begin
-    close_any = 1'b0;
-    close_idx = '0;
-    for (int i = Recs - 1; i >= 0; i--) begin
-      if (st_q[i] == RClose) begin
-        close_any = 1'b1;
-        close_idx = RW'(i);
-      end
+    for (int i = 0; i < Recs; i++) begin
+      r_close[i] = st_q[i] == RClose;
+      r_fop[i]   = r_op_q[i] != '0;
     end
   end
-  logic [15:0]   fd_gate_q;    // OCC_FOP_DONE: a Fetch-and-Op's flag not before it is 0
-  wire   c_fop      = r_op_q[close_idx] != '0;
-  assign fw_valid_o = close_any && !fw_busy_q && !(c_fop && fd_gate_q != '0);
-  assign fw_addr_o  = r_flag_q[close_idx];
-  assign fw_data_o  = LineBits'({c_fop ? r_arg_q[close_idx] : 64'd0, 40'd0,
-                                 r_stat_q[close_idx], r_c_q[close_idx]});
-  wire   fw_fire    = fw_valid_o && fw_ready_i;
-  assign cnt_done_o   = fw_fire && r_stat_q[close_idx] == StDone;
-  assign cnt_fop_o    = fw_fire && r_stat_q[close_idx] == StFop;
-  assign cnt_failed_o = fw_fire && r_stat_q[close_idx] != StDone &&
-                        r_stat_q[close_idx] != StFop;
+  cni_xfer_flags #(.LineBytes(LineBytes), .Recs(Recs)) u_flags (
+    .clk_i, .rst_ni, .close_i (r_close), .fop_i (r_fop), .flag_i (r_flag_q), .stat_i (r_stat_q),
+    .c_i (r_c_q), .old_i (r_arg_q), .occ_fdone_i, .fdone_i (rp_fop), .take_o (fw_take),
+    .take_rec_o (close_idx), .done_rec_o (fw_rec), .fw_valid_o, .fw_addr_o, .fw_data_o,
+    .fw_ready_i, .fw_done_i, .cnt_done_o, .cnt_fop_o, .cnt_failed_o, .busy_o (fw_busy)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -394,9 +405,6 @@ module cni_xfer_send #(
       r_try_q   <= '0;
       f_valid_q <= 1'b0;
       f_frame_q <= '0;
-      fw_busy_q <= 1'b0;
-      fw_rec_q  <= '0;
-      fd_gate_q <= '0;
       lerr_q    <= 1'b0;
     end else begin
       // commit
@@ -414,7 +422,7 @@ module cni_xfer_send #(
       // per-process outstanding counts
       for (int p = 0; p < Procs; p++) begin
         out_q[p] <= out_q[p] + 8'(cm_valid_i && cm_spid_i == 4'(p)) -
-                    8'(fw_done_i && r_spid_q[fw_rec_q] == 4'(p));
+                    8'(fw_done_i && r_spid_q[fw_rec] == 4'(p));
       end
 
       // replies
@@ -423,11 +431,9 @@ module cni_xfer_send #(
         if (st_q[rp_idx] == RWait) st_q[rp_idx] <= RClose;
         else r_rej_q[rp_idx] <= 1'b1;   // streaming: the streamer stops it
       end
-      if (fd_gate_q != '0) fd_gate_q <= fd_gate_q - 16'd1;
       if (rp_fop) begin
         st_q[rp_idx]     <= RClose;
         r_stat_q[rp_idx] <= rp_reason_i == '0 ? StFop : StProt;
-        fd_gate_q        <= occ_fdone_i;
       end
 
       // the streamer
@@ -555,15 +561,8 @@ module cni_xfer_send #(
       if (rp_ack || rp_rej) r_rs_q[rp_idx] <= 1'b0;
 
       // the flag writes
-      if (fw_fire) begin
-        st_q[close_idx] <= RFlag;
-        fw_busy_q       <= 1'b1;
-        fw_rec_q        <= close_idx;
-      end
-      if (fw_done_i) begin
-        st_q[fw_rec_q] <= RFree;
-        fw_busy_q      <= 1'b0;
-      end
+      if (fw_take) st_q[close_idx] <= RFlag;
+      if (fw_done_i) st_q[fw_rec] <= RFree;
     end
   end
 
@@ -579,6 +578,7 @@ module cni_xfer_send #(
       r_pre_q[cm_idx]   <= cm_src_i[LbW-1:0] < cm_dd;
       r_cp_q[cm_idx]    <= cm_cp_i;
       r_note_q[cm_idx]  <= cm_note_i;
+      r_ord_q[cm_idx]   <= cm_ord_i;
       r_daddr_q[cm_idx] <= cm_daddr_i;
       r_dpid_q[cm_idx]  <= cm_dpid_i;
       r_spid_q[cm_idx]  <= cm_spid_i;
@@ -595,6 +595,6 @@ module cni_xfer_send #(
     if (rp_fop) r_arg_q[rp_idx] <= rp_old_i;   // (a waiting record: never the one committed)
   end
 
-  assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy_q && una_q == next_c_q;
+  assign idle_o = st_q == '0 && t_q == TIdle && !fw_busy && una_q == next_c_q;
 
 endmodule

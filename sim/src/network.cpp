@@ -318,7 +318,7 @@ void Network::pump(Link& l) {
     l.stats.frames++;
     l.stats.bytes += size;
     l.stats.busy += ser;
-    const bool lost = l.rng.chance(params_.loss_rate);
+    const bool lost = l.rng.chance(params_.loss_rate) || (drop_rule_ && drop_rule_(it.f));
     const bool corrupted = !lost && l.rng.chance(params_.corrupt_rate);
     if (corrupted) {
       const uint64_t bit = l.rng.next() % (size * 8);

@@ -186,13 +186,16 @@ Xfer::Send Xfer::go(unsigned flag, Describe describe) {
   return r;
 }
 
-Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len) {
-  return transfer(1 | uint64_t(type) << 8, dst_vpid, std::nullopt, src, len, "Xfer::send");
+Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len, bool ordered) {
+  return transfer(1 | (ordered ? 8 : 0) | uint64_t(type) << 8, dst_vpid, std::nullopt, src, len,
+                  "Xfer::send");
 }
 
-Xfer::Send Xfer::fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note) {
+Xfer::Send Xfer::fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note,
+                            bool ordered) {
   if (dst % 8 != 0) throw std::invalid_argument("Xfer::fastmemcpy: dst must be 8-byte aligned");
-  return transfer(note ? 2 | 16 : 2, dst_vpid, dst, src, len, "Xfer::fastmemcpy");
+  return transfer(2 | (ordered ? 8 : 0) | (note ? 16 : 0), dst_vpid, dst, src, len,
+                  "Xfer::fastmemcpy");
 }
 
 Xfer::Send Xfer::transfer(uint64_t cmd, unsigned dst_vpid, std::optional<Addr> dst, Addr src,

@@ -64,7 +64,8 @@ struct Nodes {
       : sys(profile(n, loss),
             [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; }),
         nodes(n),
-        lossy(loss > 0) {
+        lossy(loss > 0),
+        retransmit(loss > 0) {
     slot.send_base = kSend;
     slot.send_size = kWin;
     slot.recv_base = kRecv;
@@ -109,7 +110,7 @@ struct Nodes {
       os.set_vpid(nodes + i, i, 1);
     }
     os.set_current(0);
-    if (lossy) os.set_retransmit(kRetxTimeout, 32);
+    if (retransmit) os.set_retransmit(kRetxTimeout, 32);
     os.enable(true);
   }
   // Slot 1 at node n (the second process), set up beside slot 0.
@@ -148,6 +149,7 @@ struct Nodes {
   tb::System sys;
   unsigned nodes;
   bool lossy;
+  bool retransmit;  // (set before setup: retransmission on without random loss)
   XferSlot slot;
 };
 
@@ -694,6 +696,126 @@ TEST(XferSystem, AFullReceiveTableHoldsTheEntryUntilTheProcessTakesOne) {
   t.expect_clean();
 }
 
+// Out-of-order completion, hidden when ordering is requested (004 section 3.4.2): a 16 KiB
+// message then a 128-byte one to the same process, the long one's last component lost once in
+// the network. The short one completes while the long one waits for its probe (a timeout, then
+// NACK_GAP and the resend of its last component): sent unordered, the short one's entry comes
+// first; sent ORDERED, the receiver holds it until the long one's entry is written.
+std::vector<uint32_t> entry_order(bool ordered) {
+  constexpr uint32_t kLong = 16384, kShort = 128;
+  Nodes t;
+  t.retransmit = true;
+  bool lost = false;
+  t.sys.network().set_drop_rule([&](const sim::Frame& f) {
+    const sim::FrameHeader h = sim::parse_header(f.bytes);
+    // the first message's (count 0) last component: kind DATA (2), LAST (flags bit 4)
+    if (lost || h.src != 0 || h.type != 0x05 || (h.flags & 7) != 2 || !(h.flags & 0x10) ||
+        (h.seq >> 16) != 0) {
+      return false;
+    }
+    lost = true;
+    return true;
+  });
+  std::vector<uint32_t> order;
+  bool ready = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    EXPECT_EQ(x.bufalloc(kBufs, kLong, kType), XferVerdict::Success);
+    EXPECT_EQ(x.bufalloc(kBufs + kLong, kShort, kType), XferVerdict::Success);
+    ready = true;
+    for (unsigned i = 0; i < 2; ++i) {
+      const auto r = x.receive();
+      ASSERT_TRUE(r.has_value());
+      std::vector<uint8_t> got(r->length);
+      m.load(r->buffer, got.data(), got.size());
+      EXPECT_EQ(got, pattern(r->length == kLong ? 1 : 2, r->length));
+      order.push_back(r->length);
+    }
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    const auto a = pattern(1, kLong), b = pattern(2, kShort);
+    m.store(kSend, a.data(), a.size());
+    m.store(kSend + kLong, b.data(), b.size());
+    while (!ready) m.pause_ns(100);
+    const Xfer::Send sa = x.send(1, kType, kSend, kLong, ordered);
+    const Xfer::Send sb = x.send(1, kType, kSend + kLong, kShort, ordered);
+    ASSERT_EQ(sa.verdict, XferVerdict::Success);
+    ASSERT_EQ(sb.verdict, XferVerdict::Success);
+    EXPECT_EQ(sa.count, 0u);
+    EXPECT_EQ(x.senddone(sa), XferStatus::Done);
+    EXPECT_EQ(x.senddone(sb), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
+  EXPECT_TRUE(lost);
+  EXPECT_GE(t.counter(0, XferCounter::Resent), 1u) << "the long message's probe and resend";
+  EXPECT_EQ(t.counter(1, XferCounter::Received), 2u);
+  t.expect_clean();
+  return order;
+}
+
+TEST(XferSystem, OutOfOrderCompletionIsHiddenWhenOrderingIsRequested) {
+  EXPECT_EQ(entry_order(false), (std::vector<uint32_t>{128, 16384})) << "unordered: short first";
+  EXPECT_EQ(entry_order(true), (std::vector<uint32_t>{16384, 128})) << "ORDERED: in send order";
+}
+
+// An ORDERED message whose predecessor the receiver refused (no buffer of its type) while the
+// sender still waited for that answer (the REJECT lost once: the predecessor is probed, sent
+// again and refused again): the receiver cannot hold it behind a message it will not see, so it
+// refuses it BUSY and writes nothing; sent again (its predecessor closed), it is delivered.
+TEST(XferSystem, AnOrderedMessageWhosePredecessorWasRefusedIsRefusedBusy) {
+  Nodes t;
+  t.retransmit = true;
+  bool lost = false;
+  t.sys.network().set_drop_rule([&](const sim::Frame& f) {
+    const sim::FrameHeader h = sim::parse_header(f.bytes);
+    if (lost || h.src != 1 || h.type != 0x85 || (h.flags & 7) != 3) return false;
+    lost = true;  // the first REJECT
+    return true;
+  });
+  constexpr uint8_t kOther = 9;  // no buffer of this type is ever posted
+  bool ready = false;
+  unsigned got = 0;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    EXPECT_EQ(x.bufalloc(kBufs, kLb, kType), XferVerdict::Success);
+    ready = true;
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->count, 2u) << "the third send";
+    std::vector<uint8_t> d(kLb);
+    m.load(kBufs, d.data(), d.size());
+    EXPECT_EQ(d, pattern(3, kLb));
+    ++got;
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    const auto d = pattern(3, kLb);
+    m.store(kSend, d.data(), d.size());
+    while (!ready) m.pause_ns(100);
+    const Xfer::Send p = x.send(1, kOther, kSend, kLb, true);
+    const Xfer::Send q = x.send(1, kType, kSend, kLb, true);
+    ASSERT_EQ(p.verdict, XferVerdict::Success);
+    ASSERT_EQ(q.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(p), XferStatus::FailNobuf);
+    EXPECT_EQ(x.senddone(q), XferStatus::FailBusy);
+    const Xfer::Send again = x.send(1, kType, kSend, kLb, true);
+    ASSERT_EQ(again.verdict, XferVerdict::Success);
+    EXPECT_EQ(x.senddone(again), XferStatus::Done);
+  });
+  t.sys.run_programs(sim::ns(500'000));
+  EXPECT_TRUE(lost);
+  EXPECT_EQ(got, 1u);
+  EXPECT_EQ(t.counter(1, XferCounter::Nobuf), 2u) << "the predecessor, and its resend";
+  EXPECT_EQ(t.counter(1, XferCounter::Busy), 1u);
+  EXPECT_EQ(t.counter(1, XferCounter::CompWritten), 1u) << "only the third send's";
+  t.expect_clean();
+}
+
 // Random traffic among three nodes: each sends 24 messages of 8 B … 8 KiB to random others while
 // it receives, checks and re-posts; a refused message (no buffer, no record) is sent again.
 // Every message is delivered exactly once with its bytes.
@@ -703,6 +825,7 @@ void random_traffic(unsigned seed, double loss) {
   struct Plan {
     unsigned dst;
     uint32_t len;
+    bool ordered;
   };
   std::mt19937 rng(seed);
   std::vector<std::vector<Plan>> plan(kNodes);
@@ -710,12 +833,15 @@ void random_traffic(unsigned seed, double loss) {
   for (unsigned n = 0; n < kNodes; ++n) {
     for (unsigned i = 0; i < kMsgs; ++i) {
       const unsigned d = (n + 1 + rng() % (kNodes - 1)) % kNodes;
-      plan[n].push_back({d, 8 + uint32_t(rng() % (kMax - 7))});
+      const uint32_t len = 8 + uint32_t(rng() % (kMax - 7));
+      plan[n].push_back({d, len, rng() % 2 == 0});
       ++expect[d];
     }
   }
   std::set<std::pair<unsigned, unsigned>> seen;
-  unsigned resent = 0;
+  // per (source, destination): the count of the last ORDERED message delivered
+  std::map<std::pair<unsigned, unsigned>, int> last_ordered;
+  unsigned resent = 0, n_ordered = 0;
   auto body = [&](unsigned n, unsigned i, uint32_t len) {
     std::vector<uint8_t> d = pattern(n * 100 + i, len);
     const uint64_t tag = uint64_t(n) << 32 | i;
@@ -742,8 +868,8 @@ void random_traffic(unsigned seed, double loss) {
         // send the next (or a refused one) while the process has room
         if (!retry.empty() || next < kMsgs) {
           const unsigned i = retry.empty() ? next : retry.back();
-          const Xfer::Send s =
-              x.send(plan[n][i].dst, kType, kSend + drv::Addr{i} * kMax, plan[n][i].len);
+          const Xfer::Send s = x.send(plan[n][i].dst, kType, kSend + drv::Addr{i} * kMax,
+                                      plan[n][i].len, plan[n][i].ordered);
           if (s.verdict == XferVerdict::Success) {
             pending.emplace_back(i, s);
             if (retry.empty()) {
@@ -788,6 +914,16 @@ void random_traffic(unsigned seed, double loss) {
               << (bad < got.size() ? int(got[bad]) : -1) << " want "
               << (bad < want.size() ? int(want[bad]) : -1);
           EXPECT_TRUE(seen.insert({src, i}).second) << "delivered twice: " << src << "/" << i;
+          // the pair's ORDERED messages are seen in the order they were committed (counts
+          // grow: fewer than 2^16 per node here)
+          if (plan[src][i].ordered) {
+            auto [at, fresh] = last_ordered.try_emplace({src, n}, int(r->count));
+            if (!fresh) {
+              EXPECT_GT(int(r->count), at->second) << "ordered " << src << " -> " << n;
+              at->second = int(r->count);
+            }
+            ++n_ordered;
+          }
           ++received;
           ASSERT_EQ(x.bufalloc(r->buffer, kMax, kType), XferVerdict::Success);
         }
@@ -799,8 +935,10 @@ void random_traffic(unsigned seed, double loss) {
   EXPECT_EQ(seen.size(), kNodes * kMsgs);
   unsigned retx = 0;
   for (unsigned n = 0; n < kNodes; ++n) retx += t.counter(n, XferCounter::Resent);
-  std::printf("[ random ] %u messages, %u sent again after a refusal, %u resends by the engines\n",
-              kNodes * kMsgs, resent, retx);
+  std::printf(
+      "[ random ] %u messages (%u ORDERED), %u sent again after a refusal, %u resends by "
+      "the engines\n",
+      kNodes * kMsgs, n_ordered, resent, retx);
   if (loss > 0) {
     EXPECT_GT(retx, 0u) << "frames were lost: the engines resent";
   } else {

@@ -116,6 +116,11 @@ class Network {
   // Observers of every frame a port's try_send accepts (its sender's node, the frame, the time):
   // the moment the frame has left its MAC's transmit stream.
   void on_transmit(Observer fn) { tx_observers_.push_back(std::move(fn)); }
+  // A rule that loses chosen frames (a test's precise loss): at every link crossing, a frame it
+  // returns true for is lost there, counted as loss injection is. The seeded streams are drawn
+  // as without it. An empty rule (the default) loses nothing.
+  using DropRule = std::function<bool(const Frame&)>;
+  void set_drop_rule(DropRule fn) { drop_rule_ = std::move(fn); }
 
   // --- counters ---
   // The link from `from` to `to` (node ids or kSwitch); throws std::out_of_range naming both.
@@ -168,6 +173,7 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::map<std::pair<unsigned, unsigned>, Link*> by_ends_;
   std::vector<Observer> observers_, tx_observers_;
+  DropRule drop_rule_;
   uint64_t in_flight_ = 0;
 };
 

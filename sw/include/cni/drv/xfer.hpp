@@ -162,13 +162,17 @@ class Xfer {
   // XGO interrupted (answered NO_CMD) is written again. A barrier first: the source's stores are
   // performed before the engine may read it. The flag is the next of the slot's not in use (a
   // flag is in use from a committed send until senddone returns its final report);
-  // std::runtime_error when every flag is in use.
-  Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len);
+  // std::runtime_error when every flag is in use. `ordered` (XCMD ORDERED): the receiving
+  // process sees the message's entry only after those of this process's earlier ordered sends to
+  // `dst_vpid` (004 section 3.4.2); it may fail FAIL_BUSY when the receiver refused one of them.
+  Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len, bool ordered = false);
   // 004 Figure 4's fastmemcpy (section 3.5): `len` bytes at `src` copied to `dst` at the node of
   // `dst_vpid`, inside its slot's receive window (else FAIL_PROT, nothing written); both 8-byte
   // aligned, at any doubleword offset of their lines. With `note` the destination's process also
-  // gets a receive-table entry naming `dst`. Reported in a status flag as a send.
-  Send fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note = false);
+  // gets a receive-table entry naming `dst`; `ordered` as for send. Reported in a status flag as
+  // a send.
+  Send fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note = false,
+                  bool ordered = false);
   // The flag's report of `s` (Pending until the engine writes it); with `block` polls until it
   // is written.
   XferStatus senddone(const Send& s, bool block = true);
