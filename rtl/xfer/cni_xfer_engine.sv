@@ -107,7 +107,7 @@ module cni_xfer_engine #(
   // ---- the privileged state: control, slots, vpid table (cni_xfer_priv) ---------------------
   logic                   enable_q, cur_v_q;
   logic [15:0]            occ_send_q, occ_recv_q, occ_init_q, occ_freq_q, occ_fhome_q,
-                          occ_fdone_q, tmo_q;
+                          occ_fdone_q, tmo_q, ridle_q;
   logic [7:0]             rmax_q;
   logic [3:0]             cur_q;
   logic [Procs-1:0]       s_en_q, rt_reset;
@@ -131,7 +131,7 @@ module cni_xfer_engine #(
     .enable_o (enable_q), .occ_send_o (occ_send_q), .occ_recv_o (occ_recv_q),
     .occ_init_o (occ_init_q), .occ_freq_o (occ_freq_q), .occ_fhome_o (occ_fhome_q),
     .occ_fdone_o (occ_fdone_q), .tmo_o (tmo_q), .rmax_o (rmax_q), .cur_o (cur_q),
-    .cur_v_o (cur_v_q), .s_en_o (s_en_q),
+    .cur_v_o (cur_v_q), .ridle_o (ridle_q), .s_en_o (s_en_q),
     .s_sbase_o (s_sbase_q), .s_ssize_o (s_ssize_q), .s_rbase_o (s_rbase_q),
     .s_rsize_o (s_rsize_q), .s_stat_o (s_stat_q), .s_rt_o (s_rt_q), .s_nflag_o (s_nflag_q),
     .s_vfirst_o (s_vfirst_q), .s_vn_o (s_vn_q), .s_rtn_o (s_rtn_q), .s_own_o (s_own_q),
@@ -246,23 +246,16 @@ module cni_xfer_engine #(
   assign bp_valid = go && g_verdict == VSuccess && i_st_q == IBuf;
   wire [63:0] g_word = {i_np_q, cm_c, 16'd0, cm_rec, g_reason, 2'd0, g_verdict};
 
-  // ---- counters (CNT_SEL) -------------------------------------------------------------------------
-  // 0 messages delivered (sender's DONE flags), 1 messages received (ACKs sent), 2 components
-  // sent, 3 components written, 4 XGO FAIL, 5 XGO RETRY, 6 protection (XGO PROT_*, REJECT PROT
-  // sent), 7 REJECT NOBUF sent, 8 REJECT BUSY sent, 9 NOREC, 10 GAP, 11 DUP, 12 STALE replies,
-  // 13 STRAY writes, 14 bad frames, 15 messages failed (failure flags written), 16 caching-agent
-  // errors (a source read, a component, entry or flag write, a head read refused by the home),
-  // 17 Fetch-and-Ops performed at this home, 18 Fetch-and-Op results reported (FOP_DONE flags),
-  // 19 resends (a stream again from a NACK_GAP's gap, or a probe)
-  localparam int NCnt = 20;
+  // ---- counters (CNT_SEL; docs/xfer.md, "Counters": counter i is bit i of inc) ---------------
+  localparam int NCnt = 21;
   logic [NCnt-1:0]       inc;
   logic [NCnt-1:0][31:0] cnt_q;
   logic [4:0]            cnt_sel_q;
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
-        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop, s_retx;
+        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop, s_retx, r_orph;
   wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
-  assign inc = {s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap,
+  assign inc = {r_orph, s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap,
                 r_norec, r_busy, r_nobuf, g_prot || r_prot || f_prot, go && g_verdict == VRetry,
                 go && g_verdict == VFail, r_comp, s_comp, r_msg, s_done};
 
@@ -541,7 +534,7 @@ module cni_xfer_engine #(
   always_comb for (int p = 0; p < Procs; p++) r_en[p] = enable_q && s_en_q[p];
   cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs),
                   .Win(SendRecs)) u_recv (
-    .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
+    .clk_i, .rst_ni, .occ_recv_i (occ_recv_q), .idle_i (ridle_q),
     .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src),
     .fr_c_i (f_c), .fr_retx_i (rx_frame[59]),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
@@ -560,7 +553,7 @@ module cni_xfer_engine #(
     .rp_lo_o (rp_lo), .rp_ready_i (rp_go),
     .cnt_msg_o (r_msg), .cnt_comp_o (r_comp), .cnt_nobuf_o (r_nobuf), .cnt_busy_o (r_busy),
     .cnt_prot_o (r_prot), .cnt_norec_o (r_norec), .cnt_gap_o (r_gap), .cnt_dup_o (r_dup),
-    .cnt_err_o (r_err),
+    .cnt_err_o (r_err), .cnt_orph_o (r_orph),
     .idle_o (r_idle)
   );
 

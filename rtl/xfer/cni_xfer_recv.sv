@@ -78,6 +78,7 @@ module cni_xfer_recv #(
   input  wire logic                     clk_i,
   input  wire logic                     rst_ni,
   input  wire logic [15:0]              occ_recv_i,
+  input  wire logic [15:0]              idle_i,
   input  wire logic                     fr_valid_i,
   input  wire logic [2:0]               fr_kind_i,
   input  wire logic                     fr_retx_i,
@@ -132,6 +133,7 @@ module cni_xfer_recv #(
   output logic                          cnt_gap_o,
   output logic                          cnt_dup_o,
   output logic                          cnt_err_o,
+  output logic                          cnt_orph_o,
   output logic                          idle_o
 );
 
@@ -161,6 +163,8 @@ module cni_xfer_recv #(
   logic [Recs-1:0]       r_hold_q;    // ORDERED: its predecessor prev still has a record,
   logic [Recs-1:0][15:0] r_prev_q;    // r_pidx_q; the record waits in DRAIN until it has not
   logic [Recs-1:0][RW-1:0] r_pidx_q;
+  logic [Recs-1:0][15:0] r_idle_q;    // 256-cycle units left without a frame naming it
+  logic [7:0]            tick_q;      // the units
   logic [MaxNodes-1:0][15:0]    c_una_q;   // per source: the oldest count not retired there,
   logic [MaxNodes-1:0][Win-1:0] c_map_q;   // and which of [una, una + Win) are acknowledged
   logic [Bufs-1:0]       b_v_q;
@@ -321,6 +325,17 @@ module cni_xfer_recv #(
   wire   d_gap      = is_data && m_any && fr_k_i > r_exp_q[m_idx] && !r_gap_q[m_idx] && rq_ready;
   assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
   wire   abort_hit  = is_abort && m_any;
+  // orphans (docs/xfer.md, "Orphaned records"): a record receiving whose count a header of its
+  // source puts below una (its sender has closed it), or that took no frame for idle_i units
+  logic [Recs-1:0] orph;
+  always_comb begin
+    for (int i = 0; i < Recs; i++) begin
+      orph[i] = st_q[i] == RRecv && !(fr_valid_i && m_any && m_idx == RW'(i)) &&
+                ((hdr_take && r_src_q[i] == fr_src_i && (h_una - r_c_q[i] - 16'd1) < 16'h7FFF) ||
+                 (idle_i != '0 && tick_q == '1 && r_idle_q[i] == 16'd1));
+    end
+  end
+  assign cnt_orph_o = orph != '0;
 
   // ---- entries ----------------------------------------------------------------------------------
   typedef enum logic [2:0] {EIdle, EWrite, EWait, EHead, EHeadWait} estate_e;
@@ -432,6 +447,8 @@ module cni_xfer_recv #(
       r_abort_q <= '0;
       r_gap_q   <= '0;
       r_hold_q  <= '0;
+      r_idle_q  <= '0;
+      tick_q    <= '0;
       c_una_q   <= '0;
       c_map_q   <= '0;
     end else begin
@@ -479,6 +496,17 @@ module cni_xfer_recv #(
         r_prev_q[free_idx]  <= h_prev;
         r_pidx_q[free_idx]  <= p_idx;
       end
+      // idle units: restarted by a frame naming the record (the orphans given up, below)
+      tick_q <= tick_q + 8'd1;
+      for (int i = 0; i < Recs; i++) begin
+        if (orph[i]) begin
+          r_abort_q[i] <= 1'b1;
+          st_q[i]      <= RDrain;
+        end
+        if (fr_valid_i && m_any && m_idx == RW'(i)) r_idle_q[i] <= idle_i;
+        else if (tick_q == '1 && r_idle_q[i] != '0) r_idle_q[i] <= r_idle_q[i] - 16'd1;
+      end
+      if (hdr_acc) r_idle_q[free_idx] <= idle_i;
       // the sender could not read its source: the rest is not coming
       if (abort_hit) begin
         r_abort_q[m_idx] <= 1'b1;
