@@ -253,11 +253,11 @@ module cni_xfer_engine #(
   logic [4:0]            cnt_sel_q;
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
-        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, s_fop, s_retx, r_orph;
+        r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, f_dup, s_fop, s_retx, r_orph;
   wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
-  assign inc = {r_orph, s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale, r_dup, r_gap,
-                r_norec, r_busy, r_nobuf, g_prot || r_prot || f_prot, go && g_verdict == VRetry,
-                go && g_verdict == VFail, r_comp, s_comp, r_msg, s_done};
+  assign inc = {r_orph, s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale,
+                r_dup || f_dup, r_gap, r_norec, r_busy, r_nobuf, g_prot || r_prot || f_prot,
+                go && g_verdict == VRetry, go && g_verdict == VFail, r_comp, s_comp, r_msg, s_done};
 
   // ---- register reads ---------------------------------------------------------------------------
   logic [63:0] xgo_q;
@@ -572,9 +572,9 @@ module cni_xfer_engine #(
     mem.wdata = fm_wdata;
   end
   cni_xfer_fop #(.LineBytes(LineBytes), .LineIdxW(LineIdxW), .Base(Base), .FopLines(FopLines),
-                 .Procs(Procs)) u_fop (
+                 .Procs(Procs), .Win(SendRecs)) u_fop (
     .clk_i, .rst_ni, .occ_i (occ_fhome_q),
-    .fq_valid_i (rx_valid && f_fop), .fq_src_i (f_src), .fq_c_i (f_c),
+    .fq_valid_i (rx_valid && f_fop), .fq_src_i (f_src), .fq_c_i (f_c), .fq_retx_i (rx_frame[59]),
     .fq_pay_i (rx_frame[96 +: 256]), .fq_take_o (fq_take),
     .en_i (r_en), .first_i (s_ffirst_q), .words_i (s_fwords_q),
     .evt_valid_i (evt.valid), .evt_done_i (evt.kind == cni_coh_pkg::EVT_RECALL_DONE),
@@ -584,7 +584,7 @@ module cni_xfer_engine #(
     .mem_gnt_i (mem_rsp.gnt), .mem_rdata_i (mem_rsp.rdata),
     .fh_valid_o (fh_valid), .fh_dst_o (fh_dst), .fh_c_o (fh_c), .fh_status_o (fh_status),
     .fh_old_o (fh_old), .fh_ready_i (fh_go),
-    .cnt_op_o (f_op), .cnt_prot_o (f_prot), .idle_o (f_idle)
+    .cnt_op_o (f_op), .cnt_prot_o (f_prot), .cnt_dup_o (f_dup), .idle_o (f_idle)
   );
 
   assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);

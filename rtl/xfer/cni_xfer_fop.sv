@@ -8,10 +8,16 @@
 // line still held (the locked write, docs/protocol.md: RECALL_DONE is taken only the cycle
 // after the write, so no host request reads the line in between), and replies FOP_RSP with the
 // old value. One operation at a time, in arrival order: each is atomic against the others and
-// against every host access.
+// against every host access. A reply cache (review finding 5) makes a resent request (RETX:
+// its sender timed out) idempotent: per source node and sender record (count mod Win) it keeps
+// the last count answered, its status and old value; a resent request of that count is answered
+// from it again without touching memory, one of an older count is dropped, any other is
+// performed. A first request (no RETX) is always performed, so an entry left from the count's
+// use 2^16 counts before never answers for it.
 //
-//   FIdle -> (a request; checked) -> FCmd (RECALL of the word's line, held until taken) ->
-//   FWait (its RECALL_DONE, not taken) -> FRead (port B read) -> FCalc (the old value) ->
+//   FIdle -> FLook (the cache entry read; the request still held) -> (replayed: FReply; older:
+//   dropped, FIdle; else taken and checked) -> FCmd (RECALL of the word's line, held until
+//   taken) -> FWait (its RECALL_DONE, not taken) -> FRead (port B read) -> FCalc (the old value) ->
 //   FWrite (port B write of the new) -> FTake (RECALL_DONE taken) -> FReply (FOP_RSP, not
 //   before OccHome cycles after the request was taken) -> FIdle. A request that fails its checks
 //   (the slot disabled, the word outside its window or the region, an unknown op) goes from
@@ -22,17 +28,21 @@
 // Parameters:
 //   LineBytes, LineIdxW - the platform's; Base - the region's first device line
 //   FopLines            - lines of Fetch-and-Op words (after the 256-byte register page)
-//   Procs               - process slots
+//   Procs               - process slots; Win - the senders' count window (XferSendRecs);
+//   MaxNodes            - source nodes whose answers are cached (others are always performed)
 // Ports:
 //   occ_i                       - emulated occupancy: cycles from taking a request to its reply
-//   fq_*                        - a FOP_REQ frame (source node, count, payload), held until taken
+//   fq_*                        - a FOP_REQ frame (source node, count, RETX, payload), held
+//                                 until taken
 //   en_i, first_i, words_i      - per slot: enabled; its window of words
 //   evt_*                       - the engine bus's events (RECALL_DONE of the line; others are
 //                                 taken and dropped)
 //   cmd_*                       - the RECALL command
 //   mem_*                       - port B
 //   fh_*                        - the reply to send (held until fh_ready_i)
-//   cnt_op_o, cnt_prot_o        - one-cycle pulses: an operation performed; one refused
+//   cnt_op_o, cnt_prot_o,
+//   cnt_dup_o                   - one-cycle pulses: an operation performed; one refused; a resent
+//                                 request answered from the cache or dropped as older
 //   idle_o                      - no request being served
 `default_nettype none
 
@@ -42,11 +52,16 @@ module cni_xfer_fop #(
   parameter int Base      = 0,
   parameter int FopLines  = 2,
   parameter int Procs     = 4,
+  parameter int Win       = 4,
+  parameter int MaxNodes  = 16,
   localparam int LineBits = LineBytes * 8,
   localparam int Wpl      = LineBytes / 8,
   localparam int Words    = FopLines * Wpl,
   localparam int WlW      = $clog2(Wpl),
-  localparam int PW       = $clog2(Procs)
+  localparam int PW       = $clog2(Procs),
+  localparam int NW       = $clog2(MaxNodes),
+  localparam int WW       = $clog2(Win),
+  localparam int CW       = NW + WW
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_ni,
@@ -54,6 +69,7 @@ module cni_xfer_fop #(
   input  wire logic                   fq_valid_i,
   input  wire logic [15:0]            fq_src_i,
   input  wire logic [15:0]            fq_c_i,
+  input  wire logic                   fq_retx_i,
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire logic [255:0]           fq_pay_i,   // (the sender vpid and the padding unused)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -82,17 +98,20 @@ module cni_xfer_fop #(
   input  wire logic                   fh_ready_i,
   output logic                        cnt_op_o,
   output logic                        cnt_prot_o,
+  output logic                        cnt_dup_o,
   output logic                        idle_o
 );
 
-  if (FopLines < 1 || Procs < 2 || Procs > 16 || Words > 65535)
-    $error("cni_xfer_fop: FopLines >= 1, Procs 2..16, at most 65535 words");
+  if (FopLines < 1 || Procs < 2 || Procs > 16 || Words > 65535 ||
+      (1 << $clog2(Win)) != Win || (1 << $clog2(MaxNodes)) != MaxNodes)
+    $error("cni_xfer_fop: FopLines >= 1, Procs 2..16, <= 65535 words, Win, MaxNodes powers of 2");
 
   localparam logic [1:0] OpAdd = 2'd1, OpSwap = 2'd2, OpCas = 2'd3;
   localparam logic [2:0] StOk = 3'd0, StProt = 3'd3;
   localparam int RegLines = 256 / LineBytes;
 
-  typedef enum logic [2:0] {FIdle, FCmd, FWait, FRead, FCalc, FWrite, FTake, FReply} fstate_e;
+  typedef enum logic [3:0] {FIdle, FLook, FCmd, FWait, FRead, FCalc, FWrite, FTake,
+                            FReply} fstate_e;
   fstate_e             f_q;
   logic [15:0]         src_q, c_q, gate_q;
   logic [1:0]          op_q;
@@ -115,9 +134,37 @@ module cni_xfer_fop #(
   wire [31:0] q_line = 32'(Base) + 32'(RegLines) + (q_abs >> WlW);   // (< 2^LineIdxW)
   /* verilator lint_on UNUSEDSIGNAL */
 
-  assign fq_take_o  = fq_valid_i && f_q == FIdle;
-  assign cnt_op_o   = fq_take_o && q_ok;
-  assign cnt_prot_o = fq_take_o && !q_ok;
+  // the reply cache: {count, status, old value} per (source node, count mod Win)
+  wire          q_trk  = 32'(fq_src_i) < 32'(MaxNodes);
+  wire [CW-1:0] q_ci   = {fq_src_i[NW-1:0], fq_c_i[WW-1:0]};
+  logic [MaxNodes*Win-1:0] rc_v_q;
+  logic [CW-1:0] rc_at_q;     // the entry of the request being served
+  logic          rc_trk_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [95:0]   rc_rd;       // (the padding [79:67] unused)
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire  [15:0]   rc_c   = rc_rd[95:80];
+  wire           rc_hit = fq_retx_i && q_trk && rc_v_q[q_ci] && rc_c == fq_c_i;
+  wire           rc_old = fq_retx_i && q_trk && rc_v_q[q_ci] &&
+                          (rc_c - fq_c_i - 16'd1) < 16'h7FFF;   // older than the entry's
+  // written when the answer is known: performed (FTake), or refused (its FOP_RSP leaving)
+  wire           rc_we  = rc_trk_q && ((f_q == FTake && ours) ||
+                                       (f_q == FReply && status_q == StProt && fh_valid_o &&
+                                        fh_ready_i));
+  cni_dpram #(.Width(96), .Words(MaxNodes * Win)) u_rc (
+    .clk_i,
+    .a_en_i (rc_we), .a_we_i (1'b1), .a_addr_i (rc_at_q),
+    .a_wd_i ({c_q, 13'd0, status_q, old_q}),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .a_rd_o (),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .b_en_i (f_q == FIdle), .b_we_i (1'b0), .b_addr_i (q_ci), .b_wd_i ('0), .b_rd_o (rc_rd)
+  );
+
+  assign fq_take_o  = fq_valid_i && f_q == FLook;
+  assign cnt_op_o   = fq_take_o && !rc_hit && !rc_old && q_ok;
+  assign cnt_prot_o = fq_take_o && !rc_hit && !rc_old && !q_ok;
+  assign cnt_dup_o  = fq_take_o && (rc_hit || rc_old);
 
   // the line is held by its RECALL_DONE from FWait until FTake
   wire ours = evt_valid_i && evt_done_i && evt_line_i == line_q;
@@ -164,10 +211,15 @@ module cni_xfer_fop #(
       cmp_q    <= '0;
       old_q    <= '0;
       status_q <= StOk;
+      rc_v_q   <= '0;
+      rc_at_q  <= '0;
+      rc_trk_q <= 1'b0;
     end else begin
+      if (rc_we) rc_v_q[rc_at_q] <= 1'b1;
       if (gate_q != '0) gate_q <= gate_q - 16'd1;
       unique case (f_q)
-        FIdle: if (fq_take_o) begin
+        FIdle: if (fq_valid_i) f_q <= FLook;   // the cache entry is read
+        FLook: begin
           src_q    <= fq_src_i;
           c_q      <= fq_c_i;
           gate_q   <= occ_i;
@@ -176,9 +228,17 @@ module cni_xfer_fop #(
           wsel_q   <= q_abs[WlW-1:0];
           arg_q    <= fq_pay_i[127:64];
           cmp_q    <= fq_pay_i[191:128];
-          old_q    <= '0;
-          status_q <= q_ok ? StOk : StProt;
-          f_q      <= q_ok ? FCmd : FReply;
+          rc_at_q  <= q_ci;
+          rc_trk_q <= q_trk && !rc_hit;
+          if (rc_hit) begin   // answered again, as before
+            old_q    <= rc_rd[63:0];
+            status_q <= rc_rd[66:64];
+            f_q      <= FReply;
+          end else begin
+            old_q    <= '0;
+            status_q <= q_ok ? StOk : StProt;
+            f_q      <= rc_old ? FIdle : q_ok ? FCmd : FReply;
+          end
         end
         FCmd:   if (cmd_ready_i) f_q <= FWait;
         FWait:  if (ours) f_q <= FRead;

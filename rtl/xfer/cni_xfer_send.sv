@@ -22,8 +22,8 @@
 //           makes the record owe a resend from component k (a record being streamed stops,
 //           drains, and waits for it); a record in WAIT for tmo_i cycles with no reply owes a
 //           probe (its header again, PROBE, no component), up to rmax_i times, then closes with
-//           FAIL_TIMEOUT (a Fetch-and-Op at once: its request is not idempotent). Resends take
-//           the streamer before the queue; their header carries RETX.
+//           FAIL_TIMEOUT. A Fetch-and-Op's probe is its FOP_REQ again (the home's reply cache
+//           answers it again). Resends take the streamer before the queue; they carry RETX.
 //   streamer: TIdle -> TInit (OccInit cycles) -> THdr (the header frame) -> TData (components)
 //           -> TIdle; TData -> TAbort (rejected, or a source line answered Error: the reads in
 //           flight drain) -> TIdle, or -> TKill (an Error after the header left: an ABORT frame
@@ -537,7 +537,7 @@ module cni_xfer_send #(
         begin
           if (r_tmr_q[i] != '0) begin
             r_tmr_q[i] <= r_tmr_q[i] - 16'd1;
-          end else if (r_op_q[i] != '0 || r_try_q[i] >= rmax_i) begin
+          end else if (r_try_q[i] >= rmax_i) begin
             st_q[i]     <= RClose;
             r_stat_q[i] <= StTimeout;
           end else begin   // a probe

@@ -1090,8 +1090,8 @@ TEST(XferSystem, FetchAndOpReturnsTheOldValueAndLeavesTheResultAtTheHome) {
 // Two nodes add 1 to the same word of a third, each with two operations outstanding, while the
 // home's core keeps reading the word (each operation recalls its copy): every old value from 0
 // to 2N - 1 is returned exactly once, the word ends at 2N, and the core never sees it go back.
-TEST(XferSystem, ConcurrentFetchAndAddsFromTwoNodesLoseNoUpdate) {
-  Nodes t(3);
+void concurrent_adds(double loss) {
+  Nodes t(3, 8, true, loss);
   constexpr unsigned kN = 24;
   bool ready = false;
   unsigned finished = 0;
@@ -1142,8 +1142,26 @@ TEST(XferSystem, ConcurrentFetchAndAddsFromTwoNodesLoseNoUpdate) {
   for (unsigned i = 0; i < 2 * kN; ++i) want[i] = i;
   EXPECT_EQ(olds, want) << "each old value once: no update lost or doubled";
   EXPECT_EQ(t.counter(1, XferCounter::FopPerformed), 2 * kN);
+  const unsigned again = t.counter(1, XferCounter::Dup);
+  const unsigned resent = t.counter(0, XferCounter::Resent) + t.counter(2, XferCounter::Resent);
+  std::printf(
+      "[ fetch-and-add ] %u requests resent, %u answered again from the reply cache or "
+      "dropped as older\n",
+      resent, again);
+  if (loss > 0) {
+    EXPECT_GT(again, 0u) << "a lost reply's request, resent, is answered from the cache";
+  } else {
+    EXPECT_EQ(resent, 0u);
+  }
   t.expect_clean();
 }
+
+TEST(XferSystem, ConcurrentFetchAndAddsFromTwoNodesLoseNoUpdate) { concurrent_adds(0); }
+
+// The same with 10% of the frames lost on every link crossing: a Fetch-and-Op without a reply
+// is resent (RETX) and the home's reply cache answers a request it has performed with the same
+// old value, so each add is performed exactly once.
+TEST(XferSystem, UnderNetworkLossEachFetchAndAddIsPerformedOnce) { concurrent_adds(0.1); }
 
 // 004 section 3.5's memory copy, the destination named by the sender: every doubleword offset of
 // the source's first line against every doubleword offset of the destination's, three lengths (a
