@@ -126,7 +126,8 @@ struct Network::Link {
   uint64_t flights = 0;  // frames put on the link so far (the next one's number)
   Time busy_until = 0;
   bool wake_scheduled = false;
-  bool blocked = false;
+  bool blocked = false;                      // no head frame can go (for the stats)
+  bool waiting[kChannels] = {false, false};  // among the waiters of its head's next buffer
   Time blocked_since = 0;
   Rng rng{0};
   NetLinkStats stats;
@@ -137,7 +138,7 @@ Network::Network(Kernel& k, const NetParams& p) : k_(k), params_(p) {
   const unsigned n = params_.nodes;
   ports_.resize(n);
   for (unsigned i = 0; i < n; ++i) {
-    ports_[i].rx.credits = params_.buffer_frames;
+    for (unsigned& c : ports_[i].rx.credits) c = params_.buffer_frames;
     ports_[i].rx.port = i;
   }
   for (unsigned a = 0; a < n; ++a) {
@@ -164,7 +165,7 @@ void Network::add_link(unsigned from, unsigned to) {
   auto l = std::make_unique<Link>();
   l->from = from;
   l->to = to;
-  l->queue.credits = params_.buffer_frames;
+  for (unsigned& c : l->queue.credits) c = params_.buffer_frames;
   l->queue.owner = l.get();
   l->rng.s = params_.seed * 0x9E3779B97F4A7C15ull + links_.size() + 1;
   by_ends_[{from, to}] = l.get();
@@ -212,10 +213,28 @@ bool Network::routable(unsigned src, unsigned dst) const {
   return dst < params_.nodes && dst != src;
 }
 
-bool Network::can_send(unsigned src, unsigned dst) const {
+unsigned Network::channel_of(const Frame& f) {
+  return f.bytes.size() > 6 && (f.bytes[6] & 0x80) ? 1 : 0;
+}
+
+template <class Ok>
+unsigned Network::Buffer::oldest(Ok ok) const {
+  unsigned pick = kChannels;
+  for (unsigned ch = 0; ch < kChannels; ++ch) {
+    if (!q[ch].empty() && ok(ch) && (pick == kChannels || q[ch].front().seq < q[pick].front().seq))
+      pick = ch;
+  }
+  return pick;
+}
+
+bool Network::can_send(unsigned src, unsigned dst, unsigned channel) const {
   check_node(src, "can_send", "source");
   if (params_.topology != NetTopology::Loopback) check_node(dst, "can_send", "destination");
-  return first_hop(src, dst).queue.credits > 0;
+  if (channel >= kChannels) {
+    throw std::invalid_argument("Network::can_send: no channel " + std::to_string(channel) + " (" +
+                                std::to_string(kChannels) + " channels)");
+  }
+  return first_hop(src, dst).queue.credits[channel] > 0;
 }
 
 bool Network::try_send(const Frame& f) {
@@ -238,15 +257,16 @@ bool Network::try_send(const Frame& f) {
   }
   Link& l = first_hop(f.src, f.dst);
   Port& p = ports_[f.src];
-  if (l.queue.credits == 0) {
+  const unsigned ch = channel_of(f);
+  if (l.queue.credits[ch] == 0) {
     if (!p.want_space) {
       p.want_space = true;
       p.blocked_since = k_.now();
     }
     return false;
   }
-  --l.queue.credits;
-  l.queue.q.push_back(Item{f, nullptr});
+  --l.queue.credits[ch];
+  l.queue.q[ch].push_back(Item{f, nullptr, next_seq_++});
   p.stats.tx_frames++;
   p.stats.tx_bytes += size;
   ++in_flight_;
@@ -267,7 +287,17 @@ void Network::on_receive(unsigned node, RxHandler fn) {
 
 void Network::set_rx_ready(unsigned node, bool ready) {
   check_node(node, "set_rx_ready", "port");
-  ports_[node].ready = ready;
+  for (bool& r : ports_[node].ready) r = ready;
+  if (ready) drain_rx(node);
+}
+
+void Network::set_rx_ready(unsigned node, unsigned channel, bool ready) {
+  check_node(node, "set_rx_ready", "port");
+  if (channel >= kChannels) {
+    throw std::invalid_argument("Network::set_rx_ready: no channel " + std::to_string(channel) +
+                                " (" + std::to_string(kChannels) + " channels)");
+  }
+  ports_[node].ready[channel] = ready;
   if (ready) drain_rx(node);
 }
 
@@ -284,7 +314,7 @@ const NetPortStats& Network::port_stats(unsigned node) const {
 }
 
 void Network::pump(Link& l) {
-  while (!l.wake_scheduled && !l.queue.q.empty()) {
+  while (!l.wake_scheduled && !l.queue.empty()) {
     if (k_.now() < l.busy_until) {
       l.wake_scheduled = true;
       k_.at(l.busy_until, [this, &l] {
@@ -293,23 +323,33 @@ void Network::pump(Link& l) {
       });
       return;
     }
-    Buffer& target = next_buffer(l, l.queue.q.front().f);
-    if (target.credits == 0) {
+    // the oldest head whose next buffer has a credit on its channel; a head without one waits
+    // among that buffer's waiters of its channel
+    const unsigned ch = l.queue.oldest([&](unsigned c) {
+      Buffer& t = next_buffer(l, l.queue.q[c].front().f);
+      if (t.credits[c] > 0) return true;
+      if (!l.waiting[c]) {
+        l.waiting[c] = true;
+        t.waiters[c].push_back(&l);
+      }
+      return false;
+    });
+    if (ch == kChannels) {
       if (!l.blocked) {
         l.blocked = true;
         l.blocked_since = k_.now();
-        target.waiters.push_back(&l);
       }
       return;
     }
+    Buffer& target = next_buffer(l, l.queue.q[ch].front().f);
     if (l.blocked) {
       l.blocked = false;
       l.stats.blocked += k_.now() - l.blocked_since;
     }
-    --target.credits;
-    Item it = std::move(l.queue.q.front());
-    l.queue.q.pop_front();
-    credit_back(l.queue, it.via);
+    --target.credits[ch];
+    Item it = std::move(l.queue.q[ch].front());
+    l.queue.q[ch].pop_front();
+    credit_back(l.queue, it.via, ch);
     if (it.via == nullptr) port_space(it.f.src);
 
     const size_t size = it.f.bytes.size();
@@ -342,13 +382,14 @@ void Network::arrive(Link& l, uint64_t id) {
     l.stats.dropped++;
     ports_[fl.f.src].stats.lost++;
     --in_flight_;
-    credit_back(*fl.target, &l);
+    credit_back(*fl.target, &l, channel_of(fl.f));
     return;
   }
   l.stats.delivered++;
   if (fl.corrupted) l.stats.corrupted++;
   Buffer& b = *fl.target;
-  b.q.push_back(Item{std::move(fl.f), &l});
+  const unsigned ch = channel_of(fl.f);
+  b.q[ch].push_back(Item{std::move(fl.f), &l, next_seq_++});
   if (b.owner != nullptr) {
     pump(*b.owner);
   } else {
@@ -356,14 +397,16 @@ void Network::arrive(Link& l, uint64_t id) {
   }
 }
 
-// A slot of `b` freed: the credit is back with the sender after `via`'s latency (at once for
-// a port's own transmit buffer); then the links waiting for it try again, oldest first.
-void Network::credit_back(Buffer& b, Link* via) {
-  auto give = [this, &b] {
-    ++b.credits;
-    while (b.credits > 0 && !b.waiters.empty()) {
-      Link* w = b.waiters.front();
-      b.waiters.pop_front();
+// A slot of `b` on channel `ch` freed: the credit is back with the sender after `via`'s
+// latency (at once for a port's own transmit buffer); then the links waiting for it try again,
+// oldest first.
+void Network::credit_back(Buffer& b, Link* via, unsigned ch) {
+  auto give = [this, &b, ch] {
+    ++b.credits[ch];
+    while (b.credits[ch] > 0 && !b.waiters[ch].empty()) {
+      Link* w = b.waiters[ch].front();
+      b.waiters[ch].pop_front();
+      w->waiting[ch] = false;
       pump(*w);
     }
   };
@@ -391,10 +434,12 @@ void Network::drain_rx(unsigned node) {
   Port& p = ports_[node];
   if (p.draining) return;
   p.draining = true;
-  while (p.ready && !p.rx.q.empty()) {
-    Item it = std::move(p.rx.q.front());
-    p.rx.q.pop_front();
-    credit_back(p.rx, it.via);
+  for (;;) {
+    const unsigned ch = p.rx.oldest([&p](unsigned c) { return p.ready[c]; });
+    if (ch == kChannels) break;
+    Item it = std::move(p.rx.q[ch].front());
+    p.rx.q[ch].pop_front();
+    credit_back(p.rx, it.via, ch);
     --in_flight_;
     const bool bad = !fcs_ok(it.f.bytes);
     it.f.tuser = it.f.tuser || bad;

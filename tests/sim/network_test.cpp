@@ -360,6 +360,62 @@ TEST(Network, InjectionIsDeterministicPerSeed) {
   EXPECT_NE(outcome(7), outcome(8));
 }
 
+// A frame of the reply channel (type bit 7) from `src` to `dst`.
+Frame reply(unsigned src, unsigned dst, uint32_t seq) {
+  std::vector<uint8_t> payload(64 - kMinFrameBytes, 0);
+  return make_frame(
+      FrameHeader{static_cast<uint16_t>(dst), static_cast<uint16_t>(src), 0, 0x85, 0, seq},
+      payload);
+}
+
+// Requests held back at the receiving port fill every buffer on their way, up to the sender's;
+// a reply sent after them still goes through, each channel having its own buffers and credits.
+TEST(Network, ARequestChannelHeldBackDoesNotHoldTheReplyChannel) {
+  for (NetTopology t : {NetTopology::PointToPoint, NetTopology::Switch}) {
+    Kernel k;
+    Network net(k, params(t, 2, 100, 10.0, 20, 4));
+    Receiver rx(net, k, 1);
+    net.set_rx_ready(1, 0, false);
+    uint32_t sent = 0;
+    for (;;) {
+      run(k);
+      if (!net.try_send(frame(0, 1, sent))) break;
+      ++sent;
+    }
+    EXPECT_EQ(sent, 4u * (t == NetTopology::Switch ? 3 : 2)) << topology_name(t);
+    EXPECT_FALSE(net.can_send(0, 1, 0));
+    EXPECT_TRUE(net.can_send(0, 1, 1));
+    EXPECT_TRUE(rx.got.empty());
+    ASSERT_TRUE(net.try_send(reply(0, 1, 1000)));
+    run(k);
+    ASSERT_EQ(rx.got.size(), 1u) << topology_name(t) << ": the reply went past the requests";
+    EXPECT_EQ(Network::channel_of(rx.got[0]), 1u);
+    EXPECT_EQ(rx.seq(0), 1000u);
+    net.set_rx_ready(1, 0, true);
+    run(k);
+    ASSERT_EQ(rx.got.size(), sent + 1);
+    for (uint32_t i = 0; i < sent; ++i) EXPECT_EQ(rx.seq(i + 1), i) << "requests in order";
+    EXPECT_EQ(net.in_flight(), 0u);
+  }
+}
+
+// Nothing held back: the two channels share each link in the order the frames were sent.
+TEST(Network, UnheldChannelsKeepTheOrderFramesWereSentIn) {
+  Kernel k;
+  Network net(k, params(NetTopology::Switch, 2, 100, 10.0, 20, 4));
+  Receiver rx(net, k, 1);
+  Sender tx(net, 0);
+  for (uint32_t i = 0; i < 12; ++i) tx.send(i % 3 == 1 ? reply(0, 1, i) : frame(0, 1, i));
+  run(k);
+  ASSERT_EQ(rx.got.size(), 12u);
+  for (uint32_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(rx.seq(i), i);
+    EXPECT_EQ(Network::channel_of(rx.got[i]), i % 3 == 1 ? 1u : 0u);
+  }
+  EXPECT_THROW(net.can_send(0, 1, 2), std::invalid_argument);
+  EXPECT_THROW(net.set_rx_ready(1, 2, true), std::invalid_argument);
+}
+
 TEST(Network, ADropRuleLosesExactlyTheFramesItChooses) {
   // The frames with seq % 10 == 3 chosen, alone and beside 10% seeded loss: the seeded stream
   // loses the same frames with and without the rule.

@@ -3,7 +3,9 @@
 // point-to-point links, a store-and-forward switch, or a per-node loopback. Every link
 // direction has a latency, a serializing bandwidth and FIFO order; every buffer is finite and
 // a frame moves on only when the next buffer has room (credits), so back-pressure reaches the
-// sending port and nothing is dropped for lack of space. Seeded loss and bit corruption can be
+// sending port and nothing is dropped for lack of space. Two channels share every link and
+// have their own buffers and credits: requests, and replies (a frame whose type has bit 7 set),
+// so replies move while requests are held back. Seeded loss and bit corruption can be
 // injected per link crossing; a receiver sees a corrupted frame fail its FCS check.
 #pragma once
 
@@ -37,7 +39,7 @@ struct NetParams {
   double bandwidth_gbit_s = 0.0;    // net.bandwidth_gbit_s: per link direction; 0 = unlimited
   unsigned gap_bytes = 0;           // net.gap_bytes: wire bytes per frame besides the frame itself
                                     // (Ethernet preamble + inter-frame gap: 20)
-  unsigned buffer_frames = 64;      // net.buffer_frames: capacity of every buffer
+  unsigned buffer_frames = 64;      // net.buffer_frames: capacity of every buffer, per channel
   unsigned max_frame_bytes = 9600;  // net.max_frame_bytes: header + payload + FCS
   double loss_rate = 0.0;           // net.loss_rate: probability a link crossing loses a frame
   double corrupt_rate = 0.0;        // net.corrupt_rate: probability it flips one bit of it
@@ -83,6 +85,9 @@ class Network {
  public:
   // The switch, as a link end in link_stats().
   static constexpr unsigned kSwitch = ~0u;
+  // The channels (docs/network.md, "Channels"): 0 requests, 1 replies (the type's bit 7).
+  static constexpr unsigned kChannels = 2;
+  static unsigned channel_of(const Frame& f);
   using RxHandler = std::function<void(const Frame&)>;
 
   // Builds the topology; throws std::invalid_argument on bad parameters (NetParams::validate).
@@ -92,13 +97,14 @@ class Network {
   Network& operator=(const Network&) = delete;
 
   // --- a node's port ---
-  // True when try_send of a frame from `src` to `dst` would be accepted now.
-  bool can_send(unsigned src, unsigned dst) const;
+  // True when try_send of a frame of `channel` from `src` to `dst` would be accepted now.
+  bool can_send(unsigned src, unsigned dst, unsigned channel = 0) const;
   // Whether the topology carries a frame from `src` to `dst` at all: both nodes exist and, but
   // for the loopback topology, differ (what try_send otherwise refuses with an exception).
   bool routable(unsigned src, unsigned dst) const;
   // Queue `f` at port f.src, towards f.dst (ignored by the loopback topology). Returns false,
-  // taking nothing, when the port's transmit buffer towards f.dst is full; on_space is then
+  // taking nothing, when the port's transmit buffer towards f.dst is full for the frame's
+  // channel; on_space is then
   // called once when a slot of that port frees. Throws std::invalid_argument naming the bad
   // value for an unknown node, a frame to its own sender (except in loopback), or a frame size
   // outside [kMinFrameBytes, max_frame_bytes].
@@ -108,8 +114,11 @@ class Network {
   // while the port is ready; a port with no handler discards what it receives.
   void on_receive(unsigned node, RxHandler fn);
   // The port's tready: while false, arriving frames wait in its receive buffer (which, when
-  // full, holds back the link into it). Setting it true delivers what waits, at once.
+  // full, holds back the link into it). Setting it true delivers what waits, at once. Without a
+  // channel: both channels; with one, that channel only (a frame of a channel that is ready is
+  // delivered past the frames of one that is not).
   void set_rx_ready(unsigned node, bool ready);
+  void set_rx_ready(unsigned node, unsigned channel, bool ready);
   // Observers of every frame handed to a port (tracing, checkers), before its handler.
   using Observer = std::function<void(unsigned node, const Frame&, Time)>;
   void on_deliver(Observer fn) { observers_.push_back(std::move(fn)); }
@@ -136,18 +145,23 @@ class Network {
   struct Item {
     Frame f;
     Link* via = nullptr;  // the link whose credit this slot holds; null: the sending port's
+    uint64_t seq = 0;     // when it entered the buffer: the oldest head of the channels goes first
   };
-  // A finite buffer; `credits` is the room its senders may still claim.
+  // A finite buffer, one queue per channel; `credits` is the room its senders may still claim.
   struct Buffer {
-    std::deque<Item> q;
-    unsigned credits = 0;
-    Link* owner = nullptr;      // the link that transmits from it; null: a port's receive buffer
-    unsigned port = 0;          // the port it belongs to when owner is null
-    std::deque<Link*> waiters;  // links whose head frame waits for a credit here, in order
+    std::deque<Item> q[kChannels];
+    unsigned credits[kChannels] = {0, 0};
+    Link* owner = nullptr;  // the link that transmits from it; null: a port's receive buffer
+    unsigned port = 0;      // the port it belongs to when owner is null
+    std::deque<Link*> waiters[kChannels];  // links whose head frame of the channel waits here
+    bool empty() const { return q[0].empty() && q[1].empty(); }
+    // The channel of the oldest head among those `ok` accepts, or kChannels when none.
+    template <class Ok>
+    unsigned oldest(Ok ok) const;
   };
   struct Port {
     Buffer rx;
-    bool ready = true;
+    bool ready[kChannels] = {true, true};
     bool draining = false;
     bool want_space = false;
     Time blocked_since = 0;
@@ -163,7 +177,7 @@ class Network {
   void add_link(unsigned from, unsigned to);
   void pump(Link& l);
   void arrive(Link& l, uint64_t id);
-  void credit_back(Buffer& b, Link* via);
+  void credit_back(Buffer& b, Link* via, unsigned ch);
   void port_space(unsigned node);
   void drain_rx(unsigned node);
 
@@ -175,6 +189,7 @@ class Network {
   std::vector<Observer> observers_, tx_observers_;
   DropRule drop_rule_;
   uint64_t in_flight_ = 0;
+  uint64_t next_seq_ = 0;
 };
 
 // One node's port on a Network: the end its MAC drives. A port has one owner at a time -- C++
@@ -190,11 +205,14 @@ class NetPort {
   unsigned node() const { return node_; }
   // Network::can_send and try_send from this port; try_send throws std::invalid_argument
   // naming both nodes when f.src is not this port's node.
-  bool can_send(unsigned dst) const { return net_.can_send(node_, dst); }
+  bool can_send(unsigned dst, unsigned channel = 0) const {
+    return net_.can_send(node_, dst, channel);
+  }
   bool try_send(const Frame& f);
   void on_space(std::function<void()> fn) { net_.on_space(node_, std::move(fn)); }
   void on_receive(Network::RxHandler fn) { net_.on_receive(node_, std::move(fn)); }
   void set_rx_ready(bool ready) { net_.set_rx_ready(node_, ready); }
+  void set_rx_ready(unsigned channel, bool ready) { net_.set_rx_ready(node_, channel, ready); }
   const NetPortStats& stats() const { return net_.port_stats(node_); }
   Network& network() { return net_; }
 
