@@ -107,7 +107,7 @@ module cni_xfer_engine #(
   // ---- the privileged state: control, slots, vpid table (cni_xfer_priv) ---------------------
   logic                   enable_q, cur_v_q;
   logic [15:0]            occ_send_q, occ_recv_q, occ_init_q, occ_freq_q, occ_fhome_q,
-                          occ_fdone_q, tmo_q, ridle_q;
+                          occ_fdone_q, tmo_q;
   logic [7:0]             rmax_q;
   logic [3:0]             cur_q;
   logic [Procs-1:0]       s_en_q, rt_reset;
@@ -131,7 +131,7 @@ module cni_xfer_engine #(
     .enable_o (enable_q), .occ_send_o (occ_send_q), .occ_recv_o (occ_recv_q),
     .occ_init_o (occ_init_q), .occ_freq_o (occ_freq_q), .occ_fhome_o (occ_fhome_q),
     .occ_fdone_o (occ_fdone_q), .tmo_o (tmo_q), .rmax_o (rmax_q), .cur_o (cur_q),
-    .cur_v_o (cur_v_q), .ridle_o (ridle_q), .s_en_o (s_en_q),
+    .cur_v_o (cur_v_q), .s_en_o (s_en_q),
     .s_sbase_o (s_sbase_q), .s_ssize_o (s_ssize_q), .s_rbase_o (s_rbase_q),
     .s_rsize_o (s_rsize_q), .s_stat_o (s_stat_q), .s_rt_o (s_rt_q), .s_nflag_o (s_nflag_q),
     .s_vfirst_o (s_vfirst_q), .s_vn_o (s_vn_q), .s_rtn_o (s_rtn_q), .s_own_o (s_own_q),
@@ -217,6 +217,7 @@ module cni_xfer_engine #(
   // ---- the sides ----------------------------------------------------------------------------
   logic                  cm_valid, cm_ok;
   logic [15:0]           cm_c;
+  logic [15:0]           ep_q;   // the counts' wraps: a Fetch-and-Op's epoch (its record's D)
   logic [7:0]            cm_rec;
   logic [Procs-1:0][7:0] out_cnt, posted;
   logic                  bufs_free, bp_valid;
@@ -325,7 +326,9 @@ module cni_xfer_engine #(
       i_dst_q     <= '0;
       cnt_q      <= '0;
       cnt_sel_q  <= '0;
+      ep_q       <= '0;
     end else begin
+      if (cm_valid && cm_c == 16'hFFFF) ep_q <= ep_q + 16'd1;
       if (rq.valid && rq.we && !rq.addr[2]) wlo_q <= rq.wdata;
       for (int i = 0; i < NCnt; i++) if (inc[i]) cnt_q[i] <= cnt_q[i] + 32'd1;
       if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[4:0];
@@ -513,8 +516,8 @@ module cni_xfer_engine #(
     .cm_len_i (i_len_q), .cm_src_i (i_src_q),
     .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
     .cm_fop_i (i_st_q == IFop ? i_fop_q : 2'd0), .cm_word_i (i_word_q), .cm_arg_i (i_arg_q),
-    .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q), .cm_daddr_i (i_dst_q),
-    .cm_ord_i (i_st_q == ISend && i_ord_q),
+    .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q),
+    .cm_daddr_i (i_st_q == IFop ? 48'(ep_q) : i_dst_q), .cm_ord_i (i_st_q == ISend && i_ord_q),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
     .rp_reason_i (f_lo[2:0]), .rp_k_i (f_lo), .rp_old_i (rx_frame[96 +: 64]),
@@ -534,7 +537,7 @@ module cni_xfer_engine #(
   always_comb for (int p = 0; p < Procs; p++) r_en[p] = enable_q && s_en_q[p];
   cni_xfer_recv #(.LineBytes(LineBytes), .Recs(RecvRecs), .Bufs(Bufs), .Procs(Procs),
                   .Win(SendRecs)) u_recv (
-    .clk_i, .rst_ni, .occ_recv_i (occ_recv_q), .idle_i (ridle_q),
+    .clk_i, .rst_ni, .occ_recv_i (occ_recv_q),
     .fr_valid_i (rx_valid && f_req && !f_fop), .fr_kind_i (f_kind), .fr_src_i (f_src),
     .fr_c_i (f_c), .fr_retx_i (rx_frame[59]),
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),

@@ -134,27 +134,32 @@ module cni_xfer_fop #(
   wire [31:0] q_line = 32'(Base) + 32'(RegLines) + (q_abs >> WlW);   // (< 2^LineIdxW)
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // the reply cache: {count, status, old value} per (source node, count mod Win)
+  // the reply cache: {the request's 32-bit count (its epoch, the count's wraps at the sender,
+  // and its count), status, old value} per (source node, count mod Win)
   wire          q_trk  = 32'(fq_src_i) < 32'(MaxNodes);
   wire [CW-1:0] q_ci   = {fq_src_i[NW-1:0], fq_c_i[WW-1:0]};
+  wire [31:0]   q_id   = {fq_pay_i[207:192], fq_c_i};
   logic [MaxNodes*Win-1:0] rc_v_q;
   logic [CW-1:0] rc_at_q;     // the entry of the request being served
   logic          rc_trk_q;
+  logic [31:0]   id_q;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [95:0]   rc_rd;       // (the padding [79:67] unused)
+  logic [127:0]  rc_rd;       // (the padding [95:67] unused)
   /* verilator lint_on UNUSEDSIGNAL */
-  wire  [15:0]   rc_c   = rc_rd[95:80];
-  wire           rc_hit = fq_retx_i && q_trk && rc_v_q[q_ci] && rc_c == fq_c_i;
-  wire           rc_old = fq_retx_i && q_trk && rc_v_q[q_ci] &&
-                          (rc_c - fq_c_i - 16'd1) < 16'h7FFF;   // older than the entry's
+  wire  [31:0]   rc_id  = rc_rd[127:96];
+  wire           rc_hit = fq_retx_i && q_trk && rc_v_q[q_ci] && rc_id == q_id;
+  // a resend older than the entry's (a late copy), or from a source the cache does not keep
+  // (its sender times out, as it would without the cache)
+  wire           rc_old = fq_retx_i && (!q_trk || (rc_v_q[q_ci] &&
+                          (rc_id - q_id - 32'd1) < 32'h7FFF_FFFF));
   // written when the answer is known: performed (FTake), or refused (its FOP_RSP leaving)
   wire           rc_we  = rc_trk_q && ((f_q == FTake && ours) ||
                                        (f_q == FReply && status_q == StProt && fh_valid_o &&
                                         fh_ready_i));
-  cni_dpram #(.Width(96), .Words(MaxNodes * Win)) u_rc (
+  cni_dpram #(.Width(128), .Words(MaxNodes * Win)) u_rc (
     .clk_i,
     .a_en_i (rc_we), .a_we_i (1'b1), .a_addr_i (rc_at_q),
-    .a_wd_i ({c_q, 13'd0, status_q, old_q}),
+    .a_wd_i ({id_q, 29'd0, status_q, old_q}),
     /* verilator lint_off PINCONNECTEMPTY */
     .a_rd_o (),
     /* verilator lint_on PINCONNECTEMPTY */
@@ -214,6 +219,7 @@ module cni_xfer_fop #(
       rc_v_q   <= '0;
       rc_at_q  <= '0;
       rc_trk_q <= 1'b0;
+      id_q     <= '0;
     end else begin
       if (rc_we) rc_v_q[rc_at_q] <= 1'b1;
       if (gate_q != '0) gate_q <= gate_q - 16'd1;
@@ -229,6 +235,7 @@ module cni_xfer_fop #(
           arg_q    <= fq_pay_i[127:64];
           cmp_q    <= fq_pay_i[191:128];
           rc_at_q  <= q_ci;
+          id_q     <= q_id;
           rc_trk_q <= q_trk && !rc_hit;
           if (rc_hit) begin   // answered again, as before
             old_q    <= rc_rd[63:0];

@@ -35,7 +35,6 @@ module cni_xfer_priv #(
   output logic [15:0]                 occ_fdone_o,
   output logic [15:0]                 tmo_o,
   output logic [7:0]                  rmax_o,
-  output logic [15:0]                 ridle_o,
   output logic [3:0]                  cur_o,
   output logic                        cur_v_o,
   output logic [Procs-1:0]            s_en_o,
@@ -72,7 +71,7 @@ module cni_xfer_priv #(
       R_CTL_LO: rv_o = {63'd0, enable_o};
       R_OCC_LO: rv_o = {16'd0, occ_init_o, occ_recv_o, occ_send_o};
       R_OCC_FOP_LO: rv_o = {16'd0, occ_fdone_o, occ_fhome_o, occ_freq_o};
-      R_TIMERS_LO: rv_o = {16'd0, ridle_o, 8'd0, rmax_o, tmo_o};
+      R_TIMERS_LO: rv_o = {40'd0, rmax_o, tmo_o};
       R_PSEL_LO: rv_o = {56'd0, psel_q};
       R_P_SEND_BASE_LO: rv_o = ps_ok ? 64'(s_sbase_o[ps]) : '0;
       R_P_SEND_SIZE_LO: rv_o = ps_ok ? 64'(s_ssize_o[ps]) : '0;
@@ -102,7 +101,6 @@ module cni_xfer_priv #(
       occ_fdone_o <= '0;
       tmo_o       <= '0;
       rmax_o      <= '0;
-      ridle_o     <= '0;
       cur_o       <= '0;
       cur_v_o     <= 1'b0;
       psel_q      <= '0;
@@ -138,7 +136,6 @@ module cni_xfer_priv #(
       if (wr_at_i == R_TIMERS_LO) begin
         tmo_o  <= wv[15:0];
         rmax_o <= wv[23:16];
-        ridle_o <= wv[47:32];
       end
       if (wr_at_i == R_CUR_PID_LO) begin
         cur_o   <= wv[11:8];

@@ -29,8 +29,8 @@
 //            message already acknowledged is answered ACK again: per source node (below
 //            MaxNodes) a map of the counts [una, una + Win) completed, una from the headers.
 //   ordered: a header with PREV names prev, the sender's earlier ORDERED message of the same pair
-//            still unanswered when it left: accepted only when prev is below the header's una,
-//            acknowledged, or has a record (else REJECT BUSY); with a record, the new record
+//            still unanswered when it left: accepted only when prev is acknowledged or has a
+//            record (else REJECT BUSY); with a record, the new record
 //            waits in DRAIN until prev's record is freed (after prev's entry), so the process
 //            sees the pair's ORDERED messages in the order sent (004 section 3.4.2).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
@@ -78,7 +78,6 @@ module cni_xfer_recv #(
   input  wire logic                     clk_i,
   input  wire logic                     rst_ni,
   input  wire logic [15:0]              occ_recv_i,
-  input  wire logic [15:0]              idle_i,
   input  wire logic                     fr_valid_i,
   input  wire logic [2:0]               fr_kind_i,
   input  wire logic                     fr_retx_i,
@@ -163,8 +162,6 @@ module cni_xfer_recv #(
   logic [Recs-1:0]       r_hold_q;    // ORDERED: its predecessor prev still has a record,
   logic [Recs-1:0][15:0] r_prev_q;    // r_pidx_q; the record waits in DRAIN until it has not
   logic [Recs-1:0][RW-1:0] r_pidx_q;
-  logic [Recs-1:0][15:0] r_idle_q;    // 256-cycle units left without a frame naming it
-  logic [7:0]            tick_q;      // the units
   logic [MaxNodes-1:0][15:0]    c_una_q;   // per source: the oldest count not retired there,
   logic [MaxNodes-1:0][Win-1:0] c_map_q;   // and which of [una, una + Win) are acknowledged
   logic [Bufs-1:0]       b_v_q;
@@ -201,12 +198,11 @@ module cni_xfer_recv #(
   wire        h_first = !fr_retx_i && !h_probe;
   wire        h_done  = c_trk && !h_first && c_kept[WW'(fr_c_i)] && (fr_c_i - h_una) < 16'(Win);
   wire [Win-1:0] c_next = c_kept & ~(Win'(h_first) << WW'(fr_c_i));   // the map after the header
-  // ORDERED with a predecessor prev (PREV): released when below una, acknowledged, or when it
-  // has a record (this one then waits for that record); otherwise (refused, or its header lost)
-  // this one is refused BUSY
+  // ORDERED with a predecessor prev (PREV; named only while its sender waits for its reply, so
+  // never below una): released when acknowledged, or when it has a record (this one then waits
+  // for that record); otherwise (refused, or its header lost) this one is refused BUSY
   wire        h_pv    = fr_pay_i[44];
   wire [15:0] h_prev  = fr_pay_i[127:112];
-  wire        p_una   = (h_una - h_prev) != '0 && (h_una - h_prev) <= (fr_c_i - h_prev);
   wire        p_ack   = c_trk && c_kept[WW'(h_prev)] && (h_prev - h_una) < 16'(Win);
   wire        h_cp    = fr_pay_i[40];
   wire        h_note  = fr_pay_i[43];
@@ -290,7 +286,7 @@ module cni_xfer_recv #(
   // resend's header is then judged), NACK_GAP(c, 0); a record receiving answers what it
   // expects, one past receiving NACK_GAP(c, n): received, its entry pending
   wire hdr_acc  = hdr_take && h_slot_ok && h_in && h_n_ok && !dup_any && !h_done && !h_probe &&
-                  (h_cp || buf_any) && free_any && (!h_pv || p_any || p_una || p_ack);
+                  (h_cp || buf_any) && free_any && (!h_pv || p_any || p_ack);
   wire hdr_rej  = hdr_take && !dup_any && !h_done && !h_probe && !hdr_acc;
   wire hdr_gap  = hdr_take && h_probe && (dup_any || !h_done);
   wire hdr_again = hdr_take && !dup_any && h_done;   // acknowledged before: ACK again
@@ -326,13 +322,12 @@ module cni_xfer_recv #(
   assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
   wire   abort_hit  = is_abort && m_any;
   // orphans (docs/xfer.md, "Orphaned records"): a record receiving whose count a header of its
-  // source puts below una (its sender has closed it), or that took no frame for idle_i units
+  // source puts below una (its sender has closed it)
   logic [Recs-1:0] orph;
   always_comb begin
     for (int i = 0; i < Recs; i++) begin
-      orph[i] = st_q[i] == RRecv && !(fr_valid_i && m_any && m_idx == RW'(i)) &&
-                ((hdr_take && r_src_q[i] == fr_src_i && (h_una - r_c_q[i] - 16'd1) < 16'h7FFF) ||
-                 (idle_i != '0 && tick_q == '1 && r_idle_q[i] == 16'd1));
+      orph[i] = st_q[i] == RRecv && hdr_take && !(m_any && m_idx == RW'(i)) &&
+                r_src_q[i] == fr_src_i && (h_una - r_c_q[i] - 16'd1) < 16'h7FFF;
     end
   end
   assign cnt_orph_o = orph != '0;
@@ -447,8 +442,6 @@ module cni_xfer_recv #(
       r_abort_q <= '0;
       r_gap_q   <= '0;
       r_hold_q  <= '0;
-      r_idle_q  <= '0;
-      tick_q    <= '0;
       c_una_q   <= '0;
       c_map_q   <= '0;
     end else begin
@@ -496,17 +489,13 @@ module cni_xfer_recv #(
         r_prev_q[free_idx]  <= h_prev;
         r_pidx_q[free_idx]  <= p_idx;
       end
-      // idle units: restarted by a frame naming the record (the orphans given up, below)
-      tick_q <= tick_q + 8'd1;
+      // orphans: given up as if aborted
       for (int i = 0; i < Recs; i++) begin
         if (orph[i]) begin
           r_abort_q[i] <= 1'b1;
           st_q[i]      <= RDrain;
         end
-        if (fr_valid_i && m_any && m_idx == RW'(i)) r_idle_q[i] <= idle_i;
-        else if (tick_q == '1 && r_idle_q[i] != '0) r_idle_q[i] <= r_idle_q[i] - 16'd1;
       end
-      if (hdr_acc) r_idle_q[free_idx] <= idle_i;
       // the sender could not read its source: the rest is not coming
       if (abort_hit) begin
         r_abort_q[m_idx] <= 1'b1;

@@ -287,9 +287,9 @@ module cni_xfer_send #(
   wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], a_prev, r_n_q[a_q], 8'd0, r_len_q[a_q], una_q,
                         h_mode, r_type_q[a_q], 4'd0, r_spid_q[a_q], 4'd0, r_dpid_q[a_q],
                         r_svpid_q[a_q]};
-  // a Fetch-and-Op's request: 32 bytes of payload
-  wire [255:0] o_pay = {64'd0, r_cmp_q[a_q], r_arg_q[a_q], 16'd0, r_word_q[a_q], r_svpid_q[a_q],
-                        6'd0, r_op_q[a_q], 4'd0, r_dpid_q[a_q]};
+  // a Fetch-and-Op's request: 32 bytes of payload ([25:24] its epoch, kept in r_daddr_q)
+  wire [255:0] o_pay = {48'd0, r_daddr_q[a_q][15:0], r_cmp_q[a_q], r_arg_q[a_q], 16'd0,
+                        r_word_q[a_q], r_svpid_q[a_q], 6'd0, r_op_q[a_q], 4'd0, r_dpid_q[a_q]};
   wire         a_fop = r_op_q[a_q] != '0;
   wire         a_probe = r_from_q[a_q] == a_n && !a_fop;   // a header with no component after it
   wire [95:0]  h_hdr = {r_c_q[a_q], 16'd0, 4'd0, retx_q, a_fop ? KFop : KHdr,

@@ -117,6 +117,7 @@ struct Network::Link {
   struct Flight {
     Frame f;
     Buffer* target;
+    unsigned ch;  // its channel, whose credit it holds (a flipped type bit does not move it)
     bool lost;
     bool corrupted;
   };
@@ -368,7 +369,7 @@ void Network::pump(Link& l) {
     const bool held = params_.reorder_rate > 0.0 && l.rng.chance(params_.reorder_rate);
     if (held) l.stats.held++;
     const uint64_t id = l.flights++;
-    l.wire.emplace(id, Link::Flight{std::move(it.f), &target, lost, corrupted});
+    l.wire.emplace(id, Link::Flight{std::move(it.f), &target, ch, lost, corrupted});
     k_.at(l.busy_until + params_.latency + (held ? params_.reorder_delay : 0),
           [this, &l, id] { arrive(l, id); });
   }
@@ -382,14 +383,13 @@ void Network::arrive(Link& l, uint64_t id) {
     l.stats.dropped++;
     ports_[fl.f.src].stats.lost++;
     --in_flight_;
-    credit_back(*fl.target, &l, channel_of(fl.f));
+    credit_back(*fl.target, &l, fl.ch);
     return;
   }
   l.stats.delivered++;
   if (fl.corrupted) l.stats.corrupted++;
   Buffer& b = *fl.target;
-  const unsigned ch = channel_of(fl.f);
-  b.q[ch].push_back(Item{std::move(fl.f), &l, next_seq_++});
+  b.q[fl.ch].push_back(Item{std::move(fl.f), &l, next_seq_++});
   if (b.owner != nullptr) {
     pump(*b.owner);
   } else {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cni/drv/xfer.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,8 +97,7 @@ void XferOs::set_retransmit(unsigned timeout, unsigned probes) {
   if (timeout > 0xFFFF || probes > 0xFF) {
     throw std::invalid_argument("XferOs::set_retransmit: at most 65535 cycles and 255 probes");
   }
-  const uint64_t idle = std::min<uint64_t>((uint64_t(probes) + 2) * timeout / 256 + 1, 0xFFFF);
-  put(kTimers, uint64_t(timeout) | uint64_t(probes) << 16 | (timeout ? idle : 0) << 32);
+  put(kTimers, uint64_t(timeout) | uint64_t(probes) << 16);
 }
 
 unsigned XferOs::fop_words() { return unsigned(get(kStatus) >> 48); }

@@ -416,6 +416,37 @@ TEST(Network, UnheldChannelsKeepTheOrderFramesWereSentIn) {
   EXPECT_THROW(net.set_rx_ready(1, 2, true), std::invalid_argument);
 }
 
+// Every frame has one bit flipped; some flips hit the type's channel bit. Such a frame stays on
+// the channel whose credit it took (it arrives there, marked bad), so afterwards every buffer of
+// channel 0 still holds exactly net.buffer_frames.
+TEST(Network, ACorruptedChannelBitNeitherMovesAFrameNorLeaksACredit) {
+  Kernel k;
+  NetParams p = params(NetTopology::PointToPoint, 2, 100, 10.0, 20, 4);
+  p.corrupt_rate = 1.0;
+  p.seed = 3;
+  Network net(k, p);
+  Receiver rx(net, k, 1);
+  Sender tx(net, 0);
+  constexpr uint32_t kN = 4000;
+  for (uint32_t i = 0; i < kN; ++i) tx.send(frame(0, 1, i));
+  run(k);
+  ASSERT_EQ(rx.got.size(), kN);
+  unsigned flipped = 0;
+  for (const Frame& f : rx.got) {
+    EXPECT_TRUE(f.tuser);
+    flipped += Network::channel_of(f);
+  }
+  EXPECT_GT(flipped, 0u) << "the seed flips some channel bits";
+  net.set_rx_ready(1, 0, false);
+  uint32_t sent = 0;
+  for (;;) {
+    run(k);
+    if (!net.try_send(frame(0, 1, kN + sent))) break;
+    ++sent;
+  }
+  EXPECT_EQ(sent, 8u) << "the port's and the link's 4 credits each";
+}
+
 TEST(Network, ADropRuleLosesExactlyTheFramesItChooses) {
   // The frames with seq % 10 == 3 chosen, alone and beside 10% seeded loss: the seeded stream
   // loses the same frames with and without the rule.

@@ -69,7 +69,8 @@ struct NetLinkStats {
   uint64_t corrupted = 0;  // arrived with a bit flipped on this link
   uint64_t held = 0;       // held back on this link (reordering injection)
   Time busy = 0;           // serialization time
-  Time blocked = 0;        // time a frame was ready to go but the next buffer was full
+  Time blocked = 0;        // time no frame could go, each channel's head (if any) finding its
+                           // next buffer full on its channel
 };
 
 // Counters of one node's port.

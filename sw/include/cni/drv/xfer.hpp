@@ -53,8 +53,8 @@ enum class XferCounter : unsigned {
   FopPerformed = 17,  // Fetch-and-Ops performed at this node's words (home)
   FopReported = 18,   // Fetch-and-Op results reported in a FOP_DONE flag (requester)
   Resent = 19,        // resends: a message streamed again from a NACK_GAP's gap, or probed
-  Orphaned = 20,      // messages being received given up (their sender closed them, or no
-                      // frame of theirs came for RECV_IDLE): failed entries, buffers returned
+  Orphaned = 20,      // headers that gave up a message being received (its sender had closed
+                      // it): failed entries, buffers returned
 };
 
 // A process slot's layout in host memory, as the operating system sets it.
@@ -92,11 +92,10 @@ class XferOs {
   // its reply (at least); from the reply to the flag's write.
   void set_fop_occupancy(unsigned req, unsigned home, unsigned done);
   // Retransmission (go-back-N): a message waiting `timeout` device cycles (1 .. 65535) for its
-  // reply is probed, at most `probes` times, then fails FAIL_TIMEOUT (a Fetch-and-Op at its first
-  // timeout); a receiver's NACK_GAP makes the sender resend from the gap. timeout 0: off (a lost
-  // frame leaves its message outstanding). The receiving side gives up a message that takes no
-  // frame for (probes + 2) * timeout cycles (RECV_IDLE, rounded up to 256-cycle units): longer
-  // than a sender with the same setting keeps probing it.
+  // reply is probed, at most `probes` times, then fails FAIL_TIMEOUT (a Fetch-and-Op is probed
+  // by its request again, which the home's reply cache answers as before); a receiver's NACK_GAP
+  // makes the sender resend from the gap. timeout 0: off (a lost frame leaves its message
+  // outstanding).
   void set_retransmit(unsigned timeout, unsigned probes);
   // The node's Fetch-and-Op words (at the region's byte 256 on: word i at + 8 i).
   unsigned fop_words();
