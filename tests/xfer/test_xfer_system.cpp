@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -135,6 +136,15 @@ struct Nodes {
     e.csr_write(tb::csr::engine_reg(engines::kEngineXfer, drv::xfer_reg::kCntSel + 4), 0);
     return e.csr_read(tb::csr::engine_reg(engines::kEngineXfer, drv::xfer_reg::kCntVal));
   }
+  // A drop rule losing the first frame `pick` chooses (lost_one: it has).
+  void lose_first(std::function<bool(const sim::FrameHeader&)> pick) {
+    sys.network().set_drop_rule([this, pick = std::move(pick)](const sim::Frame& f) {
+      if (lost_one || !pick(sim::parse_header(f.bytes))) return false;
+      lost_one = true;
+      return true;
+    });
+  }
+  bool lost_one = false;
   void expect_clean() {
     for (unsigned n = 0; n < nodes; ++n) {
       EXPECT_TRUE(sys.checker(n).errors().empty()) << "node " << n << ": "
@@ -705,16 +715,10 @@ std::vector<uint32_t> entry_order(bool ordered) {
   constexpr uint32_t kLong = 16384, kShort = 128;
   Nodes t;
   t.retransmit = true;
-  bool lost = false;
-  t.sys.network().set_drop_rule([&](const sim::Frame& f) {
-    const sim::FrameHeader h = sim::parse_header(f.bytes);
-    // the first message's (count 0) last component: kind DATA (2), LAST (flags bit 4)
-    if (lost || h.src != 0 || h.type != 0x05 || (h.flags & 7) != 2 || !(h.flags & 0x10) ||
-        (h.seq >> 16) != 0) {
-      return false;
-    }
-    lost = true;
-    return true;
+  // the first message's (count 0) last component: kind DATA (2), LAST (flags bit 4)
+  t.lose_first([](const sim::FrameHeader& h) {
+    return h.src == 0 && h.type == 0x05 && (h.flags & 7) == 2 && (h.flags & 0x10) &&
+           (h.seq >> 16) == 0;
   });
   std::vector<uint32_t> order;
   bool ready = false;
@@ -749,7 +753,7 @@ std::vector<uint32_t> entry_order(bool ordered) {
     EXPECT_EQ(x.senddone(sb), XferStatus::Done);
   });
   t.sys.run_programs(sim::ns(2'000'000));
-  EXPECT_TRUE(lost);
+  EXPECT_TRUE(t.lost_one);
   EXPECT_GE(t.counter(0, XferCounter::Resent), 1u) << "the long message's probe and resend";
   EXPECT_EQ(t.counter(1, XferCounter::Received), 2u);
   t.expect_clean();
@@ -768,12 +772,8 @@ TEST(XferSystem, OutOfOrderCompletionIsHiddenWhenOrderingIsRequested) {
 TEST(XferSystem, AnOrderedMessageWhosePredecessorWasRefusedIsRefusedBusy) {
   Nodes t;
   t.retransmit = true;
-  bool lost = false;
-  t.sys.network().set_drop_rule([&](const sim::Frame& f) {
-    const sim::FrameHeader h = sim::parse_header(f.bytes);
-    if (lost || h.src != 1 || h.type != 0x85 || (h.flags & 7) != 3) return false;
-    lost = true;  // the first REJECT
-    return true;
+  t.lose_first([](const sim::FrameHeader& h) {  // the first REJECT
+    return h.src == 1 && h.type == 0x85 && (h.flags & 7) == 3;
   });
   constexpr uint8_t kOther = 9;  // no buffer of this type is ever posted
   bool ready = false;
@@ -808,7 +808,7 @@ TEST(XferSystem, AnOrderedMessageWhosePredecessorWasRefusedIsRefusedBusy) {
     EXPECT_EQ(x.senddone(again), XferStatus::Done);
   });
   t.sys.run_programs(sim::ns(500'000));
-  EXPECT_TRUE(lost);
+  EXPECT_TRUE(t.lost_one);
   EXPECT_EQ(got, 1u);
   EXPECT_EQ(t.counter(1, XferCounter::Nobuf), 2u) << "the predecessor, and its resend";
   EXPECT_EQ(t.counter(1, XferCounter::Busy), 1u);
