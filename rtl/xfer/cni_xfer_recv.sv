@@ -30,8 +30,8 @@
 //            MaxNodes) a map of the counts [una, una + Win) completed, una from the headers.
 //   ordered: a header with PREV names prev, the sender's earlier ORDERED message of the same pair
 //            still unanswered when it left: accepted only when prev is acknowledged or has a
-//            record (else REJECT BUSY); with a record, the new record
-//            waits in DRAIN until prev's record is freed (after prev's entry), so the process
+//            record (else REJECT BUSY); with a record, the new record waits in DRAIN until
+//            prev's record is freed (after prev's entry), so the process
 //            sees the pair's ORDERED messages in the order sent (004 section 3.4.2).
 //   entries: one at a time; the table's head (the driver's count of entries taken, word 0 of
 //            the table's line 0) is read (CA_RD_NA) only when the shadow says the table is full;
@@ -159,8 +159,8 @@ module cni_xfer_recv #(
   logic [Recs-1:0]       r_abort_q;   // the sender aborted: a failed entry and no reply
   logic [Recs-1:0]       r_cp_q, r_note_q;   // a memory copy (r_buf_q: its destination D)
   logic [Recs-1:0]       r_gap_q;     // its NACK_GAP sent (again once a component is taken)
-  logic [Recs-1:0]       r_hold_q;    // ORDERED: its predecessor prev still has a record,
-  logic [Recs-1:0][15:0] r_prev_q;    // r_pidx_q; the record waits in DRAIN until it has not
+  logic [Recs-1:0]       r_hold_q;    // ORDERED: it waits in DRAIN while record r_pidx_q
+  logic [Recs-1:0][15:0] r_prev_q;    // holds its predecessor, count r_prev_q
   logic [Recs-1:0][RW-1:0] r_pidx_q;
   logic [MaxNodes-1:0][15:0]    c_una_q;   // per source: the oldest count not retired there,
   logic [MaxNodes-1:0][Win-1:0] c_map_q;   // and which of [una, una + Win) are acknowledged
@@ -321,13 +321,16 @@ module cni_xfer_recv #(
   wire   d_gap      = is_data && m_any && fr_k_i > r_exp_q[m_idx] && !r_gap_q[m_idx] && rq_ready;
   assign fr_take_o  = hdr_take || dw_fire || d_drop || (fr_valid_i && !is_hdr && !is_data);
   wire   abort_hit  = is_abort && m_any;
-  // orphans (docs/xfer.md, "Orphaned records"): a record receiving whose count a header of its
-  // source puts below una (its sender has closed it)
-  logic [Recs-1:0] orph;
+  // records given up, the rest of their message not coming (a failed entry, no reply): the one
+  // an ABORT names (its sender could not read its source), and orphans (docs/xfer.md, "Orphaned
+  // records"): a record receiving whose count a header of its source puts below una (its sender
+  // has closed it)
+  logic [Recs-1:0] orph, give_up;
   always_comb begin
     for (int i = 0; i < Recs; i++) begin
-      orph[i] = st_q[i] == RRecv && hdr_take && !(m_any && m_idx == RW'(i)) &&
-                r_src_q[i] == fr_src_i && (h_una - r_c_q[i] - 16'd1) < 16'h7FFF;
+      orph[i]    = st_q[i] == RRecv && hdr_take && !(m_any && m_idx == RW'(i)) &&
+                   r_src_q[i] == fr_src_i && (h_una - r_c_q[i] - 16'd1) < 16'h7FFF;
+      give_up[i] = orph[i] || (abort_hit && m_idx == RW'(i));
     end
   end
   assign cnt_orph_o = orph != '0;
@@ -489,17 +492,11 @@ module cni_xfer_recv #(
         r_prev_q[free_idx]  <= h_prev;
         r_pidx_q[free_idx]  <= p_idx;
       end
-      // orphans: given up as if aborted
       for (int i = 0; i < Recs; i++) begin
-        if (orph[i]) begin
+        if (give_up[i]) begin
           r_abort_q[i] <= 1'b1;
           st_q[i]      <= RDrain;
         end
-      end
-      // the sender could not read its source: the rest is not coming
-      if (abort_hit) begin
-        r_abort_q[m_idx] <= 1'b1;
-        st_q[m_idx]      <= RDrain;
       end
       // components
       if (dw_fire) begin

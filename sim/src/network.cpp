@@ -182,6 +182,14 @@ void Network::check_node(unsigned n, const char* what, const char* role) const {
   }
 }
 
+void Network::check_channel(unsigned ch, const char* what) const {
+  if (ch >= kChannels) {
+    throw std::invalid_argument(std::string("Network::") + what + ": no channel " +
+                                std::to_string(ch) + " (" + std::to_string(kChannels) +
+                                " channels)");
+  }
+}
+
 Network::Link& Network::link_between(unsigned from, unsigned to) const {
   auto it = by_ends_.find({from, to});
   if (it == by_ends_.end()) {
@@ -231,10 +239,7 @@ unsigned Network::Buffer::oldest(Ok ok) const {
 bool Network::can_send(unsigned src, unsigned dst, unsigned channel) const {
   check_node(src, "can_send", "source");
   if (params_.topology != NetTopology::Loopback) check_node(dst, "can_send", "destination");
-  if (channel >= kChannels) {
-    throw std::invalid_argument("Network::can_send: no channel " + std::to_string(channel) + " (" +
-                                std::to_string(kChannels) + " channels)");
-  }
+  check_channel(channel, "can_send");
   return first_hop(src, dst).queue.credits[channel] > 0;
 }
 
@@ -294,10 +299,7 @@ void Network::set_rx_ready(unsigned node, bool ready) {
 
 void Network::set_rx_ready(unsigned node, unsigned channel, bool ready) {
   check_node(node, "set_rx_ready", "port");
-  if (channel >= kChannels) {
-    throw std::invalid_argument("Network::set_rx_ready: no channel " + std::to_string(channel) +
-                                " (" + std::to_string(kChannels) + " channels)");
-  }
+  check_channel(channel, "set_rx_ready");
   ports_[node].ready[channel] = ready;
   if (ready) drain_rx(node);
 }

@@ -11,6 +11,8 @@ namespace {
 using namespace xfer_reg;
 constexpr uint64_t kVersion = 1;
 constexpr uint32_t kPage = 4096;
+// XCMD's low word: [2:0] op, [3] ORDERED, [4] NOTE
+constexpr uint64_t kOpSend = 1, kOpMemcpy = 2, kOrdered = 1u << 3, kNote = 1u << 4;
 // XGO answers NO_CMD when the node's initiation record holds another process's description (a
 // context switch between this description's writes and its XGO): the description is written
 // again, at most this many times.
@@ -186,15 +188,15 @@ Xfer::Send Xfer::go(unsigned flag, Describe describe) {
 }
 
 Xfer::Send Xfer::send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len, bool ordered) {
-  return transfer(1 | (ordered ? 8 : 0) | uint64_t(type) << 8, dst_vpid, std::nullopt, src, len,
-                  "Xfer::send");
+  return transfer(kOpSend | (ordered ? kOrdered : 0) | uint64_t(type) << 8, dst_vpid, std::nullopt,
+                  src, len, "Xfer::send");
 }
 
 Xfer::Send Xfer::fastmemcpy(unsigned dst_vpid, Addr dst, Addr src, uint32_t len, bool note,
                             bool ordered) {
   if (dst % 8 != 0) throw std::invalid_argument("Xfer::fastmemcpy: dst must be 8-byte aligned");
-  return transfer(2 | (ordered ? 8 : 0) | (note ? 16 : 0), dst_vpid, dst, src, len,
-                  "Xfer::fastmemcpy");
+  return transfer(kOpMemcpy | (ordered ? kOrdered : 0) | (note ? kNote : 0), dst_vpid, dst, src,
+                  len, "Xfer::fastmemcpy");
 }
 
 Xfer::Send Xfer::transfer(uint64_t cmd, unsigned dst_vpid, std::optional<Addr> dst, Addr src,

@@ -172,6 +172,7 @@ class Network {
   };
 
   void check_node(unsigned n, const char* what, const char* role) const;
+  void check_channel(unsigned ch, const char* what) const;
   Link& first_hop(unsigned src, unsigned dst) const;
   Buffer& next_buffer(const Link& l, const Frame& f);
   Link& link_between(unsigned from, unsigned to) const;
