@@ -83,8 +83,9 @@ XferSlot bench_slot() {
   return slot;
 }
 
-// The operating system's set-up at node n (the engine's register page at `window`): the slot,
-// the two vpids, the current process, then `gates` (the occupancy), then the engine on.
+// The operating system's set-up at node n (the engine's privileged page at `window`): the slot,
+// the two vpids, host context 0 given to slot 0's process, then `gates` (the occupancy), then the
+// engine on.
 void os_setup(drv::MemoryPort& m, drv::Addr window, unsigned n,
               const std::function<void(XferOs&)>& gates) {
   XferOs os(m, window);
@@ -94,7 +95,7 @@ void os_setup(drv::MemoryPort& m, drv::Addr window, unsigned n,
   os.set_slot(0, s);
   os.set_vpid(0, 0, 0);
   os.set_vpid(1, 1, 0);
-  os.set_current(0);
+  os.set_current(0, 0);
   gates(os);
   os.enable(true);
 }
@@ -113,9 +114,13 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   const double cyc_ns = 1000.0 / p.get_double("device.freq_mhz");
   const unsigned occ = magic ? (dirty ? 47 : 30) : 0;
   const XferSlot slot = bench_slot();
+  // context 0's window (slot 0's process) and the OS's page
   auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
+  auto os_window = [&](unsigned n) {
+    return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXferOs);
+  };
   auto setup = [&](drv::MemoryPort& m, unsigned n) {
-    os_setup(m, window(n), n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
+    os_setup(m, os_window(n), n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
   };
   const std::vector<uint8_t> data = message_bytes(size, seed);
   // the frames' times: components (request kind 2) leaving node 0, reaching node 1
@@ -258,7 +263,11 @@ struct FopRun {
 FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
   const XferSlot slot = bench_slot();
+  // context 0's window (slot 0's process) and the OS's page
   auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
+  auto os_window = [&](unsigned n) {
+    return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXferOs);
+  };
   std::vector<sim::Time> req, rsp;
   auto kind = [](const sim::Frame& f, uint8_t type) {
     return f.bytes.size() > 8 && f.bytes[6] == type && (f.bytes[7] & 7) == 4;
@@ -274,7 +283,7 @@ FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   std::vector<double> init;
   for (unsigned n : {1u, 0u}) {
     sys.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
-      os_setup(m, window(n), n, [&](XferOs& os) {
+      os_setup(m, os_window(n), n, [&](XferOs& os) {
         os.set_fop_occupancy(magic ? 15 : 0, magic ? 19 + 30 : 0, magic ? 12 : 0);
       });
       if (n == 1) {

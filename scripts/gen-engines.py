@@ -125,7 +125,15 @@ def validate(reg):
         for r in e["region"]:
             if not IDENT.match(r["name"]) or r["name"] in regions:
                 raise RegistryError(f"engine {n}: region {r['name']!r} bad or used twice")
+            extra = set(r) - {"name", "lines", "doc", "windows", "window_bytes", "priv", "align"}
+            if extra or not isinstance(r.get("priv", False), bool):
+                raise RegistryError(f"engine {n}: region {r['name']}: unknown field(s) "
+                                    f"{sorted(extra)} or a priv that is not true/false")
             regions.add(r["name"])
+            if "align" in r:
+                if f"{r['name']}_pad" in regions:
+                    raise RegistryError(f"engine {n}: region {r['name']}_pad used twice")
+                regions.add(f"{r['name']}_pad")
         for t, v in e["net_types"]:
             if not IDENT.match(t) or not 0 < v < 256 or v in types.values() or t in types:
                 raise RegistryError(f"engine {n}: frame type {t}={v} bad or used twice")
@@ -211,13 +219,43 @@ def subst_enums(reg, text):
 
 
 def regions(reg):
-    """[(name, engine index or -1, lines expr, present expr, doc)] in address order."""
+    """[(name, engine index or -1, lines expr, present expr, doc)] in address order. A region
+    with `align` (bytes) is preceded by a padding region, <name>_pad: plain device memory, as
+    many lines as bring the region's first byte to a multiple of `align` (0 when it is one)."""
     pr = reg["platform"]["region"]
     out = [(pr["name"], -1, pr["lines"], "1", pr["doc"])]
     for k, e in enumerate(reg["engine"]):
         for r in e["region"]:
+            if "align" in r:
+                a = r["align"]
+                before = " + ".join(f"({lines})" if present == "1" else
+                                    f"(({present}) ? ({lines}) : 0)"
+                                    for _, _, lines, present, _ in out)
+                out.append((f"{r['name']}_pad", -1,
+                            f"(({a}) - (({before}) * LineBytes) % ({a})) % ({a}) / LineBytes",
+                            e["present"], f"padding: {r['name']} starts on a multiple of {a} "
+                            "bytes (plain device memory)"))
             out.append((r["name"], k, r["lines"], e["present"], r["doc"]))
     return out
+
+
+def region_windows(reg):
+    """[(windows expr, window_bytes expr, priv)] of every region of regions(reg): a region's
+    register windows at its start (`windows`, default 1, each 256 bytes, `window_bytes` apart,
+    default 256) and whether accesses through them are privileged (`priv`)."""
+    out = [("1", "256", False)]
+    for e in reg["engine"]:
+        for r in e["region"]:
+            if "align" in r:
+                out.append(("1", "256", False))
+            out.append((r.get("windows", "1"), r.get("window_bytes", "256"), bool(r.get("priv"))))
+    return out
+
+
+def region_align(reg):
+    """{padding region name: the align expr of the region it precedes}."""
+    return {f"{r['name']}_pad": r["align"] for e in reg["engine"] for r in e["region"]
+            if "align" in r}
 
 
 def counters(reg):
@@ -265,12 +303,17 @@ def geometry(reg, which, line_bytes):
             val = evaluate(reg, v, values)
             values[p["name"]] = v if val is None else val
     out = []
+    pads = region_align(reg)
     for name, k, lines, present, _ in regions(reg):
         pv = evaluate(reg, present, values)
         if pv == 0:
             out.append(0)
             continue
-        n = evaluate(reg, lines, values)
+        if name in pads:
+            a = evaluate(reg, pads[name], values)
+            n = None if a is None else (a - sum(out) * line_bytes % a) % a // line_bytes
+        else:
+            n = evaluate(reg, lines, values)
         if n is None or pv is None:
             raise RegistryError(f"region {name}: its {which} size is not a constant "
                                 f"({lines}; present: {present})")
@@ -335,6 +378,34 @@ def gen_amap_pkg(reg):
           "  endfunction", "",
           "  function automatic int total(input logic [LW-1:0] rl);",
           "    total = base(rl, NUM_REGIONS);",
+          "  endfunction", "",
+          "  // ---- register windows: a region starts with wins() windows of 256 bytes,",
+          "  // 2^win_shift() bytes apart (32 bits per region: [23:0] windows, [31:24] the shift) ----",
+          "  function automatic int wins(input logic [LW-1:0] rw, input int r);",
+          "    wins = int'(rw[r * 32 +: 24]);",
+          "  endfunction", "",
+          "  function automatic int win_shift(input logic [LW-1:0] rw, input int r);",
+          "    win_shift = int'(rw[r * 32 + 24 +: 8]);",
+          "  endfunction", "",
+          "  /* verilator lint_off UNUSEDSIGNAL */  // (n < 2^24)",
+          "  function automatic logic [31:0] win(input int n, input int stride_bytes);",
+          "    win = {8'($clog2(stride_bytes)), 24'(n)};",
+          "  endfunction",
+          "  /* verilator lint_on UNUSEDSIGNAL */", "",
+          "  // One window of 256 bytes per region.",
+          "  localparam logic [LW-1:0] ONE_WIN = {NUM_REGIONS{8'd8, 24'd1}};", "",
+          "  // Whether accesses through region r's windows are privileged (the registry's `priv`: a",
+          "  // region only the operating system maps).",
+          "  function automatic logic priv(input int r);",
+          "    priv = 1'b0;"]
+    for i, (name, _, _, _, _) in enumerate(rs):
+        if region_windows(reg)[i][2]:
+            o.append(f"    if (r == REG_{name.upper()}) priv = 1'b1;")
+    o += ["  endfunction", "",
+          "  // The map of the regions' windows, one win() per region in address order.",
+          "  function automatic logic [LW-1:0] region_wins("
+          + ", ".join(f"input logic [31:0] {n}" for n, *_ in rs) + ");",
+          "    region_wins = {" + ", ".join(n for n, *_ in reversed(rs)) + "};",
           "  endfunction", "",
           "  // The map of the regions' line counts, one argument per region in address order.",
           "  function automatic logic [LW-1:0] region_lines("
@@ -432,6 +503,14 @@ def gen_params(reg, board):
     o.append("  localparam logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::region_lines(")
     o.append(",\n".join(f"    {p}" for p in parts))
     o.append("  ),")
+    if not board:
+        o.append("  // RegionWins, their register windows (cni_nc_unit; the engine complex includes this")
+        o.append("  // file too and does not use them).")
+        o.append("  /* verilator lint_off UNUSEDPARAM */")
+        o.append("  localparam logic [cni_amap_pkg::LW-1:0] RegionWins = cni_amap_pkg::region_wins(")
+        o.append(",\n".join(f"    cni_amap_pkg::win({w}, {b})" for w, b, _ in region_windows(reg)))
+        o.append("  ),")
+        o.append("  /* verilator lint_on UNUSEDPARAM */")
     return "\n".join(o) + "\n"
 
 

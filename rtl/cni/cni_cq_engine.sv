@@ -94,7 +94,7 @@ module cni_cq_engine #(
   eng_ca_rsp_t  ca_rsp;
   /* verilator lint_off UNUSEDSIGNAL */
   eng_evt_req_t evt;      // op, src: SHARED parks only writes
-  eng_reg_req_t rq;       // addr[1:0]: 32-bit accesses
+  eng_reg_req_t rq;       // addr[1:0]: 32-bit accesses; priv, ctx: one window, none privileged
   /* verilator lint_on UNUSEDSIGNAL */
   assign evt       = evt_req_i;
   assign cmd_req_o = cmd;

@@ -171,7 +171,7 @@ package cni_coh_pkg;
   function automatic int eng_mem_rsp_w(input int line_bytes);
     eng_mem_rsp_w = 1 + 8 * line_bytes;
   endfunction
-  localparam int ENG_REG_REQ_W = 42;  // the CSR block -> engine: a register access
+  localparam int ENG_REG_REQ_W = 47;  // the CSR block -> engine: a register access
   localparam int ENG_REG_RSP_W = 32;
   function automatic int eng_net_req_w(input int net_bytes);  // the network port
     eng_net_req_w = 9 * net_bytes + 19;

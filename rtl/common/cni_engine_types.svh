@@ -54,10 +54,15 @@ typedef struct packed {
   logic [LineBytes*8-1:0] rdata;
 } eng_mem_rsp_t;
 
-// An access to the engine's register window (one cycle; read data the cycle after).
+// An access to the engine's register window (one cycle; read data the cycle after): through
+// which of the region's windows (ctx) and whether that region is privileged (priv: the host
+// reached it through a page only the OS maps, or the CSR block's management path, which is
+// privileged, context 0; docs/architecture.md, "Register windows").
 typedef struct packed {
   logic        valid;
   logic        we;
+  logic        priv;
+  logic [3:0]  ctx;
   logic [7:0]  addr;   // byte offset in the window
   logic [31:0] wdata;
 } eng_reg_req_t;

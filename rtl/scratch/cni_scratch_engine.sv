@@ -74,7 +74,9 @@ module cni_scratch_engine #(
   eng_cmd_rsp_t cmd_rsp;
   eng_mem_req_t mem;
   eng_mem_rsp_t mem_rsp;
-  eng_reg_req_t rq;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_reg_req_t rq;       // priv, ctx: one window, no privileged register
+  /* verilator lint_on UNUSEDSIGNAL */
   eng_net_req_t net;
   eng_ca_req_t  ca;
   /* verilator lint_off UNUSEDSIGNAL */

@@ -435,32 +435,39 @@ module cni_endpoint #(
   assign pb_mon_line_o  = eb_addr;
   assign pb_mon_data_o  = mb_wd;
 
-  logic                                reg_valid, reg_we;
+  logic                                reg_valid, reg_we, reg_priv;
+  logic [3:0]                          reg_ctx;
   logic [$clog2(NE + 1)-1:0]           reg_eng;
   logic [7:0]                          reg_addr;
   logic [31:0]                         reg_wdata, reg_rdata;
 
   // Engine register windows: the CSR block's accesses, and the NC unit's (uncached loads and
-  // stores over the link) when the CSR block makes none.
+  // stores over the link) when the CSR block makes none. The CSR block's are privileged, through
+  // window 0; the NC unit's carry their window and their region's privilege.
   logic                      csr_reg_valid, csr_reg_we, nc_reg_valid, nc_reg_we, nc_err;
+  logic                      nc_reg_priv;
+  logic [3:0]                nc_reg_ctx;
   logic [$clog2(NE + 1)-1:0] csr_reg_eng, nc_reg_eng;
   logic [7:0]                csr_reg_addr, nc_reg_addr;
   logic [31:0]               csr_reg_wdata, nc_reg_wdata;
   always_comb begin
     reg_valid = csr_reg_valid || nc_reg_valid;
     reg_we    = csr_reg_valid ? csr_reg_we : nc_reg_we;
+    reg_priv  = csr_reg_valid || nc_reg_priv;
+    reg_ctx   = csr_reg_valid ? 4'd0 : nc_reg_ctx;
     reg_eng   = csr_reg_valid ? csr_reg_eng : nc_reg_eng;
     reg_addr  = csr_reg_valid ? csr_reg_addr : nc_reg_addr;
     reg_wdata = csr_reg_valid ? csr_reg_wdata : nc_reg_wdata;
   end
 
-  cni_nc_unit #(.RegionLines (RegionLines), .LineBytes (LineBytes), .DevBase (DevBase)) u_nc (
+  cni_nc_unit #(.RegionLines (RegionLines), .RegionWins (RegionWins), .LineBytes (LineBytes),
+                .DevBase (DevBase)) u_nc (
     .clk_i, .rst_ni, .agent_id_i (agent_id),
     .in_valid_i (nreq_valid), .in_ready_o (nreq_ready), .in_hdr_i (nreq_hdr),
     .in_data_i (nreq_data),
     .reg_valid_o (nc_reg_valid), .reg_gnt_i (!csr_reg_valid), .reg_eng_o (nc_reg_eng),
-    .reg_we_o (nc_reg_we), .reg_addr_o (nc_reg_addr), .reg_wdata_o (nc_reg_wdata),
-    .reg_rdata_i (reg_rdata),
+    .reg_we_o (nc_reg_we), .reg_priv_o (nc_reg_priv), .reg_ctx_o (nc_reg_ctx),
+    .reg_addr_o (nc_reg_addr), .reg_wdata_o (nc_reg_wdata), .reg_rdata_i (reg_rdata),
     .orsp_valid_o (norsp_valid), .orsp_ready_i (norsp_ready), .orsp_hdr_o (norsp_hdr),
     .odat_valid_o (nodat_valid), .odat_ready_i (nodat_ready), .odat_hdr_o (nodat_hdr),
     .odat_data_o (nodat_data),
@@ -484,8 +491,9 @@ module cni_endpoint #(
     .cmd_line_o (cmd_line),
     .mem_en_o (eb_en), .mem_we_o (mb_we), .mem_addr_o (eb_addr), .mem_wdata_o (mb_wd),
     .mem_ready_i (eb_ready), .mem_rdata_i (eb_rd),
-    .reg_valid_i (reg_valid), .reg_we_i (reg_we), .reg_eng_i (reg_eng), .reg_addr_i (reg_addr),
-    .reg_wdata_i (reg_wdata), .reg_rdata_o (reg_rdata),
+    .reg_valid_i (reg_valid), .reg_we_i (reg_we), .reg_priv_i (reg_priv), .reg_ctx_i (reg_ctx),
+    .reg_eng_i (reg_eng), .reg_addr_i (reg_addr), .reg_wdata_i (reg_wdata),
+    .reg_rdata_o (reg_rdata),
     .ca_req_valid_o (eb_ca_req_valid), .ca_req_ready_i (eb_ca_req_ready),
     .ca_req_op_o (eb_ca_req_op), .ca_req_addr_o (eb_ca_req_addr), .ca_req_data_o (eb_ca_req_data),
     .ca_req_be_o (eb_ca_req_be), .ca_req_id_o (eb_ca_req_id),

@@ -69,6 +69,8 @@ module cni_engine_complex #(
   // register windows
   input  wire logic                                reg_valid_i,
   input  wire logic                                reg_we_i,
+  input  wire logic                                reg_priv_i,
+  input  wire logic [3:0]                          reg_ctx_i,
   input  wire logic [$clog2(NE + 1)-1:0]           reg_eng_i,
   input  wire logic [7:0]                          reg_addr_i,
   input  wire logic [31:0]                         reg_wdata_i,
@@ -205,6 +207,8 @@ module cni_engine_complex #(
         mem_s.rdata = mem_rdata_i;
         reg_q.valid = eb_reg_valid[k];
         reg_q.we    = reg_we_i;
+        reg_q.priv  = reg_priv_i;
+        reg_q.ctx   = reg_ctx_i;
         reg_q.addr  = reg_addr_i;
         reg_q.wdata = reg_wdata_i;
       end

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Uncached register accesses over the coherent link: a host core's uncached 8-byte load or store
 // of a device address arrives as an Nc request (docs/protocol.md, "Uncached accesses") and is
-// carried to the register window of the engine that owns the address's region (the first 256
-// bytes of the region: window offset = address - the region's first byte), as two 32-bit
+// carried to the register window of the engine that owns the address's region (a region starts
+// with its windows, cni_amap_pkg::wins of them, each 256 bytes at a stride of 2^win_shift bytes:
+// the access names its window, ctx, and its offset in it; priv: the region is privileged,
+// cni_amap_pkg::priv; docs/architecture.md, "Register windows"), as two 32-bit
 // accesses (low word, then high word, in consecutive cycles when the register port is free); it
 // is answered NcData (a read, with the value, in the cycle the high word's data comes back) or
 // NcAck (a write, in the cycle the high word is written), or Error for an address outside every
@@ -14,12 +16,16 @@
 //   write: SLo (low word written) -> SHi (high word written: NcAck) [-> SAnswer]
 //
 // Parameters:
-//   RegionLines, LineBytes, DevBase - the address map (cni_amap_pkg) and the device window
+//   RegionLines, RegionWins, LineBytes, DevBase - the address map (cni_amap_pkg) and the device
+//                     window; a region with several windows, or a privileged one, must start on a
+//                     multiple of its window stride (an elaboration error otherwise: a page table
+//                     could not give its windows to different address spaces)
 // Ports:
 //   agent_id_i      - this device's agent id (the src of its answers)
 //   in_*            - Nc requests from the link (valid/ready; this block may stall them)
 //   reg_*           - an engine register access (one cycle, when reg_gnt_i: the CSR block's own
-//                     accesses go first); its read data on reg_rdata_i the cycle after
+//                     accesses go first), with its window (reg_ctx_o) and privilege
+//                     (reg_priv_o); its read data on reg_rdata_i the cycle after
 //   orsp_*, odat_*  - answers to the link (valid/ready; the link may stall them)
 //   cnt_err_o       - one-cycle pulse per access answered Error
 //   idle_o          - no access in progress
@@ -27,6 +33,7 @@
 
 module cni_nc_unit #(
   parameter logic [cni_amap_pkg::LW-1:0] RegionLines = cni_amap_pkg::FULL_LINES,
+  parameter logic [cni_amap_pkg::LW-1:0] RegionWins  = cni_amap_pkg::ONE_WIN,
   parameter int          LineBytes = 128,
   parameter logic [47:0] DevBase   = 48'h10_0000_0000,
   localparam int LineBits = LineBytes * 8,
@@ -44,6 +51,8 @@ module cni_nc_unit #(
   input  wire logic                              reg_gnt_i,
   output logic [EngW-1:0]                        reg_eng_o,
   output logic                                   reg_we_o,
+  output logic                                   reg_priv_o,
+  output logic [3:0]                             reg_ctx_o,
   output logic [7:0]                             reg_addr_o,
   output logic [31:0]                            reg_wdata_o,
   input  wire logic [31:0]                       reg_rdata_i,
@@ -63,22 +72,39 @@ module cni_nc_unit #(
   localparam int NumLines = cni_amap_pkg::total(RegionLines);
   localparam int SpanW    = $clog2(NumLines) + OffW;  // address bits of the device window
   localparam int Window   = 256;                      // bytes of an engine's register window
+  localparam int HitW     = 1 + EngW + 1 + 4 + 8;       // {hit, engine, priv, ctx, offset}
 
-  // The engine window an address falls in: {hit, engine, offset}.
-  function automatic logic [1+EngW+8-1:0] window_of(input logic [47:0] addr);
+  for (genvar r = 0; r < NR; r++) begin : g_check
+    localparam int Stride = 1 << cni_amap_pkg::win_shift(RegionWins, r);
+    if (cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE && cni_amap_pkg::lines(RegionLines, r) != 0
+        && (cni_amap_pkg::wins(RegionWins, r) > 1 || cni_amap_pkg::priv(r)) &&
+        ((cni_amap_pkg::base(RegionLines, r) * LineBytes) % Stride != 0 ||
+         cni_amap_pkg::wins(RegionWins, r) > 16 || Stride < Window ||
+         cni_amap_pkg::wins(RegionWins, r) * Stride >
+           cni_amap_pkg::lines(RegionLines, r) * LineBytes))
+      $error("cni_nc_unit: region %0d: %0d windows %0d bytes apart, unaligned or too big",
+             r, cni_amap_pkg::wins(RegionWins, r), Stride);
+  end
+
+  // The engine window an address falls in: {hit, engine, priv, ctx, offset}.
+  function automatic logic [HitW-1:0] window_of(input logic [47:0] addr);
     logic [SpanW-1:0] off;
     logic             in_dev;
+    logic [31:0]      rel, idx, woff;
     window_of = '0;
     off    = addr[SpanW-1:0];
     in_dev = addr[47:SpanW] == DevBase[47:SpanW] && addr[2:0] == '0;
     for (int r = 0; r < NR; r++) begin
+      rel  = 32'(off) - 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes);
+      idx  = rel >> cni_amap_pkg::win_shift(RegionWins, r);
+      woff = rel & ((32'd1 << cni_amap_pkg::win_shift(RegionWins, r)) - 32'd1);
       if (in_dev && cni_amap_pkg::owner(r) != cni_amap_pkg::ENG_NONE &&
           cni_amap_pkg::lines(RegionLines, r) != 0 &&
           32'(off) >= 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes) &&
-          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes + Window) &&
-          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r + 1) * LineBytes)) begin
-        window_of = {1'b1, EngW'(cni_amap_pkg::owner(r)),
-                     8'(32'(off) - 32'(cni_amap_pkg::base(RegionLines, r) * LineBytes))};
+          32'(off) < 32'(cni_amap_pkg::base(RegionLines, r + 1) * LineBytes) &&
+          idx < 32'(cni_amap_pkg::wins(RegionWins, r)) && woff < 32'(Window)) begin
+        window_of = {1'b1, EngW'(cni_amap_pkg::owner(r)), cni_amap_pkg::priv(r), 4'(idx),
+                     8'(woff)};
       end
     end
   endfunction
@@ -93,9 +119,11 @@ module cni_nc_unit #(
   logic [63:0]       val_q;   // the write's value; the read's value as it comes back
   logic              we_q;
   logic [EngW-1:0]   eng_q;
+  logic              priv_q;
+  logic [3:0]        ctx_q;
   logic [7:0]        off_q;
 
-  wire [1+EngW+8-1:0] win = window_of(in_hdr_i.addr);
+  wire [HitW-1:0] win = window_of(in_hdr_i.addr);
   wire in_take = in_valid_i && in_ready_o;
   assign in_ready_o = state_q == SIdle;
   // the answer leaves as the last word is done: a write's NcAck with the high word's write, a
@@ -106,7 +134,7 @@ module cni_nc_unit #(
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      SIdle:   if (in_valid_i) state_d = win[EngW + 8] ? SLo : SError;
+      SIdle:   if (in_valid_i) state_d = win[HitW-1] ? SLo : SError;
       SLo:     if (reg_gnt_i) state_d = SHi;
       SHi:     if (reg_gnt_i) state_d = !we_q ? SHiData : orsp_ready_i ? SIdle : SAnswer;
       SHiData: state_d = odat_ready_i ? SIdle : SAnswer;
@@ -124,6 +152,8 @@ module cni_nc_unit #(
       val_q   <= '0;
       we_q    <= 1'b0;
       eng_q   <= '0;
+      priv_q  <= 1'b0;
+      ctx_q   <= '0;
       off_q   <= '0;
     end else begin
       state_q <= state_d;
@@ -132,8 +162,10 @@ module cni_nc_unit #(
         hdr_q <= in_hdr_i;
         val_q <= in_data_i;
         we_q  <= in_hdr_i.flags[cni_coh_pkg::FLAG_NCWR];
-        eng_q <= win[8 +: EngW];
-        off_q <= win[7:0];
+        eng_q  <= win[13 +: EngW];
+        priv_q <= win[12];
+        ctx_q  <= win[11:8];
+        off_q  <= win[7:0];
       end
       if (lo_due_q) val_q[31:0] <= reg_rdata_i;
       if (state_q == SHiData) val_q[63:32] <= reg_rdata_i;
@@ -144,6 +176,8 @@ module cni_nc_unit #(
   assign idle_o      = state_q == SIdle;
   assign reg_eng_o   = eng_q;
   assign reg_we_o    = we_q;
+  assign reg_priv_o  = priv_q;
+  assign reg_ctx_o   = ctx_q;
   assign reg_addr_o  = (state_q == SHi) ? off_q + 8'd4 : off_q;
   assign reg_wdata_o = (state_q == SHi) ? val_q[63:32] : val_q[31:0];
 

@@ -60,7 +60,9 @@ module cni_ts_engine #(
   eng_cmd_rsp_t cmd_rsp;
   eng_mem_req_t mem;
   eng_mem_rsp_t mem_rsp;
-  eng_reg_req_t rq;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_reg_req_t rq;       // priv, ctx: one window, no privileged register
+  /* verilator lint_on UNUSEDSIGNAL */
   eng_net_req_t net;
   eng_net_rsp_t net_rsp;
   assign {evt, cmd_rsp, mem_rsp, rq, net_rsp} = {evt_req_i, cmd_rsp_i, mem_rsp_i, reg_req_i,

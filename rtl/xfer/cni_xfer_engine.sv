@@ -10,7 +10,10 @@
 // acknowledges (cni_xfer_recv); the sender writes the process's status flag. A Fetch-and-Op
 // (FOP_TGT, FOP_ARG, FOP_CMP, then XGO) goes through a sender record as a FOP_REQ frame, is
 // performed at the home on a word of its region (cni_xfer_fop) and reported in the flag with the
-// old value. Slots, windows and the vpid table are set through the privileged registers.
+// old value. Slots, windows and the vpid table are set through the privileged registers, which
+// answer only a privileged access (the OS's page); each host context's window acts for the
+// process slot the OS bound to it (CUR_PID), and the node's one initiation record is held by one
+// context from its first command to its XGO (docs/xfer.md, "Host contexts and privilege").
 //
 // Parameters:
 //   LineBytes, LineIdxW, NetBytes, CacheIdW - the platform's
@@ -21,7 +24,8 @@
 //   Bufs      - receive-buffer descriptors
 //   Vpids     - vpid-table entries
 //   XLines    - line buffers: source reads in flight (2, 4 or 8)
-//   Base      - the region's first device line; FopLines - its lines of Fetch-and-Op words
+//   Ctxs      - host contexts (1 .. 16): register windows CtxBytes apart
+//   FopBase   - the first device line of the Fetch-and-Op words; FopLines - their lines
 // Ports: the engine records (cni_engine_types.svh): events, commands and memory port B (the
 // Fetch-and-Op unit's), the register window, the network and the caching agent; idle_o: no
 // message, no reply, no operation, no frame under way.
@@ -39,13 +43,16 @@ module cni_xfer_engine #(
   parameter int Bufs      = 4,
   parameter int Vpids     = 8,
   parameter int XLines    = 4,
-  parameter int Base      = 0,
+  parameter int Ctxs      = 2,
+  parameter int CtxBytes  = 256,
+  parameter int FopBase   = 0,
   parameter int FopLines  = 2,
   localparam int LineBits = LineBytes * 8,
   localparam int FrameB   = 12 + LineBytes,
   localparam int LbW      = $clog2(LineBytes),
   localparam int VW       = (Vpids > 1) ? $clog2(Vpids) : 1,
-  localparam int PW       = $clog2(Procs)
+  localparam int PW       = $clog2(Procs),
+  localparam int CW       = (Ctxs > 1) ? $clog2(Ctxs) : 1
 ) (
   input  wire logic                                                 clk_i,
   input  wire logic                                                 rst_ni,
@@ -77,39 +84,29 @@ module cni_xfer_engine #(
   eng_cmd_rsp_t cmd_rsp;
   eng_mem_req_t mem;
   eng_mem_rsp_t mem_rsp;
-  assign evt       = evt_req_i;
-  assign cmd_rsp   = cmd_rsp_i;
-  assign mem_rsp   = mem_rsp_i;
-  assign rq        = reg_req_i;
-  assign net_req_o = net;
-  assign net_rsp   = net_rsp_i;
-  assign ca_req_o  = ca;
-  assign ca_rsp    = ca_rsp_i;
-  assign cmd_req_o = cmd;
-  assign mem_req_o = mem;
+  assign {evt, cmd_rsp, mem_rsp, rq, net_rsp, ca_rsp} = {evt_req_i, cmd_rsp_i, mem_rsp_i,
+                                                          reg_req_i, net_rsp_i, ca_rsp_i};
+  assign {net_req_o, ca_req_o, cmd_req_o, mem_req_o} = {net, ca, cmd, mem};
 
   // The window's offsets (R_ID_LO, ... R_VPT_HI), from rtl/xfer/cni_xfer.rdl.
 `include "cni_engine_xfer_consts.svh"
 
-  if (Procs < 2 || Procs > 16 || PerProc < 1 || PerProc > 255 || Vpids < 1 || Vpids > 256)
-    $error("cni_xfer_engine: Procs 2..16, PerProc 1..255, Vpids 1..256");
+  if (Procs < 2 || Procs > 16 || PerProc < 1 || PerProc > 255 || Vpids < 1 || Vpids > 256 ||
+      Ctxs < 1 || Ctxs > 16)
+    $error("cni_xfer_engine: Procs 2..16, PerProc 1..255, Vpids 1..256, Ctxs 1..16");
 
-  // XGO reasons (docs/xfer.md, "Registers")
-  localparam logic [3:0] WNoPid = 4'd1, WNoCmd = 4'd2, WBadVpid = 4'd3, WBadLen = 4'd4,
-                         WBadPiece = 4'd5, WProtSend = 4'd6, WProtRecv = 4'd7, WBadFlag = 4'd8,
-                         WBadFop = 4'd9, WProcFull = 4'd10, WRecsFull = 4'd11, WBufsFull = 4'd13;
-  localparam logic [1:0] VSuccess = 2'd0, VRetry = 2'd1, VFail = 2'd2;
   // caching-agent ids: source reads 0 .. XLines - 1, a flag write, an entry write or head read,
   // then a component's write per receiver record
   localparam int IdFlag = 8, IdEnt = 9, IdWr = 10;
   if (CacheIdW < 4 || RecvRecs > 6) $error("cni_xfer_engine: CacheIdW >= 4, RecvRecs <= 6");
 
   // ---- the privileged state: control, slots, vpid table (cni_xfer_priv) ---------------------
-  logic                   enable_q, cur_v_q;
+  logic                   enable_q;
+  logic [Ctxs-1:0]        cur_v_q;
   logic [15:0]            occ_send_q, occ_recv_q, occ_init_q, occ_freq_q, occ_fhome_q,
                           occ_fdone_q, tmo_q;
   logic [7:0]             rmax_q;
-  logic [3:0]             cur_q;
+  logic [Ctxs-1:0][3:0]   cur_q;
   logic [Procs-1:0]       s_en_q, rt_reset;
   logic [Procs-1:0][47:0] s_sbase_q, s_ssize_q, s_rbase_q, s_rsize_q, s_stat_q, s_rt_q;
   logic [Procs-1:0][7:0]  s_nflag_q, s_vfirst_q, s_vn_q;
@@ -120,13 +117,19 @@ module cni_xfer_engine #(
   logic [63:0]            prv_rv;
 
   // ---- register writes: a write takes effect with its high word --------------------------------
-  logic [31:0] wlo_q;
+  // (its low word kept per privilege: the CSR block's two words may have a host access between
+  // them, whose low word must not become part of a privileged write)
+  logic [1:0][31:0] wlo_q;
   wire         wr_hi = rq.valid && rq.we && rq.addr[2];
   wire [7:0]   wr_at = {rq.addr[7:3], 3'd0};
-  wire [63:0]  wv    = {rq.wdata, wlo_q};
+  wire [63:0]  wv    = {rq.wdata, wlo_q[rq.priv]};
+  // offsets 0x80-0xFF answer only a privileged access: a user window's write there is ignored
+  // (counted PROT), its read returns 0
+  wire         wr_prv = wr_hi && rq.addr[7] && rq.priv;
+  wire         wr_bad = wr_hi && rq.addr[7] && !rq.priv;
 
-  cni_xfer_priv #(.Procs(Procs), .Vpids(Vpids)) u_priv (
-    .clk_i, .rst_ni, .wr_i (wr_hi), .wr_at_i (wr_at), .wv_i (wv),
+  cni_xfer_priv #(.Procs(Procs), .Vpids(Vpids), .Ctxs(Ctxs)) u_priv (
+    .clk_i, .rst_ni, .wr_i (wr_prv), .wr_at_i (wr_at), .wv_i (wv),
     .rd_at_i ({rq.addr[7:3], 3'd0}), .rv_o (prv_rv),
     .enable_o (enable_q), .occ_send_o (occ_send_q), .occ_recv_o (occ_recv_q),
     .occ_init_o (occ_init_q), .occ_freq_o (occ_freq_q), .occ_fhome_o (occ_fhome_q),
@@ -141,78 +144,48 @@ module cni_xfer_engine #(
 
   // ---- the initiation record --------------------------------------------------------------------
   localparam logic [1:0] IIdle = 2'd0, ISend = 2'd1, IBuf = 2'd2, IFop = 2'd3;
-  logic [1:0]  i_st_q;
-  logic [3:0]  i_slot_q;     // the slot whose description it is (the node has one record)
-  logic [3:0]  i_bad_q;      // the first check that failed (0: none)
-  logic [7:0]  i_type_q;
-  logic [15:0] i_vpid_q;
-  logic [23:0] i_len_q, i_sum_q;
-  logic [6:0]  i_flag_q;
-  logic [15:0] i_np_q;       // pieces taken
-  logic [47:0] i_src_q;
-  logic [47:0] i_baddr_q;
-  logic [23:0] i_bbytes_q;
-  logic [7:0]  i_btype_q;
-  logic        i_bposted_q;
-  logic [1:0]  i_fop_q;      // a Fetch-and-Op's op, its word and operands
-  logic [15:0] i_word_q;
-  logic [63:0] i_arg_q, i_cmp_q;
-  logic        i_cp_q, i_note_q, i_ord_q, i_dset_q;   // a memory copy, NOTE, ORDERED, XDST set
-  logic [47:0] i_dst_q;
+  typedef struct packed {
+    logic [1:0]    st;
+    logic [3:0]    slot;     // the slot whose description it is (the node has one record),
+    logic [CW-1:0] ctx;      // through which context
+    logic [3:0]    bad;      // the first check that failed (0: none)
+    logic [7:0]    mtype;    // the message type
+    logic [15:0]   vpid;
+    logic [23:0]   len, sum;
+    logic [6:0]    flag;
+    logic [15:0]   np;       // pieces taken
+    logic [47:0]   src, baddr;   // the first piece's address; a buffer's
+    logic [23:0]   bbytes;
+    logic [7:0]    btype;
+    logic          bposted;
+    logic [1:0]    fop;      // a Fetch-and-Op's op, its word and operands
+    logic [15:0]   word;
+    logic [63:0]   arg, cmp;
+    logic          cp, note, ord, dset;   // a memory copy, NOTE, ORDERED, XDST set
+    logic [47:0]   dst;
+  } init_t;
+  init_t i_q;
 
-  wire [3:0]  c_slot  = cur_q;
-  wire        c_ok    = enable_q && cur_v_q && s_en_q[PW'(c_slot)];
-  // XCMD's checks
-  wire [15:0] x_vpid  = wv[31:16];
-  wire [23:0] x_len   = wv[55:32];
-  wire [6:0]  x_flag  = wv[62:56];
-  wire [31:0] x_vidx  = 32'(s_vfirst_q[c_slot]) + 32'(x_vpid);
-  wire        x_vpid_ok = 32'(x_vpid) < 32'(s_vn_q[c_slot]) && x_vidx < 32'(Vpids) &&
-                          v_v_q[VW'(x_vidx)];
-  logic [3:0] x_bad;
-  always_comb begin
-    if (wv[2:0] != 3'd1 && wv[2:0] != 3'd2) x_bad = WNoCmd;
-    else if (!x_vpid_ok) x_bad = WBadVpid;
-    else if (x_len == '0 || x_len > 24'h20_0000) x_bad = WBadLen;
-    else if (8'(x_flag) >= s_nflag_q[c_slot]) x_bad = WBadFlag;
-    else x_bad = '0;
-  end
-  // FOP_TGT's checks (the word's window is checked at the home)
-  wire [6:0]  t_flag = wv[54:48];
-  wire [31:0] t_vidx = 32'(s_vfirst_q[c_slot]) + 32'(wv[47:32]);
-  logic [3:0] t_bad;
-  always_comb begin
-    if (wv[19:16] == '0 || wv[19:16] > 4'd3) t_bad = WBadFop;
-    else if (!(32'(wv[47:32]) < 32'(s_vn_q[c_slot]) && t_vidx < 32'(Vpids) && v_v_q[VW'(t_vidx)]))
-      t_bad = WBadVpid;
-    else if (8'(t_flag) >= s_nflag_q[c_slot]) t_bad = WBadFlag;
-    else t_bad = '0;
-  end
-  // XPAGE's checks: pieces contiguous in the source (one physical run), the first 8-byte
-  // aligned, inside the slot's send window
-  wire [47:0] p_addr = wv[47:0];
-  wire [15:0] p_len  = wv[63:48];
-  wire [48:0] p_end  = 49'(p_addr) + 49'(p_len);
-  wire        p_in   = p_addr >= s_sbase_q[c_slot] &&
-                       p_end <= 49'(s_sbase_q[c_slot]) + 49'(s_ssize_q[c_slot]);
-  logic [3:0] p_bad;
-  always_comb begin
-    if (i_np_q == '0 ? p_addr[2:0] != '0 : p_addr != i_src_q + 48'(i_sum_q)) p_bad = WBadPiece;
-    else if (p_len == '0 || 25'(i_sum_q) + 25'(p_len) > 25'(i_len_q)) p_bad = WBadPiece;
-    else if (!p_in) p_bad = WProtSend;
-    else p_bad = '0;
-  end
-  // BUF_POST's checks
-  wire [23:0] b_bytes = wv[23:0];
-  wire [48:0] b_end   = 49'(i_baddr_q) + 49'(b_bytes);
-  wire        b_in    = i_baddr_q >= s_rbase_q[c_slot] &&
-                        b_end <= 49'(s_rbase_q[c_slot]) + 49'(s_rsize_q[c_slot]);
-  logic [3:0] b_bad;
-  always_comb begin
-    if (b_bytes == '0 || b_bytes[LbW-1:0] != '0) b_bad = WBadLen;
-    else if (!b_in) b_bad = WProtRecv;
-    else b_bad = '0;
-  end
+  // the access's context (a privileged access has none) and that context's process slot
+  wire [CW-1:0] c_ctx = CW'(rq.ctx);
+  wire        ctx_ok  = !rq.priv && 32'(rq.ctx) < 32'(Ctxs);
+  wire [3:0]  c_slot  = cur_q[c_ctx];
+  wire        c_ok    = enable_q && ctx_ok && cur_v_q[c_ctx] && s_en_q[PW'(c_slot)];
+  // the record is held by another context (which gave a command in the last HoldCycles): this
+  // context's first commands are refused, its XGO is RETRY; own: the description is this one's
+  localparam int HoldW = 11;   // HoldCycles = 2^11
+  logic [HoldW:0] idle_q;      // cycles since the holder's last command ([HoldW]: expired)
+  wire        held    = i_q.st != IIdle && i_q.ctx != c_ctx && !idle_q[HoldW];
+  wire        own     = ctx_ok && i_q.st != IIdle && i_q.ctx == c_ctx && i_q.slot == c_slot;
+  // each command's checks, for the context's slot and the staged description
+  logic [3:0] x_bad, t_bad, p_bad, b_bad;
+  cni_xfer_checks #(.LineBytes(LineBytes), .Vpids(Vpids)) u_chk (
+    .wv_i (wv), .vfirst_i (s_vfirst_q[c_slot]), .vn_i (s_vn_q[c_slot]),
+    .nflag_i (s_nflag_q[c_slot]), .sbase_i (s_sbase_q[c_slot]), .ssize_i (s_ssize_q[c_slot]),
+    .rbase_i (s_rbase_q[c_slot]), .rsize_i (s_rsize_q[c_slot]), .v_v_i (v_v_q),
+    .np_i (i_q.np), .src_i (i_q.src), .sum_i (i_q.sum), .len_i (i_q.len), .baddr_i (i_q.baddr),
+    .x_bad_o (x_bad), .t_bad_o (t_bad), .p_bad_o (p_bad), .b_bad_o (b_bad)
+  );
 
   // ---- the sides ----------------------------------------------------------------------------
   logic                  cm_valid, cm_ok;
@@ -221,31 +194,34 @@ module cni_xfer_engine #(
   logic [7:0]            cm_rec;
   logic [Procs-1:0][7:0] out_cnt, posted;
   logic                  bufs_free, bp_valid;
-  wire [VW-1:0]          c_vidx = VW'(32'(s_vfirst_q[c_slot]) + 32'(i_vpid_q));
+  wire [VW-1:0]          c_vidx = VW'(32'(s_vfirst_q[c_slot]) + 32'(i_q.vpid));
 
   // XGO: the verdict of the staged description, from flip-flops and the resources now
   logic [1:0] g_verdict;
   logic [3:0] g_reason;
   always_comb begin
-    g_verdict = VFail;
+    g_verdict = cni_xfer_pkg::V_FAIL;
     g_reason  = '0;
-    if (!c_ok) g_reason = WNoPid;
-    else if (i_st_q == IIdle || i_slot_q != c_slot) g_reason = WNoCmd;
-    else if (i_bad_q != '0) g_reason = i_bad_q;
-    else if (i_st_q == ISend && (i_sum_q != i_len_q || (i_cp_q && !i_dset_q))) g_reason = WBadPiece;
-    else if (i_st_q == IBuf && !i_bposted_q) g_reason = WBadLen;
+    if (!c_ok) g_reason = cni_xfer_pkg::W_NO_PID;
+    else if (held) {g_verdict, g_reason} = {cni_xfer_pkg::V_RETRY, cni_xfer_pkg::W_INIT_BUSY};
+    else if (!own) g_reason = cni_xfer_pkg::W_NO_CMD;
+    else if (i_q.bad != '0) g_reason = i_q.bad;
+    else if (i_q.st == ISend && (i_q.sum != i_q.len || (i_q.cp && !i_q.dset)))
+      g_reason = cni_xfer_pkg::W_BAD_PIECE;
+    else if (i_q.st == IBuf && !i_q.bposted) g_reason = cni_xfer_pkg::W_BAD_LEN;
     else begin
-      g_verdict = VRetry;
-      if (i_st_q != IBuf && out_cnt[c_slot] >= 8'(PerProc)) g_reason = WProcFull;
-      else if (i_st_q != IBuf && !cm_ok) g_reason = WRecsFull;
-      else if (i_st_q == IBuf && !bufs_free) g_reason = WBufsFull;
-      else g_verdict = VSuccess;
+      g_verdict = cni_xfer_pkg::V_RETRY;
+      if (i_q.st != IBuf && out_cnt[c_slot] >= 8'(PerProc)) g_reason = cni_xfer_pkg::W_PROC_FULL;
+      else if (i_q.st != IBuf && !cm_ok) g_reason = cni_xfer_pkg::W_RECS_FULL;
+      else if (i_q.st == IBuf && !bufs_free) g_reason = cni_xfer_pkg::W_BUFS_FULL;
+      else g_verdict = cni_xfer_pkg::V_SUCCESS;
     end
   end
   wire go = rq.valid && !rq.we && rq.addr == R_XGO_LO;
-  assign cm_valid = go && g_verdict == VSuccess && (i_st_q == ISend || i_st_q == IFop);
-  assign bp_valid = go && g_verdict == VSuccess && i_st_q == IBuf;
-  wire [63:0] g_word = {i_np_q, cm_c, 16'd0, cm_rec, g_reason, 2'd0, g_verdict};
+  wire ok = go && g_verdict == cni_xfer_pkg::V_SUCCESS;
+  assign cm_valid = ok && (i_q.st == ISend || i_q.st == IFop);
+  assign bp_valid = ok && i_q.st == IBuf;
+  wire [63:0] g_word = {i_q.np, cm_c, 16'd0, cm_rec, g_reason, 2'd0, g_verdict};
 
   // ---- counters (CNT_SEL; docs/xfer.md, "Counters": counter i is bit i of inc) ---------------
   localparam int NCnt = 21;
@@ -255,33 +231,41 @@ module cni_xfer_engine #(
 
   logic s_done, s_failed, s_comp, s_stale, r_msg, r_comp, r_nobuf, r_busy, r_prot, r_norec,
         r_gap, r_dup, r_err, stray, bad_frame, ca_err, f_op, f_prot, f_dup, s_fop, s_retx, r_orph;
-  wire  g_prot = go && g_verdict == VFail && (g_reason == WProtSend || g_reason == WProtRecv);
+  wire  g_fail = go && g_verdict == cni_xfer_pkg::V_FAIL;
+  wire  g_prot = g_fail && (g_reason == cni_xfer_pkg::W_PROT_SEND ||
+                            g_reason == cni_xfer_pkg::W_PROT_RECV);
   assign inc = {r_orph, s_retx, s_fop, f_op, ca_err, s_failed, bad_frame, stray, s_stale,
-                r_dup || f_dup, r_gap, r_norec, r_busy, r_nobuf, g_prot || r_prot || f_prot,
-                go && g_verdict == VRetry, go && g_verdict == VFail, r_comp, s_comp, r_msg, s_done};
+                r_dup || f_dup, r_gap, r_norec, r_busy, r_nobuf,
+                g_prot || r_prot || f_prot || wr_bad,
+                go && g_verdict == cni_xfer_pkg::V_RETRY, g_fail, r_comp, s_comp, r_msg, s_done};
 
   // ---- register reads ---------------------------------------------------------------------------
   logic [63:0] xgo_q;
+  logic [4:0]  xtag_q;   // whose XGO it latched: {priv, ctx}
   logic [63:0] rv;
   always_comb begin
     rv = '0;
     unique case ({rq.addr[7:3], 3'd0})
       R_ID_LO: rv = {8'(Bufs), 8'(XLines), 8'(RecvRecs), 8'(SendRecs), net_rsp.node_id,
-                     8'(Procs), 8'd1};
-      R_XGO_LO: rv = xgo_q;
+                     8'(Procs), 8'd2};
+      R_GEOM_LO: rv = {32'(FopLines * LineBytes / 8), 16'(Ctxs * CtxBytes / LineBytes),
+                       8'($clog2(CtxBytes)), 8'(Ctxs)};
+      R_XGO_LO: rv = xtag_q == {rq.priv, rq.ctx} ? xgo_q : '0;   // (the high word: its reader's)
       R_STATUS_LO: rv = {16'(FopLines * LineBytes / 8), 14'd0, bufs_free, cm_ok, 14'd0,
-                         i_bad_q != '0, i_st_q != IIdle, posted[c_slot], out_cnt[c_slot]};
+                         own && i_q.bad != '0, own, posted[c_slot], out_cnt[c_slot]};
       R_CNT_VAL_LO: rv = 32'(cnt_sel_q) < NCnt ? {32'd0, cnt_q[cnt_sel_q]} : '0;
-      default: rv = prv_rv;
+      default: rv = rq.priv ? prv_rv : '0;
     endcase
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_rsp_o <= '0;
       xgo_q     <= '0;
+      xtag_q    <= '0;
     end else if (rq.valid && !rq.we) begin
       if (go) begin
         xgo_q     <= g_word;
+        xtag_q    <= {rq.priv, rq.ctx};
         reg_rsp_o <= g_word[31:0];
       end else begin
         reg_rsp_o <= rq.addr[2] ? rv[63:32] : rv[31:0];
@@ -290,105 +274,93 @@ module cni_xfer_engine #(
   end
 
   // ---- register and initiation state -----------------------------------------------------------
-  wire mine       = i_slot_q == c_slot;   // the staged description is the current process's
+  // a first command: taken from a context with a process unless another context holds the record
+  wire first      = wr_hi && (wr_at == R_XCMD_LO || wr_at == R_FOP_TGT_LO ||
+                              wr_at == R_BUF_ADDR_LO);
+  wire start      = first && c_ok && !held;
   wire stray_page = (wr_hi && (wr_at == R_XPAGE_LO || wr_at == R_XDST_LO)) &&
-                    (i_st_q != ISend || !mine);
-  wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && (i_st_q != IBuf || !mine);
+                    (i_q.st != ISend || !own);
+  wire stray_post = (wr_hi && wr_at == R_BUF_POST_LO) && (i_q.st != IBuf || !own);
   wire stray_fop  = (wr_hi && (wr_at == R_FOP_ARG_LO || wr_at == R_FOP_CMP_LO)) &&
-                    (i_st_q != IFop || !mine);
-  assign stray = stray_page || stray_post || stray_fop;
+                    (i_q.st != IFop || !own);
+  assign stray = stray_page || stray_post || stray_fop || (first && !start);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wlo_q      <= '0;
-      i_st_q     <= IIdle;
-      i_slot_q   <= '0;
-      i_bad_q    <= '0;
-      i_type_q    <= '0;
-      i_vpid_q    <= '0;
-      i_len_q     <= '0;
-      i_sum_q     <= '0;
-      i_flag_q    <= '0;
-      i_np_q      <= '0;
-      i_src_q     <= '0;
-      i_baddr_q   <= '0;
-      i_bbytes_q  <= '0;
-      i_btype_q   <= '0;
-      i_bposted_q <= 1'b0;
-      i_fop_q     <= '0;
-      i_word_q    <= '0;
-      i_arg_q     <= '0;
-      i_cmp_q     <= '0;
-      i_cp_q      <= 1'b0;
-      i_note_q    <= 1'b0;
-      i_ord_q     <= 1'b0;
-      i_dset_q    <= 1'b0;
-      i_dst_q     <= '0;
+      i_q        <= '0;
+      idle_q     <= '0;
       cnt_q      <= '0;
       cnt_sel_q  <= '0;
       ep_q       <= '0;
     end else begin
       if (cm_valid && cm_c == 16'hFFFF) ep_q <= ep_q + 16'd1;
-      if (rq.valid && rq.we && !rq.addr[2]) wlo_q <= rq.wdata;
+      if (rq.valid && rq.we && !rq.addr[2]) wlo_q[rq.priv] <= rq.wdata;
+      if (start || (rq.valid && own)) idle_q <= '0;
+      else if (!idle_q[HoldW]) idle_q <= idle_q + 1'b1;
       for (int i = 0; i < NCnt; i++) if (inc[i]) cnt_q[i] <= cnt_q[i] + 32'd1;
       if ((wr_hi && wr_at == R_CNT_SEL_LO)) cnt_sel_q <= wv[4:0];
       // the initiation record
-      if ((wr_hi && wr_at == R_XCMD_LO)) begin
-        i_st_q   <= ISend;
-        i_slot_q <= c_slot;
-        i_bad_q  <= x_bad;
-        i_type_q <= wv[15:8];
-        i_vpid_q <= x_vpid;
-        i_len_q  <= x_len;
-        i_flag_q <= x_flag;
-        i_sum_q  <= '0;
-        i_np_q   <= '0;
-        i_fop_q  <= '0;
-        i_cp_q   <= wv[2:0] == 3'd2;
-        i_note_q <= wv[4];
-        i_ord_q  <= wv[3];
-        i_dset_q <= 1'b0;
+      if (start) begin
+        i_q.slot <= c_slot;
+        i_q.ctx  <= c_ctx;
       end
-      if ((wr_hi && wr_at == R_XDST_LO) && i_st_q == ISend && mine) begin
-        if (i_bad_q == '0 && wv[2:0] != '0) i_bad_q <= WBadPiece;
-        i_dst_q  <= wv[47:0];
-        i_dset_q <= 1'b1;
+      if (start && wr_at == R_XCMD_LO) begin
+        i_q.st   <= ISend;
+        i_q.bad  <= x_bad;
+        i_q.mtype <= wv[15:8];
+        i_q.vpid <= wv[31:16];
+        i_q.len  <= wv[55:32];
+        i_q.flag <= wv[62:56];
+        i_q.sum  <= '0;
+        i_q.np   <= '0;
+        i_q.fop  <= '0;
+        i_q.cp   <= wv[2:0] == 3'd2;
+        i_q.note <= wv[4];
+        i_q.ord  <= wv[3];
+        i_q.dset <= 1'b0;
       end
-      if ((wr_hi && wr_at == R_FOP_TGT_LO)) begin
-        i_st_q   <= IFop;
-        i_slot_q <= c_slot;
-        i_bad_q  <= t_bad;
-        i_fop_q  <= wv[17:16];
-        i_word_q <= wv[15:0];
-        i_vpid_q <= wv[47:32];
-        i_flag_q <= t_flag;
-        i_arg_q  <= '0;
-        i_cmp_q  <= '0;
+      if ((wr_hi && wr_at == R_XDST_LO) && i_q.st == ISend && own) begin
+        if (i_q.bad == '0 && wv[2:0] != '0) i_q.bad <= cni_xfer_pkg::W_BAD_PIECE;
+        i_q.dst  <= wv[47:0];
+        i_q.dset <= 1'b1;
       end
-      if ((wr_hi && wr_at == R_FOP_ARG_LO) && i_st_q == IFop && mine) i_arg_q <= wv;
-      if ((wr_hi && wr_at == R_FOP_CMP_LO) && i_st_q == IFop && mine) i_cmp_q <= wv;
-      if ((wr_hi && wr_at == R_XPAGE_LO) && i_st_q == ISend && mine) begin
-        if (i_bad_q == '0) i_bad_q <= p_bad;
-        if (i_np_q == '0) i_src_q <= p_addr;
-        i_sum_q <= i_sum_q + 24'(p_len);
-        i_np_q  <= i_np_q + 16'd1;
+      if (start && wr_at == R_FOP_TGT_LO) begin
+        i_q.st   <= IFop;
+        i_q.bad  <= t_bad;
+        i_q.fop  <= wv[17:16];
+        i_q.word <= wv[15:0];
+        i_q.vpid <= wv[47:32];
+        i_q.flag <= wv[54:48];
+        i_q.arg  <= '0;
+        i_q.cmp  <= '0;
       end
-      if ((wr_hi && wr_at == R_BUF_ADDR_LO)) begin
-        i_st_q      <= IBuf;
-        i_slot_q    <= c_slot;
-        i_bad_q     <= wv[LbW-1:0] != '0 ? WBadLen : '0;
-        i_baddr_q   <= wv[47:0];
-        i_bposted_q <= 1'b0;
+      if ((wr_hi && wr_at == R_FOP_ARG_LO) && i_q.st == IFop && own) i_q.arg <= wv;
+      if ((wr_hi && wr_at == R_FOP_CMP_LO) && i_q.st == IFop && own) i_q.cmp <= wv;
+      if ((wr_hi && wr_at == R_XPAGE_LO) && i_q.st == ISend && own) begin
+        if (i_q.bad == '0) i_q.bad <= p_bad;
+        if (i_q.np == '0) i_q.src <= wv[47:0];
+        i_q.sum <= i_q.sum + 24'(wv[63:48]);
+        i_q.np  <= i_q.np + 16'd1;
       end
-      if ((wr_hi && wr_at == R_BUF_POST_LO) && i_st_q == IBuf && mine) begin
-        if (i_bad_q == '0) i_bad_q <= b_bad;
-        i_bbytes_q  <= b_bytes;
-        i_btype_q   <= wv[31:24];
-        i_bposted_q <= 1'b1;
+      if (start && wr_at == R_BUF_ADDR_LO) begin
+        i_q.st      <= IBuf;
+        i_q.bad     <= wv[LbW-1:0] != '0 ? cni_xfer_pkg::W_BAD_LEN : '0;
+        i_q.baddr   <= wv[47:0];
+        i_q.bposted <= 1'b0;
       end
-      // (another process's XGO leaves the description staged: it is answered NO_CMD)
-      if (go && mine) i_st_q <= IIdle;
-      if ((wr_hi && wr_at == R_PSEL_LO) && wv[9] && wv[3:0] == cur_q) i_st_q <= IIdle;
+      if ((wr_hi && wr_at == R_BUF_POST_LO) && i_q.st == IBuf && own) begin
+        if (i_q.bad == '0) i_q.bad <= b_bad;
+        i_q.bbytes  <= wv[23:0];
+        i_q.btype   <= wv[31:24];
+        i_q.bposted <= 1'b1;
+      end
+      // (another context's XGO, or another process's, leaves the description staged)
+      if (go && own) i_q.st <= IIdle;
+      // the OS rebinds the holding context, or kills the holding slot: the description goes
+      if ((wr_prv && wr_at == R_CUR_PID_LO) && 32'(wv[3:0]) == 32'(i_q.ctx)) i_q.st <= IIdle;
+      if ((wr_prv && wr_at == R_PSEL_LO) && wv[9] && 32'(wv[7:0]) == 32'(i_q.slot))
+        i_q.st <= IIdle;
     end
   end
 
@@ -512,12 +484,12 @@ module cni_xfer_engine #(
     .occ_freq_i (occ_freq_q),
     .occ_fdone_i (occ_fdone_q),
     .cm_valid_i (cm_valid), .cm_dst_i (v_node_q[c_vidx]), .cm_dpid_i (v_pid_q[c_vidx]),
-    .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_type_q),
-    .cm_len_i (i_len_q), .cm_src_i (i_src_q),
-    .cm_flag_i (s_stat_q[c_slot] + 48'({i_flag_q, LbW'(0)})),
-    .cm_fop_i (i_st_q == IFop ? i_fop_q : 2'd0), .cm_word_i (i_word_q), .cm_arg_i (i_arg_q),
-    .cm_cmp_i (i_cmp_q), .cm_cp_i (i_cp_q), .cm_note_i (i_note_q),
-    .cm_daddr_i (i_st_q == IFop ? 48'(ep_q) : i_dst_q), .cm_ord_i (i_st_q == ISend && i_ord_q),
+    .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_q.mtype),
+    .cm_len_i (i_q.len), .cm_src_i (i_q.src),
+    .cm_flag_i (s_stat_q[c_slot] + 48'({i_q.flag, LbW'(0)})),
+    .cm_fop_i (i_q.st == IFop ? i_q.fop : 2'd0), .cm_word_i (i_q.word), .cm_arg_i (i_q.arg),
+    .cm_cmp_i (i_q.cmp), .cm_cp_i (i_q.cp), .cm_note_i (i_q.note),
+    .cm_daddr_i (i_q.st == IFop ? 48'(ep_q) : i_q.dst), .cm_ord_i (i_q.st == ISend && i_q.ord),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
     .rp_reason_i (f_lo[2:0]), .rp_k_i (f_lo), .rp_old_i (rx_frame[96 +: 64]),
@@ -543,8 +515,8 @@ module cni_xfer_engine #(
     .fr_k_i (f_lo), .fr_pay_i (rx_frame[96 +: LineBits]), .fr_take_o (fr_take),
     .en_i (r_en), .rt_base_i (s_rt_q), .rt_n_i (s_rtn_q), .rt_reset_i (rt_reset),
     .rw_base_i (s_rbase_q), .rw_size_i (s_rsize_q),
-    .bp_valid_i (bp_valid), .bp_pid_i (c_slot), .bp_type_i (i_btype_q), .bp_addr_i (i_baddr_q),
-    .bp_bytes_i (i_bbytes_q), .bufs_free_o (bufs_free), .posted_o (posted),
+    .bp_valid_i (bp_valid), .bp_pid_i (c_slot), .bp_type_i (i_q.btype), .bp_addr_i (i_q.baddr),
+    .bp_bytes_i (i_q.bbytes), .bufs_free_o (bufs_free), .posted_o (posted),
     .dw_valid_o (dw_valid), .dw_addr_o (dw_addr), .dw_data_o (dw_data), .dw_rec_o (dw_rec),
     .dw_be_o (dw_be), .dw_part_o (dw_part),
     .dw_ready_i (dw_ready), .dw_done_i (rs_wr), .dw_done_rec_i (3'(32'(ca_rsp.rsp_id) - IdWr)),
@@ -574,7 +546,7 @@ module cni_xfer_engine #(
     mem.addr  = fm_addr;
     mem.wdata = fm_wdata;
   end
-  cni_xfer_fop #(.LineBytes(LineBytes), .LineIdxW(LineIdxW), .Base(Base), .FopLines(FopLines),
+  cni_xfer_fop #(.LineBytes(LineBytes), .LineIdxW(LineIdxW), .FopBase(FopBase), .FopLines(FopLines),
                  .Procs(Procs), .Win(SendRecs)) u_fop (
     .clk_i, .rst_ni, .occ_i (occ_fhome_q),
     .fq_valid_i (rx_valid && f_fop), .fq_src_i (f_src), .fq_c_i (f_c), .fq_retx_i (rx_frame[59]),
@@ -591,6 +563,8 @@ module cni_xfer_engine #(
   );
 
   assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);
-  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid;
+  // (a staged description's hold timer running is not idle)
+  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid &&
+                  (i_q.st == IIdle || idle_q[HoldW]);
 
 endmodule

@@ -26,7 +26,7 @@
 //   op 1 ADD: new = old + arg; 2 SWAP: new = arg; 3 CAS: new = (old == cmp) ? arg : old.
 //
 // Parameters:
-//   LineBytes, LineIdxW - the platform's; Base - the region's first device line
+//   LineBytes, LineIdxW - the platform's; FopBase - the first device line of the words
 //   FopLines            - lines of Fetch-and-Op words (after the 256-byte register page)
 //   Procs               - process slots; Win - the senders' count window (XferSendRecs);
 //   MaxNodes            - source nodes whose answers are cached (others are always performed)
@@ -49,7 +49,7 @@
 module cni_xfer_fop #(
   parameter int LineBytes = 64,
   parameter int LineIdxW  = 11,
-  parameter int Base      = 0,
+  parameter int FopBase   = 0,
   parameter int FopLines  = 2,
   parameter int Procs     = 4,
   parameter int Win       = 4,
@@ -108,7 +108,6 @@ module cni_xfer_fop #(
 
   localparam logic [1:0] OpAdd = 2'd1, OpSwap = 2'd2, OpCas = 2'd3;
   localparam logic [2:0] StOk = 3'd0, StProt = 3'd3;
-  localparam int RegLines = 256 / LineBytes;
 
   typedef enum logic [3:0] {FIdle, FLook, FCmd, FWait, FRead, FCalc, FWrite, FTake,
                             FReply} fstate_e;
@@ -131,7 +130,7 @@ module cni_xfer_fop #(
                        q_word < words_i[PW'(q_slot)] && q_abs < 32'(Words) &&
                        q_op >= 8'd1 && q_op <= 8'd3;
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [31:0] q_line = 32'(Base) + 32'(RegLines) + (q_abs >> WlW);   // (< 2^LineIdxW)
+  wire [31:0] q_line = 32'(FopBase) + (q_abs >> WlW);   // (< 2^LineIdxW)
   /* verilator lint_on UNUSEDSIGNAL */
 
   // the reply cache: {the request's 32-bit count (its epoch, the count's wraps at the sender,

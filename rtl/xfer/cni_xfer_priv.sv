@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block-transfer engine's privileged registers (docs/xfer.md, "Registers", 0x80-0xFF): the
-// control, occupancy and retransmission registers, the current process, the process slots
+// control, occupancy and retransmission registers, each host context's current process, the
+// process slots
 // (windows, status flags, receive table, vpid range, Fetch-and-Op window) and the vpid table.
 // The engine's register decode passes every 8-byte write (taking effect with its high word) and
 // the offset of every read; reads of offsets this block does not hold return 0.
 //
-// Parameters: Procs - process slots (2 .. 16); Vpids - vpid-table entries (1 .. 256)
+// Parameters: Procs - process slots (2 .. 16); Vpids - vpid-table entries (1 .. 256); Ctxs -
+// host contexts (1 .. 16)
 // Ports:
-//   wr_i, wr_at_i, wv_i   - a register write (its offset, its 64-bit value)
+//   wr_i, wr_at_i, wv_i   - a privileged register write (its offset, its 64-bit value)
 //   rd_at_i, rv_o         - a read's offset, this block's value for it
 //   the rest              - the registers' values; rt_reset_o: a slot's receive table set (a
 //                           pulse per slot: its counts restart)
@@ -16,8 +18,10 @@
 module cni_xfer_priv #(
   parameter int Procs = 4,
   parameter int Vpids = 8,
+  parameter int Ctxs  = 2,
   localparam int VW   = (Vpids > 1) ? $clog2(Vpids) : 1,
-  localparam int PW   = $clog2(Procs)
+  localparam int PW   = $clog2(Procs),
+  localparam int CW   = (Ctxs > 1) ? $clog2(Ctxs) : 1
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_ni,
@@ -35,8 +39,8 @@ module cni_xfer_priv #(
   output logic [15:0]                 occ_fdone_o,
   output logic [15:0]                 tmo_o,
   output logic [7:0]                  rmax_o,
-  output logic [3:0]                  cur_o,
-  output logic                        cur_v_o,
+  output logic [Ctxs-1:0][3:0]        cur_o,     // each context's process slot, if cur_v_o
+  output logic [Ctxs-1:0]             cur_v_o,
   output logic [Procs-1:0]            s_en_o,
   output logic [Procs-1:0][47:0]      s_sbase_o,
   output logic [Procs-1:0][47:0]      s_ssize_o,
@@ -102,7 +106,7 @@ module cni_xfer_priv #(
       tmo_o       <= '0;
       rmax_o      <= '0;
       cur_o       <= '0;
-      cur_v_o     <= 1'b0;
+      cur_v_o     <= '0;
       psel_q      <= '0;
       s_en_o      <= '0;
       s_sbase_o   <= '0;
@@ -137,9 +141,9 @@ module cni_xfer_priv #(
         tmo_o  <= wv[15:0];
         rmax_o <= wv[23:16];
       end
-      if (wr_at_i == R_CUR_PID_LO) begin
-        cur_o   <= wv[11:8];
-        cur_v_o <= wv[16] && 32'(wv[11:8]) < 32'(Procs);
+      if (wr_at_i == R_CUR_PID_LO && 32'(wv[3:0]) < 32'(Ctxs)) begin
+        cur_o[CW'(wv[3:0])]   <= wv[11:8];
+        cur_v_o[CW'(wv[3:0])] <= wv[16] && 32'(wv[11:8]) < 32'(Procs);
       end
       if (wr_at_i == R_PSEL_LO) begin
         psel_q <= wv[7:0];

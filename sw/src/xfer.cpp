@@ -9,13 +9,13 @@ namespace cni::drv {
 namespace {
 
 using namespace xfer_reg;
-constexpr uint64_t kVersion = 1;
+constexpr uint64_t kVersion = 2;
 constexpr uint32_t kPage = 4096;
 // XCMD's low word: [2:0] op, [3] ORDERED, [4] NOTE
 constexpr uint64_t kOpSend = 1, kOpMemcpy = 2, kOrdered = 1u << 3, kNote = 1u << 4;
-// XGO answers NO_CMD when the node's initiation record holds another process's description (a
-// context switch between this description's writes and its XGO): the description is written
-// again, at most this many times.
+// XGO answers NO_CMD when a context switch discarded the description between its writes and its
+// XGO, and RETRY INIT_BUSY when another context held the node's initiation record as it was
+// written: the description is written again, at most this many times.
 constexpr unsigned kInterrupted = 1000;
 
 uint64_t lo48(Addr a) { return a & ((uint64_t{1} << 48) - 1); }
@@ -86,7 +86,12 @@ void XferOs::set_vpid(unsigned index, unsigned node, unsigned slot, bool valid) 
                      uint64_t(slot & 0xFF) << 48 | uint64_t(valid) << 63);
 }
 
-void XferOs::set_current(unsigned slot) { put(kCurPid, uint64_t(slot & 0xF) << 8 | 1u << 16); }
+void XferOs::set_current(unsigned ctx, unsigned slot, bool valid) {
+  if (ctx >= geom().ctxs) {
+    throw std::out_of_range("XferOs::set_current: no host context " + std::to_string(ctx));
+  }
+  put(kCurPid, uint64_t(ctx) | uint64_t(slot & 0xF) << 8 | uint64_t(valid) << 16);
+}
 
 void XferOs::set_fop_occupancy(unsigned req, unsigned home, unsigned done) {
   if (req > 0xFFFF || home > 0xFFFF || done > 0xFFFF) {
@@ -102,7 +107,18 @@ void XferOs::set_retransmit(unsigned timeout, unsigned probes) {
   put(kTimers, uint64_t(timeout) | uint64_t(probes) << 16);
 }
 
-unsigned XferOs::fop_words() { return unsigned(get(kStatus) >> 48); }
+XferOs::Geom XferOs::geom() {
+  if (geom_) return *geom_;
+  const uint64_t v = get(kGeom);
+  Geom& g = geom_.emplace();
+  g.ctxs = unsigned(v & 0xFF);
+  g.ctx_bytes = 1u << ((v >> 8) & 0x1F);
+  g.fop_line = unsigned((v >> 16) & 0xFFFF);
+  g.fop_words = unsigned(v >> 32);
+  return g;
+}
+
+unsigned XferOs::fop_words() { return geom().fop_words; }
 
 uint32_t XferOs::counter(XferCounter c) {
   put(kCntSel, unsigned(c));
@@ -125,6 +141,8 @@ const char* to_string(XferReason r) {
     case XferReason::ProcFull: return "PROC_FULL";
     case XferReason::RecsFull: return "RECS_FULL";
     case XferReason::BufsFull: return "BUFS_FULL";
+    case XferReason::InitBusy:
+      return "INIT_BUSY";
   }
   return "?";
 }
@@ -168,7 +186,11 @@ uint64_t Xfer::close(Describe describe) {
   for (unsigned attempt = 0;; ++attempt) {
     describe();
     v = mem_.uncached_load64(w_ + kXgo);
-    if (XferReason((v >> 4) & 0xF) != XferReason::NoCmd || attempt == kInterrupted) return v;
+    const auto why = XferReason((v >> 4) & 0xF);
+    if ((why != XferReason::NoCmd && why != XferReason::InitBusy) || attempt == kInterrupted) {
+      return v;
+    }
+    if (why == XferReason::InitBusy) mem_.pause_ns(50);  // the holder's XGO is a few accesses away
   }
 }
 

@@ -101,6 +101,8 @@ module cni_tb_cq_engine #(
     mem_s.rdata    = mem_rdata_i;
     rq.valid       = reg_valid_i;
     rq.we          = reg_we_i;
+    rq.priv        = 1'b1;  // (the harness's accesses are the management path's)
+    rq.ctx         = '0;
     rq.addr        = reg_addr_i;
     rq.wdata       = reg_wdata_i;
     net_s.node_id  = node_id_i;

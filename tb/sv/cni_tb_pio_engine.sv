@@ -90,6 +90,8 @@ module cni_tb_pio_engine #(
     mem_s.rdata = mem_rdata_i;
     rq.valid    = reg_valid_i;
     rq.we       = reg_we_i;
+    rq.priv     = 1'b1;  // (the harness's accesses are the management path's)
+    rq.ctx      = '0;
     rq.addr     = reg_addr_i;
     rq.wdata    = reg_wdata_i;
   end

@@ -204,7 +204,8 @@ module cni_nonsynth_fv_ts #(
     .evt_rsp_o(ts_evt_rsp),
     .cmd_req_o({h_cmd_valid, h_cmd_op, e_cmd_arg, h_cmd_line}), .cmd_rsp_i(h_cmd_ready),
     .mem_req_o(ts_mem), .mem_rsp_i({ts_mem[$bits(ts_mem)-1], LineBits'(0)}),  // (no data)
-    .reg_req_i({reg_valid, 1'b1, reg_addr, hw_data_i}), .reg_rsp_o(),
+    .reg_req_i({reg_valid, 1'b1, 1'b1, 4'd0, reg_addr, hw_data_i}), .reg_rsp_o(),  // a write,
+    // privileged, window 0 (eng_reg_req_t: valid, we, priv, ctx, addr, wdata)
     // its network interface: node 0, a network that takes every frame and brings none
     .net_req_o(), .net_rsp_i({16'd0, 1'b1, {(cni_coh_pkg::eng_net_rsp_w(64) - 17){1'b0}}}),
     .idle_o(), .msg_i(1'b0)  // no CNI engine beside it: no message arrivals

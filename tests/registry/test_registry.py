@@ -5,6 +5,7 @@ file (as tests/plugin/ adds one) is refused, with a message naming what is wrong
 a rule of docs/architecture.md ("The engine registry", "The engine contract"); a good entry is
 taken."""
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,32 @@ class Registry(unittest.TestCase):
     def test_another_engines_signal_is_taken(self):
         r = run(PROBE.replace('inst = { Base', 'signal_in = [{ name = "cni_rx", port = "rx_i" }]\ninst = { Base'))
         self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_an_unknown_region_field_is_refused(self):
+        r = run(PROBE.replace('lines = "ProbeLines",', 'lines = "ProbeLines", windowz = "2",'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("unknown field(s) ['windowz']", r.stderr)
+
+    def test_an_aligned_region_starts_on_its_alignment_after_a_padding_region(self):
+        # `align`: a padding region of plain memory before the region brings its first byte to a
+        # multiple of the alignment: here in the full geometry the generator computes (FULL_LINES,
+        # 128-byte lines); the endpoint's RegionLines is checked at elaboration (cni_nc_unit).
+        entry = PROBE.replace('lines = "ProbeLines",', 'lines = "ProbeLines", align = "4096",')
+        with tempfile.TemporaryDirectory() as d:
+            extra = pathlib.Path(d) / "extra.toml"
+            extra.write_text(entry)
+            r = subprocess.run([sys.executable, str(GEN), "--registry", str(ROOT / "rtl/engines.toml"),
+                                "--registry", str(extra), "--out", str(pathlib.Path(d) / "gen")],
+                               cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pkg = (pathlib.Path(d) / "gen/rtl/cni_amap_pkg.sv").read_text()
+        names = [n.lower() for n in re.findall(r"localparam int REG_(\w+) = \d+;", pkg)]
+        full = re.search(r"FULL_LINES = \{([^}]*)\}", pkg).group(1)
+        lines = [int(v.split("'d")[1]) for v in full.split(",")][::-1]
+        base = sum(lines[:names.index("probe")])
+        self.assertEqual(names[names.index("probe") - 1], "probe_pad")
+        self.assertEqual(base * 128 % 4096, 0, (names, lines))
+        self.assertLess(lines[names.index("probe_pad")], 4096 // 128)
 
 
 if __name__ == "__main__":

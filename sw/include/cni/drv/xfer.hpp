@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Driver of the block-transfer engine (docs/xfer.md): seed 004's message passing, Figure 4's
-// calls. `XferOs` is the operating system's side (the privileged registers: a process slot's
-// windows, its status flags and receive table, the vpid table, the current process); `Xfer` is
-// a process's side: `send` (an initiation: uncached writes closed by one uncached read that
+// calls. `XferOs` is the operating system's side (the privileged registers, through the page
+// only the OS maps: a process slot's windows, its status flags and receive table, the vpid table,
+// each host context's process); `Xfer` is a process's side, through the context window the OS
+// gave it: `send` (an initiation: uncached writes closed by one uncached read that
 // commits or refuses the whole description), `senddone` (the status flag, polled with cached
 // loads), `bufalloc` (a receive buffer posted), `receive` (the receive table's next entry,
 // polled with cached loads), `fastmemcpy` (a memory copy: the sender names the destination),
@@ -24,10 +25,11 @@ namespace cni::drv {
 namespace xfer_reg {
 inline constexpr unsigned kId = 0x00, kXcmd = 0x08, kXdst = 0x10, kXpage = 0x18, kXgo = 0x20,
                           kBufAddr = 0x28, kBufPost = 0x30, kFopTgt = 0x38, kFopArg = 0x40,
-                          kFopCmp = 0x48, kStatus = 0x50, kCntSel = 0x60, kCntVal = 0x68,
-                          kCtl = 0x80, kOcc = 0x88, kOccFop = 0x90, kTimers = 0x98, kCurPid = 0xA0,
-                          kPsel = 0xA8, kSendBase = 0xB0, kSendSize = 0xB8, kRecvBase = 0xC0,
-                          kRecvSize = 0xC8, kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0, kVptEntry = 0xE8;
+                          kFopCmp = 0x48, kStatus = 0x50, kGeom = 0x58, kCntSel = 0x60,
+                          kCntVal = 0x68, kCtl = 0x80, kOcc = 0x88, kOccFop = 0x90, kTimers = 0x98,
+                          kCurPid = 0xA0, kPsel = 0xA8, kSendBase = 0xB0, kSendSize = 0xB8,
+                          kRecvBase = 0xC0, kRecvSize = 0xC8, kStat = 0xD0, kRt = 0xD8, kVpt = 0xE0,
+                          kVptEntry = 0xE8;
 }  // namespace xfer_reg
 
 // The engine's counters (CNT_SEL), docs/xfer.md "Counters".
@@ -38,14 +40,16 @@ enum class XferCounter : unsigned {
   CompWritten = 3,
   Fail = 4,           // XGO answered FAIL
   Retry = 5,          // XGO answered RETRY
-  Prot = 6,           // protection: XGO PROT_SEND / PROT_RECV, REJECT or FOP_RSP PROT sent
+  Prot = 6,           // protection: XGO PROT_SEND / PROT_RECV, REJECT or FOP_RSP PROT sent, a
+                      // privileged register written through a context window (ignored)
   Nobuf = 7,          // REJECT NOBUF sent
   Busy = 8,           // REJECT BUSY sent
   NoRec = 9,          // components with no record (dropped)
   Gap = 10,           // components out of order (dropped)
   Dup = 11,           // duplicate headers or components (dropped)
   Stale = 12,         // replies naming no live record (dropped)
-  Stray = 13,         // XPAGE / BUF_POST outside their description (ignored)
+  Stray = 13,         // XPAGE / BUF_POST outside their description, or a first command while
+                      // another context holds the initiation record (ignored)
   BadFrame = 14,      // frames dropped: FCS, length or kind
   Failed = 15,        // messages whose failure flag was written (sender)
   CaErr = 16,         // caching-agent answers with an error (a source read, a component, entry or
@@ -76,7 +80,7 @@ struct XferSlot {
 
 class XferOs {
  public:
-  // `window` is the host address of the engine's register page.
+  // `window` is the host address of the engine's privileged page (the region xfer_os).
   XferOs(MemoryPort& mem, Addr window) : mem_(mem), w_(window) {}
   // The engine's geometry (ID): its slots, records and this node; std::runtime_error when the
   // window holds no block-transfer engine.
@@ -84,6 +88,12 @@ class XferOs {
     unsigned procs = 0, node = 0, send_recs = 0, recv_recs = 0, lines = 0, bufs = 0;
   };
   Id id();
+  // Where the context windows are (GEOM, read once): `ctxs` windows `ctx_bytes` apart from the
+  // region xfer's first byte; the Fetch-and-Op words from its line `fop_line` on, `fop_words`.
+  struct Geom {
+    unsigned ctxs = 0, ctx_bytes = 0, fop_line = 0, fop_words = 0;
+  };
+  Geom geom();
   void enable(bool on);
   // Emulated occupancy in device cycles (0: the engine's own speed): between components sent,
   // between components written, before a message's header.
@@ -97,7 +107,7 @@ class XferOs {
   // makes the sender resend from the gap. timeout 0: off (a lost frame leaves its message
   // outstanding).
   void set_retransmit(unsigned timeout, unsigned probes);
-  // The node's Fetch-and-Op words (at the region's byte 256 on: word i at + 8 i).
+  // The node's Fetch-and-Op words (geom().fop_words).
   unsigned fop_words();
   // Sets slot `s` up and enables it; its receive table's counts restart (the table's lines must
   // be zero: `clear_table`).
@@ -106,8 +116,10 @@ class XferOs {
   // Zeroes the table's head line and entries and the flag lines with cached stores.
   void clear(const XferSlot& c);
   void set_vpid(unsigned index, unsigned node, unsigned slot, bool valid = true);
-  // The node's current process (written at every context switch, 004 §4.4).
-  void set_current(unsigned slot);
+  // Host context `ctx`'s process: the process slot its window acts for, or none (valid false).
+  // Written when the OS gives the context to another process (a context switch, 004 §4.4); an
+  // initiation the context had under way is discarded (its XGO answers NO_CMD).
+  void set_current(unsigned ctx, unsigned slot, bool valid = true);
   uint32_t counter(XferCounter c);
 
  private:
@@ -115,6 +127,7 @@ class XferOs {
   uint64_t get(unsigned off) { return mem_.uncached_load64(w_ + off); }
   MemoryPort& mem_;
   Addr w_;
+  std::optional<Geom> geom_;  // read once
 };
 
 // XGO's answer.
@@ -133,6 +146,7 @@ enum class XferReason : uint8_t {
   ProcFull = 10,
   RecsFull = 11,
   BufsFull = 13,
+  InitBusy = 15,  // RETRY: another context holds the node's initiation record
 };
 // A status flag's report.
 enum class XferStatus : uint8_t {
@@ -152,6 +166,7 @@ const char* to_string(XferStatus s);
 
 class Xfer {
  public:
+  // `window`: the context window the OS gave this process (bound to `slot`'s process slot).
   Xfer(MemoryPort& mem, Addr window, const XferSlot& slot);
 
   struct Send {
@@ -161,8 +176,9 @@ class Xfer {
     unsigned flag = 0;    // the status flag that reports it
   };
   // Describes a message of `len` bytes at `src` (8-byte aligned) to `dst_vpid`, given as its
-  // 4 KiB pages (004 Figure 7), and closes the description; a description another process's
-  // XGO interrupted (answered NO_CMD) is written again. A barrier first: the source's stores are
+  // 4 KiB pages (004 Figure 7), and closes the description; a description a context switch
+  // discarded (XGO answered NO_CMD), or one refused while another context held the initiation
+  // record (RETRY INIT_BUSY), is written again. A barrier first: the source's stores are
   // performed before the engine may read it. The flag is the next of the slot's not in use (a
   // flag is in use from a committed send until senddone returns its final report);
   // std::runtime_error when every flag is in use. `ordered` (XCMD ORDERED): the receiving
@@ -214,8 +230,8 @@ class Xfer {
                 const char* who);
   // The next status flag not in use; std::runtime_error when every one is.
   unsigned free_flag(const char* who);
-  // Writes a description and reads XGO, again while another process's XGO interrupted it
-  // (NO_CMD); XGO's word.
+  // Writes a description and reads XGO, again while it was discarded (NO_CMD) or refused while
+  // another context held the record (RETRY INIT_BUSY, after a pause); XGO's word.
   template <class Describe>
   uint64_t close(Describe describe);
   // A send's or Fetch-and-Op's description closed by XGO; its flag in use if committed.
