@@ -218,44 +218,40 @@ def subst_enums(reg, text):
     return re.sub(r"\{(\w+)\.(\w+)\}", rep, text)
 
 
-def regions(reg):
-    """[(name, engine index or -1, lines expr, present expr, doc)] in address order. A region
-    with `align` (bytes) is preceded by a padding region, <name>_pad: plain device memory, as
-    many lines as bring the region's first byte to a multiple of `align` (0 when it is one)."""
+def region_entries(reg):
+    """Every region in address order, as a dict: name, engine (index, -1: plain memory), lines
+    and present (SV expressions), doc, and its register windows: windows and window_bytes (SV
+    expressions: `windows`, default 1, each 256 bytes, `window_bytes` apart, default 256), priv
+    (accesses through them are privileged). A region with `align` (bytes) is preceded by a
+    padding region, <name>_pad: plain device memory, as many lines as bring the region's first
+    byte to a multiple of `align` (0 when it is one); the pad's `align` is that expression."""
     pr = reg["platform"]["region"]
-    out = [(pr["name"], -1, pr["lines"], "1", pr["doc"])]
+    plain = {"engine": -1, "windows": "1", "window_bytes": "256", "priv": False, "align": None}
+    out = [dict(plain, name=pr["name"], lines=pr["lines"], present="1", doc=pr["doc"])]
     for k, e in enumerate(reg["engine"]):
         for r in e["region"]:
             if "align" in r:
                 a = r["align"]
-                before = " + ".join(f"({lines})" if present == "1" else
-                                    f"(({present}) ? ({lines}) : 0)"
-                                    for _, _, lines, present, _ in out)
-                out.append((f"{r['name']}_pad", -1,
-                            f"(({a}) - (({before}) * LineBytes) % ({a})) % ({a}) / LineBytes",
-                            e["present"], f"padding: {r['name']} starts on a multiple of {a} "
-                            "bytes (plain device memory)"))
-            out.append((r["name"], k, r["lines"], e["present"], r["doc"]))
+                before = " + ".join(f"({d['lines']})" if d["present"] == "1" else
+                                    f"(({d['present']}) ? ({d['lines']}) : 0)" for d in out)
+                pad = f"(({a}) - (({before}) * LineBytes) % ({a})) % ({a}) / LineBytes"
+                out.append(dict(plain, name=f"{r['name']}_pad", present=e["present"], align=a,
+                                lines=pad,
+                                doc=f"padding: {r['name']} starts on a multiple of {a} bytes "
+                                    "(plain device memory)"))
+            out.append({"name": r["name"], "engine": k, "lines": r["lines"],
+                        "present": e["present"], "doc": r["doc"], "align": None,
+                        "windows": r.get("windows", "1"),
+                        "window_bytes": r.get("window_bytes", "256"),
+                        "priv": bool(r.get("priv"))})
     return out
 
 
-def region_windows(reg):
-    """[(windows expr, window_bytes expr, priv)] of every region of regions(reg): a region's
-    register windows at its start (`windows`, default 1, each 256 bytes, `window_bytes` apart,
-    default 256) and whether accesses through them are privileged (`priv`)."""
-    out = [("1", "256", False)]
-    for e in reg["engine"]:
-        for r in e["region"]:
-            if "align" in r:
-                out.append(("1", "256", False))
-            out.append((r.get("windows", "1"), r.get("window_bytes", "256"), bool(r.get("priv"))))
-    return out
-
-
-def region_align(reg):
-    """{padding region name: the align expr of the region it precedes}."""
-    return {f"{r['name']}_pad": r["align"] for e in reg["engine"] for r in e["region"]
-            if "align" in r}
+def regions(reg):
+    """[(name, engine index or -1, lines expr, present expr, doc)] in address order
+    (region_entries)."""
+    return [(d["name"], d["engine"], d["lines"], d["present"], d["doc"])
+            for d in region_entries(reg)]
 
 
 def counters(reg):
@@ -303,14 +299,14 @@ def geometry(reg, which, line_bytes):
             val = evaluate(reg, v, values)
             values[p["name"]] = v if val is None else val
     out = []
-    pads = region_align(reg)
-    for name, k, lines, present, _ in regions(reg):
+    for d in region_entries(reg):
+        name, lines, present = d["name"], d["lines"], d["present"]
         pv = evaluate(reg, present, values)
         if pv == 0:
             out.append(0)
             continue
-        if name in pads:
-            a = evaluate(reg, pads[name], values)
+        if d["align"] is not None:
+            a = evaluate(reg, d["align"], values)
             n = None if a is None else (a - sum(out) * line_bytes % a) % a // line_bytes
         else:
             n = evaluate(reg, lines, values)
@@ -398,9 +394,9 @@ def gen_amap_pkg(reg):
           "  // region only the operating system maps).",
           "  function automatic logic priv(input int r);",
           "    priv = 1'b0;"]
-    for i, (name, _, _, _, _) in enumerate(rs):
-        if region_windows(reg)[i][2]:
-            o.append(f"    if (r == REG_{name.upper()}) priv = 1'b1;")
+    for d in region_entries(reg):
+        if d["priv"]:
+            o.append(f"    if (r == REG_{d['name'].upper()}) priv = 1'b1;")
     o += ["  endfunction", "",
           "  // The map of the regions' windows, one win() per region in address order.",
           "  function automatic logic [LW-1:0] region_wins("
@@ -508,7 +504,8 @@ def gen_params(reg, board):
         o.append("  // file too and does not use them).")
         o.append("  /* verilator lint_off UNUSEDPARAM */")
         o.append("  localparam logic [cni_amap_pkg::LW-1:0] RegionWins = cni_amap_pkg::region_wins(")
-        o.append(",\n".join(f"    cni_amap_pkg::win({w}, {b})" for w, b, _ in region_windows(reg)))
+        o.append(",\n".join(f"    cni_amap_pkg::win({d['windows']}, {d['window_bytes']})"
+                             for d in region_entries(reg)))
         o.append("  ),")
         o.append("  /* verilator lint_on UNUSEDPARAM */")
     return "\n".join(o) + "\n"
