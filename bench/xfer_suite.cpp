@@ -83,12 +83,17 @@ XferSlot bench_slot() {
   return slot;
 }
 
-// The operating system's set-up at node n (the engine's privileged page at `window`): the slot,
-// the two vpids, host context 0 given to slot 0's process, then `gates` (the occupancy), then the
+// Node n's window of host context 0 (slot 0's process).
+drv::Addr window(tb::System& sys, unsigned n) {
+  return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer);
+}
+
+// The operating system's set-up at node n, through the engine's privileged page: the slot, the
+// two vpids, host context 0 given to slot 0's process, then `gates` (the occupancy), then the
 // engine on.
-void os_setup(drv::MemoryPort& m, drv::Addr window, unsigned n,
+void os_setup(tb::System& sys, drv::MemoryPort& m, unsigned n,
               const std::function<void(XferOs&)>& gates) {
-  XferOs os(m, window);
+  XferOs os(m, sys.device(n, 0).region_addr(tb::DeviceGeometry::kXferOs));
   XferSlot s = bench_slot();
   s.own_vpid = uint16_t(n);
   os.clear(s);
@@ -114,13 +119,8 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   const double cyc_ns = 1000.0 / p.get_double("device.freq_mhz");
   const unsigned occ = magic ? (dirty ? 47 : 30) : 0;
   const XferSlot slot = bench_slot();
-  // context 0's window (slot 0's process) and the OS's page
-  auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
-  auto os_window = [&](unsigned n) {
-    return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXferOs);
-  };
   auto setup = [&](drv::MemoryPort& m, unsigned n) {
-    os_setup(m, os_window(n), n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
+    os_setup(sys, m, n, [&](XferOs& os) { os.set_occupancy(occ, occ, magic ? 30 : 0); });
   };
   const std::vector<uint8_t> data = message_bytes(size, seed);
   // the frames' times: components (request kind 2) leaving node 0, reaching node 1
@@ -140,7 +140,7 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   const uint32_t bytes = (size + lb - 1) / lb * lb;
   sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
     setup(m, 1);
-    Xfer x(m, window(1), slot);
+    Xfer x(m, window(sys, 1), slot);
     if (dirty) {  // the receive buffer dirty in this core's cache
       const std::vector<uint8_t> junk(bytes, 0x5A);
       m.store(kBuf, junk.data(), bytes);
@@ -159,7 +159,7 @@ Run transfer(const sim::Profile& p, bool magic, bool dirty, uint32_t size, uint6
   });
   sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
     setup(m, 0);
-    Xfer x(m, window(0), slot);
+    Xfer x(m, window(sys, 0), slot);
     if (dirty) {  // the send buffer dirty in this core's cache
       m.store(kSend, data.data(), size);
       m.barrier();
@@ -263,11 +263,6 @@ struct FopRun {
 FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   tb::System sys(p, [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; });
   const XferSlot slot = bench_slot();
-  // context 0's window (slot 0's process) and the OS's page
-  auto window = [&](unsigned n) { return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXfer); };
-  auto os_window = [&](unsigned n) {
-    return sys.device(n, 0).region_addr(tb::DeviceGeometry::kXferOs);
-  };
   std::vector<sim::Time> req, rsp;
   auto kind = [](const sim::Frame& f, uint8_t type) {
     return f.bytes.size() > 8 && f.bytes[6] == type && (f.bytes[7] & 7) == 4;
@@ -283,14 +278,14 @@ FopRun fetch_op_latency(const sim::Profile& p, bool magic) {
   std::vector<double> init;
   for (unsigned n : {1u, 0u}) {
     sys.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
-      os_setup(m, os_window(n), n, [&](XferOs& os) {
+      os_setup(sys, m, n, [&](XferOs& os) {
         os.set_fop_occupancy(magic ? 15 : 0, magic ? 19 + 30 : 0, magic ? 12 : 0);
       });
       if (n == 1) {
         ready = true;
         return;
       }
-      Xfer x(m, window(0), slot);
+      Xfer x(m, window(sys, 0), slot);
       while (!ready) m.pause_ns(100);
       for (unsigned i = 0; i < kOps; ++i) {
         const uint64_t t0 = m.now_ns();
