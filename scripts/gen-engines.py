@@ -428,8 +428,14 @@ def gen_amap_pkg(reg):
         if not ks:
             return "'0"
         return " | ".join(f"(NUM_ENGINES'(1) << ENG_{es[k]['name'].upper()})" for k in ks)
+    chan_mask = [[k for k, e in enumerate(es) if any((v >> 7) == c for _, v in e["net_types"])]
+                 for c in (0, 1)]
     o += ["", "  // Engines with a network port; the endpoint ties the others' off.",
-          f"  localparam logic [NUM_ENGINES-1:0] ENG_NET = {mask(net_mask)};", "",
+          f"  localparam logic [NUM_ENGINES-1:0] ENG_NET = {mask(net_mask)};",
+          "  // Engines owning a type of each channel (type bit 7: requests clear, replies set): the",
+          "  // device's port has room for a frame of a channel when every one of them can take one.",
+          f"  localparam logic [NUM_ENGINES-1:0] ENG_NET_REQ = {mask(chan_mask[0])};",
+          f"  localparam logic [NUM_ENGINES-1:0] ENG_NET_RSP = {mask(chan_mask[1])};", "",
           "  // The engine that owns frames of type t (ENG_NONE: none; such frames are dropped, counted).",
           "  function automatic int net_owner(input logic [7:0] t);",
           "    net_owner = ENG_NONE;"]

@@ -69,6 +69,7 @@ module cni_fpga_shell #(
   logic [15:0]         pa_len, pb_len;
   logic                init_done;
   logic                net_valid, net_ready, net_last;
+  logic [1:0]          net_room;   // a frame starts only on a channel the receive side takes
   logic [NetBytes*8-1:0] net_data;
   logic [NetBytes-1:0] net_keep;
   // The core's time base (its park timers are deadlines on it): a free-running cycle count.
@@ -132,10 +133,10 @@ module cni_fpga_shell #(
     // no network on these boards: the network port looped back (CniConfig)
     .m_axis_net_tvalid_o (net_valid), .m_axis_net_tready_i (net_ready),
     .m_axis_net_tdata_o (net_data), .m_axis_net_tkeep_o (net_keep),
-    .m_axis_net_tlast_o (net_last), .m_axis_net_tdest_o (),
+    .m_axis_net_tlast_o (net_last), .m_axis_net_tdest_o (), .net_tx_room_i (net_room),
     .s_axis_net_tvalid_i (net_valid), .s_axis_net_tready_o (net_ready),
     .s_axis_net_tdata_i (net_data), .s_axis_net_tkeep_i (net_keep),
-    .s_axis_net_tlast_i (net_last), .s_axis_net_tuser_i (1'b0),
+    .s_axis_net_tlast_i (net_last), .s_axis_net_tuser_i (1'b0), .net_rx_room_o (net_room),
     .node_id_i (16'd0),
     // no device memory in DRAM on these boards (DramIdxW 0): the AXI4 master idle
     .m_axi_arvalid_o (), .m_axi_arready_i (1'b0), .m_axi_araddr_o (), .m_axi_arlen_o (),

@@ -89,10 +89,11 @@ module cni_cq_engine #(
   eng_mem_req_t mem;
   eng_mem_rsp_t mem_rsp;
   eng_net_req_t net;
-  eng_net_rsp_t net_rsp;
   eng_ca_req_t  ca;
   eng_ca_rsp_t  ca_rsp;
   /* verilator lint_off UNUSEDSIGNAL */
+  eng_net_rsp_t net_rsp;  // rx_chan, tx_room: one input for both channels, the switch gates
+                          // the output (cni_engine_types.svh)
   eng_evt_req_t evt;      // op, src: SHARED parks only writes
   eng_reg_req_t rq;       // addr[1:0]: 32-bit accesses; priv, ctx: one window, none privileged
   /* verilator lint_on UNUSEDSIGNAL */
@@ -259,6 +260,8 @@ module cni_cq_engine #(
   logic [MsgBits-1:0] rmsg_img;
   logic [NC-1:0]     net_cnt;
   logic              net_idle;
+  logic              nrx_ready;  // its one input takes a frame of either channel
+  assign net.rx_ready = {2{nrx_ready}};
   cni_cq_net #(.MaxNodes (MaxNodes), .Window (Window), .NetBytes (NetBytes),
                .Retransmit (Retransmit)) u_net (
     .clk_i, .rst_ni, .open_i (open_q), .nodes_i (nodes_q), .node_id_i (net_rsp.node_id),
@@ -268,7 +271,7 @@ module cni_cq_engine #(
     .cnt_o (net_cnt), .gap_o (gap),
     .ntx_valid_o (net.tx_valid), .ntx_ready_i (net_rsp.tx_ready), .ntx_data_o (net.tx_data),
     .ntx_keep_o (net.tx_keep), .ntx_last_o (net.tx_last), .ntx_dest_o (net.tx_dest),
-    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (net.rx_ready), .nrx_data_i (net_rsp.rx_data),
+    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (nrx_ready), .nrx_data_i (net_rsp.rx_data),
     .nrx_keep_i (net_rsp.rx_keep), .nrx_last_i (net_rsp.rx_last), .nrx_user_i (net_rsp.rx_user),
     .idle_o (net_idle)
   );

@@ -174,10 +174,10 @@ package cni_coh_pkg;
   localparam int ENG_REG_REQ_W = 47;  // the CSR block -> engine: a register access
   localparam int ENG_REG_RSP_W = 32;
   function automatic int eng_net_req_w(input int net_bytes);  // the network port
-    eng_net_req_w = 9 * net_bytes + 19;
+    eng_net_req_w = 9 * net_bytes + 20;
   endfunction
   function automatic int eng_net_rsp_w(input int net_bytes);
-    eng_net_rsp_w = 9 * net_bytes + 20;
+    eng_net_rsp_w = 9 * net_bytes + 23;
   endfunction
   function automatic int eng_ca_req_w(input int line_bytes, input int id_w);  // caching agent
     eng_ca_req_w = 2 + CA_OP_W + ADDR_W + 9 * line_bytes + id_w;

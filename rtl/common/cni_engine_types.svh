@@ -72,13 +72,19 @@ typedef struct packed {
 
 // The network port (AXI4-Stream beats of NetBytes bytes; docs/network.md): frames out, and the
 // ready for the frames in, which every engine with a port sees (it takes those of its types).
+// Two channels share the port (docs/network.md, "Channels"; type bit 7: [0] requests, [1]
+// replies): the engine has a ready per channel for the frames in (an engine with one input ties
+// the two together) and is told each frame's channel; tx_room says of which channels the MAC
+// takes a whole frame now. An engine that sends both may start a frame only on a channel with
+// room, so a reply never waits behind a request the network holds; for an engine that does not
+// look, the switch forwards a frame only when its channel has room (docs/endpoint.md).
 typedef struct packed {
   logic                   tx_valid;
   logic [NetBytes*8-1:0]  tx_data;
   logic [NetBytes-1:0]    tx_keep;
   logic                   tx_last;
   logic [15:0]            tx_dest;   // the destination node
-  logic                   rx_ready;
+  logic [1:0]             rx_ready;  // per channel: the engine takes a frame of that channel
 } eng_net_req_t;
 typedef struct packed {
   logic [15:0]            node_id;   // this device's node (static)
@@ -88,6 +94,8 @@ typedef struct packed {
   logic [NetBytes-1:0]    rx_keep;
   logic                   rx_last;
   logic                   rx_user;   // with rx_last: the frame's FCS check failed
+  logic                   rx_chan;   // the channel of the frame coming in (held for the frame)
+  logic [1:0]             tx_room;   // per channel: the MAC takes a whole frame of it now
 } eng_net_rsp_t;
 
 // The device's caching agent (cni_cache_agent): a request (cni_coh_pkg::CA_*, held until taken)

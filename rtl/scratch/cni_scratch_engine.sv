@@ -81,7 +81,8 @@ module cni_scratch_engine #(
   eng_ca_req_t  ca;
   /* verilator lint_off UNUSEDSIGNAL */
   eng_evt_req_t evt;      // op, src: any parked request is refused
-  eng_net_rsp_t net_rsp;  // rx_data, rx_keep, rx_last, rx_user: cni_net_rx's
+  eng_net_rsp_t net_rsp;  // rx_data, rx_keep, rx_last, rx_user: cni_net_rx's; rx_chan,
+                          // tx_room: one input for both channels, the switch gates the output
   eng_ca_rsp_t  ca_rsp;   // rsp_id: one request at a time
   /* verilator lint_on UNUSEDSIGNAL */
   assign evt       = evt_req_i;
@@ -227,9 +228,11 @@ module cni_scratch_engine #(
   // (not in a cycle of a register write: the write, or the operation it starts, keeps the
   // buffer software gave it)
   wire rx_take = rx_valid && state_q == SIdle && !(rq.valid && rq.we);
+  logic rx_ready;  // its one input takes a frame of either channel
+  assign net.rx_ready = {2{rx_ready}};
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
     .clk_i, .rst_ni,
-    .rx_tvalid_i (net_rsp.rx_valid), .rx_tready_o (net.rx_ready), .rx_tdata_i (net_rsp.rx_data),
+    .rx_tvalid_i (net_rsp.rx_valid), .rx_tready_o (rx_ready), .rx_tdata_i (net_rsp.rx_data),
     .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last), .rx_tuser_i (net_rsp.rx_user),
     .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
     .ack_i (rx_take), .idle_o (rx_idle)

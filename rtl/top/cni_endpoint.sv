@@ -35,6 +35,10 @@
 //                        - the network port (AXI4-Stream, NetBytes-byte beats): frames of
 //                          docs/network.md without the FCS, which the MAC adds and checks (tuser
 //                          in: the FCS check failed); the engines share it (cni_net_switch)
+//   net_tx_room_i, net_rx_room_o
+//                        - per channel ([0] requests, [1] replies; docs/network.md, "Channels"):
+//                          the MAC takes a whole frame of it now; the device takes a frame of it
+//                          offered now whole, and the MAC offers a frame only when this is set
 //   node_id_i            - this device's node on the network (the src of its frames; static)
 //   engine ports         - the engines' own (cni_engine_ports.svh; the PIO engine's pa_* / pb_*:
 //                          (a) messages out to device logic, (b) messages in from it)
@@ -195,12 +199,14 @@ module cni_endpoint #(
   output logic [NetBytes-1:0]                  m_axis_net_tkeep_o,
   output logic                                 m_axis_net_tlast_o,
   output logic [15:0]                          m_axis_net_tdest_o,
+  input  wire logic [1:0]                      net_tx_room_i,
   input  wire logic                            s_axis_net_tvalid_i,
   output logic                                 s_axis_net_tready_o,
   input  wire logic [NetBytes*8-1:0]           s_axis_net_tdata_i,
   input  wire logic [NetBytes-1:0]             s_axis_net_tkeep_i,
   input  wire logic                            s_axis_net_tlast_i,
   input  wire logic                            s_axis_net_tuser_i,
+  output logic [1:0]                           net_rx_room_o,
   input  wire logic [15:0]                     node_id_i,
   // time base and quiescence
   input  wire logic [31:0]                     time_i,
@@ -500,9 +506,9 @@ module cni_endpoint #(
     .ca_rsp_valid_i (eb_ca_rsp_valid), .ca_rsp_id_i (ca_rsp_id), .ca_rsp_data_i (ca_rsp_data),
     .ca_rsp_err_i (ca_rsp_err), .ca_rsp_ready_o (eb_ca_rsp_ready),
     .m_axis_net_tvalid_o, .m_axis_net_tready_i, .m_axis_net_tdata_o, .m_axis_net_tkeep_o,
-    .m_axis_net_tlast_o, .m_axis_net_tdest_o,
+    .m_axis_net_tlast_o, .m_axis_net_tdest_o, .net_tx_room_i,
     .s_axis_net_tvalid_i, .s_axis_net_tready_o, .s_axis_net_tdata_i, .s_axis_net_tkeep_i,
-    .s_axis_net_tlast_i, .s_axis_net_tuser_i, .node_id_i,
+    .s_axis_net_tlast_i, .s_axis_net_tuser_i, .net_rx_room_o, .node_id_i,
 `include "cni_engine_conns.svh"
     .cnt_o (cnt_eng), .cnt_drop_o (net_drop), .idle_o (eng_idle)
   );

@@ -17,8 +17,9 @@
 //   ca_req_*, ca_rsp_*
 //                - the engines' caching-agent requests and responses, engine k at [k] /
 //                  [k*W +: W] (valid/ready each way; the response's id, data and error shared)
-//   m_axis_net_*, s_axis_net_*
-//                - the network port (cni_net_switch); node_id_i, this device's node
+//   m_axis_net_*, s_axis_net_*, net_tx_room_i, net_rx_room_o
+//                - the network port (cni_net_switch) and its room per channel; node_id_i, this
+//                  device's node
 //   engine ports - the engines' own (cni_engine_ports.svh)
 //   cnt_o        - the engines' counters, in the registry's order (CSR counters
 //                  NUM_PLATFORM_CNT and up); cnt_drop_o: a network frame no engine takes
@@ -99,12 +100,14 @@ module cni_engine_complex #(
   output logic [NetBytes-1:0]                      m_axis_net_tkeep_o,
   output logic                                     m_axis_net_tlast_o,
   output logic [15:0]                              m_axis_net_tdest_o,
+  input  wire logic [1:0]                          net_tx_room_i,
   input  wire logic                                s_axis_net_tvalid_i,
   output logic                                     s_axis_net_tready_o,
   input  wire logic [NetW-1:0]                     s_axis_net_tdata_i,
   input  wire logic [NetBytes-1:0]                 s_axis_net_tkeep_i,
   input  wire logic                                s_axis_net_tlast_i,
   input  wire logic                                s_axis_net_tuser_i,
+  output logic [1:0]                               net_rx_room_o,
   /* verilator lint_off UNUSEDSIGNAL */  // (read by the engines with a network port)
   input  wire logic [15:0]                         node_id_i,
   /* verilator lint_on UNUSEDSIGNAL */
@@ -131,7 +134,8 @@ module cni_engine_complex #(
   // the engines' network ports: frames out per engine, frames in shared.
   // Only engines with a port read the readies and the frames in: a configuration without one
   // (no scratch-pad engine) leaves them unread.
-  logic [NE-1:0]                       eb_ntx_valid, eb_ntx_last, eb_nrx_ready;
+  logic [NE-1:0]                       eb_ntx_valid, eb_ntx_last;
+  logic [2*NE-1:0]                     eb_nrx_ready;   // engine k's channels at [2k +: 2]
   logic [NE*NetW-1:0]                  eb_ntx_data;
   logic [NE*NetBytes-1:0]              eb_ntx_keep;
   logic [NE*16-1:0]                    eb_ntx_dest;
@@ -139,7 +143,7 @@ module cni_engine_complex #(
   logic [NE-1:0]                       eb_ntx_ready, eb_nrx_valid;
   logic [NetW-1:0]                     nrx_data;
   logic [NetBytes-1:0]                 nrx_keep;
-  logic                                nrx_last, nrx_user;
+  logic                                nrx_last, nrx_user, nrx_chan;
   /* verilator lint_on UNUSEDSIGNAL */
 
   cni_engine_bus #(
@@ -247,20 +251,22 @@ module cni_engine_complex #(
         net_s.rx_keep  = nrx_keep;
         net_s.rx_last  = nrx_last;
         net_s.rx_user  = nrx_user;
+        net_s.rx_chan  = nrx_chan;
+        net_s.tx_room  = net_tx_room_i;
       end
       assign eb_ntx_valid[k] = net_q.tx_valid;
       assign eb_ntx_data[k * NetW +: NetW] = net_q.tx_data;
       assign eb_ntx_keep[k * NetBytes +: NetBytes] = net_q.tx_keep;
       assign eb_ntx_last[k] = net_q.tx_last;
       assign eb_ntx_dest[k * 16 +: 16] = net_q.tx_dest;
-      assign eb_nrx_ready[k] = net_q.rx_ready;
+      assign eb_nrx_ready[2 * k +: 2] = net_q.rx_ready;
     end else begin : g_no_net
       assign eb_ntx_valid[k] = 1'b0;
       assign eb_ntx_data[k * NetW +: NetW] = '0;
       assign eb_ntx_keep[k * NetBytes +: NetBytes] = '0;
       assign eb_ntx_last[k] = 1'b0;
       assign eb_ntx_dest[k * 16 +: 16] = '0;
-      assign eb_nrx_ready[k] = 1'b1;
+      assign eb_nrx_ready[2 * k +: 2] = 2'b11;
     end
     if (cni_amap_pkg::ENG_CA[k] && EngPresent[k]) begin : g_ca
       always_comb begin
@@ -295,13 +301,14 @@ module cni_engine_complex #(
   ) u_net (
     .clk_i, .rst_ni,
     .m_axis_net_tvalid_o, .m_axis_net_tready_i, .m_axis_net_tdata_o, .m_axis_net_tkeep_o,
-    .m_axis_net_tlast_o, .m_axis_net_tdest_o,
+    .m_axis_net_tlast_o, .m_axis_net_tdest_o, .tx_room_i (net_tx_room_i),
     .s_axis_net_tvalid_i, .s_axis_net_tready_o, .s_axis_net_tdata_i, .s_axis_net_tkeep_i,
-    .s_axis_net_tlast_i, .s_axis_net_tuser_i,
+    .s_axis_net_tlast_i, .s_axis_net_tuser_i, .rx_room_o (net_rx_room_o),
     .eb_ntx_valid_i (eb_ntx_valid), .eb_ntx_ready_o (eb_ntx_ready), .eb_ntx_data_i (eb_ntx_data),
     .eb_ntx_keep_i (eb_ntx_keep), .eb_ntx_last_i (eb_ntx_last), .eb_ntx_dest_i (eb_ntx_dest),
     .eb_nrx_valid_o (eb_nrx_valid), .eb_nrx_ready_i (eb_nrx_ready), .nrx_data_o (nrx_data),
     .nrx_keep_o (nrx_keep), .nrx_last_o (nrx_last), .nrx_user_o (nrx_user),
+    .nrx_chan_o (nrx_chan),
     .cnt_drop_o, .idle_o (net_idle)
   );
 

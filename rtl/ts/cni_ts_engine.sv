@@ -64,7 +64,10 @@ module cni_ts_engine #(
   eng_reg_req_t rq;       // priv, ctx: one window, no privileged register
   /* verilator lint_on UNUSEDSIGNAL */
   eng_net_req_t net;
-  eng_net_rsp_t net_rsp;
+  /* verilator lint_off UNUSEDSIGNAL */
+  eng_net_rsp_t net_rsp;  // rx_chan, tx_room: one input for both channels, the switch gates
+                          // the output (cni_engine_types.svh)
+  /* verilator lint_on UNUSEDSIGNAL */
   assign {evt, cmd_rsp, mem_rsp, rq, net_rsp} = {evt_req_i, cmd_rsp_i, mem_rsp_i, reg_req_i,
                                                  net_rsp_i};
   assign {evt_rsp_o, cmd_req_o, mem_req_o, net_req_o} = {evt_rsp, cmd, mem, net};
@@ -199,6 +202,8 @@ module cni_ts_engine #(
   logic [7:0]          ni_hdl;
   logic [31:0]         ni_blk;
   logic [LineBits-1:0] ni_data;
+  logic                nrx_ready;  // its one input takes a frame of either channel
+  assign net.rx_ready = {2{nrx_ready}};
   cni_ts_ni #(.LineBytes(LineBytes), .NetBytes(NetBytes), .RxDepth(RxDepth)) u_ni (
     .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
     .snd_valid_i (st_q == SSnd), .snd_ready_o (snd_ready), .snd_dst_i (16'(c_dst_q)),
@@ -210,7 +215,7 @@ module cni_ts_engine #(
     .cnt_tx_o (ni_tx), .cnt_rx_o (ni_rx), .cnt_bad_o (ni_bad),
     .ntx_valid_o (net.tx_valid), .ntx_ready_i (net_rsp.tx_ready), .ntx_data_o (net.tx_data),
     .ntx_keep_o (net.tx_keep), .ntx_last_o (net.tx_last), .ntx_dest_o (net.tx_dest),
-    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (net.rx_ready), .nrx_data_i (net_rsp.rx_data),
+    .nrx_valid_i (net_rsp.rx_valid), .nrx_ready_o (nrx_ready), .nrx_data_i (net_rsp.rx_data),
     .nrx_keep_i (net_rsp.rx_keep), .nrx_last_i (net_rsp.rx_last), .nrx_user_i (net_rsp.rx_user),
     .idle_o (ni_idle)
   );

@@ -364,19 +364,37 @@ module cni_xfer_engine #(
     end
   end
 
-  // ---- network: frames in -------------------------------------------------------------------
-  logic                rx_valid, rx_bad, rx_idle, rx_ack;
+  // ---- network: frames in, a buffer per channel ---------------------------------------------
+  // Requests (HDR, DATA, PROBE, FOP_REQ) and replies (ACK, REJECT, NACK_GAP, FOP_RSP) come in
+  // on their own channels and buffers (docs/xfer.md, "Channels and deadlock"): a request waiting
+  // for a receive record, a reply slot or the Fetch-and-Op unit never holds a reply, and the
+  // replies are always taken.
+  logic                rx_valid, rx_bad, rx_idle, rx_ack, rx_rdy;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [FrameB*8-1:0] rx_frame;   // (dst: the switch routed it here; flags [7:3]: RETX, LAST)
   /* verilator lint_on UNUSEDSIGNAL */
   logic [15:0]         rx_bytes;
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
     .clk_i, .rst_ni,
-    .rx_tvalid_i (net_rsp.rx_valid), .rx_tready_o (net.rx_ready), .rx_tdata_i (net_rsp.rx_data),
-    .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last), .rx_tuser_i (net_rsp.rx_user),
-    .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes), .bad_o (rx_bad),
-    .ack_i (rx_ack), .idle_o (rx_idle)
+    .rx_tvalid_i (net_rsp.rx_valid && !net_rsp.rx_chan), .rx_tready_o (rx_rdy),
+    .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
+    .rx_tuser_i (net_rsp.rx_user), .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes),
+    .bad_o (rx_bad), .ack_i (rx_ack), .idle_o (rx_idle)
   );
+  localparam int RspB = 20;        // the longest reply, FOP_RSP: the header and the old value
+  logic                qr_valid, qr_bad, qr_idle, qr_ack, qr_rdy;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [RspB*8-1:0]   qr_frame;   // (dst, src, flags [7:3]: none read)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0]         qr_bytes;
+  cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(RspB)) u_rxq (
+    .clk_i, .rst_ni,
+    .rx_tvalid_i (net_rsp.rx_valid && net_rsp.rx_chan), .rx_tready_o (qr_rdy),
+    .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
+    .rx_tuser_i (net_rsp.rx_user), .valid_o (qr_valid), .frame_o (qr_frame), .bytes_o (qr_bytes),
+    .bad_o (qr_bad), .ack_i (qr_ack), .idle_o (qr_idle)
+  );
+  assign net.rx_ready = {qr_rdy, rx_rdy};
   wire [15:0] f_src  = rx_frame[16 +: 16];
   wire [15:0] f_len  = rx_frame[32 +: 16];
   wire [7:0]  f_type = rx_frame[48 +: 8];
@@ -388,13 +406,22 @@ module cni_xfer_engine #(
                        ((f_kind == 3'd1 && f_len == 16'd32) ||
                         (f_kind == 3'd2 && f_len == 16'(LineBytes)) ||
                         (f_kind == 3'd3 && f_len == '0) || (f_kind == 3'd4 && f_len == 16'd32));
-  wire        f_rsp  = f_ok && f_type == cni_amap_pkg::NET_TYPE_XFER_RSP &&
-                       (((f_kind == 3'd1 || f_kind == 3'd2 || f_kind == 3'd3) && f_len == '0) ||
-                        (f_kind == 3'd4 && f_len == 16'd8));
   wire        f_fop  = f_req && f_kind == 3'd4;
   logic       fr_take, fq_take;
+  // a reply: taken in the cycle it is whole
+  wire [15:0] q_len  = qr_frame[32 +: 16];
+  wire [2:0]  q_kind = qr_frame[56 +: 3];
+  wire [15:0] q_lo   = qr_frame[64 +: 16];
+  wire [15:0] q_c    = qr_frame[80 +: 16];
+  wire        q_rsp  = !qr_bad && qr_bytes == 16'd12 + q_len &&
+                       qr_frame[48 +: 8] == cni_amap_pkg::NET_TYPE_XFER_RSP &&
+                       (((q_kind == 3'd1 || q_kind == 3'd2 || q_kind == 3'd3) && q_len == '0) ||
+                        (q_kind == 3'd4 && q_len == 16'd8));
+  // (a bad frame on each channel at once: the reply's is counted, and dropped, a cycle later)
+  wire        rx_junk = rx_valid && !f_req;
   assign rx_ack    = rx_valid && (f_fop ? fq_take : f_req ? fr_take : 1'b1);
-  assign bad_frame = rx_valid && !f_req && !f_rsp;
+  assign qr_ack    = qr_valid && (q_rsp || !rx_junk);
+  assign bad_frame = rx_junk || (qr_valid && !q_rsp);
 
   // ---- caching agent: one request port, fixed priority ------------------------------------------
   // The chosen request is loaded into a register that presents it until the agent takes it (the
@@ -460,15 +487,18 @@ module cni_xfer_engine #(
   logic [63:0] fh_old;
   wire [159:0] fh_frame = {fh_old, fh_c, 13'd0, fh_status, 5'd0, 3'd4,
                            cni_amap_pkg::NET_TYPE_XFER_RSP, 16'd8, net_rsp.node_id, fh_dst};
-  wire rp_go = rp_valid && !tx_busy;
-  wire fh_go = fh_valid && !tx_busy && !rp_valid;
-  wire st_go = st_valid && !tx_busy && !rp_valid && !fh_valid;
+  // A frame starts only on a channel the MAC has room for (net_rsp.tx_room: [0] requests,
+  // [1] replies), so a reply never waits behind a request the network holds back, nor a request
+  // behind a reply.
+  wire rp_go = rp_valid && !tx_busy && net_rsp.tx_room[1];
+  wire fh_go = fh_valid && !tx_busy && !rp_valid && net_rsp.tx_room[1];
+  wire st_go = st_valid && !tx_busy && !rp_go && !fh_go && net_rsp.tx_room[0];
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
     .clk_i, .rst_ni,
     .start_i (rp_go || fh_go || st_go),
-    .frame_i (rp_valid ? (FrameB*8)'(rp_hdr) : fh_valid ? (FrameB*8)'(fh_frame) : st_frame),
-    .bytes_i (rp_valid ? 16'd12 : fh_valid ? 16'd20 : st_bytes),
-    .dest_i (rp_valid ? rp_dst : fh_valid ? fh_dst : st_dest),
+    .frame_i (rp_go ? (FrameB*8)'(rp_hdr) : fh_go ? (FrameB*8)'(fh_frame) : st_frame),
+    .bytes_i (rp_go ? 16'd12 : fh_go ? 16'd20 : st_bytes),
+    .dest_i (rp_go ? rp_dst : fh_go ? fh_dst : st_dest),
     .busy_o (tx_busy),
     .tx_tvalid_o (net.tx_valid), .tx_tready_i (net_rsp.tx_ready), .tx_tdata_o (net.tx_data),
     .tx_tkeep_o (net.tx_keep), .tx_tlast_o (net.tx_last), .tx_tdest_o (net.tx_dest),
@@ -491,8 +521,8 @@ module cni_xfer_engine #(
     .cm_cmp_i (i_q.cmp), .cm_cp_i (i_q.cp), .cm_note_i (i_q.note),
     .cm_daddr_i (i_q.st == IFop ? 48'(ep_q) : i_q.dst), .cm_ord_i (i_q.st == ISend && i_q.ord),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
-    .rp_valid_i (rx_valid && f_rsp), .rp_kind_i (f_kind), .rp_c_i (f_c),
-    .rp_reason_i (f_lo[2:0]), .rp_k_i (f_lo), .rp_old_i (rx_frame[96 +: 64]),
+    .rp_valid_i (qr_valid && q_rsp), .rp_kind_i (q_kind), .rp_c_i (q_c),
+    .rp_reason_i (q_lo[2:0]), .rp_k_i (q_lo), .rp_old_i (qr_frame[96 +: 64]),
     .rd_valid_o (rd_valid), .rd_addr_o (rd_addr), .rd_id_o (rd_id), .rd_ready_i (rd_ready),
     .rr_valid_i (rs_rd), .rr_id_i (ca_rsp.rsp_id), .rr_data_i (ca_rsp.rsp_data),
     .rr_err_i (ca_rsp.rsp_err),
@@ -563,8 +593,8 @@ module cni_xfer_engine #(
   );
 
   assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);
-  // (a staged description's hold timer running is not idle)
-  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && !rx_valid && !ca_q.valid &&
+  // (a staged description's hold timer running is not idle; a buffer's idle: no frame in it)
+  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && qr_idle && !ca_q.valid &&
                   (i_q.st == IIdle || idle_q[HoldW]);
 
 endmodule

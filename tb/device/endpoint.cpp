@@ -51,6 +51,10 @@ std::vector<Endpoint::ModelInfo> Endpoint::models() {
 Endpoint::Endpoint() : Endpoint(Options{}) {}
 
 Endpoint::Endpoint(const Options& opt) {
+  if (opt.net_channels != 1 && opt.net_channels != 2) {
+    throw std::invalid_argument("cni_endpoint: net_channels is " +
+                                std::to_string(opt.net_channels) + " (1 or 2)");
+  }
   const auto& models = model_table();
   auto it = models.find({opt.line_bytes, opt.variant});
   if (it == models.end()) {
@@ -280,13 +284,22 @@ void Endpoint::pb_push(const std::vector<uint8_t>& payload) { d_->pb_queue.push_
 
 void Endpoint::net_receive(const NetFrame& f) {
   if (f.bytes.empty()) throw std::invalid_argument("cni_endpoint: net_receive of an empty frame");
-  d_->net_in.push_back(f);
+  const unsigned c = net_channel(f.bytes);
+  d_->net_in[c].push_back(f);
+  d_->net_in_seq[c].push_back(d_->net_seq++);
 }
-size_t Endpoint::net_queued() const { return d_->net_in.size(); }
+size_t Endpoint::net_queued() const { return d_->net_in[0].size() + d_->net_in[1].size(); }
+size_t Endpoint::net_queued(unsigned channel) const {
+  if (channel > 1) throw std::invalid_argument("cni_endpoint: net_queued of channel > 1");
+  return d_->net_in[channel].size();
+}
 std::deque<NetFrame>& Endpoint::net_sent() { return d_->net_out; }
 void Endpoint::on_net_frame(std::function<void(const NetFrame&)> fn) { d_->net_cb = std::move(fn); }
 void Endpoint::set_net_tx_ready(std::function<bool()> ready) {
   d_->net_tx_ready = std::move(ready);
+}
+void Endpoint::set_net_tx_room(std::function<bool(unsigned)> room) {
+  d_->net_tx_room = std::move(room);
 }
 std::deque<std::vector<uint8_t>>& Endpoint::pa_messages() { return d_->pa_done; }
 void Endpoint::set_pa_ready(std::function<bool()> ready) { d_->pa_ready = std::move(ready); }
@@ -301,7 +314,7 @@ void Endpoint::set_pa_sink(std::function<void(const PioBeat&)> sink) {
 bool Endpoint::quiescent() const {
   const Impl& d = *d_;
   if (!d.quiet || d.presented || !d.pb_queue.empty() || !d.ca_queue.empty() || d.ar_pending ||
-      d.aw_pending || d.r_wait || d.b_wait || !d.net_in.empty()) {
+      d.aw_pending || d.r_wait || d.b_wait || !d.net_in[0].empty() || !d.net_in[1].empty()) {
     return false;
   }
   for (unsigned c = 0; c < proto::kNumChannels; ++c) {

@@ -152,6 +152,11 @@ class Endpoint {
     // The DRAM behind the device-memory port (models with DRAM-backed lines, docs/dram.md):
     // sim::Dram at its defaults (DDR4-2400), AXI handshakes withheld with this chance.
     double dram_stall = 0.0;
+    // The MAC side of the network port (docs/endpoint.md, "Network port"): 2 keeps a queue per
+    // channel and offers a frame only on a channel the device has room for (net_rx_room_o), so
+    // a reply never waits behind a request; 1 keeps one queue and offers its oldest frame, room
+    // or not (a port without a ready per channel, for the tests that show the difference).
+    unsigned net_channels = 2;
   };
   Endpoint();
   explicit Endpoint(const Options& opt);
@@ -233,14 +238,21 @@ class Endpoint {
   void csr_write(uint32_t addr, uint32_t value);
   uint32_t counter(csr::Counter c);
 
-  // Network port: a frame for the device's receive port (entered beat by beat as the device
-  // takes them); the frames the device sent (kept while no callback is installed), or a
-  // callback on each; the MAC's tready.
+  // Network port: a frame for the device's receive port (queued on its channel, type bit 7, and
+  // entered beat by beat as the device takes them); the frames waiting, of a channel or both;
+  // the frames the device sent (kept while no callback is installed), or a callback on each;
+  // the MAC's tready, and whether it takes a whole frame of a channel now (net_tx_room_i).
   void net_receive(const NetFrame& f);
   size_t net_queued() const;
+  size_t net_queued(unsigned channel) const;
   std::deque<NetFrame>& net_sent();
   void on_net_frame(std::function<void(const NetFrame&)> fn);
   void set_net_tx_ready(std::function<bool()> ready);
+  void set_net_tx_room(std::function<bool(unsigned channel)> room);
+  // The channel of a frame (docs/network.md, "Channels"): bit 7 of its type (byte 6).
+  static unsigned net_channel(const std::vector<uint8_t>& bytes) {
+    return bytes.size() > 6 ? bytes[6] >> 7 : 0;
+  }
 
   // PIO (b) stream: a message for the device to deliver to the CPU.
   void pb_push(const std::vector<uint8_t>& payload);

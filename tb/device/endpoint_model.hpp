@@ -84,14 +84,19 @@ struct Endpoint::Impl {
   std::function<void(unsigned, const uint8_t*)> port_b_write_cb;
   Stall ca_stall{1};  // ca_rsp_ready_i
 
-  // network port: frames to enter (beat by beat), the frame the device is sending
+  // network port: frames to enter (beat by beat), a queue per channel with each frame's arrival
+  // number; the channel of the frame under way (-1: none); the frame the device is sending
   unsigned net_bytes = 64;
-  std::deque<NetFrame> net_in;
+  std::deque<NetFrame> net_in[2];
+  std::deque<uint64_t> net_in_seq[2];
+  uint64_t net_seq = 0;
+  int net_ch = -1;
   size_t net_beat = 0;
   std::deque<NetFrame> net_out;
   std::vector<uint8_t> net_cur;
   std::function<void(const NetFrame&)> net_cb;
   std::function<bool()> net_tx_ready = [] { return true; };
+  std::function<bool(unsigned)> net_tx_room = [](unsigned) { return true; };
 
   std::deque<std::vector<uint8_t>> pb_queue;
   size_t pb_beat = 0;
@@ -238,10 +243,19 @@ struct Endpoint::Model final : Endpoint::Impl {
       t.pb_last_i = (pb_beat + 1 == beats);
     }
     t.pa_ready_i = pa_ready();
-    // network port: the oldest frame's next beat; the MAC's tready
-    t.s_axis_net_tvalid_i = !net_in.empty();
-    if (!net_in.empty()) {
-      const NetFrame& f = net_in.front();
+    // network port: the frame under way, else the oldest frame of a channel the device has room
+    // for (net_rx_room_o; with one queue, the oldest frame, room or not); the MAC's tready and
+    // its room per channel
+    if (net_ch < 0) {
+      for (int c = 0; c < 2; ++c) {
+        if (net_in[c].empty()) continue;
+        if (opt.net_channels == 2 && !((t.net_rx_room_o >> c) & 1)) continue;
+        if (net_ch < 0 || net_in_seq[c].front() < net_in_seq[net_ch].front()) net_ch = c;
+      }
+    }
+    t.s_axis_net_tvalid_i = net_ch >= 0;
+    if (net_ch >= 0) {
+      const NetFrame& f = net_in[net_ch].front();
       const size_t off = net_beat * net_bytes;
       const size_t n = std::min<size_t>(net_bytes, f.bytes.size() - off);
       std::vector<uint8_t> beat(net_bytes, 0);
@@ -252,6 +266,7 @@ struct Endpoint::Model final : Endpoint::Impl {
       t.s_axis_net_tuser_i = t.s_axis_net_tlast_i && f.bad;
     }
     t.m_axis_net_tready_i = net_tx_ready();
+    t.net_tx_room_i = (net_tx_room(0) ? 1 : 0) | (net_tx_room(1) ? 2 : 0);
     // caching agent: the oldest engine request, held until taken
     t.ca_req_valid_i = !ca_queue.empty();
     if (!ca_queue.empty()) {
@@ -334,8 +349,10 @@ struct Endpoint::Model final : Endpoint::Impl {
     if (t.s_axis_net_tvalid_i && t.s_axis_net_tready_o) {
       ++net_beat;
       if (t.s_axis_net_tlast_i) {
-        net_in.pop_front();
+        net_in[net_ch].pop_front();
+        net_in_seq[net_ch].pop_front();
         net_beat = 0;
+        net_ch = -1;
       }
     }
     if (t.m_axis_net_tvalid_o && t.m_axis_net_tready_i) {

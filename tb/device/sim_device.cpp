@@ -114,6 +114,7 @@ Endpoint::Options endpoint_options(proto::AgentId id, const SimDevice::Config& c
   o.variant = cfg.variant;
   o.node_id = cfg.node;
   o.dram_stall = cfg.dram_stall;
+  o.net_channels = cfg.net_channels;
   return o;
 }
 
@@ -253,9 +254,18 @@ void SimDevice::on_edge(uint64_t cycle) {
     }
   }
   // The device took the frames that waited: the network may deliver again.
-  if (net_rx_held_ && ep_.net_queued() < kNetRxHold) {
-    net_rx_held_ = false;
-    net_->set_rx_ready(true);
+  if (cfg_.net_channels == 1) {
+    if (net_rx_held_[0] && ep_.net_queued() < kNetRxHold) {
+      net_rx_held_[0] = false;
+      net_->set_rx_ready(true);
+    }
+  } else {
+    for (unsigned c = 0; c < 2; ++c) {
+      if (net_rx_held_[c] && ep_.net_queued(c) < kNetRxHold) {
+        net_rx_held_[c] = false;
+        net_->set_rx_ready(c, true);
+      }
+    }
   }
   // Sleep while the core is quiescent and nothing waits to enter it: for good when it is idle,
   // else until the end of the window it promised. Every input wakes the clock.
@@ -301,17 +311,29 @@ void SimDevice::attach_network(sim::NetPort& port) {
       ++net_unroutable_;
       return;
     }
+    const unsigned q = cfg_.net_channels == 1 ? 0 : Endpoint::net_channel(f.bytes);
+    if (!net_out_[q].empty()) {
+      throw std::logic_error("SimDevice: node " + std::to_string(net_->node()) +
+                             "'s device sent a frame on channel " + std::to_string(q) +
+                             " while an earlier one waited (it had no room)");
+    }
     sim::Frame fr;
     fr.dst = f.dest;
     fr.src = net_->node();
     fr.bytes = f.bytes;
     const uint32_t fcs = sim::crc32(fr.bytes);
     for (unsigned i = 0; i < sim::kFcsBytes; ++i) fr.bytes.push_back(uint8_t(fcs >> (8 * i)));
-    net_out_.push_back(std::move(fr));
+    net_out_[q].push_back(std::move(fr));
     net_retry();
   });
-  // The device sends no further frame while one waits for the network.
-  ep_.set_net_tx_ready([this] { return net_out_.empty(); });
+  // The device starts no frame of a channel while one of it waits for the network (with one
+  // queue: no frame at all, tready low).
+  if (cfg_.net_channels == 1) {
+    ep_.set_net_tx_ready([this] { return net_out_[0].empty(); });
+    ep_.set_net_tx_room([this](unsigned) { return net_out_[0].empty(); });
+  } else {
+    ep_.set_net_tx_room([this](unsigned c) { return net_out_[c].empty(); });
+  }
   port.on_receive([this](const sim::Frame& f) {
     NetFrame in;
     in.bytes.assign(f.bytes.begin(), f.bytes.end() - sim::kFcsBytes);
@@ -319,22 +341,31 @@ void SimDevice::attach_network(sim::NetPort& port) {
     in.dest = f.dst;
     ep_.net_receive(in);
     clk_.wake();
-    if (!net_rx_held_ && ep_.net_queued() >= kNetRxHold) {
-      net_rx_held_ = true;
-      net_->set_rx_ready(false);
+    if (cfg_.net_channels == 1) {
+      if (!net_rx_held_[0] && ep_.net_queued() >= kNetRxHold) {
+        net_rx_held_[0] = true;
+        net_->set_rx_ready(false);
+      }
+      return;
+    }
+    const unsigned c = Endpoint::net_channel(in.bytes);
+    if (!net_rx_held_[c] && ep_.net_queued(c) >= kNetRxHold) {
+      net_rx_held_[c] = true;
+      net_->set_rx_ready(c, false);
     }
   });
 }
 
-// Offers the frames the device sent to the network, oldest first; if it refuses one, tries again
-// when a slot of the port frees.
+// Offers the frames the device sent to the network, oldest first on each channel; if it refuses
+// one, tries again when a slot of the port frees.
 void SimDevice::net_retry() {
-  while (!net_out_.empty() && net_->try_send(net_out_.front())) net_out_.pop_front();
-  if (net_out_.empty()) {
-    clk_.wake();  // the device may send again
-  } else {
-    net_->on_space([this] { net_retry(); });
+  bool waiting = false;
+  for (auto& q : net_out_) {
+    while (!q.empty() && net_->try_send(q.front())) q.pop_front();
+    waiting = waiting || !q.empty();
   }
+  clk_.wake();  // the device may send again
+  if (waiting) net_->on_space([this] { net_retry(); });
 }
 
 uint64_t SimDevice::host_addr(unsigned line) const {

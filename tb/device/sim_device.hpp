@@ -49,6 +49,9 @@ class SimDevice : public sim::Agent {
     bool skip_idle = true;      // the clock sleeps while the core is quiescent
     unsigned node = 0;          // the device's node (node_id_i: the source of its frames)
     double dram_stall = 0.0;    // Endpoint::Options::dram_stall (a model with DRAM-backed lines)
+    // The MAC's queues (Endpoint::Options::net_channels): 2, a queue each way per channel, the
+    // network held per channel; 1, one queue each way and one hold for both channels.
+    unsigned net_channels = 2;
   };
   // Config from profile keys line_bytes, device.freq_mhz, device.park_timeout_us,
   // device.ca_clean_cycles (0 when the profile lacks it),
@@ -69,7 +72,11 @@ class SimDevice : public sim::Agent {
   // Joins the device's network port (its AXI4-Stream MAC side, docs/endpoint.md "Network port")
   // to the node's port on the network, as a MAC does: a frame the device sends leaves with its
   // FCS (the device waits while the network refuses it); a frame that arrives enters the device
-  // without its FCS, marked bad when the FCS check failed (docs/network.md).
+  // without its FCS, marked bad when the FCS check failed (docs/network.md). With two channels
+  // each is queued and held apart both ways: the device starts a frame of a channel only while
+  // no earlier frame of it waits for the network (net_tx_room_i), and a channel's frames stop
+  // coming while the device has kNetRxHold of them waiting to enter. std::logic_error if the
+  // device sends a frame on a channel without room.
   void attach_network(sim::NetPort& port);
   // Frames the device sent to a node the network cannot reach (dropped by the MAC).
   uint64_t net_unroutable() const { return net_unroutable_; }
@@ -130,8 +137,10 @@ class SimDevice : public sim::Agent {
   uint64_t cycle0_ = 0;  // the core's cycle before the clock's edge 0
   // network port
   sim::NetPort* net_ = nullptr;
-  std::deque<sim::Frame> net_out_;  // sent by the device, refused by the network so far
-  bool net_rx_held_ = false;        // the port's rx_ready is low: the device is behind
+  // per channel (one queue: [0] only): sent by the device, refused by the network so far; the
+  // port's rx_ready is low, the device is behind
+  std::deque<sim::Frame> net_out_[2];
+  bool net_rx_held_[2] = {false, false};
   uint64_t net_unroutable_ = 0;
   void net_retry();
   void on_edge(uint64_t cycle);

@@ -112,6 +112,8 @@ module cni_tb_cq_engine #(
     net_s.rx_keep  = nrx_keep_i;
     net_s.rx_last  = nrx_last_i;
     net_s.rx_user  = nrx_user_i;
+    net_s.rx_chan  = 1'b0;
+    net_s.tx_room  = 2'b11;
     ca_s.ready     = ca_req_ready_i;
     ca_s.rsp_valid = ca_rsp_valid_i;
     ca_s.rsp_id    = ca_rsp_id_i;
@@ -133,7 +135,7 @@ module cni_tb_cq_engine #(
   assign ntx_keep_o     = net.tx_keep;
   assign ntx_last_o     = net.tx_last;
   assign ntx_dest_o     = net.tx_dest;
-  assign nrx_ready_o    = net.rx_ready;
+  assign nrx_ready_o    = net.rx_ready[0];  // (the engine ties both channels together)
   assign ca_req_valid_o = ca.valid;
   assign ca_req_op_o    = ca.op;
   assign ca_req_addr_o  = ca.addr;

@@ -6,6 +6,9 @@
 // goes beat by beat to the engine that owns its type (header byte 6 of the first beat,
 // cni_amap_pkg::net_owner) under that engine's ready, or, with no owner or an absent one
 // (Present), is taken, dropped and counted (a pulse of cnt_drop_o after its last beat).
+// Channels (type bit 7): an engine's frame starts only when the MAC has room for its channel
+// (tx_room_i); a received frame goes under its owner's ready for its channel, and rx_room_o is
+// set for a channel when every present owner of a type of it has that ready.
 #include <deque>
 #include <vector>
 
@@ -57,6 +60,7 @@ class NetSwitch : public BlockBench<S> {
     m.s_axis_net_tvalid_i = 0;
     m.eb_ntx_valid_i = 0;
     m.eb_nrx_ready_i = 0;
+    m.tx_room_i = 0;
     noise();
     this->reset();
   }
@@ -111,7 +115,8 @@ class NetSwitch : public BlockBench<S> {
     if (!tx_busy_) {
       for (unsigned i = NE; i-- > 0;) {
         const unsigned k = (tx_rr_ + i) % NE;
-        if ((m.eb_ntx_valid_i >> k) & 1) sel = k, any = true;
+        const unsigned ch = get64(m.eb_ntx_data_i, k * NW + 6 * 8 + 7, 1);
+        if (((m.eb_ntx_valid_i >> k) & 1) && ((m.tx_room_i >> ch) & 1)) sel = k, any = true;
       }
       if (!any) sel = 0;
     }
@@ -130,10 +135,15 @@ class NetSwitch : public BlockBench<S> {
     const unsigned owner = net_owner(static_cast<uint8_t>(type));
     const unsigned head = owner < NE && ((S::kPresent >> owner) & 1) ? owner : NE;
     rx_to_ = rx_busy_ ? rx_own_ : head;
+    rx_ch_ = rx_busy_ ? rx_ch_ : (type >> 7);
     const bool drop = rx_to_ >= NE;
     EXPECT_EQ(unsigned(m.eb_nrx_valid_o), !drop && m.s_axis_net_tvalid_i ? 1u << rx_to_ : 0u)
         << at();
-    EXPECT_EQ(bool(m.s_axis_net_tready_o), drop || ((m.eb_nrx_ready_i >> rx_to_) & 1)) << at();
+    EXPECT_EQ(bool(m.s_axis_net_tready_o),
+              drop || ((m.eb_nrx_ready_i >> (2 * rx_to_ + rx_ch_)) & 1))
+        << at();
+    EXPECT_EQ(unsigned(m.nrx_chan_o), rx_ch_) << at();
+    EXPECT_EQ(unsigned(m.rx_room_o), room()) << at();
     EXPECT_EQ(get(m.nrx_data_o, 0, NW), get(m.s_axis_net_tdata_i, 0, NW)) << at();
     EXPECT_EQ(get(m.nrx_keep_o, 0, NB), get(m.s_axis_net_tkeep_i, 0, NB)) << at();
     EXPECT_EQ(m.nrx_last_o, m.s_axis_net_tlast_i) << at();
@@ -141,6 +151,19 @@ class NetSwitch : public BlockBench<S> {
     EXPECT_EQ(bool(m.cnt_drop_o), drop_pulse_) << at();
     EXPECT_EQ(bool(m.idle_o), !tx_busy_ && !rx_busy_ && !drop_pulse_) << at();
     return sel;
+  }
+
+  // The channels a frame may start on: every present owner of a type of the channel has its
+  // ready for it.
+  unsigned room() const {
+    unsigned r = 3;
+    for (unsigned t = 0; t < 256; ++t) {
+      const unsigned k = net_owner(uint8_t(t));
+      if (k < NE && ((S::kPresent >> k) & 1) &&
+          !((this->m_->eb_nrx_ready_i >> (2 * k + t / 128)) & 1))
+        r &= ~(1u << (t / 128));
+    }
+    return r;
   }
 
   // The edge: beats transferred, the reference and the scoreboards updated.
@@ -163,6 +186,10 @@ class NetSwitch : public BlockBench<S> {
     if (rx_fire) {
       const Frame& f = rx_.front();
       EXPECT_EQ(rx_to_, f.to) << "a beat of a frame for " << f.to << " went to " << rx_to_;
+    }
+    // A MAC that offers a frame only on a channel with room never sees a beat of it stalled.
+    if (mac_room_ && m.s_axis_net_tvalid_i) {
+      EXPECT_TRUE(rx_fire) << "a beat stalled";
     }
     if (tvalid) {
       tx_busy_ = !(m.m_axis_net_tready_i && tlast);
@@ -188,7 +215,10 @@ class NetSwitch : public BlockBench<S> {
 
   // One cycle of traffic: engines and the MAC offer beats at rate p_offer (gaps inside frames
   // too; an offer is held until taken and never looks at ready), new frames at rate p_frame;
-  // the MAC takes at p_mac, the engines at p_eng.
+  // the MAC takes at p_mac and has room on a channel at p_mac, the engines are ready on a channel
+  // at p_eng. With mac_room_, the MAC offers a frame's first beat only on a channel with room
+  // and an engine keeps its ready for a channel high while a frame of it comes in (as cni_net_rx
+  // does).
   unsigned random_cycle(double p_frame, double p_offer, double p_mac, double p_eng) {
     auto& m = *this->m_;
     for (unsigned k = 0; k < NE; ++k) {
@@ -207,21 +237,29 @@ class NetSwitch : public BlockBench<S> {
       rx_.push_back(random_frame(types[this->pick(unsigned(types.size()))]));
       ++offered_;
     }
-    if (!rx_.empty() && !m.s_axis_net_tvalid_i && this->chance(p_offer)) {
-      present_rx(rx_.front().beats[rx_beat_]);
-      m.s_axis_net_tvalid_i = 1;
-    }
     noise();
     m.m_axis_net_tready_i = this->chance(p_mac);
+    m.tx_room_i = this->chance(p_mac) | (this->chance(p_mac) << 1);
     m.eb_nrx_ready_i = 0;
-    for (unsigned k = 0; k < NE; ++k) m.eb_nrx_ready_i |= this->chance(p_eng) << k;
+    for (unsigned j = 0; j < 2 * NE; ++j) m.eb_nrx_ready_i |= uint32_t(this->chance(p_eng)) << j;
+    if (mac_room_ && rx_busy_ && rx_own_ < NE) m.eb_nrx_ready_i |= 1u << (2 * rx_own_ + rx_ch_);
+    this->settle();
+    if (!rx_.empty() && !m.s_axis_net_tvalid_i && this->chance(p_offer)) {
+      const Beat& b = rx_.front().beats[rx_beat_];
+      const unsigned ch = get64(b.data, 6 * 8 + 7, 1);
+      if (!mac_room_ || rx_beat_ > 0 || ((m.rx_room_o >> ch) & 1)) {
+        present_rx(b);
+        m.s_axis_net_tvalid_i = 1;
+      }
+    }
+    if (!m.s_axis_net_tvalid_i) noise();
     this->settle();
     return check("traffic");
   }
 
   // reference
-  bool tx_busy_ = false, rx_busy_ = false, drop_pulse_ = false;
-  unsigned tx_own_ = 0, tx_rr_ = 0, rx_own_ = 0, rx_to_ = NE;
+  bool tx_busy_ = false, rx_busy_ = false, drop_pulse_ = false, mac_room_ = false;
+  unsigned tx_own_ = 0, tx_rr_ = 0, rx_own_ = 0, rx_to_ = NE, rx_ch_ = 0;
   // stimulus and scoreboards
   std::deque<Frame> tx_[NE];
   unsigned tx_beat_[NE] = {};
@@ -277,6 +315,62 @@ TYPED_TEST(NetSwitch, FramesLeaveWholeAndArriveAtTheirOwnersUnderBackPressure) {
     }
   }
   EXPECT_GT(this->sent_, 100u);
+}
+
+TYPED_TEST(NetSwitch, AFrameOfferedOnAChannelWithRoomIsTakenWithoutAStall) {
+  // The MAC offers a frame only on a channel rx_room_o names: no beat of it waits, whichever
+  // engines are ready for which channels.
+  this->mac_room_ = true;
+  for (int c = 0; c < 4000; ++c) {
+    this->step(this->random_cycle(0.6, 0.8, 0.7, 0.5));
+    if (this->HasFailure()) return;
+  }
+  for (int c = 0; c < 1000; ++c) this->step(this->random_cycle(0.0, 0.9, 0.9, 0.9));
+  EXPECT_TRUE(this->rx_.empty());
+  unsigned delivered = 0;
+  for (unsigned k = 0; k < NE; ++k) delivered += this->delivered_[k];
+  EXPECT_EQ(delivered + this->dropped_, this->offered_);
+  EXPECT_GT(delivered, 100u);
+}
+
+TYPED_TEST(NetSwitch, AFrameWaitsForRoomOnItsChannelAndTheOtherChannelPasses) {
+  // Engine 0 offers a request frame and the owner of the replies a reply; the MAC has room only
+  // for replies: the reply leaves, the request waits, then leaves once its channel has room.
+  auto& m = *this->m_;
+  unsigned rsp_owner = NE;
+  uint8_t rsp_type = 0;
+  for (unsigned t = 128; t < 256 && rsp_owner == NE; ++t) {
+    if (net_owner(uint8_t(t)) < NE) rsp_owner = net_owner(uint8_t(t)), rsp_type = uint8_t(t);
+  }
+  ASSERT_LT(rsp_owner, NE) << "no engine owns a reply type";
+  const unsigned req_from = rsp_owner == 0 ? 1 : 0;
+  this->tx_[req_from].push_back(this->random_frame(0x00));
+  this->tx_[rsp_owner].push_back(this->random_frame(rsp_type));
+  m.m_axis_net_tready_i = 1;
+  m.tx_room_i = 2;
+  unsigned cycles = 0;
+  while (!this->tx_[rsp_owner].empty() && cycles++ < 20) {
+    for (unsigned k : {req_from, rsp_owner}) {
+      if (!this->tx_[k].empty()) {
+        this->present_tx(k, this->tx_[k].front().beats[this->tx_beat_[k]]);
+        m.eb_ntx_valid_i |= 1u << k;
+      }
+    }
+    this->settle();
+    this->step(this->check("reply room only"));
+  }
+  EXPECT_TRUE(this->tx_[rsp_owner].empty()) << "the reply did not leave";
+  EXPECT_EQ(this->tx_[req_from].size(), 1u) << "the request left without room";
+  m.tx_room_i = 1;
+  cycles = 0;
+  while (!this->tx_[req_from].empty() && cycles++ < 20) {
+    this->present_tx(req_from, this->tx_[req_from].front().beats[this->tx_beat_[req_from]]);
+    m.eb_ntx_valid_i |= 1u << req_from;
+    this->settle();
+    this->step(this->check("request room"));
+  }
+  EXPECT_TRUE(this->tx_[req_from].empty()) << "the request did not leave";
+  EXPECT_EQ(this->sent_order_, (std::vector<unsigned>{rsp_owner, req_from}));
 }
 
 TYPED_TEST(NetSwitch, EnginesThatAlwaysHaveAFrameTakeTurns) {

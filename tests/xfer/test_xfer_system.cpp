@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <random>
@@ -60,10 +61,15 @@ constexpr drv::Addr kBufs1 = kRecv1 + 0x2000;
 
 struct Nodes {
   // loss > 0: the network drops that fraction of frames on each link crossing, and the engines
-  // retransmit (probes after kRetxTimeout cycles without a reply).
-  explicit Nodes(unsigned n = 2, unsigned entries = 8, bool watch_send = true, double loss = 0)
-      : sys(profile(n, loss),
-            [](unsigned, unsigned, tb::SimDevice::Config& c) { c.variant = "xfer"; }),
+  // retransmit (probes after kRetxTimeout cycles without a reply). net_channels: the MAC's
+  // queues (tb::SimDevice::Config); buffer_frames > 0: every network buffer's frames per channel.
+  explicit Nodes(unsigned n = 2, unsigned entries = 8, bool watch_send = true, double loss = 0,
+                 unsigned net_channels = 2, unsigned buffer_frames = 0)
+      : sys(profile(n, loss, buffer_frames),
+            [net_channels](unsigned, unsigned, tb::SimDevice::Config& c) {
+              c.variant = "xfer";
+              c.net_channels = net_channels;
+            }),
         nodes(n),
         lossy(loss > 0),
         retransmit(loss > 0) {
@@ -85,11 +91,12 @@ struct Nodes {
       sys.checker(i).watch(kSend1, 2 * kWin);
     }
   }
-  static sim::Profile profile(unsigned n, double loss) {
+  static sim::Profile profile(unsigned n, double loss, unsigned buffer_frames) {
     auto p = sim::Profile::load("enzian-eci");
     p.set("line_bytes", std::to_string(kLb));
     p.set("nodes", std::to_string(n));
     p.set("net.loss_rate", std::to_string(loss));
+    if (buffer_frames > 0) p.set("net.buffer_frames", std::to_string(buffer_frames));
     return p;
   }
   static constexpr unsigned kRetxTimeout = 3000;  // device cycles: 10 us at 300 MHz
@@ -627,6 +634,152 @@ TEST(XferSystem, TwoProcessesInitiatingAtOnceOnTwoCoresTakeTurns) {
   EXPECT_GT(stray, 0u) << "the two initiations met at the record";
   std::printf("two contexts: %u commands refused while the other context held the record\n", stray);
   t.expect_clean();
+}
+
+// Two channels at the device (docs/xfer.md section 10). Two nodes stream 1 KiB messages to each
+// other (every network buffer one frame per channel, each device's port holding back the network
+// at two frames waiting), and a second process at each node keeps two Fetch-and-Adds open on a
+// word of the other node, whose home takes 6,000 cycles per operation (OCC_FOP home): the second
+// request waits at the head of the home's request input while the first is performed, and the
+// reply must leave before the unit takes the next. With one queue each way at the MAC and one
+// hold for both channels (a port without a ready per channel), each home's reply waits behind its
+// node's data request, which the other node takes only once its own reply has left: both stop,
+// and no frame moves in a further 200 us. With a queue and a hold per channel, and the device
+// starting a frame only on a channel with room, the replies pass the requests: every message
+// arrives once with every byte checked, and each node's adds return the old values 0 .. 5.
+struct CrossStreams {
+  unsigned received = 0, bad = 0;
+  bool finished = false;
+  std::vector<uint64_t> olds[2];   // the Fetch-and-Adds' old values, per requesting node
+  uint64_t frames_after_stop = 0;  // not finished: frames sent in a further 200 us
+};
+CrossStreams cross_streams(unsigned net_channels) {
+  constexpr unsigned kMsgs = 16, kLen = 1024, kOutstanding = 8, kBufsPosted = 4, kFops = 6,
+                     kFopHome = 6000;
+  CrossStreams r;
+  bool ready[2] = {false, false};
+  std::set<unsigned> seen[2];
+  Nodes t(2, 8, true, 0, net_channels, 1);  // (after what its programs use: they end first)
+  auto body = [](unsigned from, unsigned i) {
+    auto d = pattern(60 + from * kMsgs + i, kLen);
+    d[0] = uint8_t(i);
+    return d;
+  };
+  for (unsigned n = 0; n < 2; ++n) {
+    // One process per node, on one core: it keeps kOutstanding sends open, and between sends takes
+    // the entries that arrived and posts their buffers again.
+    t.sys.node(n).host().spawn(0, [&, n](drv::MemoryPort& m) {
+      t.setup(m, n);
+      Xfer x(m, t.window(n), t.slot);
+      for (unsigned i = 0; i < kBufsPosted; ++i)
+        EXPECT_EQ(x.bufalloc(kBufs + i * kLen, kLen, kType), XferVerdict::Success);
+      XferOs(m, t.os_window(n)).set_fop_occupancy(0, kFopHome, 0);
+      m.store64(t.fop_word(n, 1 - n), 0);  // the word the other node adds to
+      m.barrier();
+      ready[n] = true;
+      while (!ready[1 - n]) m.pause_ns(100);
+      std::deque<Xfer::Send> open;
+      unsigned sent = 0, got = 0;
+      while (sent < kMsgs || !open.empty() || got < kMsgs) {
+        bool moved = false;
+        if (sent < kMsgs && open.size() < kOutstanding) {
+          const auto d = body(n, sent);
+          m.store(kSend + sent * kLen, d.data(), d.size());
+          const Xfer::Send st = x.send(1 - n, kType, kSend + sent * kLen, kLen);
+          if (st.verdict == XferVerdict::Success) {
+            open.push_back(st);
+            ++sent;
+            moved = true;
+          } else {
+            ASSERT_EQ(st.verdict, XferVerdict::Retry) << drv::to_string(st.reason);
+          }
+        }
+        if (!open.empty()) {
+          const XferStatus st = x.senddone(open.front(), false);
+          if (st != XferStatus::Pending) {
+            EXPECT_EQ(st, XferStatus::Done);
+            open.pop_front();
+            moved = true;
+          }
+        }
+        if (const auto e = x.receive(false)) {
+          std::vector<uint8_t> d(e->length);
+          m.load(e->buffer, d.data(), d.size());
+          const unsigned k = d.empty() ? kMsgs : d[0];
+          if (e->length != kLen || e->sender_vpid != 1 - n || k >= kMsgs || d != body(1 - n, k) ||
+              !seen[n].insert(k).second) {
+            ++r.bad;
+          }
+          ++r.received;
+          ++got;
+          EXPECT_EQ(x.bufalloc(e->buffer, kLen, kType), XferVerdict::Success);
+          moved = true;
+        }
+        if (!moved) m.pause_ns(100);
+      }
+    });
+    // core 1: a second process (slot 1, host context 1) keeps two Fetch-and-Adds of 1 open on
+    // word n of the other node's slot 0; their replies share the way back with the ACKs
+    t.sys.node(n).host().spawn(1, [&, n](drv::MemoryPort& m) {
+      while (!ready[n] || !ready[1 - n]) m.pause_ns(100);
+      t.setup1(m, n, t.slot1(n));
+      Xfer x(m, t.window(n, 1), t.slot1(n));
+      std::deque<Xfer::Send> live;
+      for (unsigned i = 0; i < kFops || !live.empty();) {
+        if (i < kFops && live.size() < 2) {
+          const Xfer::Send st = x.fop_start(1 - n, n, XferFop::Add, 1);
+          ASSERT_NE(st.verdict, XferVerdict::Fail) << drv::to_string(st.reason);
+          if (st.verdict == XferVerdict::Success) {
+            live.push_back(st);
+            ++i;
+            continue;
+          }
+        }
+        uint64_t old = 0;
+        ASSERT_EQ(x.fop_done(live.front(), &old), XferStatus::FopDone);
+        r.olds[n].push_back(old);
+        live.pop_front();
+      }
+    });
+  }
+  auto frames = [&] {
+    return t.sys.network().port_stats(0).tx_frames + t.sys.network().port_stats(1).tx_frames;
+  };
+  try {
+    t.sys.run_programs(sim::ns(500'000));
+    r.finished = true;
+    t.expect_clean();
+  } catch (const std::runtime_error& e) {
+    // Stopped, or only slow? A further 200 us in which no frame enters the network: stopped.
+    const uint64_t before = frames();
+    EXPECT_THROW(t.sys.run_programs(sim::ns(200'000)), std::runtime_error);
+    r.frames_after_stop = frames() - before;
+    std::printf("%u channel(s): %s; then %lu frames in 200 us\n", net_channels, e.what(),
+                static_cast<unsigned long>(r.frames_after_stop));
+  }
+  return r;
+}
+
+TEST(XferSystem, WithOneQueueAtTheMacAReplyBehindARequestStopsBothNodes) {
+  const CrossStreams one = cross_streams(1);
+  EXPECT_FALSE(one.finished);
+  EXPECT_EQ(one.frames_after_stop, 0u) << "slow, not stopped";
+  EXPECT_LT(one.received, 32u);
+  EXPECT_EQ(one.bad, 0u);
+  std::printf("one queue: %u of 32 messages arrived before the nodes stopped\n", one.received);
+}
+
+TEST(XferSystem, WithAQueuePerChannelRepliesPassRequestsAndEveryMessageArrives) {
+  const CrossStreams two = cross_streams(2);
+  EXPECT_TRUE(two.finished);
+  EXPECT_EQ(two.received, 32u);
+  EXPECT_EQ(two.bad, 0u);
+  for (auto olds : two.olds) {
+    std::sort(olds.begin(), olds.end());
+    std::vector<uint64_t> want(6);
+    for (unsigned i = 0; i < 6; ++i) want[i] = i;
+    EXPECT_EQ(olds, want) << "each old value once";
+  }
 }
 
 // A process that does not take its entries fills its receive table; the entries of another
