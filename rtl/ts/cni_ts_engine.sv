@@ -62,12 +62,9 @@ module cni_ts_engine #(
   eng_mem_rsp_t mem_rsp;
   /* verilator lint_off UNUSEDSIGNAL */
   eng_reg_req_t rq;       // priv, ctx: one window, no privileged register
+  eng_net_rsp_t net_rsp;  // rx_chan, tx_room: one input, the switch gates what it sends
   /* verilator lint_on UNUSEDSIGNAL */
   eng_net_req_t net;
-  /* verilator lint_off UNUSEDSIGNAL */
-  eng_net_rsp_t net_rsp;  // rx_chan, tx_room: one input for both channels, the switch gates
-                          // the output (cni_engine_types.svh)
-  /* verilator lint_on UNUSEDSIGNAL */
   assign {evt, cmd_rsp, mem_rsp, rq, net_rsp} = {evt_req_i, cmd_rsp_i, mem_rsp_i, reg_req_i,
                                                  net_rsp_i};
   assign {evt_rsp_o, cmd_req_o, mem_req_o, net_req_o} = {evt_rsp, cmd, mem, net};
