@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The checks the block-transfer engine's initiation makes as each command is written (docs/xfer.md,
 // "Registers"; section 9): XCMD's (op, destination vpid in the slot's range and valid, length,
-// status flag), FOP_TGT's (op, vpid, flag), XPAGE's (the pieces one contiguous run, the first
-// 8-byte aligned, their sum within the length, inside the slot's send window) and BUF_POST's
-// (a whole number of lines, inside the slot's receive window). Combinational: the engine keeps
-// the first reason found in the record's flip-flops, so XGO needs no check of its own.
+// status flag), FOP_TGT's (op, vpid, flag), XPAGE's (the pieces the message's pages in order,
+// the first 8-byte aligned, their sum within the length, inside the slot's send window) and
+// BUF_POST's (a whole number of lines, inside the slot's receive window). Combinational: the
+// engine keeps the first reason found in the record's flip-flops, so XGO needs no check of its
+// own.
 //
 // Parameters: LineBytes - the platform's; Vpids - vpid-table entries
 // Ports:
 //   wv_i                  - the command's 64-bit value
 //   vfirst_i .. rsize_i   - the context's process slot: its vpid range, flag count, send and
 //                           receive windows; v_v_i: the vpid table's valid bits
-//   np_i .. baddr_i       - the staged description: pieces taken, the first piece's address,
-//                           the pieces' sum, the length; the buffer's address
+//   np_i .. baddr_i       - the staged description: pieces taken, the first piece's offset in
+//                           its page, the pieces' sum, the length; the buffer's address
 //   x_bad_o, t_bad_o, p_bad_o, b_bad_o - the reason each command would record (0: none)
 `default_nettype none
 
@@ -32,7 +33,7 @@ module cni_xfer_checks #(
   input  wire logic [47:0]      rsize_i,
   input  wire logic [Vpids-1:0] v_v_i,
   input  wire logic [15:0]      np_i,
-  input  wire logic [47:0]      src_i,
+  input  wire logic [11:0]      src_i,
   input  wire logic [23:0]      sum_i,
   input  wire logic [23:0]      len_i,
   input  wire logic [47:0]      baddr_i,
@@ -68,9 +69,13 @@ module cni_xfer_checks #(
   wire [15:0] p_len  = wv[63:48];
   wire [48:0] p_end  = 49'(p_addr) + 49'(p_len);
   wire        p_in   = p_addr >= sbase_i && p_end <= 49'(sbase_i) + 49'(ssize_i);
+  // the pieces are the message's pages: the first from its start (8-byte aligned) to its page's
+  // end at most, each other one a page's start, after a piece that reached its page's end
+  wire [11:0] p_at   = src_i + sum_i[11:0];   // where the pieces so far end, in a page
+  wire [12:0] p_pend = 13'(p_addr[11:0]) + 13'(p_len);
   always_comb begin
-    if ((np_i == '0 ? p_addr[2:0] != '0 : p_addr != src_i + 48'(sum_i)) ||
-        p_len == '0 || 25'(sum_i) + 25'(p_len) > 25'(len_i))
+    if ((np_i == '0 ? p_addr[2:0] != '0 : (p_addr[11:0] != '0 || p_at != '0)) ||
+        p_len == '0 || p_pend > 13'd4096 || 25'(sum_i) + 25'(p_len) > 25'(len_i))
       p_bad_o = cni_xfer_pkg::W_BAD_PIECE;
     else if (!p_in) p_bad_o = cni_xfer_pkg::W_PROT_SEND;
     else p_bad_o = '0;

@@ -154,7 +154,8 @@ module cni_xfer_engine #(
     logic [23:0]   len, sum;
     logic [6:0]    flag;
     logic [15:0]   np;       // pieces taken
-    logic [47:0]   src, baddr;   // the first piece's address; a buffer's
+    logic [11:0]   src;      // the first piece's offset in its page
+    logic [47:0]   baddr;    // a buffer's
     logic [23:0]   bbytes;
     logic [7:0]    btype;
     logic          bposted;
@@ -339,7 +340,7 @@ module cni_xfer_engine #(
       if ((wr_hi && wr_at == R_FOP_CMP_LO) && i_q.st == IFop && own) i_q.cmp <= wv;
       if ((wr_hi && wr_at == R_XPAGE_LO) && i_q.st == ISend && own) begin
         if (i_q.bad == '0) i_q.bad <= p_bad;
-        if (i_q.np == '0) i_q.src <= wv[47:0];
+        if (i_q.np == '0) i_q.src <= wv[11:0];
         i_q.sum <= i_q.sum + 24'(wv[63:48]);
         i_q.np  <= i_q.np + 16'd1;
       end
@@ -511,8 +512,7 @@ module cni_xfer_engine #(
                   .Procs(Procs)) u_send (
     .clk_i, .rst_ni, .node_id_i (net_rsp.node_id),
     .tmo_i (tmo_q), .rmax_i (rmax_q), .occ_send_i (occ_send_q), .occ_init_i (occ_init_q),
-    .occ_freq_i (occ_freq_q),
-    .occ_fdone_i (occ_fdone_q),
+    .occ_freq_i (occ_freq_q), .occ_fdone_i (occ_fdone_q),
     .cm_valid_i (cm_valid), .cm_dst_i (v_node_q[c_vidx]), .cm_dpid_i (v_pid_q[c_vidx]),
     .cm_spid_i (c_slot), .cm_svpid_i (s_own_q[c_slot]), .cm_type_i (i_q.mtype),
     .cm_len_i (i_q.len), .cm_src_i (i_q.src),
@@ -520,6 +520,8 @@ module cni_xfer_engine #(
     .cm_fop_i (i_q.st == IFop ? i_q.fop : 2'd0), .cm_word_i (i_q.word), .cm_arg_i (i_q.arg),
     .cm_cmp_i (i_q.cmp), .cm_cp_i (i_q.cp), .cm_note_i (i_q.note),
     .cm_daddr_i (i_q.st == IFop ? 48'(ep_q) : i_q.dst), .cm_ord_i (i_q.st == ISend && i_q.ord),
+    .pw_valid_i ((wr_hi && wr_at == R_XPAGE_LO) && i_q.st == ISend && own),
+    .pw_page_i (i_q.np[9:0]), .pw_pfn_i (wv[47:12]),
     .cm_ok_o (cm_ok), .cm_c_o (cm_c), .cm_rec_o (cm_rec), .out_o (out_cnt),
     .rp_valid_i (qr_valid && q_rsp), .rp_kind_i (q_kind), .rp_c_i (q_c),
     .rp_reason_i (q_lo[2:0]), .rp_k_i (q_lo), .rp_old_i (qr_frame[96 +: 64]),

@@ -2,7 +2,7 @@
 // The block-transfer engine's sending side (docs/xfer.md, "Sender"): the sender records of the
 // messages committed by XGO, a streamer that sends one message at a time (its header, then its
 // line-sized components, from the source lines read coherently through the caching agent with up
-// to Lines reads in flight), the replies that close a record (ACK, REJECT) and the status-flag
+// to Lines reads in flight, each at its page's frame: cni_xfer_pages), the replies that close a record (ACK, REJECT) and the status-flag
 // write that reports it to the process. Realignment (004 section 3.3.3): component k is the
 // message's bytes [k * LineBytes - dd, + LineBytes) (dd: a memory copy's destination offset, else
 // 0), joined from two source lines (a carry line holds the previous one) shifted by (d - dd) mod
@@ -45,6 +45,8 @@
 //   rp_*                            - a reply received (never held): kind (1 ACK, 2 NACK_GAP,
 //                                     3 REJECT, 4 FOP_RSP), count, reason (FOP_RSP: its status),
 //                                     the gap (NACK_GAP), the old value (FOP_RSP)
+//   pw_*                            - a source piece staged (cni_xfer_pages): its page's
+//                                     index in the message and its page frame
 //   rd_*                            - a source line read (CA_RD_NA), id = its line buffer
 //   rr_*                            - a read's answer
 //   fw_*, fw_done_i                 - a status-flag line write (CA_WR_INV), its answer
@@ -81,7 +83,7 @@ module cni_xfer_send #(
   input  wire logic [15:0]             cm_svpid_i,
   input  wire logic [7:0]              cm_type_i,
   input  wire logic [23:0]             cm_len_i,
-  input  wire logic [47:0]             cm_src_i,
+  input  wire logic [11:0]             cm_src_i,    // the first piece's offset in its page
   input  wire logic [47:0]             cm_flag_i,
   input  wire logic [1:0]              cm_fop_i,    // 0: a message; else a Fetch-and-Op's op
   input  wire logic [15:0]             cm_word_i,
@@ -91,6 +93,9 @@ module cni_xfer_send #(
   input  wire logic                    cm_note_i,   // and whether it writes an entry too
   input  wire logic                    cm_ord_i,    // ORDERED
   input  wire logic [47:0]             cm_daddr_i,
+  input  wire logic                    pw_valid_i,
+  input  wire logic [9:0]              pw_page_i,
+  input  wire logic [35:0]             pw_pfn_i,
   output logic                         cm_ok_o,
   output logic [15:0]                  cm_c_o,
   output logic [7:0]                   cm_rec_o,
@@ -153,7 +158,8 @@ module cni_xfer_send #(
   logic [Recs-1:0][3:0]  r_dpid_q, r_spid_q;
   logic [Recs-1:0][7:0]  r_type_q, r_stat_q;
   logic [Recs-1:0][23:0] r_len_q;
-  logic [Recs-1:0][47:0] r_src_q, r_flag_q;
+  logic [Recs-1:0][11:0] r_src_q;    // the first source line's offset in its page
+  logic [Recs-1:0][47:0] r_flag_q;
   logic [Recs-1:0][1:0] r_op_q;     // a Fetch-and-Op's op (0: a message), word, operands;
   logic [Recs-1:0][15:0] r_word_q;   // r_arg_q then its old value
   logic [Recs-1:0][63:0] r_arg_q, r_cmp_q;
@@ -219,10 +225,20 @@ module cni_xfer_send #(
   wire [LbW-4:0] a_off = r_sh_q[a_q];
   wire [LW-1:0] stg_slot = k_stg_q[LW-1:0];
 
-  // source reads: in order, a line buffer each
+  // source reads: in order, a line buffer each, once the line's page frame is at hand (before
+  // the stream, its first line is presented, so its frame is at hand when the stream starts)
+  logic        pg_hit;
+  // the first source line of a stream from component k
+  wire  [15:0] a_from = r_from_q[a_q];
+  wire  [15:0] a_line = r_pre_q[a_q] && a_from != '0 ? a_from - 16'd1 : a_from;
+  wire  [15:0] k_rd = t_q == TData ? k_iss_q : a_line;
+  cni_xfer_pages #(.Recs(Recs)) u_pages (
+    .clk_i, .rst_ni, .pw_valid_i, .pw_page_i, .pw_pfn_i, .cm_valid_i, .cm_rec_i (cm_idx),
+    .v_rec_i (a_q), .v_off_i (22'(r_src_q[a_q]) + 22'({k_rd, LbW'(0)})), .hit_o (pg_hit),
+    .addr_o (rd_addr_o)
+  );
   assign rd_valid_o = t_q == TData && !rej && k_iss_q < a_nl &&
-                      (k_iss_q - k_stg_q) < 16'(Lines);
-  assign rd_addr_o  = r_src_q[a_q] + 48'({k_iss_q, LbW'(0)});
+                      (k_iss_q - k_stg_q) < 16'(Lines) && pg_hit;
   assign rd_id_o    = CacheIdW'(k_iss_q[LW-1:0]);
   wire   rd_fire    = rd_valid_o && rd_ready_i;
 
@@ -344,9 +360,7 @@ module cni_xfer_send #(
       end
     end
   end
-  // the first source line of a stream from component k, and whether it only fills the carry
-  wire [15:0]   a_from    = r_from_q[a_q];
-  wire [15:0]   a_line    = r_pre_q[a_q] && a_from != '0 ? a_from - 16'd1 : a_from;
+  // whether a stream's first source line only fills the carry
   wire          a_prime   = r_sh_q[a_q] != '0 && !(r_pre_q[a_q] && a_from == '0);
   // the streamer gives its record back this cycle (a reply then finds it as if waiting)
   wire          hdr_last  = t_q == THdr && (rej || (tx_fire && (a_fop || a_probe)));
@@ -584,7 +598,7 @@ module cni_xfer_send #(
       r_spid_q[cm_idx]  <= cm_spid_i;
       r_type_q[cm_idx]  <= cm_type_i;
       r_len_q[cm_idx]   <= cm_len_i;
-      r_src_q[cm_idx]   <= {cm_src_i[47:LbW], LbW'(0)};
+      r_src_q[cm_idx]   <= {cm_src_i[11:LbW], LbW'(0)};
       r_flag_q[cm_idx]  <= cm_flag_i;
       r_op_q[cm_idx]    <= cm_fop_i;
       r_word_q[cm_idx]  <= cm_word_i;

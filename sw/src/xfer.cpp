@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cni/drv/xfer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cni::drv {
@@ -163,8 +165,8 @@ const char* to_string(XferStatus s) {
   return "?";
 }
 
-Xfer::Xfer(MemoryPort& mem, Addr window, const XferSlot& slot)
-    : mem_(mem), w_(window), s_(slot), lb_(mem.line_bytes()) {
+Xfer::Xfer(MemoryPort& mem, Addr window, const XferSlot& slot, Translate translate)
+    : mem_(mem), w_(window), s_(slot), tr_(std::move(translate)), lb_(mem.line_bytes()) {
   if (s_.n_flags == 0 || s_.entries == 0) {
     throw std::invalid_argument("Xfer: the slot needs flags and a receive table");
   }
@@ -225,18 +227,24 @@ Xfer::Send Xfer::transfer(uint64_t cmd, unsigned dst_vpid, std::optional<Addr> d
                           uint32_t len, const char* who) {
   if (len == 0 || len > (1u << 21))
     throw std::invalid_argument(std::string(who) + ": 1 B .. 2 MiB");
+  // the source's pages in order: the first to its page's end, then whole pages, translated
+  std::vector<uint64_t> pieces;
+  for (Addr a = src, end = src + len; a < end;) {
+    const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
+    const Addr at = tr_ ? tr_(a) : a;
+    if (at % kPage != a % kPage) {
+      throw std::invalid_argument(std::string(who) + ": the translation moved an offset in a page");
+    }
+    pieces.push_back(lo48(at) | uint64_t(next - a) << 48);
+    a = next;
+  }
   const unsigned flag = free_flag(who);
   mem_.barrier();  // the source's stores performed before the engine may read it
   return go(flag, [&] {
     mem_.uncached_store64(w_ + kXcmd, cmd | uint64_t(dst_vpid & 0xFFFF) << 16 |
                                           uint64_t(len) << 32 | uint64_t(flag) << 56);
     if (dst) mem_.uncached_store64(w_ + kXdst, lo48(*dst));
-    // the source's pages in order: the first to its page's end, then whole pages
-    for (Addr a = src, end = src + len; a < end;) {
-      const Addr next = std::min<Addr>(end, (a / kPage + 1) * kPage);
-      mem_.uncached_store64(w_ + kXpage, lo48(a) | uint64_t(next - a) << 48);
-      a = next;
-    }
+    for (const uint64_t p : pieces) mem_.uncached_store64(w_ + kXpage, p);
   });
 }
 

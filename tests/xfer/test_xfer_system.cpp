@@ -2,9 +2,9 @@
 // The block-transfer engine between nodes (docs/xfer.md), on the checking build's `xfer` model
 // (enzian-eci at 64-byte lines, a coherence checker per node watching the transfer windows):
 // a page dirty in the sender's cache delivered whole and left Owned there, every length from a
-// byte to three pages with the padding of the last line zero, a receiver with no buffer, every
-// refusal of an initiation (nothing sent), the per-process limit, a receive table that fills and
-// waits for its head, random traffic among three nodes with every message delivered once, the
+// byte to three pages with the padding of the last line zero, a message from pages scattered in
+// memory, a receiver with no buffer, every refusal of an initiation (nothing sent), the
+// per-process limit, a receive table that fills and waits for its head, random traffic among three nodes with every message delivered once, the
 // memory copy at every doubleword offset of source and destination, and Fetch-and-Op at the home:
 // each operation's result, the window's protection, and concurrent adds from two nodes of which
 // none is lost.
@@ -17,6 +17,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -360,6 +361,67 @@ TEST(XferSystem, ASourceAtEveryDoublewordOffsetIsRealigned) {
   t.sys.run_programs(sim::ns(5'000'000));
   EXPECT_EQ(got_n, lens.size() * kLb / 8);
   EXPECT_EQ(bad, 0u);
+  t.expect_clean();
+}
+
+// A message whose pages are scattered in memory (004 section 3.2, Figure 7: the initiation gives
+// each page's translation): the process's buffer starts 0xF28 bytes into its first page (not line
+// aligned) and spans four pages, which lie out of order and apart among other pages of the node.
+// The receiver gets the buffer's bytes in order; the same pages moved by a memory copy to a
+// destination at another doubleword offset of its line arrive the same. The pages between them
+// hold other bytes, so a line read from a wrong page shows.
+TEST(XferSystem, AMessageFromScatteredPagesArrivesInOrder) {
+  Nodes t;
+  constexpr drv::Addr kVirt = drv::Addr{0x5000'0000};  // the process's address of its first page
+  constexpr unsigned kOff = 0xF28, kLen = 3 * 4096 + 200;  // 216 B, 2 pages, 4,080 B
+  const std::vector<unsigned> frame = {7, 2, 11, 4};       // page i at kSend + frame[i] pages
+  const auto data = pattern(5, kLen);
+  auto translate = [&](drv::Addr a) {
+    const drv::Addr page = (a - kVirt) / 4096;
+    EXPECT_LT(page, frame.size());
+    return kSend + drv::Addr{frame.at(page)} * 4096 + a % 4096;
+  };
+  constexpr drv::Addr kDst = kBufs + 0x8000 + 16;
+  bool posted = false, copied = false;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    EXPECT_EQ(x.bufalloc(kBufs, 4 * 4096, kType), XferVerdict::Success);
+    posted = true;
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->length, kLen);
+    std::vector<uint8_t> got(kLen);
+    m.load(r->buffer, got.data(), got.size());
+    EXPECT_EQ(got, data) << "the message";
+    while (!copied) m.pause_ns(500);
+    m.load(kDst, got.data(), got.size());
+    EXPECT_EQ(got, data) << "the memory copy";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    const auto other = pattern(9, 12 * 4096);
+    m.store(kSend, other.data(), other.size());
+    for (drv::Addr a = kVirt + kOff, end = a + kLen; a < end;) {  // the buffer, page by page
+      const drv::Addr next = std::min<drv::Addr>(end, (a / 4096 + 1) * 4096);
+      m.store(translate(a), data.data() + (a - kVirt - kOff), next - a);
+      a = next;
+    }
+    Xfer x(m, t.window(0), t.slot, translate);
+    while (!posted) m.pause_ns(100);
+    Xfer::Send s = x.send(1, kType, kVirt + kOff, kLen);
+    ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+    EXPECT_EQ(x.senddone(s), XferStatus::Done);
+    s = x.fastmemcpy(1, kDst, kVirt + kOff, kLen);
+    ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+    EXPECT_EQ(x.senddone(s), XferStatus::Done);
+    copied = true;
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
+  EXPECT_TRUE(copied);
+  EXPECT_EQ(t.counter(0, XferCounter::Delivered), 2u);
+  EXPECT_EQ(t.counter(0, XferCounter::CompSent),  // components by destination line
+            (kLen + kLb - 1) / kLb + (kDst % kLb + kLen + kLb - 1) / kLb);
   t.expect_clean();
 }
 
@@ -956,6 +1018,27 @@ TEST(XferSystem, EveryBadDescriptionFailsWithItsReasonAndSendsNothing) {
     m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(128) << 32);
     m.uncached_store64(w + kXpage, kSend | uint64_t(64) << 48);
     EXPECT_EQ(go() & 0xF3, 0x52u) << "BAD_PIECE: the pieces' sum is not the length";
+    // the pieces are the message's pages: the first to its page's end at most, then page starts
+    m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(128) << 32);
+    m.uncached_store64(w + kXpage, (kSend + 4096 - 64) | uint64_t(128) << 48);
+    EXPECT_EQ(go() & 0xF3, 0x52u) << "BAD_PIECE: the first piece crosses its page's end";
+    m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(128) << 32);
+    m.uncached_store64(w + kXpage, kSend | uint64_t(64) << 48);
+    m.uncached_store64(w + kXpage, (kSend + 8192) | uint64_t(64) << 48);
+    EXPECT_EQ(go() & 0xF3, 0x52u) << "BAD_PIECE: a page after a piece that ended inside its page";
+    m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(4096 + 64) << 32);
+    m.uncached_store64(w + kXpage, kSend | uint64_t(4096) << 48);
+    m.uncached_store64(w + kXpage, (kSend + 8192 + 64) | uint64_t(64) << 48);
+    EXPECT_EQ(go() & 0xF3, 0x52u) << "BAD_PIECE: a later piece not at its page's start";
+    m.uncached_store64(w + kXcmd, 1 | uint64_t(1) << 16 | uint64_t(4096 + 64) << 32);
+    m.uncached_store64(w + kXpage, kSend | uint64_t(4096) << 48);
+    m.uncached_store64(w + kXpage, (kRecv + 4096) | uint64_t(64) << 48);
+    EXPECT_EQ(go() & 0xF3, 0x62u) << "PROT_SEND: a later page outside the send window";
+    {
+      Xfer moved(m, w, t.slot, [](drv::Addr a) { return a + 8; });
+      EXPECT_THROW(moved.send(1, kType, kSend, 64), std::invalid_argument)
+          << "a translation that moves an offset in its page";
+    }
     XferReason why{};
     EXPECT_EQ(x.bufalloc(kSend, 4096, kType, &why), XferVerdict::Fail);
     EXPECT_EQ(why, XferReason::ProtRecv) << "a buffer outside the receive window";
@@ -969,8 +1052,8 @@ TEST(XferSystem, EveryBadDescriptionFailsWithItsReasonAndSendsNothing) {
   });
   t.sys.run_programs(sim::ns(500'000));
   EXPECT_EQ(t.counter(0, XferCounter::CompSent), 0u);
-  EXPECT_EQ(t.counter(0, XferCounter::Fail), 12u);
-  EXPECT_EQ(t.counter(0, XferCounter::Prot), 3u);
+  EXPECT_EQ(t.counter(0, XferCounter::Fail), 16u);
+  EXPECT_EQ(t.counter(0, XferCounter::Prot), 4u);
   EXPECT_EQ(t.counter(0, XferCounter::Stray), 3u)
       << "the disabled slot's XCMD and piece (no process: no record), BUF_POST after XGO";
   EXPECT_EQ(t.sys.network().port_stats(0).tx_frames, 0u);

@@ -15,6 +15,7 @@
 
 #include <bitset>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -166,8 +167,14 @@ const char* to_string(XferStatus s);
 
 class Xfer {
  public:
-  // `window`: the context window the OS gave this process (bound to `slot`'s process slot).
-  Xfer(MemoryPort& mem, Addr window, const XferSlot& slot);
+  // A source page's address as the engine reads it (004 section 4.2: the processor's translation
+  // of the process's address; a message's pages need not follow one another in memory). It is
+  // called with the start of each piece and must keep the offset in the 4 KiB page.
+  using Translate = std::function<Addr(Addr)>;
+  // `window`: the context window the OS gave this process (bound to `slot`'s process slot);
+  // `translate`: the source's pages (none: the address is the engine's, as in the simulation,
+  // whose every buffer is contiguous).
+  Xfer(MemoryPort& mem, Addr window, const XferSlot& slot, Translate translate = {});
 
   struct Send {
     XferVerdict verdict = XferVerdict::Fail;
@@ -176,12 +183,13 @@ class Xfer {
     unsigned flag = 0;    // the status flag that reports it
   };
   // Describes a message of `len` bytes at `src` (8-byte aligned) to `dst_vpid`, given as its
-  // 4 KiB pages (004 Figure 7), and closes the description; a description a context switch
-  // discarded (XGO answered NO_CMD), or one refused while another context held the initiation
-  // record (RETRY INIT_BUSY), is written again. A barrier first: the source's stores are
-  // performed before the engine may read it. The flag is the next of the slot's not in use (a
-  // flag is in use from a committed send until senddone returns its final report);
-  // std::runtime_error when every flag is in use. `ordered` (XCMD ORDERED): the receiving
+  // 4 KiB pages (004 Figure 7: the first from `src` to its page's end, then whole pages, each
+  // through `translate`; std::invalid_argument if it moves an offset in a page), and closes the
+  // description; a description a context switch discarded (XGO answered NO_CMD), or one refused
+  // while another context held the initiation record (RETRY INIT_BUSY), is written again. A barrier
+  // first: the source's stores are performed before the engine may read it. The flag is the next of
+  // the slot's not in use (a flag is in use from a committed send until senddone returns its final
+  // report); std::runtime_error when every flag is in use. `ordered` (XCMD ORDERED): the receiving
   // process sees the message's entry only after those of this process's earlier ordered sends to
   // `dst_vpid` (004 section 3.4.2); it may fail FAIL_BUSY when the receiver refused one of them.
   Send send(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len, bool ordered = false);
@@ -240,6 +248,7 @@ class Xfer {
   MemoryPort& mem_;
   Addr w_;
   XferSlot s_;
+  Translate tr_;
   unsigned lb_;
   unsigned next_flag_ = 0;
   std::bitset<128> flag_busy_;
