@@ -369,31 +369,31 @@ module cni_xfer_engine #(
   // Requests (HDR, DATA, PROBE, FOP_REQ) and replies (ACK, REJECT, NACK_GAP, FOP_RSP) come in
   // on their own channels and buffers (docs/xfer.md, "Channels and deadlock"): a request waiting
   // for a receive record, a reply slot or the Fetch-and-Op unit never holds a reply, and the
-  // replies are always taken.
-  logic                rx_valid, rx_bad, rx_idle, rx_ack, rx_rdy;
+  // replies are always taken. rx_* and qr_*: a buffer's frame, or one on the local path (below).
+  logic                rx_valid, rx_bad, rx_idle, rx_ack, rx_rdy, nr_valid, nr_bad;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [FrameB*8-1:0] rx_frame;   // (dst: the switch routed it here; flags [7:3]: RETX, LAST)
+  logic [FrameB*8-1:0] rx_frame, nr_frame;   // (dst: ours; flags [7:3]: RETX, LAST)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [15:0]         rx_bytes;
+  logic [15:0]         rx_bytes, nr_bytes;
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_rx (
     .clk_i, .rst_ni,
     .rx_tvalid_i (net_rsp.rx_valid && !net_rsp.rx_chan), .rx_tready_o (rx_rdy),
     .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
-    .rx_tuser_i (net_rsp.rx_user), .valid_o (rx_valid), .frame_o (rx_frame), .bytes_o (rx_bytes),
-    .bad_o (rx_bad), .ack_i (rx_ack), .idle_o (rx_idle)
+    .rx_tuser_i (net_rsp.rx_user), .valid_o (nr_valid), .frame_o (nr_frame), .bytes_o (nr_bytes),
+    .bad_o (nr_bad), .ack_i (rx_ack && nr_valid), .idle_o (rx_idle)
   );
   localparam int RspB = 20;        // the longest reply, FOP_RSP: the header and the old value
-  logic                qr_valid, qr_bad, qr_idle, qr_ack, qr_rdy;
+  logic                qr_valid, qr_bad, qr_idle, qr_ack, qr_rdy, nq_valid, nq_bad;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [RspB*8-1:0]   qr_frame;   // (dst, src, flags [7:3]: none read)
+  logic [RspB*8-1:0]   qr_frame, nq_frame;   // (dst, src, flags [7:3]: none read)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [15:0]         qr_bytes;
+  logic [15:0]         qr_bytes, nq_bytes;
   cni_net_rx #(.NetBytes(NetBytes), .MaxBytes(RspB)) u_rxq (
     .clk_i, .rst_ni,
     .rx_tvalid_i (net_rsp.rx_valid && net_rsp.rx_chan), .rx_tready_o (qr_rdy),
     .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
-    .rx_tuser_i (net_rsp.rx_user), .valid_o (qr_valid), .frame_o (qr_frame), .bytes_o (qr_bytes),
-    .bad_o (qr_bad), .ack_i (qr_ack), .idle_o (qr_idle)
+    .rx_tuser_i (net_rsp.rx_user), .valid_o (nq_valid), .frame_o (nq_frame), .bytes_o (nq_bytes),
+    .bad_o (nq_bad), .ack_i (qr_ack && nq_valid), .idle_o (qr_idle)
   );
   assign net.rx_ready = {qr_rdy, rx_rdy};
   wire [15:0] f_src  = rx_frame[16 +: 16];
@@ -491,9 +491,24 @@ module cni_xfer_engine #(
   // A frame starts only on a channel the MAC has room for (net_rsp.tx_room: [0] requests,
   // [1] replies), so a reply never waits behind a request the network holds back, nor a request
   // behind a reply.
-  wire rp_go = rp_valid && !tx_busy && net_rsp.tx_room[1];
-  wire fh_go = fh_valid && !tx_busy && !rp_valid && net_rsp.tx_room[1];
-  wire st_go = st_valid && !tx_busy && !rp_go && !fh_go && net_rsp.tx_room[0];
+  // A frame to this node (a process of its own, a word of its own Fetch-and-Op window) takes the
+  // local path, not the network (docs/xfer.md, "The local path"): a request into the request
+  // decode when the request buffer holds no frame, a reply into the reply decode when the reply
+  // buffer holds none (and is taken there at once).
+  wire rp_loc = rp_dst == net_rsp.node_id, fh_loc = fh_dst == net_rsp.node_id;
+  wire l_req  = st_valid && st_dest == net_rsp.node_id && !nr_valid;
+  wire l_rp   = rp_valid && rp_loc && !nq_valid;
+  wire l_fh   = fh_valid && fh_loc && !nq_valid && !l_rp;
+  assign {rx_valid, rx_bad} = {nr_valid || l_req, nr_valid && nr_bad};
+  assign rx_frame = nr_valid ? nr_frame : st_frame;
+  assign rx_bytes = nr_valid ? nr_bytes : st_bytes;
+  assign {qr_valid, qr_bad} = {nq_valid || l_rp || l_fh, nq_valid && nq_bad};
+  assign qr_frame = nq_valid ? nq_frame : l_rp ? (RspB*8)'(rp_hdr) : fh_frame;
+  assign qr_bytes = nq_valid ? nq_bytes : l_rp ? 16'd12 : 16'd20;
+  wire rp_go = rp_valid && !rp_loc && !tx_busy && net_rsp.tx_room[1];
+  wire fh_go = fh_valid && !fh_loc && !tx_busy && !(rp_valid && !rp_loc) && net_rsp.tx_room[1];
+  wire st_go = st_valid && st_dest != net_rsp.node_id && !tx_busy && !rp_go && !fh_go &&
+               net_rsp.tx_room[0];
   cni_net_tx #(.NetBytes(NetBytes), .MaxBytes(FrameB)) u_tx (
     .clk_i, .rst_ni,
     .start_i (rp_go || fh_go || st_go),
@@ -531,7 +546,7 @@ module cni_xfer_engine #(
     .fw_valid_o (fw_valid), .fw_addr_o (fw_addr), .fw_data_o (fw_data), .fw_ready_i (fw_ready),
     .fw_done_i (rs_flag),
     .tx_valid_o (st_valid), .tx_frame_o (st_frame), .tx_bytes_o (st_bytes),
-    .tx_dest_o (st_dest), .tx_ready_i (st_go),
+    .tx_dest_o (st_dest), .tx_ready_i (st_go || (l_req && rx_ack)),
     .cnt_done_o (s_done), .cnt_failed_o (s_failed), .cnt_comp_o (s_comp),
     .cnt_stale_o (s_stale), .cnt_fop_o (s_fop), .cnt_retx_o (s_retx), .idle_o (s_idle)
   );
@@ -557,7 +572,7 @@ module cni_xfer_engine #(
     .ew_ready_i (ew_ready), .ew_done_i (rs_ent), .ew_data_i (ca_rsp.rsp_data[31:0]),
     .ew_err_i (ca_rsp.rsp_err),
     .rp_valid_o (rp_valid), .rp_kind_o (rp_kind), .rp_dst_o (rp_dst), .rp_c_o (rp_c),
-    .rp_lo_o (rp_lo), .rp_ready_i (rp_go),
+    .rp_lo_o (rp_lo), .rp_ready_i (rp_go || l_rp),
     .cnt_msg_o (r_msg), .cnt_comp_o (r_comp), .cnt_nobuf_o (r_nobuf), .cnt_busy_o (r_busy),
     .cnt_prot_o (r_prot), .cnt_norec_o (r_norec), .cnt_gap_o (r_gap), .cnt_dup_o (r_dup),
     .cnt_err_o (r_err), .cnt_orph_o (r_orph),
@@ -590,7 +605,7 @@ module cni_xfer_engine #(
     .mem_en_o (fm_en), .mem_we_o (fm_we), .mem_addr_o (fm_addr), .mem_wdata_o (fm_wdata),
     .mem_gnt_i (mem_rsp.gnt), .mem_rdata_i (mem_rsp.rdata),
     .fh_valid_o (fh_valid), .fh_dst_o (fh_dst), .fh_c_o (fh_c), .fh_status_o (fh_status),
-    .fh_old_o (fh_old), .fh_ready_i (fh_go),
+    .fh_old_o (fh_old), .fh_ready_i (fh_go || l_fh),
     .cnt_op_o (f_op), .cnt_prot_o (f_prot), .cnt_dup_o (f_dup), .idle_o (f_idle)
   );
 

@@ -4,10 +4,11 @@
 // a page dirty in the sender's cache delivered whole and left Owned there, every length from a
 // byte to three pages with the padding of the last line zero, a message from pages scattered in
 // memory, a receiver with no buffer, every refusal of an initiation (nothing sent), the
-// per-process limit, a receive table that fills and waits for its head, random traffic among three nodes with every message delivered once, the
-// memory copy at every doubleword offset of source and destination, and Fetch-and-Op at the home:
-// each operation's result, the window's protection, and concurrent adds from two nodes of which
-// none is lost.
+// per-process limit, a receive table that fills and waits for its head, messages and
+// Fetch-and-Ops to the sender's own node (the local path), random traffic among three nodes with
+// every message delivered once, the memory copy at every doubleword offset of source and
+// destination, and Fetch-and-Op at the home: each operation's result, the window's protection, and
+// concurrent adds from two nodes of which none is lost.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -1375,7 +1376,7 @@ void random_traffic(unsigned seed, double loss) {
   std::vector<unsigned> expect(kNodes, 0);
   for (unsigned n = 0; n < kNodes; ++n) {
     for (unsigned i = 0; i < kMsgs; ++i) {
-      const unsigned d = (n + 1 + rng() % (kNodes - 1)) % kNodes;
+      const unsigned d = rng() % kNodes;  // (its own node: the engine's local path)
       const uint32_t len = 8 + uint32_t(rng() % (kMax - 7));
       plan[n].push_back({d, len, rng() % 2 == 0});
       ++expect[d];
@@ -1476,12 +1477,16 @@ void random_traffic(unsigned seed, double loss) {
   }
   t.sys.run_programs(sim::ns(20'000'000));
   EXPECT_EQ(seen.size(), kNodes * kMsgs);
-  unsigned retx = 0;
-  for (unsigned n = 0; n < kNodes; ++n) retx += t.counter(n, XferCounter::Resent);
+  unsigned retx = 0, own = 0;
+  for (unsigned n = 0; n < kNodes; ++n) {
+    retx += t.counter(n, XferCounter::Resent);
+    for (const Plan& p : plan[n]) own += p.dst == n;
+  }
   std::printf(
-      "[ random ] %u messages (%u ORDERED), %u sent again after a refusal, %u resends by "
-      "the engines\n",
-      kNodes * kMsgs, n_ordered, resent, retx);
+      "[ random ] %u messages (%u ORDERED, %u to the sender's own node), %u sent again after a "
+      "refusal, %u resends by the engines\n",
+      kNodes * kMsgs, n_ordered, own, resent, retx);
+  EXPECT_GT(own, 0u) << "the local path was used";
   if (loss > 0) {
     EXPECT_GT(retx, 0u) << "frames were lost: the engines resent";
   } else {
@@ -1498,6 +1503,64 @@ TEST(XferSystem, RandomTrafficAmongThreeNodesDeliversEveryMessageOnce) { random_
 // is sent again from the receiver's completed counts; every message arrives exactly once.
 TEST(XferSystem, UnderNetworkLossRetransmissionDeliversEveryMessageOnce) {
   random_traffic(48, 0.02);
+}
+
+// A message from one process to another of the same node, a memory copy into the other's window
+// and Fetch-and-Ops on words of the node's own window take the engine's local path (the network
+// carries no frame back to its sender): each arrives or is performed once, and no frame leaves
+// the node.
+TEST(XferSystem, MessagesAndFetchAndOpsToTheOwnNodeTakeTheLocalPath) {
+  Nodes t;
+  const auto data = pattern(11, 3000);
+  constexpr drv::Addr kDst = kRecv1 + 0x8000 + 8;
+  const drv::Addr w1 = t.fop_word(0, 1), w13 = t.fop_word(0, 13);  // slot 0's 1, slot 1's 5
+  bool set = false, posted = false, copied = false;
+  t.sys.node(0).host().spawn(1, [&](drv::MemoryPort& m) {  // process B: slot 1, context 1
+    while (!set) m.pause_ns(100);
+    Xfer x(m, t.window(0, 1), t.slot1(0));
+    EXPECT_EQ(x.bufalloc(kBufs1, 4096, kType), XferVerdict::Success);
+    posted = true;
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->src_node, 0u);
+    EXPECT_EQ(r->sender_vpid, 0u);
+    std::vector<uint8_t> got(r->length);
+    m.load(r->buffer, got.data(), got.size());
+    EXPECT_EQ(got, data) << "the message";
+    while (!copied) m.pause_ns(500);
+    m.load(kDst, got.data(), got.size());
+    EXPECT_EQ(got, data) << "the memory copy";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {  // process A: slot 0, context 0
+    t.setup(m, 0);
+    t.setup1(m, 0, t.slot1(0));
+    m.store64(w13, 1000);
+    m.barrier();
+    set = true;
+    Xfer x(m, t.window(0), t.slot);
+    m.store(kSend + 40, data.data(), data.size());
+    while (!posted) m.pause_ns(100);
+    Xfer::Send s = x.send(2, kType, kSend + 40, uint32_t(data.size()));  // vpid 2: node 0, slot 1
+    ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+    EXPECT_EQ(x.senddone(s), XferStatus::Done);
+    s = x.fastmemcpy(2, kDst, kSend + 40, uint32_t(data.size()));
+    ASSERT_EQ(s.verdict, XferVerdict::Success) << drv::to_string(s.reason);
+    EXPECT_EQ(x.senddone(s), XferStatus::Done);
+    copied = true;
+    for (uint64_t i = 0; i < 3; ++i) EXPECT_EQ(x.fetch_op(2, 5, XferFop::Add, 10), 1000 + 10 * i);
+    EXPECT_EQ(x.fetch_op(0, 1, XferFop::Swap, 77), 0u) << "a word of A's own window";
+    EXPECT_EQ(x.fetch_op(0, 1, XferFop::Cas, 78, 77), 77u);
+    EXPECT_EQ(m.load64(w13), 1030u);
+    EXPECT_EQ(m.load64(w1), 78u);
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
+  EXPECT_TRUE(copied);
+  EXPECT_EQ(t.sys.network().port_stats(0).tx_frames, 0u) << "no frame left the node";
+  EXPECT_EQ(t.counter(0, XferCounter::Received), 2u);
+  EXPECT_EQ(t.counter(0, XferCounter::Delivered), 2u);
+  EXPECT_EQ(t.counter(0, XferCounter::FopPerformed), 5u);
+  EXPECT_EQ(t.counter(0, XferCounter::FopReported), 5u);
+  t.expect_clean();
 }
 
 // Fetch-and-Op (004 section 3.6) on a word of node 1's engine that node 1's core has just
