@@ -72,10 +72,10 @@ module cni_xfer_checks #(
   // the pieces are the message's pages: the first from its start (8-byte aligned) to its page's
   // end at most, each other one a page's start, after a piece that reached its page's end
   wire [11:0] p_at   = src_i + sum_i[11:0];   // where the pieces so far end, in a page
-  wire [12:0] p_pend = 13'(p_addr[11:0]) + 13'(p_len);
+  wire [16:0] p_pend = 17'(p_addr[11:0]) + 17'(p_len);
   always_comb begin
     if ((np_i == '0 ? p_addr[2:0] != '0 : (p_addr[11:0] != '0 || p_at != '0)) ||
-        p_len == '0 || p_pend > 13'd4096 || 25'(sum_i) + 25'(p_len) > 25'(len_i))
+        p_len == '0 || p_pend > 17'd4096 || 25'(sum_i) + 25'(p_len) > 25'(len_i))
       p_bad_o = cni_xfer_pkg::W_BAD_PIECE;
     else if (!p_in) p_bad_o = cni_xfer_pkg::W_PROT_SEND;
     else p_bad_o = '0;

@@ -370,7 +370,7 @@ module cni_xfer_engine #(
   // on their own channels and buffers (docs/xfer.md, "Channels and deadlock"): a request waiting
   // for a receive record, a reply slot or the Fetch-and-Op unit never holds a reply, and the
   // replies are always taken. rx_* and qr_*: a buffer's frame, or one on the local path (below).
-  logic                rx_valid, rx_bad, rx_idle, rx_ack, rx_rdy, nr_valid, nr_bad;
+  logic                rx_valid, rx_bad, rx_idle, rx_ack, rx_rdy, nr_valid, nr_bad, l_req;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [FrameB*8-1:0] rx_frame, nr_frame;   // (dst: ours; flags [7:3]: RETX, LAST)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -380,10 +380,10 @@ module cni_xfer_engine #(
     .rx_tvalid_i (net_rsp.rx_valid && !net_rsp.rx_chan), .rx_tready_o (rx_rdy),
     .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
     .rx_tuser_i (net_rsp.rx_user), .valid_o (nr_valid), .frame_o (nr_frame), .bytes_o (nr_bytes),
-    .bad_o (nr_bad), .ack_i (rx_ack && nr_valid), .idle_o (rx_idle)
+    .bad_o (nr_bad), .ack_i (rx_ack && !l_req), .idle_o (rx_idle)
   );
   localparam int RspB = 20;        // the longest reply, FOP_RSP: the header and the old value
-  logic                qr_valid, qr_bad, qr_idle, qr_ack, qr_rdy, nq_valid, nq_bad;
+  logic                qr_valid, qr_bad, qr_idle, qr_ack, qr_rdy, nq_valid, nq_bad, l_rp, l_fh;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [RspB*8-1:0]   qr_frame, nq_frame;   // (dst, src, flags [7:3]: none read)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -393,7 +393,7 @@ module cni_xfer_engine #(
     .rx_tvalid_i (net_rsp.rx_valid && net_rsp.rx_chan), .rx_tready_o (qr_rdy),
     .rx_tdata_i (net_rsp.rx_data), .rx_tkeep_i (net_rsp.rx_keep), .rx_tlast_i (net_rsp.rx_last),
     .rx_tuser_i (net_rsp.rx_user), .valid_o (nq_valid), .frame_o (nq_frame), .bytes_o (nq_bytes),
-    .bad_o (nq_bad), .ack_i (qr_ack && nq_valid), .idle_o (qr_idle)
+    .bad_o (nq_bad), .ack_i (qr_ack && !(l_rp || l_fh)), .idle_o (qr_idle)
   );
   assign net.rx_ready = {qr_rdy, rx_rdy};
   wire [15:0] f_src  = rx_frame[16 +: 16];
@@ -493,18 +493,24 @@ module cni_xfer_engine #(
   // behind a reply.
   // A frame to this node (a process of its own, a word of its own Fetch-and-Op window) takes the
   // local path, not the network (docs/xfer.md, "The local path"): a request into the request
-  // decode when the request buffer holds no frame, a reply into the reply decode when the reply
-  // buffer holds none (and is taken there at once).
+  // decode, taking turns with the request buffer (l_turn_q: a network request was taken while a
+  // local one waited), a reply into the reply decode before the reply buffer's (taken at once).
+  logic l_turn_q;
   wire rp_loc = rp_dst == net_rsp.node_id, fh_loc = fh_dst == net_rsp.node_id;
-  wire l_req  = st_valid && st_dest == net_rsp.node_id && !nr_valid;
-  wire l_rp   = rp_valid && rp_loc && !nq_valid;
-  wire l_fh   = fh_valid && fh_loc && !nq_valid && !l_rp;
-  assign {rx_valid, rx_bad} = {nr_valid || l_req, nr_valid && nr_bad};
-  assign rx_frame = nr_valid ? nr_frame : st_frame;
-  assign rx_bytes = nr_valid ? nr_bytes : st_bytes;
-  assign {qr_valid, qr_bad} = {nq_valid || l_rp || l_fh, nq_valid && nq_bad};
-  assign qr_frame = nq_valid ? nq_frame : l_rp ? (RspB*8)'(rp_hdr) : fh_frame;
-  assign qr_bytes = nq_valid ? nq_bytes : l_rp ? 16'd12 : 16'd20;
+  wire l_want = st_valid && st_dest == net_rsp.node_id;
+  assign l_req = l_want && (!nr_valid || l_turn_q);
+  assign l_rp  = rp_valid && rp_loc;
+  assign l_fh  = fh_valid && fh_loc && !l_rp;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) l_turn_q <= 1'b0;
+    else if (rx_ack) l_turn_q <= l_want && !l_req;
+  end
+  assign {rx_valid, rx_bad} = {nr_valid || l_req, nr_valid && nr_bad && !l_req};
+  assign rx_frame = l_req ? st_frame : nr_frame;
+  assign rx_bytes = l_req ? st_bytes : nr_bytes;
+  assign {qr_valid, qr_bad} = {nq_valid || l_rp || l_fh, nq_valid && nq_bad && !(l_rp || l_fh)};
+  assign qr_frame = l_rp ? (RspB*8)'(rp_hdr) : l_fh ? fh_frame : nq_frame;
+  assign qr_bytes = l_rp ? 16'd12 : l_fh ? 16'd20 : nq_bytes;
   wire rp_go = rp_valid && !rp_loc && !tx_busy && net_rsp.tx_room[1];
   wire fh_go = fh_valid && !fh_loc && !tx_busy && !(rp_valid && !rp_loc) && net_rsp.tx_room[1];
   wire st_go = st_valid && st_dest != net_rsp.node_id && !tx_busy && !rp_go && !fh_go &&

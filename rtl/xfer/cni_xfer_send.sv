@@ -2,11 +2,12 @@
 // The block-transfer engine's sending side (docs/xfer.md, "Sender"): the sender records of the
 // messages committed by XGO, a streamer that sends one message at a time (its header, then its
 // line-sized components, from the source lines read coherently through the caching agent with up
-// to Lines reads in flight, each at its page's frame: cni_xfer_pages), the replies that close a record (ACK, REJECT) and the status-flag
-// write that reports it to the process. Realignment (004 section 3.3.3): component k is the
-// message's bytes [k * LineBytes - dd, + LineBytes) (dd: a memory copy's destination offset, else
-// 0), joined from two source lines (a carry line holds the previous one) shifted by (d - dd) mod
-// LineBytes, d the source's offset; when d < dd the first source line makes a component at once.
+// to Lines reads in flight, each at its page's frame: cni_xfer_pages), the replies that close a
+// record (ACK, REJECT) and the status-flag write that reports it to the process. Realignment
+// (004 section 3.3.3): component k is the message's bytes [k * LineBytes - dd, + LineBytes) (dd:
+// a memory copy's destination offset, else 0), joined from two source lines (a carry line holds
+// the previous one) shifted by (d - dd) mod LineBytes, d the source's offset; when d < dd the
+// first source line makes a component at once.
 // A Fetch-and-Op (cm_fop_i) takes a record as a message does, sends FOP_REQ instead of a header
 // and components, and reports FOP_RSP's old value in word 1 of the flag (docs/xfer.md).
 //
