@@ -301,6 +301,32 @@ XferStatus Xfer::senddone(const Send& s, bool block) {
   }
 }
 
+XferStatus Xfer::send_delivered(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len,
+                                bool ordered, unsigned tries, uint64_t backoff_ns,
+                                unsigned* sends) {
+  if (tries == 0) throw std::invalid_argument("Xfer::send_delivered: at least one try");
+  XferStatus st = XferStatus::Pending;
+  uint64_t pause = backoff_ns;
+  unsigned made = 0;
+  while (made < tries) {
+    const Send s = send(dst_vpid, type, src, len, ordered);
+    if (s.verdict == XferVerdict::Fail) {
+      throw std::invalid_argument(std::string("Xfer::send_delivered: ") + to_string(s.reason));
+    }
+    if (s.verdict == XferVerdict::Success) {
+      ++made;
+      st = senddone(s);
+      if (st != XferStatus::FailNobuf && st != XferStatus::FailBusy) break;
+    }
+    if (made < tries) {
+      mem_.pause_ns(pause);
+      pause = std::min(pause * 2, backoff_ns * 64);
+    }
+  }
+  if (sends) *sends = made;
+  return st;
+}
+
 XferVerdict Xfer::bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why) {
   mem_.barrier();
   const uint64_t v = close([&] {

@@ -988,6 +988,53 @@ TEST(XferSystem, AReceiverWithNoFreeBufferRefusesTheMessageAndNothingIsWritten) 
   t.expect_clean();
 }
 
+// The driver's delivering send: a receiver that posts its buffer only 30 us after the message
+// first arrives refuses it (FAIL_NOBUF) until then, and send_delivered sends it again after
+// growing pauses until it is delivered, once; for a type no buffer is ever posted for, it gives
+// up after its tries and reports the refusal.
+TEST(XferSystem, ADeliveringSendBacksOffWhileTheReceiverHasNoBufferThenDelivers) {
+  Nodes t;
+  const auto data = pattern(31, 1000);
+  bool set = false, done = false;
+  unsigned sends = 0, sends2 = 0;
+  XferStatus st = XferStatus::Pending, st2 = XferStatus::Pending;
+  t.sys.node(1).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 1);
+    Xfer x(m, t.window(1), t.slot);
+    set = true;
+    m.pause_ns(30'000);
+    EXPECT_EQ(x.bufalloc(kBufs, 1024, kType), XferVerdict::Success);
+    const auto r = x.receive();
+    ASSERT_TRUE(r.has_value());
+    std::vector<uint8_t> got(r->length);
+    m.load(r->buffer, got.data(), got.size());
+    EXPECT_EQ(got, data);
+    while (!done) m.pause_ns(1000);
+    EXPECT_FALSE(x.receive(false).has_value()) << "delivered once";
+  });
+  t.sys.node(0).host().spawn(0, [&](drv::MemoryPort& m) {
+    t.setup(m, 0);
+    Xfer x(m, t.window(0), t.slot);
+    m.store(kSend, data.data(), data.size());
+    while (!set) m.pause_ns(100);
+    st = x.send_delivered(1, kType, kSend, 1000, false, 16, 2000, &sends);
+    st2 = x.send_delivered(1, kType + 1, kSend, 64, false, 3, 500, &sends2);
+    EXPECT_THROW(x.send_delivered(5, kType, kSend, 64), std::invalid_argument) << "BAD_VPID";
+    done = true;
+  });
+  t.sys.run_programs(sim::ns(2'000'000));
+  std::printf("[ delivering send ] delivered after %u sends; %u sends for a type with no buffer\n",
+              sends, sends2);
+  EXPECT_EQ(st, XferStatus::Done);
+  EXPECT_GT(sends, 2u) << "refused while the receiver had no buffer";
+  EXPECT_LT(sends, 16u);
+  EXPECT_EQ(st2, XferStatus::FailNobuf);
+  EXPECT_EQ(sends2, 3u);
+  EXPECT_EQ(t.counter(1, XferCounter::Nobuf), sends - 1 + sends2);
+  EXPECT_EQ(t.counter(1, XferCounter::Received), 1u);
+  t.expect_clean();
+}
+
 // Every description XGO refuses as FAIL is refused whole: the reason names the check, nothing
 // is sent and nothing is posted.
 TEST(XferSystem, EveryBadDescriptionFailsWithItsReasonAndSendsNothing) {

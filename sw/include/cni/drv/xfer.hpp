@@ -203,6 +203,16 @@ class Xfer {
   // The flag's report of `s` (Pending until the engine writes it); with `block` polls until it
   // is written.
   XferStatus senddone(const Send& s, bool block = true);
+  // A send that waits for its report, as 004's blocking `send`, and sends again while the
+  // receiver refuses it for want of a buffer of the type (FAIL_NOBUF: 004 would keep the message
+  // in system space, footnote 3; here the receiving process posts one) or because an earlier
+  // ORDERED message was refused (FAIL_BUSY): each time after a pause that starts at `backoff_ns`
+  // and doubles up to 64 times it, at most `tries` sends in all. XGO's RETRY is waited out the
+  // same way (not counted as a send); a FAIL throws std::invalid_argument with its reason. The
+  // last report (Done, or the refusal of the last try); `*sends`: the sends made.
+  XferStatus send_delivered(unsigned dst_vpid, uint8_t type, Addr src, uint32_t len,
+                            bool ordered = false, unsigned tries = 16, uint64_t backoff_ns = 1000,
+                            unsigned* sends = nullptr);
   // Posts a receive buffer for messages of `type`.
   XferVerdict bufalloc(Addr buf, uint32_t bytes, uint8_t type, XferReason* why = nullptr);
   struct Received {
