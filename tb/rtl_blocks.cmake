@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The small shared blocks under unit test (tests/blocks): checking builds of cni_fifo,
-# cni_pipe_reg, cni_assert_hold, cni_ca_arb, cni_net_switch, cni_engine_bus and the NIC
-# datapath, one model per parameter set,
+# cni_pipe_reg, cni_assert_hold, cni_ca_arb, cni_net_switch, cni_engine_bus, the NIC datapath and
+# the block-transfer engine's source pages, one model per parameter set,
 # Vcni_<block>_<set>. Each set is given once, as <SV parameter>:<value> entries; the tests read
 # the values as compile definitions CNI_BLK_<block>_<set>_<SV parameter> (cni_sv_params), so a
 # set the tests name and the build lacks does not compile. (A parameter given as a wide sized
@@ -68,6 +68,13 @@ foreach(m "w1_rst;1;1;1" "w70_reg;70;1;0" "w8_wire;8;0;0")
   list(GET m 3 rst)
   cni_block_model(pipe_reg ${set} SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_pipe_reg.sv
     PARAMS Width:${w} Reg:1'b${r} Reset:1'b${rst})
+endforeach()
+
+# cni_xfer_pages (rtl/xfer): the block-transfer engine's source pages, at the test geometry's 4
+# sender records and at 2 (three rows, so the rows are reused often).
+foreach(r 4 2)
+  cni_block_model(xfer_pages r${r} SOURCES ${PROJECT_SOURCE_DIR}/rtl/common/cni_dpram.sv
+    ${PROJECT_SOURCE_DIR}/rtl/xfer/cni_xfer_pages.sv PARAMS Recs:${r})
 endforeach()
 
 # cni_assert_hold (the check behind `CNI_ASSERT_HOLD): a one-bit offer and a wide one.
