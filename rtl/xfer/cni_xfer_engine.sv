@@ -424,10 +424,7 @@ module cni_xfer_engine #(
   assign qr_ack    = qr_valid && (q_rsp || !rx_junk);
   assign bad_frame = rx_junk || (qr_valid && !q_rsp);
 
-  // ---- caching agent: one request port, fixed priority ------------------------------------------
-  // The chosen request is loaded into a register that presents it until the agent takes it (the
-  // contract: a request is held, unchanged, until taken), and a new one is loaded in the cycle
-  // the agent takes the last: one request a cycle.
+  // ---- caching agent: one request port, fixed priority (cni_xfer_ca) -------------------------
   logic                  rd_valid, rd_ready, fw_valid, fw_ready, dw_valid, dw_ready, ew_valid,
                          ew_ready, ew_rd;
   logic [47:0]           rd_addr, fw_addr, dw_addr, ew_addr;
@@ -436,37 +433,15 @@ module cni_xfer_engine #(
   logic [2:0]            dw_rec;
   logic [LineBytes-1:0]  dw_be;
   logic                  dw_part;   // a memory copy's partial line: CA_WR merges the enabled bytes
-  eng_ca_req_t           ca_d, ca_q;
-  always_comb begin
-    ca_d       = '0;
-    ca_d.valid = dw_valid || ew_valid || fw_valid || rd_valid;
-    ca_d.be    = '1;
-    if (dw_valid) begin
-      ca_d.op = dw_part ? cni_coh_pkg::CA_WR : cni_coh_pkg::CA_WR_INV; ca_d.addr = dw_addr;
-      ca_d.data = dw_data; ca_d.be = dw_be; ca_d.id = CacheIdW'(IdWr + 32'(dw_rec));
-    end else if (ew_valid) begin
-      ca_d.op = ew_rd ? cni_coh_pkg::CA_RD_NA : cni_coh_pkg::CA_WR_INV;
-      ca_d.addr = ew_addr; ca_d.data = ew_data; ca_d.id = CacheIdW'(IdEnt);
-    end else if (fw_valid) begin
-      ca_d.op = cni_coh_pkg::CA_WR_INV; ca_d.addr = fw_addr; ca_d.data = fw_data;
-      ca_d.id = CacheIdW'(IdFlag);
-    end else begin
-      ca_d.op = cni_coh_pkg::CA_RD_NA; ca_d.addr = rd_addr; ca_d.id = rd_id;
-    end
-  end
-  wire ca_load = !ca_q.valid || ca_rsp.ready;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ca_q <= '0;
-    else if (ca_load) ca_q <= ca_d;
-  end
-  always_comb begin
-    ca           = ca_q;
-    ca.rsp_ready = 1'b1;
-  end
-  assign dw_ready = ca_load;
-  assign ew_ready = ca_load && !dw_valid;
-  assign fw_ready = ca_load && !dw_valid && !ew_valid;
-  assign rd_ready = ca_load && !dw_valid && !ew_valid && !fw_valid;
+  cni_xfer_ca #(.LineBytes(LineBytes), .CacheIdW(CacheIdW), .IdFlag(IdFlag), .IdEnt(IdEnt),
+                .IdWr(IdWr)) u_ca (
+    .clk_i, .rst_ni, .dw_valid_i (dw_valid), .dw_part_i (dw_part), .dw_addr_i (dw_addr),
+    .dw_data_i (dw_data), .dw_be_i (dw_be), .dw_rec_i (dw_rec), .dw_ready_o (dw_ready),
+    .ew_valid_i (ew_valid), .ew_rd_i (ew_rd), .ew_addr_i (ew_addr), .ew_data_i (ew_data),
+    .ew_ready_o (ew_ready), .fw_valid_i (fw_valid), .fw_addr_i (fw_addr), .fw_data_i (fw_data),
+    .fw_ready_o (fw_ready), .rd_valid_i (rd_valid), .rd_addr_i (rd_addr), .rd_id_i (rd_id),
+    .rd_ready_o (rd_ready), .ca_o (ca), .ca_ready_i (ca_rsp.ready)
+  );
   wire rs_rd   = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) < 32'(XLines);
   wire rs_flag = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) == IdFlag;
   wire rs_ent  = ca_rsp.rsp_valid && 32'(ca_rsp.rsp_id) == IdEnt;
@@ -617,7 +592,7 @@ module cni_xfer_engine #(
 
   assign ca_err = r_err || ((rs_rd || rs_flag) && ca_rsp.rsp_err);
   // (a staged description's hold timer running is not idle; a buffer's idle: no frame in it)
-  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && qr_idle && !ca_q.valid &&
+  assign idle_o = s_idle && r_idle && f_idle && tx_idle && rx_idle && qr_idle && !ca.valid &&
                   (i_q.st == IIdle || idle_q[HoldW]);
 
 endmodule

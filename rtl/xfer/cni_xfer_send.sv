@@ -146,8 +146,7 @@ module cni_xfer_send #(
                          KNack = 3'd2, KReject = 3'd3, KFopRsp = 3'd4;
   // status-flag codes (docs/xfer.md, "Status flags") and REJECT reasons
   localparam logic [7:0] StDone = 8'd1, StProt = 8'd2, StNobuf = 8'd3, StTimeout = 8'd4,
-                         StFop = 8'd6,
-                         StBusy = 8'd7, StErr = 8'd8;
+                         StFop = 8'd6, StBusy = 8'd7, StErr = 8'd8;
 
   // ---- records --------------------------------------------------------------------------------
   logic [Recs-1:0][2:0]  st_q;
@@ -280,25 +279,14 @@ module cni_xfer_send #(
   wire [95:0] d_hdr   = {r_c_q[a_q], c_stg_q, d_flags, cni_amap_pkg::NET_TYPE_XFER_REQ,
                          16'(LineBytes), node_id_i, r_dst_q[a_q]};
 
-  // ORDERED (docs/xfer.md, "Ordered delivery"): prev, the youngest earlier ORDERED message of the
-  // pair (sending slot, destination node and slot) still waiting for its reply
+  // ORDERED (docs/xfer.md, "Ordered delivery"): prev (cni_xfer_prev)
   logic          a_pv;
   logic [15:0]   a_prev;
-  logic [RW-1:0] o_j;
-  always_comb begin
-    a_pv   = 1'b0;
-    a_prev = '0;
-    o_j    = '0;
-    for (int d = Recs - 1; d >= 1; d--) begin
-      o_j = a_q - RW'(d);
-      if (r_ord_q[a_q] && r_ord_q[o_j] && st_q[o_j] == RWait && r_c_q[o_j] == r_c_q[a_q] - 16'(d)
-          && r_spid_q[o_j] == r_spid_q[a_q] && r_dst_q[o_j] == r_dst_q[a_q] &&
-          r_dpid_q[o_j] == r_dpid_q[a_q]) begin
-        a_pv   = 1'b1;
-        a_prev = r_c_q[o_j];
-      end
-    end
-  end
+  logic [Recs-1:0] r_wait;   // (set with r_close, below)
+  cni_xfer_prev #(.Recs(Recs)) u_prev (
+    .a_i (a_q), .ord_i (r_ord_q), .wait_i (r_wait), .c_i (r_c_q), .spid_i (r_spid_q),
+    .dst_i (r_dst_q), .dpid_i (r_dpid_q), .pv_o (a_pv), .prev_o (a_prev)
+  );
   // the header: 32 bytes of payload
   wire [7:0]   h_mode = {3'd0, a_pv, r_note_q[a_q], a_probe, r_ord_q[a_q], r_cp_q[a_q]};
   wire [255:0] h_pay = {80'd0, r_daddr_q[a_q], a_prev, r_n_q[a_q], 8'd0, r_len_q[a_q], una_q,
@@ -366,15 +354,8 @@ module cni_xfer_send #(
   // the streamer gives its record back this cycle (a reply then finds it as if waiting)
   wire          hdr_last  = t_q == THdr && (rej || (tx_fire && (a_fop || a_probe)));
   wire          a_leave   = data_done || abort_done || hdr_last;
-  logic [7:0] rej_stat;
-  always_comb begin
-    unique case (rp_reason_i)
-      3'd1:    rej_stat = StNobuf;
-      3'd2:    rej_stat = StBusy;
-      3'd3:    rej_stat = StProt;
-      default: rej_stat = StErr;
-    endcase
-  end
+  wire [7:0]    rej_stat  = rp_reason_i == 3'd1 ? StNobuf : rp_reason_i == 3'd2 ? StBusy :
+                          rp_reason_i == 3'd3 ? StProt : StErr;
 
   // ---- status flags: one write at a time ------------------------------------------------------
   logic          fw_take, fw_busy;
@@ -382,6 +363,7 @@ module cni_xfer_send #(
   logic [Recs-1:0] r_close, r_fop;
   always_comb begin
     for (int i = 0; i < Recs; i++) begin
+      r_wait[i]  = st_q[i] == RWait;
       r_close[i] = st_q[i] == RClose;
       r_fop[i]   = r_op_q[i] != '0;
     end
